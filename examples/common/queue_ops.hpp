@@ -1,0 +1,35 @@
+// Operation types for the queue examples (hand-written; issue "TLA+" generates such structs from
+// a spec). A dequeue that finds the queue empty is an observation too, so it is logged as
+// Dequeue with ok = FALSE rather than dropped.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+
+namespace examples {
+
+struct Enqueue {
+  static constexpr std::string_view omnilink_name = "Enqueue";
+  std::int64_t elem = 0;
+  template <class V>
+  void omnilink_fields(V&& field) const { field("elem", elem); }
+};
+
+struct Dequeue {
+  static constexpr std::string_view omnilink_name = "Dequeue";
+  std::int64_t elem = 0;  // 0 when !ok
+  bool ok = false;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("elem", elem);
+    field("ok", ok);
+  }
+};
+
+// Values unique across the run, so a duplicated or lost element is visible in the trace:
+// thread t's n-th enqueue inserts t * 1'000'000 + n + 1.
+inline std::int64_t unique_elem(std::uint32_t thread, std::uint64_t index) {
+  return static_cast<std::int64_t>(thread) * 1'000'000 + static_cast<std::int64_t>(index) + 1;
+}
+
+}  // namespace examples

@@ -1,0 +1,51 @@
+// Workload: a FIFO queue with a deliberate check-then-act race. try_dequeue reads the front in one
+// critical section and pops it in another, so two consumers can both return the same element
+// while another element is silently dropped. No undefined behaviour, just a non-linearizable queue:
+// validation must reject some of its traces.
+#include <cstdint>
+#include <deque>
+#include <mutex>
+
+#include <omnilink/harness.hpp>
+
+#include "common/queue_ops.hpp"
+
+namespace {
+
+class RacyQueue {
+ public:
+  void enqueue(std::int64_t v) {
+    std::lock_guard lock(mutex_);
+    items_.push_back(v);
+  }
+  bool try_dequeue(std::int64_t& out) {
+    {
+      std::lock_guard lock(mutex_);
+      if (items_.empty()) return false;
+      out = items_.front();
+    }
+    // BUG: the element read above may already have been taken by another consumer.
+    std::lock_guard lock(mutex_);
+    if (!items_.empty()) items_.pop_front();
+    return true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::deque<std::int64_t> items_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using examples::Dequeue;
+  using examples::Enqueue;
+  omnilink::Harness<RacyQueue> harness(argc, argv);
+  harness.op<Enqueue>([](RacyQueue& q, omnilink::Context& ctx, Enqueue& op) {
+    op.elem = examples::unique_elem(ctx.thread(), ctx.index());
+    q.enqueue(op.elem);
+  });
+  harness.op<Dequeue>([](RacyQueue& q, omnilink::Context&, Dequeue& op) { op.ok = q.try_dequeue(op.elem); });
+  RacyQueue queue;
+  return harness.run(queue);
+}

@@ -1,0 +1,100 @@
+// Clock sources for timeboxes. The choice is per run and recorded in every trace header and in
+// meta.json. Any source works for validation as long as a timestamp read before an operation's
+// linearization point is <= one read after it, across threads:
+//  - counter:   one global atomic counter. Exactly linearizable (a seq_cst RMW is itself a total
+//               order) and cheap under rr, where rdtsc traps (~14 us a read). Default under rr.
+//  - monotonic: clock_gettime(CLOCK_MONOTONIC), nanoseconds; portable, vDSO-fast natively.
+//  - rdtsc:     the x86 time-stamp counter, fenced so the timestamp cannot drift into the call.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <ctime>
+#include <optional>
+#include <string_view>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define OMNILINK_HAVE_RDTSC 1
+#else
+#define OMNILINK_HAVE_RDTSC 0
+#endif
+
+namespace omnilink {
+
+enum class ClockKind { counter, monotonic, rdtsc };
+
+inline constexpr std::string_view clock_name(ClockKind k) {
+  switch (k) {
+    case ClockKind::counter: return "counter";
+    case ClockKind::monotonic: return "monotonic";
+    case ClockKind::rdtsc: return "rdtsc";
+  }
+  return "?";
+}
+
+inline std::optional<ClockKind> parse_clock(std::string_view s) {
+  if (s == "counter") return ClockKind::counter;
+  if (s == "monotonic") return ClockKind::monotonic;
+  if (s == "rdtsc" && OMNILINK_HAVE_RDTSC) return ClockKind::rdtsc;
+  return std::nullopt;
+}
+
+class Clock {
+ public:
+  explicit Clock(ClockKind kind) : kind_(kind) {}
+  ClockKind kind() const { return kind_; }
+
+  // Timestamp taken before an operation: nothing of the operation may execute before it.
+  std::uint64_t before() {
+    switch (kind_) {
+      case ClockKind::counter: return counter_.fetch_add(1, std::memory_order_seq_cst);
+      case ClockKind::monotonic: return monotonic_ns();
+      case ClockKind::rdtsc: return rdtsc_before();
+    }
+    return 0;
+  }
+
+  // Timestamp taken after an operation: everything the operation did is visible before it.
+  std::uint64_t after() {
+    switch (kind_) {
+      case ClockKind::counter: return counter_.fetch_add(1, std::memory_order_seq_cst);
+      case ClockKind::monotonic: return monotonic_ns();
+      case ClockKind::rdtsc: return rdtsc_after();
+    }
+    return 0;
+  }
+
+ private:
+  static std::uint64_t monotonic_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(ts.tv_nsec);
+  }
+#if OMNILINK_HAVE_RDTSC
+  // lfence before: earlier instructions have completed; lfence after: the operation's own
+  // instructions cannot start before the counter is read.
+  static std::uint64_t rdtsc_before() {
+    _mm_lfence();
+    std::uint64_t t = __rdtsc();
+    _mm_lfence();
+    return t;
+  }
+  // mfence drains the store buffer, so the operation's stores are globally visible before the
+  // counter is read (lfence alone orders only loads/execution).
+  static std::uint64_t rdtsc_after() {
+    _mm_mfence();
+    _mm_lfence();
+    return __rdtsc();
+  }
+#else
+  static std::uint64_t rdtsc_before() { return monotonic_ns(); }
+  static std::uint64_t rdtsc_after() { return monotonic_ns(); }
+#endif
+
+  ClockKind kind_;
+  // Own cache line: every thread hits it twice per operation.
+  alignas(64) std::atomic<std::uint64_t> counter_{0};
+};
+
+}  // namespace omnilink

@@ -1,0 +1,135 @@
+// Flushes every thread's trace when the process dies by a signal, so nothing already recorded is
+// lost: SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT (a crash) and SIGINT, SIGTERM (an interrupt, e.g.
+// Ctrl-C or a campaign stopping the run). For each thread the handler writes the committed
+// records, then an abort record for the operation in flight, if any: that operation may or may not
+// have taken effect. meta.json is rewritten with the signal. Then the signal is re-raised with its
+// default action, so the exit status the parent sees is the real one.
+//
+// Worker threads get an alternate signal stack, so a stack overflow is handled too.
+#pragma once
+
+#include <atomic>
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <msgpack.hpp>
+
+#include "omnilink/run_meta.hpp"
+#include "omnilink/thread_log.hpp"
+#include "omnilink/trace_schema.hpp"
+
+namespace omnilink {
+
+class CrashGuard {
+ public:
+  static constexpr std::uint32_t kMaxThreads = 1024;
+
+  // Installs the handlers. `meta` must outlive the run.
+  static void install(const MetaFile* meta) {
+    state().meta.store(meta, std::memory_order_release);
+    struct sigaction sa {};
+    sa.sa_sigaction = &handle;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : kSignals) sigaddset(&sa.sa_mask, sig);  // no nesting between our signals
+    for (int sig : kSignals) sigaction(sig, &sa, nullptr);
+  }
+
+  // Restores default actions (end of run).
+  static void uninstall() {
+    for (int sig : kSignals) std::signal(sig, SIG_DFL);
+    state().meta.store(nullptr, std::memory_order_release);
+  }
+
+  // Called by each worker thread: registers its log and gives it an alternate signal stack.
+  class ThreadScope {
+   public:
+    explicit ThreadScope(ThreadLog* log) : log_(log), stack_(new char[kAltStackSize]) {
+      stack_t ss{};
+      ss.ss_sp = stack_.get();
+      ss.ss_size = kAltStackSize;
+      sigaltstack(&ss, nullptr);
+      current_log() = log;
+      state().logs[log->thread()].store(log, std::memory_order_release);
+    }
+    ~ThreadScope() {
+      state().logs[log_->thread()].store(nullptr, std::memory_order_release);
+      current_log() = nullptr;
+      stack_t ss{};
+      ss.ss_flags = SS_DISABLE;
+      sigaltstack(&ss, nullptr);
+    }
+    ThreadScope(const ThreadScope&) = delete;
+    ThreadScope& operator=(const ThreadScope&) = delete;
+
+   private:
+    static constexpr std::size_t kAltStackSize = 64 * 1024;
+    ThreadLog* log_;
+    std::unique_ptr<char[]> stack_;
+  };
+
+  // True once a fatal signal is being handled; workers stop starting operations.
+  static bool crashing() { return state().crashing.load(std::memory_order_relaxed) != 0; }
+
+ private:
+  static constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM};
+
+  struct State {
+    std::atomic<ThreadLog*> logs[kMaxThreads] = {};
+    std::atomic<int> crashing{0};
+    std::atomic<const MetaFile*> meta{nullptr};
+  };
+  static State& state() {
+    static State s;
+    return s;
+  }
+  static ThreadLog*& current_log() {
+    static thread_local ThreadLog* log = nullptr;
+    return log;
+  }
+
+  static void write_abort(ThreadLog& log, int sig) {
+    FixedBuffer buf;
+    msgpack::packer<FixedBuffer> pk(buf);
+    auto str = [&](std::string_view s) {
+      pk.pack_str(static_cast<std::uint32_t>(s.size()));
+      pk.pack_str_body(s.data(), static_cast<std::uint32_t>(s.size()));
+    };
+    std::string_view name = log.inflight_name();
+    if (name.size() > 256) name = name.substr(0, 256);
+    pk.pack_map(5);
+    str(schema::kKind), str(schema::kKindAbort);
+    str(schema::kIndex), pk.pack_uint64(log.inflight_index());
+    str(schema::kOp), str(name);
+    str(schema::kStart), pk.pack_uint64(log.inflight_start());
+    str(schema::kSignal), pk.pack_int32(sig);
+    if (!buf.overflow()) write_all(log.fd(), buf.data(), buf.size());
+  }
+
+  static void handle(int sig, siginfo_t*, void*) {
+    State& st = state();
+    ThreadLog* mine = current_log();
+    int expected = 0;
+    if (!st.crashing.compare_exchange_strong(expected, 1)) {
+      // Another thread is already handling a signal: let it finish and end the process.
+      park_forever();
+    }
+    for (auto& slot : st.logs) {
+      ThreadLog* log = slot.load(std::memory_order_acquire);
+      if (log == nullptr || !log->claim_for_crash(log == mine)) continue;
+      if (log->crash_write_committed()) write_abort(*log, sig);
+    }
+    if (const MetaFile* meta = st.meta.load(std::memory_order_acquire)) {
+      meta->write_signal(sig, mine ? static_cast<int>(mine->thread()) : -1);
+    }
+    std::signal(sig, SIG_DFL);
+    raise(sig);  // delivered when the handler returns (the signal is blocked until then)
+  }
+};
+
+}  // namespace omnilink

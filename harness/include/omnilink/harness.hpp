@@ -1,0 +1,308 @@
+// The harness driver: N threads, each performing M randomly chosen operations on a shared system
+// under test, logging each one with its timebox (docs/trace-format.md). This is the header a
+// workload includes:
+//
+//   struct Enqueue { static constexpr std::string_view omnilink_name = "Enqueue"; ... };
+//   int main(int argc, char** argv) {
+//     omnilink::Harness<MyQueue> h(argc, argv);
+//     h.op<Enqueue>([](MyQueue& q, omnilink::Context& ctx, Enqueue& op) { ... });
+//     MyQueue q;
+//     return h.run(q);
+//   }
+//
+// Exit codes of a harness: 0 ok; 2 usage error or set-up failure; 3 a thread stopped because no
+// operation was supported for --max-unsupported tries; 4 a trace file could not be written.
+// A fatal signal ends the run by that signal, after the crash guard flushed the traces.
+#pragma once
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <msgpack.hpp>
+
+#include "omnilink/clock.hpp"
+#include "omnilink/context.hpp"
+#include "omnilink/crash_guard.hpp"
+#include "omnilink/encode.hpp"
+#include "omnilink/options.hpp"
+#include "omnilink/perturb.hpp"
+#include "omnilink/replay_hook.hpp"
+#include "omnilink/rng.hpp"
+#include "omnilink/run_meta.hpp"
+#include "omnilink/thread_log.hpp"
+#include "omnilink/trace_schema.hpp"
+
+namespace omnilink {
+
+enum HarnessExit : int { kExitOk = 0, kExitUsage = 2, kExitStopped = 3, kExitWriteError = 4 };
+
+template <class Sut>
+class Harness {
+ public:
+  // Parses the standard options; prints usage and exits on --help (0) or a bad flag (2).
+  Harness(int argc, char** argv) {
+    try {
+      auto parsed = parse_options(argc, argv);
+      if (!parsed) {
+        std::cout << "usage: " << argv[0] << " [options]\n" << options_usage();
+        std::exit(kExitOk);
+      }
+      options_ = std::move(*parsed);
+    } catch (const std::exception& e) {
+      std::cerr << argv[0] << ": " << e.what() << "\n" << options_usage();
+      std::exit(kExitUsage);
+    }
+    argv_.assign(argv, argv + argc);
+  }
+  explicit Harness(Options options) : options_(std::move(options)) {}
+
+  const Options& options() const { return options_; }
+
+  // Registers an operation type and the function that performs one random call of it. `weight`
+  // sets how often it is chosen relative to the others.
+  template <Operation Op, class Fn>
+  Harness& op(Fn fn, std::uint32_t weight = 1) {
+    static_assert(std::is_invocable_v<Fn&, Sut&, Context&, Op&>,
+                  "an operation function takes (Sut&, omnilink::Context&, Op&)");
+    if (weight == 0) return *this;
+    ops_.push_back(OpEntry{Op::omnilink_name, weight, [fn = std::move(fn)](Worker& w) mutable { w.template perform<Op>(fn); }});
+    total_weight_ += weight;
+    return *this;
+  }
+
+  // Runs the workload against `sut`; returns the process exit code (see above).
+  int run(Sut& sut) {
+    if (ops_.empty()) return fail_setup("no operations registered");
+    namespace fs = std::filesystem;
+    const fs::path out(options_.out);
+    const fs::path trace_dir = out / schema::kTraceDir;
+    std::error_code ec;
+    fs::create_directories(trace_dir, ec);
+    if (ec) return fail_setup("cannot create " + trace_dir.string() + ": " + ec.message());
+    remove_stale_thread_files(trace_dir);
+
+    Clock clock(options_.clock);
+    MetaFile meta(out.string(), render_run_fields());
+    if (!meta.write_running()) return fail_setup("cannot write " + (out / schema::kMetaFile).string() + ": " + std::strerror(errno));
+    if (!options_.quiet)
+      std::cerr << "omnilink: seed " << options_.seed << ", " << options_.threads << " threads x " << options_.ops
+                << " ops, clock " << clock_name(options_.clock) << " -> " << out.string() << "\n";
+
+    CrashGuard::install(&meta);
+    std::vector<ThreadResult> results(options_.threads);
+    {
+      std::vector<std::jthread> threads;
+      threads.reserve(options_.threads);
+      for (std::uint32_t t = 0; t < options_.threads; ++t)
+        threads.emplace_back([&, t] { Worker(*this, sut, clock, t, trace_dir).run(results[t]); });
+    }
+    CrashGuard::uninstall();
+
+    int code = kExitOk;
+    std::string message;
+    for (std::uint32_t t = 0; t < options_.threads; ++t) {
+      const ThreadResult& r = results[t];
+      if (!r.error.empty()) {
+        code = kExitWriteError;
+        message = "thread " + std::to_string(t) + ": " + r.error;
+      } else if (r.reason == schema::kReasonUnsupported && code == kExitOk) {
+        code = kExitStopped;
+        message = "thread " + std::to_string(t) + " stopped after " + std::to_string(options_.max_unsupported) +
+                  " consecutive unsupported operations at operation " + std::to_string(r.logged);
+      }
+    }
+    const char* status = code == kExitOk ? "ok" : code == kExitStopped ? "stopped" : "error";
+    meta.write_exit(status, code, message);
+    if (!message.empty()) std::cerr << "omnilink: " << message << "\n";
+    return code;
+  }
+
+ private:
+  struct ThreadResult {
+    std::uint64_t logged = 0;
+    std::string_view reason = schema::kReasonDone;
+    std::string error;
+  };
+
+  class Worker;
+  struct OpEntry {
+    std::string_view name;
+    std::uint32_t weight;
+    std::function<void(Worker&)> perform;
+  };
+
+  // One worker thread: its log, random streams and the operation loop.
+  class Worker {
+   public:
+    Worker(Harness& h, Sut& sut, Clock& clock, std::uint32_t thread, const std::filesystem::path& trace_dir)
+        : h_(h), sut_(sut), clock_(clock), thread_(thread), path_(trace_dir / thread_file_name(thread)),
+          log_(::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), thread),
+          pk_(log_), ctx_(thread, h.options_, clock, derive_seed(h.options_.seed, thread, 0)),
+          perturb_(h.options_, derive_seed(h.options_.seed, thread, 1)) {}
+
+    void run(ThreadResult& result) {
+      if (log_.fd() < 0) {
+        result.error = "cannot open " + path_.string() + ": " + std::strerror(errno);
+        return;
+      }
+      CrashGuard::ThreadScope scope(&log_);
+      const Options& o = h_.options_;
+      if (o.pin_cpu >= 0 && !Perturber::pin_to(o.pin_cpu))
+        std::cerr << "omnilink: thread " << thread_ << ": cannot pin to CPU " << o.pin_cpu << "; running unpinned\n";
+      write_header();
+
+      std::uint32_t unsupported_in_a_row = 0;
+      while (index_ < o.ops && !log_.failed()) {
+        if (CrashGuard::crashing()) park_forever();
+        perturb_.at_boundary();
+        h_.pick(ctx_.rng()).perform(*this);
+        if (ctx_.unsupported_) {
+          if (++unsupported_in_a_row >= o.max_unsupported) {
+            result.reason = schema::kReasonUnsupported;
+            break;
+          }
+          continue;
+        }
+        unsupported_in_a_row = 0;
+        ++index_;
+        perturb_.at_boundary();
+      }
+      if (log_.failed()) result.reason = schema::kReasonWriteError;
+      write_end(result.reason);
+      log_.flush();
+      result.logged = index_;
+      if (log_.failed()) result.error = "writing " + path_.string() + ": " + std::strerror(log_.error_number());
+    }
+
+    template <class Op, class Fn>
+    void perform(Fn& fn) {
+      Op op{};
+      const std::uint64_t start = clock_.before();
+      log_.begin_op(index_, Op::omnilink_name, start);
+      const omnilink_op_header header{thread_, 0, index_, start};
+      omnilink_op_start(&header);
+      ctx_.reset(index_, start);
+      fn(sut_, ctx_, op);
+      const std::uint64_t end = ctx_.end_refined_ ? ctx_.end_ : clock_.after();
+      if (ctx_.unsupported_) {
+        log_.cancel_op();
+        return;
+      }
+      pk_.pack_map(6 + (ctx_.failed_ ? 1 : 0) + (ctx_.start_refined_ ? 1 : 0));
+      key(schema::kKind), key(schema::kKindOp);
+      key(schema::kIndex), pk_.pack_uint64(index_);
+      key(schema::kOp), key(Op::omnilink_name);
+      key(schema::kFields), pack_fields(pk_, op);
+      key(schema::kStart), pk_.pack_uint64(ctx_.start_);
+      key(schema::kEnd), pk_.pack_uint64(end);
+      if (ctx_.failed_) key(schema::kFailed), pk_.pack_true();
+      if (ctx_.start_refined_) key(schema::kHookStart), pk_.pack_uint64(start);
+      log_.commit();
+    }
+
+   private:
+    static std::string thread_file_name(std::uint32_t thread) {
+      char digits[16];
+      std::snprintf(digits, sizeof digits, "%04u", thread);
+      return std::string(schema::kThreadFilePrefix) + digits + std::string(schema::kThreadFileSuffix);
+    }
+    void key(std::string_view s) { ValueCodec<std::string_view>::pack(pk_, s); }
+
+    void write_header() {
+      pk_.pack_map(5);
+      key(schema::kKind), key(schema::kKindHeader);
+      key(schema::kFormat), key(schema::kTraceFormat);
+      key(schema::kVersion), pk_.pack_uint32(schema::kTraceVersion);
+      key(schema::kThread), pk_.pack_uint32(thread_);
+      key(schema::kClock), key(clock_name(clock_.kind()));
+      log_.commit();
+    }
+    void write_end(std::string_view reason) {
+      pk_.pack_map(3);
+      key(schema::kKind), key(schema::kKindEnd);
+      key(schema::kCount), pk_.pack_uint64(index_);
+      key(schema::kReason), key(reason);
+      log_.commit();
+    }
+
+    Harness& h_;
+    Sut& sut_;
+    Clock& clock_;
+    std::uint32_t thread_;
+    std::filesystem::path path_;
+    ThreadLog log_;
+    msgpack::packer<ThreadLog> pk_;
+    Context ctx_;
+    Perturber perturb_;
+    std::uint64_t index_ = 0;
+  };
+
+  const OpEntry& pick(Rng& rng) const {
+    if (ops_.size() == 1) return ops_.front();
+    std::uint64_t r = rng.below(total_weight_);
+    for (const OpEntry& e : ops_) {
+      if (r < e.weight) return e;
+      r -= e.weight;
+    }
+    return ops_.back();
+  }
+
+  static void remove_stale_thread_files(const std::filesystem::path& trace_dir) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(trace_dir, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (name.starts_with(schema::kThreadFilePrefix) && name.ends_with(schema::kThreadFileSuffix))
+        std::filesystem::remove(entry.path(), ec);
+    }
+  }
+
+  std::string render_run_fields() const {
+    std::string ops;
+    for (const OpEntry& e : ops_) ops += (ops.empty() ? "" : ", ") + json_quote(e.name);
+    std::string argv;
+    for (const std::string& a : argv_) argv += (argv.empty() ? "" : ", ") + json_quote(a);
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    auto line = [](std::string_view key, const std::string& value) {
+      return "  " + json_quote(key) + ": " + value;
+    };
+    return line("trace_version", std::to_string(schema::kTraceVersion)) + ",\n" +
+           line("seed", std::to_string(options_.seed)) + ",\n" +
+           line("threads", std::to_string(options_.threads)) + ",\n" +
+           line("ops_per_thread", std::to_string(options_.ops)) + ",\n" +
+           line("clock", json_quote(clock_name(options_.clock))) + ",\n" +
+           line("perturb", "{\"mode\": " + json_quote(perturb_name(options_.perturb)) +
+                               ", \"rate\": " + std::to_string(options_.perturb_rate) +
+                               ", \"sleep_max_us\": " + std::to_string(options_.sleep_max_us) +
+                               ", \"pin_cpu\": " + std::to_string(options_.pin_cpu) + "}") + ",\n" +
+           line("operations", "[" + ops + "]") + ",\n" +
+           line("executable", json_quote(ec ? std::string() : exe.string())) + ",\n" +
+           line("argv", "[" + argv + "]") + ",\n" +
+           line("pid", std::to_string(::getpid()));
+  }
+
+  int fail_setup(const std::string& message) const {
+    std::cerr << "omnilink: " << message << "\n";
+    return kExitUsage;
+  }
+
+  Options options_;
+  std::vector<std::string> argv_;
+  std::vector<OpEntry> ops_;
+  std::uint64_t total_weight_ = 0;
+};
+
+}  // namespace omnilink

@@ -1,0 +1,209 @@
+// One thread's trace file: a buffered msgpack stream written with plain write(2) calls.
+//
+// Hot path: records are packed straight into a per-thread buffer; no lock, no allocation. A record
+// becomes "committed" only once complete, and only committed bytes are ever written, so a crash in
+// the middle of packing never produces half a record.
+//
+// Crash path (crash_guard.hpp): the signal handler must write other threads' committed bytes while
+// those threads may still be running. Each log has a small state word: the owner flips it
+// idle->flushing around its own write(2); the handler claims idle->crashed. A claimed log is never
+// flushed by its owner again (the owner parks), so the buffer region [0, committed) is stable while
+// the handler writes it.
+//
+// The committed byte count and the "operation in flight" flag live in one atomic word, so the
+// handler sees a consistent snapshot: either the operation's record is committed, or the operation
+// is in flight (and gets an abort record), never both and never neither.
+#pragma once
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <msgpack.hpp>
+
+#include "omnilink/trace_schema.hpp"
+
+namespace omnilink {
+
+// Writes all of [data, data+size) to fd, retrying on EINTR and short writes. Async-signal-safe.
+inline bool write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// Parks the calling thread for good: used once the process is crashing.
+[[noreturn]] inline void park_forever() {
+  for (;;) pause();
+}
+
+class ThreadLog {
+ public:
+  static constexpr std::size_t kCapacity = 256 * 1024;
+  // Flush when less than this is left, so a typical record never spills.
+  static constexpr std::size_t kLowWater = 8 * 1024;
+
+  enum State : int { kIdle = 0, kFlushing = 1, kCrashed = 2 };
+
+  ThreadLog(int fd, std::uint32_t thread) : fd_(fd), thread_(thread), buf_(new char[kCapacity]) {}
+  ~ThreadLog() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  ThreadLog(const ThreadLog&) = delete;
+  ThreadLog& operator=(const ThreadLog&) = delete;
+
+  std::uint32_t thread() const { return thread_; }
+  bool failed() const { return write_failed_; }
+  int error_number() const { return write_errno_; }
+
+  // msgpack stream interface: appends bytes of the record being packed.
+  void write(const char* data, std::size_t size) {
+    if (spilling_) {
+      spill_.append(data, size);
+    } else if (pos_ + size <= kCapacity) {
+      std::memcpy(buf_.get() + pos_, data, size);
+      pos_ += size;
+    } else {
+      // A record larger than what is left: move its partial bytes aside; commit() writes it whole.
+      const std::size_t committed = committed_bytes();
+      spill_.assign(buf_.get() + committed, pos_ - committed);
+      spill_.append(data, size);
+      pos_ = committed;
+      spilling_ = true;
+    }
+  }
+
+  // Marks the record packed since the last commit as complete (and any operation as no longer
+  // in flight).
+  void commit() {
+    if (spilling_) {
+      flush(true);
+      return;
+    }
+    word_.store(pos_, std::memory_order_release);
+    if (kCapacity - pos_ < kLowWater) flush(false);
+  }
+
+  // Writes all committed bytes. Called by the owner thread only.
+  void flush() { flush(false); }
+
+  // --- crash path (async-signal-safe) ---------------------------------------------------------
+
+  // Claims the log for the crash handler; waits (bounded) while the owner is inside write(2).
+  // Returns false if the owner never came back (then the handler writes nothing for it).
+  bool claim_for_crash(bool handler_is_owner) {
+    for (int spins = 0; spins < 200000; ++spins) {
+      int expected = kIdle;
+      if (state_.compare_exchange_strong(expected, kCrashed, std::memory_order_acq_rel)) return true;
+      if (expected == kCrashed) return false;  // already claimed
+      if (handler_is_owner) {                   // crashed inside our own flush
+        state_.store(kCrashed, std::memory_order_release);
+        return true;
+      }
+      sched_yield();
+    }
+    return false;
+  }
+
+  // Writes the committed bytes of a claimed log; returns whether an operation was in flight.
+  bool crash_write_committed() {
+    const std::uint64_t word = word_.load(std::memory_order_acquire);
+    write_all(fd_, buf_.get(), static_cast<std::size_t>(word & ~kInflightBit));
+    return (word & kInflightBit) != 0;
+  }
+  int fd() const { return fd_; }
+
+  // The operation in flight, read by the crash handler to write an abort record.
+  void begin_op(std::uint64_t index, std::string_view name, std::uint64_t start) {
+    inflight_index_.store(index, std::memory_order_relaxed);
+    inflight_start_.store(start, std::memory_order_relaxed);
+    inflight_name_.store(name.data(), std::memory_order_relaxed);
+    inflight_name_len_.store(name.size(), std::memory_order_relaxed);
+    word_.store(committed_bytes() | kInflightBit, std::memory_order_release);
+  }
+  // The operation in flight ended without a record (it was unsupported).
+  void cancel_op() { word_.store(committed_bytes(), std::memory_order_release); }
+  std::uint64_t inflight_index() const { return inflight_index_.load(std::memory_order_relaxed); }
+  std::uint64_t inflight_start() const { return inflight_start_.load(std::memory_order_relaxed); }
+  std::string_view inflight_name() const {
+    return {inflight_name_.load(std::memory_order_relaxed), inflight_name_len_.load(std::memory_order_relaxed)};
+  }
+
+ private:
+  void flush(bool with_spill) {
+    int expected = kIdle;
+    if (!state_.compare_exchange_strong(expected, kFlushing, std::memory_order_acq_rel)) park_forever();
+    const std::size_t committed = committed_bytes();
+    bool ok = write_all(fd_, buf_.get(), committed);
+    if (with_spill && ok) ok = write_all(fd_, spill_.data(), spill_.size());
+    if (!ok && !write_failed_) {
+      write_failed_ = true;
+      write_errno_ = errno;
+    }
+    pos_ = 0;
+    word_.store(0, std::memory_order_release);
+    if (with_spill) {
+      spill_.clear();
+      spilling_ = false;
+    }
+    expected = kFlushing;
+    if (!state_.compare_exchange_strong(expected, kIdle, std::memory_order_acq_rel)) park_forever();
+  }
+
+  int fd_;
+  std::uint32_t thread_;
+  std::unique_ptr<char[]> buf_;
+  static constexpr std::uint64_t kInflightBit = std::uint64_t{1} << 63;
+  std::size_t committed_bytes() const { return static_cast<std::size_t>(word_.load(std::memory_order_relaxed) & ~kInflightBit); }
+
+  std::size_t pos_ = 0;
+  std::atomic<std::uint64_t> word_{0};  // committed bytes | kInflightBit
+  std::atomic<int> state_{kIdle};
+  std::string spill_;
+  bool spilling_ = false;
+  bool write_failed_ = false;
+  int write_errno_ = 0;
+
+  std::atomic<std::uint64_t> inflight_index_{0};
+  std::atomic<std::uint64_t> inflight_start_{0};
+  std::atomic<const char*> inflight_name_{nullptr};
+  std::atomic<std::size_t> inflight_name_len_{0};
+};
+
+// Fixed-size stream for packing a record without allocation (used on the crash path).
+class FixedBuffer {
+ public:
+  void write(const char* data, std::size_t size) {
+    if (size > sizeof(bytes_) - size_) {
+      overflow_ = true;
+      return;
+    }
+    std::memcpy(bytes_ + size_, data, size);
+    size_ += size;
+  }
+  const char* data() const { return bytes_; }
+  std::size_t size() const { return size_; }
+  bool overflow() const { return overflow_; }
+
+ private:
+  char bytes_[1024];
+  std::size_t size_ = 0;
+  bool overflow_ = false;
+};
+
+}  // namespace omnilink

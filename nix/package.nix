@@ -1,0 +1,105 @@
+# The omnilink package: CLI, header-only harness (+ CMake package config),
+# TLA+ specs, demo campaign and example harness executables.
+{
+  lib,
+  stdenv,
+  cmake,
+  ninja,
+  makeWrapper,
+  boost,
+  msgpack-cxx,
+  nlohmann_json,
+  cli11,
+  sqlite,
+  concurrentqueue,
+  onetbb,
+  catch2, # Catch2 v2 (catch2_3 is v3)
+  gbenchmark,
+  gdb,
+  rr,
+  tlaplus,
+  jdk_headless,
+  withBench ? false,
+}:
+
+stdenv.mkDerivation (finalAttrs: {
+  pname = "omnilink";
+  version = "0.1.0"; # keep in sync with project() in CMakeLists.txt
+
+  # The repository minus the packaging, so editing nix/ or flake.nix does not
+  # rebuild the C++ code.
+  src = lib.fileset.toSource {
+    root = ../.;
+    fileset = lib.fileset.difference ../. (
+      lib.fileset.unions [
+        ./.
+        ../flake.nix
+        (lib.fileset.maybeMissing ../flake.lock)
+      ]
+    );
+  };
+
+  strictDeps = true;
+
+  # ninja present => the cmake hook uses the Ninja generator, and checkPhase runs `ninja test`.
+  nativeBuildInputs = [
+    cmake
+    ninja
+    makeWrapper
+  ];
+
+  buildInputs = [
+    cli11
+    nlohmann_json
+    sqlite
+    # Only the example harnesses use these.
+    concurrentqueue
+    onetbb
+  ] ++ lib.optional withBench gbenchmark;
+
+  # The header-only omnilink::harness links msgpack-cxx, so a consumer's
+  # find_package(OmniLink) re-finds it (OmniLinkConfig.cmake), and msgpack-cxx's
+  # own config re-finds Boost: both must reach downstream builds.
+  propagatedBuildInputs = [
+    boost # also used directly (Boost.Filesystem etc.)
+    msgpack-cxx
+  ];
+
+  cmakeFlags = [
+    (lib.cmakeBool "OMNILINK_BUILD_TESTS" finalAttrs.finalPackage.doCheck)
+    (lib.cmakeBool "OMNILINK_BUILD_EXAMPLES" true) # installed under libexec/omnilink/examples
+    (lib.cmakeBool "OMNILINK_BUILD_BENCH" withBench)
+  ];
+
+  doCheck = true;
+  checkInputs = [ catch2 ];
+  # Tests that drive gdb find it on PATH. Tests needing TLC or rr skip themselves
+  # when those are absent (rr is left out: recording needs host perf-counter access).
+  nativeCheckInputs = [ gdb ];
+  env.CTEST_OUTPUT_ON_FAILURE = "1";
+
+  # omnilink looks for its external tools via OMNILINK_* variables, then PATH.
+  # Pin the TLC jar (a user's own OMNILINK_TLC_JAR still wins) and put rr, gdb
+  # and a JVM (to run TLC) on PATH.
+  postInstall = ''
+    wrapProgram $out/bin/omnilink \
+      --set-default OMNILINK_TLC_JAR ${tlaplus}/share/java/tla2tools.jar \
+      --prefix PATH : ${
+        lib.makeBinPath [
+          rr
+          gdb
+          jdk_headless
+        ]
+      }
+  '';
+
+  meta = {
+    description = "Model-checked (TLA+/TLC) and record/replay (rr) testing of concurrent C++ code";
+    mainProgram = "omnilink";
+    # rr supports only these.
+    platforms = [
+      "x86_64-linux"
+      "aarch64-linux"
+    ];
+  };
+})

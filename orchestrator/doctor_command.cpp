@@ -1,0 +1,122 @@
+#include "orchestrator/doctor_command.hpp"
+
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "orchestrator/version.hpp"
+#include "platform/rr_probe.hpp"
+#include "platform/subprocess.hpp"
+#include "platform/toolchain.hpp"
+
+namespace omnilink::cli {
+namespace {
+
+std::string first_line(const std::string& text) {
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
+  return "";
+}
+
+// Runs `exe args` and returns the first line it printed (stdout, else stderr).
+std::string version_of(const std::filesystem::path& exe, const std::vector<std::string>& args) {
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(30);
+  ProcessResult r = run_process(exe, args, options);
+  if (!r.started) return "(cannot run: " + r.start_error + ")";
+  std::string line = first_line(r.out);
+  return line.empty() ? first_line(r.err) : line;
+}
+
+struct Report {
+  ToolLocation location;
+  std::string version;
+};
+
+nlohmann::json to_json(const Report& r) {
+  nlohmann::json j{{"tool", r.location.tool}, {"env_var", r.location.env_var}, {"found", r.location.found()}};
+  if (r.location.found()) {
+    j["path"] = r.location.path->string();
+    j["source"] = r.location.source;
+    j["version"] = r.version;
+  } else {
+    j["problem"] = r.location.explain_missing();
+  }
+  return j;
+}
+
+}  // namespace
+
+void DoctorCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("doctor", "Report which external tools (gdb, java, TLC, rr) omnilink can use");
+  sub_->add_flag("--json", json_, "Print the report as JSON");
+  sub_->footer(
+      "Environment variables:\n"
+      "  OMNILINK_GDB       gdb executable\n"
+      "  OMNILINK_JAVA      java executable (else $JAVA_HOME/bin/java, else PATH)\n"
+      "  OMNILINK_TLC_JAR   tla2tools.jar (TLC)\n"
+      "  OMNILINK_RR        rr executable (rr.soft for software counters on VMs)\n"
+      "  OMNILINK_TOOLS_DIR prefix of hand-built tools (default ~/.local/omnilink-tools:\n"
+      "                     tla2tools.jar, rr/bin/rr)");
+}
+
+int DoctorCommand::run() {
+  Report gdb{find_gdb(), ""};
+  Report java{find_java(), ""};
+  Report tlc{find_tlc_jar(), ""};
+  Report rr{find_rr(), ""};
+  if (gdb.location.found()) gdb.version = version_of(*gdb.location.path, {"--version"});
+  if (java.location.found()) java.version = version_of(*java.location.path, {"-version"});
+  if (tlc.location.found()) {
+    tlc.version = java.location.found()
+                      ? version_of(*java.location.path, {"-cp", tlc.location.path->string(), "tlc2.TLC", "-version"})
+                      : "(unknown: no java to run it)";
+  }
+  std::optional<RrCapability> rr_cap;
+  if (rr.location.found()) {
+    rr_cap = probe_rr(*rr.location.path);
+    rr.version = rr_cap->version;
+  }
+
+  const bool all_ok = gdb.location.found() && java.location.found() && tlc.location.found() && rr_cap &&
+                      rr_cap->can_record();
+  if (json_) {
+    nlohmann::json j{{"omnilink_version", kVersion}, {"tools_dir", tools_dir().string()}, {"ok", all_ok}};
+    for (const Report* r : {&gdb, &java, &tlc, &rr}) j["tools"][r->location.tool] = to_json(*r);
+    if (rr_cap) {
+      j["tools"]["rr"]["record"] = rr_cap->records;
+      j["tools"]["rr"]["record_soft_counters"] = rr_cap->records_soft;
+      if (!rr_cap->records) j["tools"]["rr"]["record_error"] = rr_cap->record_error;
+      if (!rr_cap->records_soft) j["tools"]["rr"]["record_soft_counters_error"] = rr_cap->soft_error;
+    }
+    std::cout << j.dump(2) << "\n";
+    return all_ok ? kExitOk : kExitProblem;
+  }
+
+  std::cout << "omnilink " << kVersion << "\n";
+  for (const Report* r : {&gdb, &java, &tlc, &rr}) {
+    const ToolLocation& l = r->location;
+    std::cout << "  " << l.tool << std::string(6 - l.tool.size(), ' ');
+    if (l.found()) {
+      std::cout << "ok       " << l.path->string() << "  (from " << l.source << ")\n"
+                << "        version: " << r->version << "\n";
+    } else {
+      std::cout << "MISSING  " << l.explain_missing() << "\n";
+    }
+  }
+  if (rr_cap) {
+    std::cout << "        record:    " << (rr_cap->records ? "yes (hardware counters)" : "no: " + rr_cap->record_error) << "\n"
+              << "        record -W: " << (rr_cap->records_soft ? "yes (software counters)" : "no: " + rr_cap->soft_error) << "\n";
+  }
+  std::cout << "  tools dir: " << tools_dir().string() << " (OMNILINK_TOOLS_DIR)\n";
+  if (!all_ok) {
+    std::cout << "Some tools are missing or unusable: campaigns run without rr recording and validation needs TLC.\n"
+                 "See `omnilink doctor --help` for the variables that point omnilink at them.\n";
+  }
+  return all_ok ? kExitOk : kExitProblem;
+}
+
+}  // namespace omnilink::cli

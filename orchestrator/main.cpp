@@ -1,0 +1,35 @@
+// The omnilink CLI: parses the command line with CLI11 and hands over to the selected verb.
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "orchestrator/command.hpp"
+#include "orchestrator/doctor_command.hpp"
+#include "orchestrator/trace_command.hpp"
+#include "orchestrator/version.hpp"
+
+int main(int argc, char** argv) {
+  using namespace omnilink::cli;
+  CLI::App app{"omnilink: find concurrency bugs by validating traces against a TLA+ spec, and replay them"};
+  app.set_version_flag("--version", std::string("omnilink ") + omnilink::kVersion);
+  app.require_subcommand(1);
+
+  std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(std::make_unique<DoctorCommand>());
+  commands.push_back(std::make_unique<TraceCommand>());
+  for (auto& c : commands) c->add_to(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitUsage;
+  }
+  for (auto& c : commands)
+    if (c->selected()) return c->run();
+  return kExitUsage;
+}

@@ -1,0 +1,33 @@
+// `omnilink trace show RUN_DIR` and `omnilink trace stats RUN_DIR`: read a run directory with the
+// trace reader and print its records or a summary. A corrupt or truncated trace is reported with
+// file and byte offset, after everything readable before it (exit 1).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "orchestrator/command.hpp"
+
+namespace omnilink::cli {
+
+class TraceCommand : public Command {
+ public:
+  void add_to(CLI::App& app) override;
+  bool selected() const override { return sub_ != nullptr && sub_->parsed(); }
+  int run() override;
+
+ private:
+  int show();
+  int stats();
+
+  CLI::App* sub_ = nullptr;
+  CLI::App* show_ = nullptr;
+  CLI::App* stats_ = nullptr;
+  std::string run_dir_;
+  std::optional<std::uint32_t> thread_;
+  std::optional<std::uint64_t> limit_;
+  bool json_ = false;
+};
+
+}  // namespace omnilink::cli

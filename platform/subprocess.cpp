@@ -1,0 +1,81 @@
+#include "platform/subprocess.hpp"
+
+#include <csignal>
+#include <cstdlib>
+#include <future>
+#include <sstream>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/process.hpp>
+
+namespace omnilink {
+namespace bp = boost::process;
+
+std::string ProcessResult::describe() const {
+  if (!started) return "not started: " + start_error;
+  if (timed_out) return "timed out (killed at the time limit)";
+  if (signal != 0) return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
+  return "exit " + std::to_string(exit_code);
+}
+
+ProcessResult run_process(const std::filesystem::path& exe, const std::vector<std::string>& args,
+                          const ProcessOptions& options) {
+  ProcessResult result;
+  boost::asio::io_context io;
+  std::future<std::string> out;
+  std::future<std::string> err;
+  bp::environment env = boost::this_process::environment();
+  for (const auto& [key, value] : options.env_overrides) env[key] = value;
+  std::error_code ec;
+  bp::child child;
+  try {
+    if (options.cwd) {
+      child = bp::child(bp::exe = exe.string(), bp::args = args, bp::start_dir = options.cwd->string(), bp::env = env,
+                        bp::std_in.close(), bp::std_out > out, bp::std_err > err, io, ec);
+    } else {
+      child = bp::child(bp::exe = exe.string(), bp::args = args, bp::env = env, bp::std_in.close(), bp::std_out > out,
+                        bp::std_err > err, io, ec);
+    }
+  } catch (const std::exception& e) {
+    result.start_error = e.what();
+    return result;
+  }
+  if (ec) {
+    result.start_error = exe.string() + ": " + ec.message();
+    return result;
+  }
+  result.started = true;
+  io.run_for(options.timeout);
+  if (!io.stopped()) {
+    result.timed_out = true;
+    child.terminate(ec);  // SIGKILL
+    io.run();             // drain the pipes (closed by the kill)
+  }
+  child.wait(ec);
+  const int status = child.native_exit_code();
+  if (!result.timed_out) {
+    if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
+    else if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
+  }
+  if (out.valid()) result.out = out.get();
+  if (err.valid()) result.err = err.get();
+  return result;
+}
+
+std::optional<std::filesystem::path> find_on_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr || name.empty() || name.find('/') != std::string::npos) return std::nullopt;
+  std::stringstream dirs(path);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    std::filesystem::path candidate = std::filesystem::path(dir) / name;
+    if (::access(candidate.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(candidate)) return candidate;
+  }
+  return std::nullopt;
+}
+
+}  // namespace omnilink

@@ -1,0 +1,41 @@
+// Running child processes: always an argument vector (never a shell string), with a wall-clock
+// limit, capturing stdout and stderr. The campaign engine builds its asynchronous runs on the same
+// Boost.Process/Asio foundation.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace omnilink {
+
+struct ProcessResult {
+  bool started = false;
+  std::string start_error;  // why it could not be started
+  int exit_code = -1;       // valid when !signaled && !timed_out
+  int signal = 0;           // the signal that ended it, if any
+  bool timed_out = false;   // killed at the time limit
+  std::string out;
+  std::string err;
+
+  bool ok() const { return started && !timed_out && signal == 0 && exit_code == 0; }
+  // "exit 3", "killed by signal 11 (SIGSEGV)", "timed out after the limit", "not started: ..."
+  std::string describe() const;
+};
+
+struct ProcessOptions {
+  std::chrono::milliseconds timeout{60'000};
+  std::optional<std::filesystem::path> cwd;
+  std::map<std::string, std::string> env_overrides;  // added to (or replacing in) the parent's environment
+};
+
+ProcessResult run_process(const std::filesystem::path& exe, const std::vector<std::string>& args,
+                          const ProcessOptions& options = {});
+
+// The executable `name` on PATH, if any.
+std::optional<std::filesystem::path> find_on_path(const std::string& name);
+
+}  // namespace omnilink

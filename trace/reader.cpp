@@ -1,0 +1,239 @@
+#include "trace/reader.hpp"
+
+#include <limits>
+
+#include <msgpack.hpp>
+
+#include "omnilink/trace_schema.hpp"
+
+namespace omnilink::trace {
+namespace schema = omnilink::schema;
+namespace {
+
+constexpr std::size_t kChunk = 64 * 1024;
+constexpr int kMaxDepth = 64;
+
+// Limits against corrupt length prefixes: without them a flipped byte can ask for gigabytes.
+msgpack::unpack_limit limits() {
+  return msgpack::unpack_limit(/*array=*/1u << 24, /*map=*/1u << 24, /*str=*/1u << 26, /*bin=*/1u << 26,
+                               /*ext=*/1u << 26, /*depth=*/kMaxDepth);
+}
+
+// Converts a msgpack object to a Value; throws std::runtime_error naming what is wrong.
+Value to_value(const msgpack::object& o, int depth = 0) {
+  if (depth > kMaxDepth) throw std::runtime_error("value nested deeper than 64 levels");
+  switch (o.type) {
+    case msgpack::type::BOOLEAN: return o.via.boolean;
+    case msgpack::type::POSITIVE_INTEGER:
+      if (o.via.u64 > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        throw std::runtime_error("integer " + std::to_string(o.via.u64) + " exceeds the 64-bit signed range");
+      return static_cast<std::int64_t>(o.via.u64);
+    case msgpack::type::NEGATIVE_INTEGER: return o.via.i64;
+    case msgpack::type::STR: return std::string(o.via.str.ptr, o.via.str.size);
+    case msgpack::type::ARRAY: {
+      Tuple t;
+      t.items.reserve(o.via.array.size);
+      for (std::uint32_t i = 0; i < o.via.array.size; ++i) t.items.push_back(to_value(o.via.array.ptr[i], depth + 1));
+      return t;
+    }
+    case msgpack::type::MAP: {
+      std::vector<MapEntry> entries;
+      entries.reserve(o.via.map.size);
+      for (std::uint32_t i = 0; i < o.via.map.size; ++i)
+        entries.push_back({to_value(o.via.map.ptr[i].key, depth + 1), to_value(o.via.map.ptr[i].val, depth + 1)});
+      return make_map(std::move(entries));
+    }
+    case msgpack::type::EXT: {
+      if (o.via.ext.type() != schema::kSetExtType)
+        throw std::runtime_error("unknown extension type " + std::to_string(o.via.ext.type()));
+      msgpack::object_handle inner = msgpack::unpack(o.via.ext.data(), o.via.ext.size, nullptr, nullptr, limits());
+      if (inner.get().type != msgpack::type::ARRAY) throw std::runtime_error("set payload is not an array");
+      Value items = to_value(inner.get(), depth + 1);
+      return make_set(std::move(std::get<Tuple>(items.data).items));
+    }
+    case msgpack::type::NIL: throw std::runtime_error("nil is not a trace value");
+    case msgpack::type::FLOAT32:
+    case msgpack::type::FLOAT64: throw std::runtime_error("floating-point numbers are not trace values");
+    case msgpack::type::BIN: throw std::runtime_error("binary blobs are not trace values");
+  }
+  throw std::runtime_error("unknown msgpack type");
+}
+
+// Field access on a record (a msgpack map with string keys).
+class RecordView {
+ public:
+  explicit RecordView(const msgpack::object& o) : o_(o) {
+    if (o.type != msgpack::type::MAP) throw std::runtime_error("record is not a map");
+  }
+  const msgpack::object* find(std::string_view key) const {
+    for (std::uint32_t i = 0; i < o_.via.map.size; ++i) {
+      const auto& k = o_.via.map.ptr[i].key;
+      if (k.type == msgpack::type::STR && std::string_view(k.via.str.ptr, k.via.str.size) == key) return &o_.via.map.ptr[i].val;
+    }
+    return nullptr;
+  }
+  const msgpack::object& get(std::string_view key) const {
+    if (const auto* v = find(key)) return *v;
+    throw std::runtime_error("record has no '" + std::string(key) + "' field");
+  }
+  std::string str(std::string_view key) const {
+    const auto& v = get(key);
+    if (v.type != msgpack::type::STR) throw std::runtime_error("field '" + std::string(key) + "' is not a string");
+    return std::string(v.via.str.ptr, v.via.str.size);
+  }
+  std::uint64_t uint(std::string_view key) const {
+    const auto& v = get(key);
+    if (v.type != msgpack::type::POSITIVE_INTEGER)
+      throw std::runtime_error("field '" + std::string(key) + "' is not a non-negative integer");
+    return v.via.u64;
+  }
+
+ private:
+  const msgpack::object& o_;
+};
+
+}  // namespace
+
+std::string TraceError::describe() const {
+  return file.string() + ": byte " + std::to_string(offset) + ": " + message;
+}
+
+const Value* Operation::field(const std::string& wanted) const {
+  for (const auto& [field_name, value] : fields)
+    if (field_name == wanted) return &value;
+  return nullptr;
+}
+
+struct ThreadTraceReader::Unpacker {
+  // Never reference the input buffer: decoded values are copied out before it is reused.
+  static bool copy_always(msgpack::type::object_type, std::size_t, void*) { return false; }
+  msgpack::unpacker unpacker{&copy_always, nullptr, MSGPACK_UNPACKER_INIT_BUFFER_SIZE, limits()};
+};
+
+ThreadTraceReader::ThreadTraceReader(std::filesystem::path file)
+    : file_(std::move(file)), in_(file_, std::ios::binary), unpacker_(std::make_unique<Unpacker>()) {
+  if (!in_) {
+    error_ = TraceError{file_, 0, "cannot open file"};
+    done_ = true;
+  }
+}
+
+ThreadTraceReader::~ThreadTraceReader() = default;
+
+std::optional<Operation> ThreadTraceReader::fail(std::uint64_t offset, std::string message) {
+  error_ = TraceError{file_, offset, std::move(message)};
+  done_ = true;
+  return std::nullopt;
+}
+
+std::optional<Operation> ThreadTraceReader::next() {
+  msgpack::unpacker& unp = unpacker_->unpacker;
+  while (!done_) {
+    msgpack::object_handle handle;
+    bool got = false;
+    try {
+      got = unp.next(handle);
+    } catch (const std::exception& e) {
+      return fail(record_start_, std::string("corrupt record: ") + e.what());
+    }
+    if (!got) {
+      unp.reserve_buffer(kChunk);
+      in_.read(unp.buffer(), static_cast<std::streamsize>(kChunk));
+      const auto n = static_cast<std::size_t>(in_.gcount());
+      if (n > 0) {
+        unp.buffer_consumed(n);
+        fed_ += n;
+        continue;
+      }
+      if (fed_ > record_start_)
+        return fail(record_start_, "truncated record: the file ends " + std::to_string(fed_ - record_start_) +
+                                       " bytes into it");
+      if (!header_) return fail(0, "empty file: no header record");
+      if (!end_ && !aborted_)
+        return fail(fed_, "no end record: the harness stopped without closing this thread (killed?)");
+      done_ = true;
+      return std::nullopt;
+    }
+    const std::uint64_t offset = record_start_;
+    record_start_ = fed_ - unp.nonparsed_size();
+    if (end_ || aborted_) return fail(offset, std::string("record after the thread's ") + (end_ ? "end" : "abort") + " record");
+    try {
+      RecordView rec(handle.get());
+      const std::string kind = rec.str(schema::kKind);
+      if (!header_) {
+        if (kind != schema::kKindHeader) return fail(offset, "first record is '" + kind + "', expected a header");
+        if (rec.str(schema::kFormat) != schema::kTraceFormat) return fail(offset, "not an omnilink trace (format field)");
+        ThreadHeader h;
+        h.version = static_cast<std::uint32_t>(rec.uint(schema::kVersion));
+        if (h.version != schema::kTraceVersion)
+          return fail(offset, "trace format version " + std::to_string(h.version) + ", this omnilink reads version " +
+                                  std::to_string(schema::kTraceVersion));
+        h.thread = static_cast<std::uint32_t>(rec.uint(schema::kThread));
+        h.clock = rec.str(schema::kClock);
+        header_ = std::move(h);
+        continue;
+      }
+      if (kind == schema::kKindEnd) {
+        ThreadEnd e{rec.uint(schema::kCount), rec.str(schema::kReason)};
+        if (e.count != next_index_)
+          return fail(offset, "end record counts " + std::to_string(e.count) + " operations, the file has " +
+                                  std::to_string(next_index_));
+        end_ = std::move(e);
+        continue;
+      }
+      if (kind != schema::kKindOp && kind != schema::kKindAbort) return fail(offset, "unknown record kind '" + kind + "'");
+      Operation op;
+      op.kind = kind == schema::kKindOp ? RecordKind::op : RecordKind::abort;
+      op.thread = header_->thread;
+      op.offset = offset;
+      op.index = rec.uint(schema::kIndex);
+      if (op.index != next_index_)
+        return fail(offset, "operation index " + std::to_string(op.index) + " where " + std::to_string(next_index_) +
+                                " was expected");
+      op.name = rec.str(schema::kOp);
+      op.start = rec.uint(schema::kStart);
+      if (op.kind == RecordKind::abort) {
+        const auto& sig = rec.get(schema::kSignal);
+        op.signal = static_cast<int>(sig.type == msgpack::type::POSITIVE_INTEGER ? sig.via.u64 : 0);
+        aborted_ = true;
+        return op;
+      }
+      op.end = rec.uint(schema::kEnd);
+      if (op.end < op.start)
+        return fail(offset, "operation ends (" + std::to_string(op.end) + ") before it starts (" + std::to_string(op.start) + ")");
+      const auto& fields = rec.get(schema::kFields);
+      if (fields.type != msgpack::type::MAP) return fail(offset, "fields ('f') are not a map");
+      for (std::uint32_t i = 0; i < fields.via.map.size; ++i) {
+        const auto& k = fields.via.map.ptr[i].key;
+        if (k.type != msgpack::type::STR) return fail(offset, "a field name is not a string");
+        std::string name(k.via.str.ptr, k.via.str.size);
+        try {
+          op.fields.emplace_back(name, to_value(fields.via.map.ptr[i].val));
+        } catch (const std::exception& e) {
+          return fail(offset, "field '" + name + "': " + e.what());
+        }
+      }
+      if (const auto* f = rec.find(schema::kFailed)) op.failed = f->type == msgpack::type::BOOLEAN && f->via.boolean;
+      if (rec.find(schema::kHookStart)) op.hook_start = rec.uint(schema::kHookStart);
+      ++next_index_;
+      return op;
+    } catch (const std::exception& e) {
+      return fail(offset, e.what());
+    }
+  }
+  return std::nullopt;
+}
+
+ThreadTrace read_thread_trace(const std::filesystem::path& file) {
+  ThreadTraceReader reader(file);
+  ThreadTrace t;
+  t.file = file;
+  while (auto op = reader.next()) t.ops.push_back(std::move(*op));
+  t.header = reader.header();
+  t.end = reader.end();
+  t.error = reader.error();
+  t.aborted = reader.aborted();
+  return t;
+}
+
+}  // namespace omnilink::trace

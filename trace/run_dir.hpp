@@ -1,0 +1,50 @@
+// The run directory (docs/trace-format.md, "Run directory"): meta.json plus one trace file per
+// thread under trace/. Opening one checks the layout and parses meta.json; reading the traces is
+// left to ThreadTraceReader, so a large run can be streamed.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "trace/reader.hpp"
+
+namespace omnilink::trace {
+
+class RunDirError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct RunMeta {
+  nlohmann::json json;  // the whole file, for fields not summarised here
+  std::uint64_t seed = 0;
+  std::uint32_t threads = 0;
+  std::uint64_t ops_per_thread = 0;
+  std::string clock;
+  std::string exit_status;  // running | ok | stopped | error | crashed | interrupted
+  std::optional<int> exit_signal;
+};
+
+struct RunDir {
+  std::filesystem::path root;
+  std::optional<RunMeta> meta;
+  std::string meta_error;                     // why meta is absent, if it is
+  std::vector<std::filesystem::path> thread_files;  // sorted by name (= thread index)
+
+  // Throws RunDirError if `root` is not a run directory (no such directory, no trace/ folder).
+  static RunDir open(const std::filesystem::path& root);
+};
+
+// Parses a meta.json; throws RunDirError naming the file and what is wrong.
+RunMeta read_run_meta(const std::filesystem::path& file);
+
+// Every thread file of a run, read whole.
+std::vector<ThreadTrace> read_run_traces(const RunDir& run);
+
+}  // namespace omnilink::trace
