@@ -149,14 +149,13 @@ std::optional<Operation> ThreadTraceReader::next() {
         return fail(record_start_, "truncated record: the file ends " + std::to_string(fed_ - record_start_) +
                                        " bytes into it");
       if (!header_) return fail(0, "empty file: no header record");
-      if (!end_ && !aborted_)
-        return fail(fed_, "no end record: the harness stopped without closing this thread (killed?)");
+      if (!end_) return fail(fed_, "no end record: the harness stopped without closing this thread (killed?)");
       done_ = true;
       return std::nullopt;
     }
     const std::uint64_t offset = record_start_;
     record_start_ = fed_ - unp.nonparsed_size();
-    if (end_ || aborted_) return fail(offset, std::string("record after the thread's ") + (end_ ? "end" : "abort") + " record");
+    if (end_) return fail(offset, "record after the thread's end record");
     try {
       RecordView rec(handle.get());
       const std::string kind = rec.str(schema::kKind);
@@ -174,14 +173,20 @@ std::optional<Operation> ThreadTraceReader::next() {
         continue;
       }
       if (kind == schema::kKindEnd) {
-        ThreadEnd e{rec.uint(schema::kCount), rec.str(schema::kReason)};
-        if (e.count != next_index_)
-          return fail(offset, "end record counts " + std::to_string(e.count) + " operations, the file has " +
-                                  std::to_string(next_index_));
+        ThreadEnd e{next_index_, rec.str(schema::kReason), 0};
+        if (e.reason == schema::kReasonSignal) {
+          e.signal = static_cast<int>(rec.uint(schema::kSignal));
+        } else {  // the crash handler cannot count; others must match
+          e.count = rec.uint(schema::kCount);
+          if (e.count != next_index_)
+            return fail(offset, "end record counts " + std::to_string(e.count) + " operations, the file has " +
+                                    std::to_string(next_index_));
+        }
         end_ = std::move(e);
         continue;
       }
       if (kind != schema::kKindOp && kind != schema::kKindAbort) return fail(offset, "unknown record kind '" + kind + "'");
+      if (aborted_) return fail(offset, "record after the thread's abort record");
       Operation op;
       op.kind = kind == schema::kKindOp ? RecordKind::op : RecordKind::abort;
       op.thread = header_->thread;

@@ -54,7 +54,8 @@ struct Operation {
 
 struct ThreadEnd {
   std::uint64_t count = 0;
-  std::string reason;
+  std::string reason;  // done | unsupported-limit | write-error | signal
+  int signal = 0;      // reason "signal": which one
 };
 
 class ThreadTraceReader {

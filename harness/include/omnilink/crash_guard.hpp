@@ -1,8 +1,9 @@
 // Flushes every thread's trace when the process dies by a signal, so nothing already recorded is
 // lost: SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT (a crash) and SIGINT, SIGTERM (an interrupt, e.g.
 // Ctrl-C or a campaign stopping the run). For each thread the handler writes the committed
-// records, then an abort record for the operation in flight, if any: that operation may or may not
-// have taken effect. meta.json is rewritten with the signal. Then the signal is re-raised with its
+// records, then an abort record for the operation in flight, if any (it may or may not have taken
+// effect), then an end record with reason "signal" unless the thread had closed its trace already.
+// meta.json is rewritten with the signal. Then the signal is re-raised with its
 // default action, so the exit status the parent sees is the real one.
 //
 // Worker threads get an alternate signal stack, so a stack overflow is handled too.
@@ -46,19 +47,23 @@ class CrashGuard {
     state().meta.store(nullptr, std::memory_order_release);
   }
 
-  // Called by each worker thread: registers its log and gives it an alternate signal stack.
+  // Makes a log known to the handler (before its thread starts, so even a thread that never got
+  // to run is closed properly), and forgets it once its thread has finished.
+  static void register_log(ThreadLog* log) { state().logs[log->thread()].store(log, std::memory_order_release); }
+  static void unregister_log(ThreadLog* log) { state().logs[log->thread()].store(nullptr, std::memory_order_release); }
+
+  // Held by each worker thread while it runs: tells the handler which log is the thread's own and
+  // gives the thread an alternate signal stack.
   class ThreadScope {
    public:
-    explicit ThreadScope(ThreadLog* log) : log_(log), stack_(new char[kAltStackSize]) {
+    explicit ThreadScope(ThreadLog* log) : stack_(new char[kAltStackSize]) {
       stack_t ss{};
       ss.ss_sp = stack_.get();
       ss.ss_size = kAltStackSize;
       sigaltstack(&ss, nullptr);
       current_log() = log;
-      state().logs[log->thread()].store(log, std::memory_order_release);
     }
     ~ThreadScope() {
-      state().logs[log_->thread()].store(nullptr, std::memory_order_release);
       current_log() = nullptr;
       stack_t ss{};
       ss.ss_flags = SS_DISABLE;
@@ -69,7 +74,6 @@ class CrashGuard {
 
    private:
     static constexpr std::size_t kAltStackSize = 64 * 1024;
-    ThreadLog* log_;
     std::unique_ptr<char[]> stack_;
   };
 
@@ -93,21 +97,30 @@ class CrashGuard {
     return log;
   }
 
-  static void write_abort(ThreadLog& log, int sig) {
+  // Packs the crash-path records without allocating.
+  static void write_final_records(ThreadLog& log, ThreadLog::CrashSnapshot snap, int sig) {
     FixedBuffer buf;
     msgpack::packer<FixedBuffer> pk(buf);
     auto str = [&](std::string_view s) {
       pk.pack_str(static_cast<std::uint32_t>(s.size()));
       pk.pack_str_body(s.data(), static_cast<std::uint32_t>(s.size()));
     };
-    std::string_view name = log.inflight_name();
-    if (name.size() > 256) name = name.substr(0, 256);
-    pk.pack_map(5);
-    str(schema::kKind), str(schema::kKindAbort);
-    str(schema::kIndex), pk.pack_uint64(log.inflight_index());
-    str(schema::kOp), str(name);
-    str(schema::kStart), pk.pack_uint64(log.inflight_start());
-    str(schema::kSignal), pk.pack_int32(sig);
+    if (snap.inflight) {
+      std::string_view name = log.inflight_name();
+      if (name.size() > 256) name = name.substr(0, 256);
+      pk.pack_map(5);
+      str(schema::kKind), str(schema::kKindAbort);
+      str(schema::kIndex), pk.pack_uint64(log.inflight_index());
+      str(schema::kOp), str(name);
+      str(schema::kStart), pk.pack_uint64(log.inflight_start());
+      str(schema::kSignal), pk.pack_uint32(static_cast<std::uint32_t>(sig));
+    }
+    if (!snap.closed) {
+      pk.pack_map(3);
+      str(schema::kKind), str(schema::kKindEnd);
+      str(schema::kReason), str(schema::kReasonSignal);
+      str(schema::kSignal), pk.pack_uint32(static_cast<std::uint32_t>(sig));
+    }
     if (!buf.overflow()) write_all(log.fd(), buf.data(), buf.size());
   }
 
@@ -122,7 +135,7 @@ class CrashGuard {
     for (auto& slot : st.logs) {
       ThreadLog* log = slot.load(std::memory_order_acquire);
       if (log == nullptr || !log->claim_for_crash(log == mine)) continue;
-      if (log->crash_write_committed()) write_abort(*log, sig);
+      write_final_records(*log, log->crash_write_committed(), sig);
     }
     if (const MetaFile* meta = st.meta.load(std::memory_order_acquire)) {
       meta->write_signal(sig, mine ? static_cast<int>(mine->thread()) : -1);

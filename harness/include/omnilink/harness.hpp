@@ -101,14 +101,23 @@ class Harness {
       std::cerr << "omnilink: seed " << options_.seed << ", " << options_.threads << " threads x " << options_.ops
                 << " ops, clock " << clock_name(options_.clock) << " -> " << out.string() << "\n";
 
+    // Every thread's file is opened and headed before any worker starts: a run directory always
+    // holds one complete file per thread, whatever happens next.
+    std::vector<std::unique_ptr<Worker>> workers;
+    for (std::uint32_t t = 0; t < options_.threads; ++t) {
+      workers.push_back(std::make_unique<Worker>(*this, sut, clock, t, trace_dir));
+      if (!workers.back()->open()) return fail_setup(workers.back()->error());
+    }
     CrashGuard::install(&meta);
+    for (auto& w : workers) CrashGuard::register_log(&w->log());
     std::vector<ThreadResult> results(options_.threads);
     {
       std::vector<std::jthread> threads;
       threads.reserve(options_.threads);
       for (std::uint32_t t = 0; t < options_.threads; ++t)
-        threads.emplace_back([&, t] { Worker(*this, sut, clock, t, trace_dir).run(results[t]); });
+        threads.emplace_back([&, t] { workers[t]->run(results[t]); });
     }
+    for (auto& w : workers) CrashGuard::unregister_log(&w->log());
     CrashGuard::uninstall();
 
     int code = kExitOk;
@@ -150,19 +159,26 @@ class Harness {
     Worker(Harness& h, Sut& sut, Clock& clock, std::uint32_t thread, const std::filesystem::path& trace_dir)
         : h_(h), sut_(sut), clock_(clock), thread_(thread), path_(trace_dir / thread_file_name(thread)),
           log_(::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), thread),
-          pk_(log_), ctx_(thread, h.options_, clock, derive_seed(h.options_.seed, thread, 0)),
+          open_errno_(errno), pk_(log_), ctx_(thread, h.options_, clock, derive_seed(h.options_.seed, thread, 0)),
           perturb_(h.options_, derive_seed(h.options_.seed, thread, 1)) {}
 
-    void run(ThreadResult& result) {
+    // Opens the thread's file and writes its header; false (see error()) if that fails.
+    bool open() {
       if (log_.fd() < 0) {
-        result.error = "cannot open " + path_.string() + ": " + std::strerror(errno);
-        return;
+        error_ = "cannot open " + path_.string() + ": " + std::strerror(open_errno_);
+        return false;
       }
+      write_header();
+      return true;
+    }
+    const std::string& error() const { return error_; }
+    ThreadLog& log() { return log_; }
+
+    void run(ThreadResult& result) {
       CrashGuard::ThreadScope scope(&log_);
       const Options& o = h_.options_;
       if (o.pin_cpu >= 0 && !Perturber::pin_to(o.pin_cpu))
         std::cerr << "omnilink: thread " << thread_ << ": cannot pin to CPU " << o.pin_cpu << "; running unpinned\n";
-      write_header();
 
       std::uint32_t unsupported_in_a_row = 0;
       while (index_ < o.ops && !log_.failed()) {
@@ -235,7 +251,7 @@ class Harness {
       key(schema::kKind), key(schema::kKindEnd);
       key(schema::kCount), pk_.pack_uint64(index_);
       key(schema::kReason), key(reason);
-      log_.commit();
+      log_.commit(/*closing=*/true);
     }
 
     Harness& h_;
@@ -244,6 +260,8 @@ class Harness {
     std::uint32_t thread_;
     std::filesystem::path path_;
     ThreadLog log_;
+    int open_errno_;
+    std::string error_;
     msgpack::packer<ThreadLog> pk_;
     Context ctx_;
     Perturber perturb_;

@@ -10,9 +10,10 @@
 // flushed by its owner again (the owner parks), so the buffer region [0, committed) is stable while
 // the handler writes it.
 //
-// The committed byte count and the "operation in flight" flag live in one atomic word, so the
-// handler sees a consistent snapshot: either the operation's record is committed, or the operation
-// is in flight (and gets an abort record), never both and never neither.
+// The committed byte count, the "operation in flight" flag and the "end record committed" flag
+// live in one atomic word, so the handler sees a consistent snapshot: an operation's record is
+// either committed or the operation is in flight (and gets an abort record), never both and never
+// neither; and the handler adds an end record exactly when the thread has not written its own.
 #pragma once
 
 #include <atomic>
@@ -89,13 +90,14 @@ class ThreadLog {
   }
 
   // Marks the record packed since the last commit as complete (and any operation as no longer
-  // in flight).
-  void commit() {
+  // in flight). `closing`: that record is the thread's end record.
+  void commit(bool closing = false) {
+    if (closing) closed_ = true;
     if (spilling_) {
       flush(true);
       return;
     }
-    word_.store(pos_, std::memory_order_release);
+    word_.store(pos_ | closed_bit(), std::memory_order_release);
     if (kCapacity - pos_ < kLowWater) flush(false);
   }
 
@@ -120,11 +122,15 @@ class ThreadLog {
     return false;
   }
 
-  // Writes the committed bytes of a claimed log; returns whether an operation was in flight.
-  bool crash_write_committed() {
+  struct CrashSnapshot {
+    bool inflight;  // an operation had begun and was not committed
+    bool closed;    // the thread's end record is among the committed bytes
+  };
+  // Writes the committed bytes of a claimed log.
+  CrashSnapshot crash_write_committed() {
     const std::uint64_t word = word_.load(std::memory_order_acquire);
-    write_all(fd_, buf_.get(), static_cast<std::size_t>(word & ~kInflightBit));
-    return (word & kInflightBit) != 0;
+    write_all(fd_, buf_.get(), static_cast<std::size_t>(word & kBytesMask));
+    return {(word & kInflightBit) != 0, (word & kClosedBit) != 0};
   }
   int fd() const { return fd_; }
 
@@ -134,10 +140,10 @@ class ThreadLog {
     inflight_start_.store(start, std::memory_order_relaxed);
     inflight_name_.store(name.data(), std::memory_order_relaxed);
     inflight_name_len_.store(name.size(), std::memory_order_relaxed);
-    word_.store(committed_bytes() | kInflightBit, std::memory_order_release);
+    word_.store(committed_bytes() | kInflightBit | closed_bit(), std::memory_order_release);
   }
   // The operation in flight ended without a record (it was unsupported).
-  void cancel_op() { word_.store(committed_bytes(), std::memory_order_release); }
+  void cancel_op() { word_.store(committed_bytes() | closed_bit(), std::memory_order_release); }
   std::uint64_t inflight_index() const { return inflight_index_.load(std::memory_order_relaxed); }
   std::uint64_t inflight_start() const { return inflight_start_.load(std::memory_order_relaxed); }
   std::string_view inflight_name() const {
@@ -156,7 +162,7 @@ class ThreadLog {
       write_errno_ = errno;
     }
     pos_ = 0;
-    word_.store(0, std::memory_order_release);
+    word_.store(closed_bit(), std::memory_order_release);
     if (with_spill) {
       spill_.clear();
       spilling_ = false;
@@ -169,10 +175,14 @@ class ThreadLog {
   std::uint32_t thread_;
   std::unique_ptr<char[]> buf_;
   static constexpr std::uint64_t kInflightBit = std::uint64_t{1} << 63;
-  std::size_t committed_bytes() const { return static_cast<std::size_t>(word_.load(std::memory_order_relaxed) & ~kInflightBit); }
+  static constexpr std::uint64_t kClosedBit = std::uint64_t{1} << 62;
+  static constexpr std::uint64_t kBytesMask = kClosedBit - 1;
+  std::size_t committed_bytes() const { return static_cast<std::size_t>(word_.load(std::memory_order_relaxed) & kBytesMask); }
+  std::uint64_t closed_bit() const { return closed_ ? kClosedBit : 0; }
 
   std::size_t pos_ = 0;
-  std::atomic<std::uint64_t> word_{0};  // committed bytes | kInflightBit
+  std::atomic<std::uint64_t> word_{0};  // committed bytes | kInflightBit | kClosedBit
+  bool closed_ = false;                 // owner's copy of kClosedBit
   std::atomic<int> state_{kIdle};
   std::string spill_;
   bool spilling_ = false;

@@ -32,8 +32,8 @@ inline constexpr std::string_view kStart = "s";       // op/abort: timestamp bef
 inline constexpr std::string_view kEnd = "e";         // op: timestamp after the call
 inline constexpr std::string_view kFailed = "failed";  // op: true when it failed without effect
 inline constexpr std::string_view kHookStart = "hs";  // op: start passed to the replay hook, when refined
-inline constexpr std::string_view kSignal = "sig";    // abort: the signal that ended the run
-inline constexpr std::string_view kCount = "n";       // end: operations logged by this thread
+inline constexpr std::string_view kSignal = "sig";    // abort, end: the signal that ended the run
+inline constexpr std::string_view kCount = "n";       // end: operations logged (absent for "signal")
 inline constexpr std::string_view kReason = "reason";  // end: why the thread stopped
 
 // Record kinds.
@@ -46,6 +46,7 @@ inline constexpr std::string_view kKindEnd = "end";
 inline constexpr std::string_view kReasonDone = "done";
 inline constexpr std::string_view kReasonUnsupported = "unsupported-limit";
 inline constexpr std::string_view kReasonWriteError = "write-error";
+inline constexpr std::string_view kReasonSignal = "signal";  // written by the crash handler
 
 // msgpack has no set type: a set is an ext value of this type whose payload is a msgpack array.
 inline constexpr std::int8_t kSetExtType = 1;

@@ -1,0 +1,132 @@
+// The omnilink CLI, run as a real process: --version, trace show/stats on good and damaged runs,
+// doctor's report and its environment variables.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/subprocess.hpp"
+#include "platform/toolchain.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using namespace omnilink;
+
+ProcessResult omnilink_cli(const std::vector<std::string>& args, std::map<std::string, std::string> env = {}) {
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(120);
+  options.env_overrides = std::move(env);
+  return run_process(OMNILINK_CLI, args, options);
+}
+
+struct Op {
+  static constexpr std::string_view omnilink_name = "Op";
+  std::int64_t x = 0;
+  template <class V>
+  void omnilink_fields(V&& f) const { f("x", x); }
+};
+
+void make_run(const std::filesystem::path& out, std::uint32_t threads, std::uint64_t ops) {
+  Harness<int> h(testing::quiet_options(out, threads, ops));
+  h.op<Op>([](int&, Context& ctx, Op& op) { op.x = static_cast<std::int64_t>(ctx.index()) * 10; });
+  int sut = 0;
+  REQUIRE(h.run(sut) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("omnilink --version", "[cli]") {
+  auto r = omnilink_cli({"--version"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("omnilink 0.") != std::string::npos);
+}
+
+TEST_CASE("usage errors exit 3", "[cli]") {
+  CHECK(omnilink_cli({}).exit_code == 3);
+  CHECK(omnilink_cli({"no-such-verb"}).exit_code == 3);
+  CHECK(omnilink_cli({"trace", "show"}).exit_code == 3);
+}
+
+TEST_CASE("trace show and stats on a good run", "[cli]") {
+  testing::ScratchDir dir;
+  make_run(dir.path(), 2, 4);
+  auto show = omnilink_cli({"trace", "show", dir.path().string()});
+  REQUIRE(show.exit_code == 0);
+  CHECK(show.out.find("T0.0  [") != std::string::npos);
+  CHECK(show.out.find("Op(x = 30)") != std::string::npos);
+  CHECK(show.out.find("T1.3") != std::string::npos);
+  auto limited = omnilink_cli({"trace", "show", dir.path().string(), "--limit", "1"});
+  CHECK(limited.out.find("T0.1") == std::string::npos);
+
+  auto stats = omnilink_cli({"trace", "stats", "--json", dir.path().string()});
+  REQUIRE(stats.exit_code == 0);
+  auto j = nlohmann::json::parse(stats.out);
+  CHECK(j["operations"] == 8);
+  CHECK(j["by_name"]["Op"] == 8);
+  CHECK(j["threads"].size() == 2);
+  CHECK(j["threads"][1]["end"] == "done");
+  CHECK(j["errors"].empty());
+  CHECK(j["meta"]["seed"] == 1);
+}
+
+TEST_CASE("trace commands report a damaged run with file and offset, after what is readable", "[cli]") {
+  testing::ScratchDir dir;
+  make_run(dir.path(), 1, 20);
+  const auto file = dir.path() / "trace" / "thread-0000.msgpack";
+  const auto size = std::filesystem::file_size(file);
+  std::filesystem::resize_file(file, size - 3);  // cut into the end record
+  auto show = omnilink_cli({"trace", "show", dir.path().string()});
+  CHECK(show.exit_code == 1);
+  CHECK(show.out.find("T0.19") != std::string::npos);  // every complete op still shown
+  CHECK(show.err.find("thread-0000.msgpack: byte ") != std::string::npos);
+  CHECK(show.err.find("truncated") != std::string::npos);
+  auto stats = omnilink_cli({"trace", "stats", dir.path().string()});
+  CHECK(stats.exit_code == 1);
+  CHECK(stats.out.find("error: ") != std::string::npos);
+}
+
+TEST_CASE("trace commands name a path that is not a run directory", "[cli]") {
+  testing::ScratchDir dir;
+  auto r = omnilink_cli({"trace", "stats", dir.path().string()});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("not a run directory") != std::string::npos);
+  std::ofstream(dir.path() / "meta.json") << "{ broken";
+  std::filesystem::create_directories(dir.path() / "trace");
+  auto broken = omnilink_cli({"trace", "stats", dir.path().string()});
+  CHECK(broken.exit_code == 0);  // no thread files, so nothing wrong with the traces...
+  CHECK(broken.out.find("meta.json unreadable") != std::string::npos);  // ...but meta.json is reported
+}
+
+TEST_CASE("doctor reports each tool with its source and honours the env vars", "[cli][doctor]") {
+  testing::ScratchDir dir;
+  auto r = omnilink_cli({"doctor", "--json"}, {{"OMNILINK_TLC_JAR", (dir.path() / "missing.jar").string()},
+                                               {"OMNILINK_TOOLS_DIR", dir.path().string()}});
+  CHECK(r.exit_code == 1);  // TLC is missing, so not everything is usable
+  auto j = nlohmann::json::parse(r.out);
+  CHECK(j["ok"] == false);
+  CHECK(j["tools_dir"] == dir.path().string());
+  CHECK(j["tools"]["tlc"]["found"] == false);
+  CHECK(j["tools"]["tlc"]["problem"].get<std::string>().find("$OMNILINK_TLC_JAR is set to") != std::string::npos);
+  for (const char* tool : {"gdb", "java", "tlc", "rr"}) CHECK(j["tools"].contains(tool));
+
+  const ToolLocation gdb = find_gdb();
+  CHECK(j["tools"]["gdb"]["found"] == gdb.found());
+  if (gdb.found()) {
+    CHECK(j["tools"]["gdb"]["path"] == gdb.path->string());
+    CHECK(j["tools"]["gdb"]["version"].get<std::string>().find("GNU gdb") != std::string::npos);
+  }
+
+  // A fake jar in the tools dir is found there (conventional location) when the env var is unset.
+  std::ofstream(dir.path() / "tla2tools.jar") << "not really a jar";
+  auto located = omnilink_cli({"doctor", "--json"}, {{"OMNILINK_TLC_JAR", ""}, {"OMNILINK_TOOLS_DIR", dir.path().string()}});
+  auto j2 = nlohmann::json::parse(located.out);
+  CHECK(j2["tools"]["tlc"]["found"] == true);
+  CHECK(j2["tools"]["tlc"]["path"] == (dir.path() / "tla2tools.jar").string());
+  CHECK(j2["tools"]["tlc"]["source"] == dir.path().string());
+
+  auto text = omnilink_cli({"doctor"}, {{"OMNILINK_TLC_JAR", (dir.path() / "missing.jar").string()}});
+  CHECK(text.out.find("MISSING") != std::string::npos);
+  CHECK(text.out.find("OMNILINK_TLC_JAR") != std::string::npos);
+}

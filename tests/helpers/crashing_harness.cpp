@@ -1,0 +1,62 @@
+// A harness that dies on purpose, for the crash tests. Thread 0 dies at its operation
+// --param crash_at=K (default 50) in the way --param how=segv|abort|fpe|hang selects; the other
+// threads keep working meanwhile (or finish early with --param others_ops=N; --param wait_ms=T
+// delays the death so they can).
+#include <csignal>
+#include <cstdint>
+#include <cstdlib>
+#include <thread>
+
+#include <omnilink/harness.hpp>
+
+namespace {
+
+struct Step {
+  static constexpr std::string_view omnilink_name = "Step";
+  std::int64_t n = 0;
+  template <class V>
+  void omnilink_fields(V&& f) const { f("n", n); }
+};
+
+struct Config {
+  std::int64_t crash_at = 50;
+  std::int64_t how = 0;  // 0 segv, 1 abort, 2 fpe, 3 hang
+  std::int64_t others_ops = -1;
+  std::int64_t wait_ms = 0;  // thread 0 sleeps this long before dying
+};
+
+volatile int* volatile null_pointer = nullptr;
+volatile int zero = 0;
+volatile int seven = 7;  // GCC rewrites 1 / x without a division; an opaque numerator keeps it
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  omnilink::Harness<Config> harness(argc, argv);
+  Config config;
+  const auto& params = harness.options().params;
+  config.crash_at = harness.options().param_int("crash_at", 50);
+  config.others_ops = harness.options().param_int("others_ops", -1);
+  config.wait_ms = harness.options().param_int("wait_ms", 0);
+  if (auto it = params.find("how"); it != params.end()) {
+    config.how = it->second == "abort" ? 1 : it->second == "fpe" ? 2 : it->second == "hang" ? 3 : 0;
+  }
+  harness.op<Step>([](Config& c, omnilink::Context& ctx, Step& op) {
+    op.n = static_cast<std::int64_t>(ctx.index());
+    if (ctx.thread() != 0) {
+      if (c.others_ops >= 0 && op.n >= c.others_ops) return ctx.unsupported();
+      std::this_thread::yield();
+      return;
+    }
+    if (op.n != c.crash_at) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(c.wait_ms));
+    switch (c.how) {
+      case 0: *null_pointer = 1; break;
+      case 1: std::abort();
+      case 2: op.n = seven / zero; break;
+      default:
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+  });
+  return harness.run(config);
+}
