@@ -1,7 +1,6 @@
 #include "orchestrator/doctor_command.hpp"
 
 #include <iostream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -13,22 +12,21 @@
 namespace omnilink::cli {
 namespace {
 
-std::string first_line(const std::string& text) {
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
-  return "";
-}
-
 // Runs `exe args` and returns the first line it printed (stdout, else stderr).
 std::string version_of(const std::filesystem::path& exe, const std::vector<std::string>& args) {
   ProcessOptions options;
   options.timeout = std::chrono::seconds(30);
   ProcessResult r = run_process(exe, args, options);
   if (!r.started) return "(cannot run: " + r.start_error + ")";
-  std::string line = first_line(r.out);
-  return line.empty() ? first_line(r.err) : line;
+  std::string line = summarize_output(r.out);
+  return line.empty() ? summarize_output(r.err) : line;
+}
+
+// TLC has no version flag: it prints "TLC2 Version ..." first whenever it starts, then (with no
+// spec given) complains and exits non-zero. A jar that prints no such line is not TLC.
+std::string tlc_version(const std::filesystem::path& java, const std::filesystem::path& jar) {
+  std::string line = version_of(java, {"-cp", jar.string(), "tlc2.TLC"});
+  return line.starts_with("TLC2 Version") ? line : "(not TLC? it printed: " + line + ")";
 }
 
 struct Report {
@@ -71,9 +69,8 @@ int DoctorCommand::run() {
   if (gdb.location.found()) gdb.version = version_of(*gdb.location.path, {"--version"});
   if (java.location.found()) java.version = version_of(*java.location.path, {"-version"});
   if (tlc.location.found()) {
-    tlc.version = java.location.found()
-                      ? version_of(*java.location.path, {"-cp", tlc.location.path->string(), "tlc2.TLC", "-version"})
-                      : "(unknown: no java to run it)";
+    tlc.version = java.location.found() ? tlc_version(*java.location.path, *tlc.location.path)
+                                        : "(unknown: no java to run it)";
   }
   std::optional<RrCapability> rr_cap;
   if (rr.location.found()) {
@@ -81,8 +78,9 @@ int DoctorCommand::run() {
     rr.version = rr_cap->version;
   }
 
-  const bool all_ok = gdb.location.found() && java.location.found() && tlc.location.found() && rr_cap &&
-                      rr_cap->can_record();
+  const bool tlc_ok = tlc.location.found() && tlc.version.starts_with("TLC2 Version");
+  const bool all_ok = gdb.location.found() && java.location.found() && tlc_ok && rr_cap && rr_cap->can_record() &&
+                      rr_cap->replays;
   if (json_) {
     nlohmann::json j{{"omnilink_version", kVersion}, {"tools_dir", tools_dir().string()}, {"ok", all_ok}};
     for (const Report* r : {&gdb, &java, &tlc, &rr}) j["tools"][r->location.tool] = to_json(*r);
@@ -91,6 +89,8 @@ int DoctorCommand::run() {
       j["tools"]["rr"]["record_soft_counters"] = rr_cap->records_soft;
       if (!rr_cap->records) j["tools"]["rr"]["record_error"] = rr_cap->record_error;
       if (!rr_cap->records_soft) j["tools"]["rr"]["record_soft_counters_error"] = rr_cap->soft_error;
+      j["tools"]["rr"]["replay"] = rr_cap->replays;
+      if (!rr_cap->replays) j["tools"]["rr"]["replay_error"] = rr_cap->replay_error;
     }
     std::cout << j.dump(2) << "\n";
     return all_ok ? kExitOk : kExitProblem;
@@ -109,11 +109,13 @@ int DoctorCommand::run() {
   }
   if (rr_cap) {
     std::cout << "        record:    " << (rr_cap->records ? "yes (hardware counters)" : "no: " + rr_cap->record_error) << "\n"
-              << "        record -W: " << (rr_cap->records_soft ? "yes (software counters)" : "no: " + rr_cap->soft_error) << "\n";
+              << "        record -W: " << (rr_cap->records_soft ? "yes (software counters)" : "no: " + rr_cap->soft_error) << "\n"
+              << "        replay:    " << (rr_cap->replays ? "yes" : "no: " + rr_cap->replay_error) << "\n";
   }
   std::cout << "  tools dir: " << tools_dir().string() << " (OMNILINK_TOOLS_DIR)\n";
   if (!all_ok) {
-    std::cout << "Some tools are missing or unusable: campaigns run without rr recording and validation needs TLC.\n"
+    std::cout << "Some tools are missing or unusable: validation needs java and TLC, recording needs an rr that\n"
+                 "records and replays here, replay needs gdb.\n"
                  "See `omnilink doctor --help` for the variables that point omnilink at them.\n";
   }
   return all_ok ? kExitOk : kExitProblem;

@@ -1,7 +1,6 @@
 #include "platform/rr_probe.hpp"
 
 #include <cstdlib>
-#include <sstream>
 
 #include "platform/subprocess.hpp"
 
@@ -9,25 +8,33 @@ namespace omnilink {
 namespace fs = std::filesystem;
 namespace {
 
-std::string first_meaningful_line(const std::string& text) {
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) return line;
-  return "";
-}
+fs::path trace_dir(const fs::path& scratch, bool soft) { return scratch / (soft ? "soft" : "plain"); }
 
-// Records /bin/true into a fresh directory; returns "" on success or rr's complaint.
-std::string try_record(const fs::path& rr, const fs::path& scratch, bool soft) {
-  std::vector<std::string> args{"record"};
-  if (soft) args.push_back("-W");
-  args.insert(args.end(), {"-o", (scratch / (soft ? "soft" : "plain")).string(), "--", "/bin/true"});
+// Runs rr; returns "" on success or the first line of its complaint.
+std::string run_rr(const fs::path& rr, std::vector<std::string> args) {
   ProcessOptions options;
   options.timeout = std::chrono::seconds(60);
   ProcessResult r = run_process(rr, args, options);
   if (r.ok()) return "";
-  std::string why = first_meaningful_line(r.err);
+  // rr's fatal errors are "[FATAL file:line:function()]", the task, then the assertion: keep all three.
+  std::string why = summarize_output(r.err, 3);
   return why.empty() ? r.describe() : why;
+}
+
+// Records /bin/true into a fresh directory.
+std::string try_record(const fs::path& rr, const fs::path& scratch, bool soft) {
+  std::vector<std::string> args{"record"};
+  if (soft) args.push_back("-W");
+  args.insert(args.end(), {"-o", trace_dir(scratch, soft).string(), "--", "/bin/true"});
+  return run_rr(rr, args);
+}
+
+// Replays that recording to the end without a debugger (autopilot).
+std::string try_replay(const fs::path& rr, const fs::path& scratch, bool soft) {
+  std::vector<std::string> args{"replay"};
+  if (soft) args.push_back("-W");
+  args.insert(args.end(), {"-a", trace_dir(scratch, soft).string()});
+  return run_rr(rr, args);
 }
 
 }  // namespace
@@ -35,7 +42,7 @@ std::string try_record(const fs::path& rr, const fs::path& scratch, bool soft) {
 RrCapability probe_rr(const fs::path& rr) {
   RrCapability cap;
   ProcessResult v = run_process(rr, {"--version"});
-  cap.version = first_meaningful_line(v.out + v.err);
+  cap.version = summarize_output(v.out + v.err);
 
   std::string scratch_template = (fs::temp_directory_path() / "omnilink-rr-probe-XXXXXX").string();
   if (::mkdtemp(scratch_template.data()) == nullptr) {
@@ -47,6 +54,15 @@ RrCapability probe_rr(const fs::path& rr) {
   cap.records = cap.record_error.empty();
   cap.soft_error = try_record(rr, scratch, true);
   cap.records_soft = cap.soft_error.empty();
+  if (cap.can_record()) {
+    cap.replay_error = try_replay(rr, scratch, cap.needs_soft_counters());
+    cap.replays = cap.replay_error.empty();
+    if (cap.replay_error.find("Mismatched registers") != std::string::npos)
+      cap.replay_error += " -- replay diverged: this host probably does not trap rdtsc (some hypervisors accept the "
+                          "request and ignore it), so recordings made here cannot be replayed";
+  } else {
+    cap.replay_error = "nothing could be recorded";
+  }
   std::error_code ec;
   fs::remove_all(scratch, ec);
   return cap;

@@ -65,6 +65,21 @@ ProcessResult run_process(const std::filesystem::path& exe, const std::vector<st
   return result;
 }
 
+std::string summarize_output(const std::string& text, std::size_t max_lines) {
+  std::istringstream in(text);
+  std::string summary;
+  std::size_t lines = 0;
+  for (std::string line; lines < max_lines && std::getline(in, line);) {
+    const auto first = line.find_first_not_of(" \t\r");
+    if (first == std::string::npos) continue;
+    const auto last = line.find_last_not_of(" \t\r");
+    summary += (summary.empty() ? "" : " ") + line.substr(first, last - first + 1);
+    ++lines;
+  }
+  if (summary.size() > 400) summary = summary.substr(0, 397) + "...";
+  return summary;
+}
+
 std::optional<std::filesystem::path> find_on_path(const std::string& name) {
   const char* path = std::getenv("PATH");
   if (path == nullptr || name.empty() || name.find('/') != std::string::npos) return std::nullopt;

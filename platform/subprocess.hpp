@@ -35,6 +35,10 @@ struct ProcessOptions {
 ProcessResult run_process(const std::filesystem::path& exe, const std::vector<std::string>& args,
                           const ProcessOptions& options = {});
 
+// The first `max_lines` non-blank lines of a program's output, trimmed and joined by spaces, cut at
+// 400 characters: enough to say why a tool failed in one line of a report.
+std::string summarize_output(const std::string& text, std::size_t max_lines = 1);
+
 // The executable `name` on PATH, if any.
 std::optional<std::filesystem::path> find_on_path(const std::string& name);
 

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <set>
+#include <thread>
 
 #include "support/test_support.hpp"
 
@@ -92,11 +93,13 @@ TEST_CASE("16 threads x 100k ops: every record once, in order, with sane timebox
   CHECK(std::count(seen.begin(), seen.end(), true) == static_cast<long>(seen.size()));
 }
 
-TEST_CASE("the counter clock is strictly increasing across threads", "[clock]") {
+TEST_CASE("the counter clock: start <= end, and every end is unique", "[clock]") {
   Clock c(ClockKind::counter);
   std::uint64_t a = c.before();
   std::uint64_t b = c.after();
-  CHECK(a < b);
+  CHECK(a <= b);
+  CHECK(c.after() > b);
+  CHECK(c.before() > b);  // a start after an end is strictly later
   CHECK(parse_clock("counter") == ClockKind::counter);
   CHECK_FALSE(parse_clock("sundial").has_value());
 }
@@ -140,28 +143,36 @@ TEST_CASE("a thread stops cleanly after too many consecutive unsupported operati
 }
 
 TEST_CASE("refine_start/refine_end narrow the timebox and keep the hook's start", "[driver]") {
+  // Monotonic clock (nanoseconds) and 2 ms of work on each side of the refined part: the refined
+  // timebox must exclude both.
   testing::ScratchDir dir;
-  Harness<int> h(testing::quiet_options(dir.path(), 1, 20));
+  Harness<int> h(testing::quiet_options(dir.path(), 1, 10, 1, ClockKind::monotonic));
   h.op<Named>([](int&, Context& ctx, Named& op) {
     op.arg = static_cast<std::int64_t>(ctx.index());
-    if (ctx.index() % 2 == 0) {
-      ctx.refine_start();
-      ctx.refine_end();
-    }
+    const bool refine = ctx.index() % 2 == 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    if (refine) ctx.refine_start();
+    if (refine) ctx.refine_end();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   });
   int sut = 0;
   REQUIRE(h.run(sut) == 0);
   auto t = testing::read_run(dir.path()).at(0);
-  REQUIRE(t.ops.size() == 20);
+  REQUIRE(t.ops.size() == 10);
+  constexpr std::uint64_t kMs = 1'000'000;
   for (const auto& op : t.ops) {
     if (op.index % 2 == 0) {
       REQUIRE(op.hook_start.has_value());
-      CHECK(*op.hook_start < op.start);   // counter clock: refined start is strictly later
-      CHECK(op.end == op.start + 1);      // nothing between the two refinements
+      CHECK(op.start - *op.hook_start >= 2 * kMs);  // the first sleep is outside the timebox
+      CHECK(op.end - op.start < kMs);                // so is the second
+      CHECK(op.replay_start() == *op.hook_start);
     } else {
       CHECK_FALSE(op.hook_start.has_value());
+      CHECK(op.end - op.start >= 4 * kMs);
       CHECK(op.replay_start() == op.start);
     }
+    // A refined end excludes the second sleep: the next operation starts at least 2 ms later.
+    if (op.index % 2 == 0 && op.index + 1 < t.ops.size()) CHECK(t.ops[op.index + 1].replay_start() >= op.end + 2 * kMs);
   }
 }
 

@@ -1,8 +1,11 @@
 // Clock sources for timeboxes. The choice is per run and recorded in every trace header and in
 // meta.json. Any source works for validation as long as a timestamp read before an operation's
 // linearization point is <= one read after it, across threads:
-//  - counter:   one global atomic counter. Exactly linearizable (a seq_cst RMW is itself a total
-//               order) and cheap under rr, where rdtsc traps (~14 us a read). Default under rr.
+//  - counter:   one global atomic counter, cheap under rr (where rdtsc traps, ~14 us a read).
+//               The end stamp is a seq_cst fetch_add, the start stamp a seq_cst load: if B's start
+//               reads a value above A's end, B's load read from A's RMW (or a later one), so A
+//               happens-before B, which is what "A.end < B.start" tells validation. One RMW per
+//               operation instead of two halves the cache-line traffic between cores.
 //  - monotonic: clock_gettime(CLOCK_MONOTONIC), nanoseconds; portable, vDSO-fast natively.
 //  - rdtsc:     the x86 time-stamp counter, fenced so the timestamp cannot drift into the call.
 #pragma once
@@ -48,7 +51,7 @@ class Clock {
   // Timestamp taken before an operation: nothing of the operation may execute before it.
   std::uint64_t before() {
     switch (kind_) {
-      case ClockKind::counter: return counter_.fetch_add(1, std::memory_order_seq_cst);
+      case ClockKind::counter: return counter_.load(std::memory_order_seq_cst);
       case ClockKind::monotonic: return monotonic_ns();
       case ClockKind::rdtsc: return rdtsc_before();
     }
@@ -72,16 +75,18 @@ class Clock {
     return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(ts.tv_nsec);
   }
 #if OMNILINK_HAVE_RDTSC
-  // lfence before: earlier instructions have completed; lfence after: the operation's own
-  // instructions cannot start before the counter is read.
+  // lfence after: the operation's own instructions cannot start before the counter is read. (No
+  // fence before: a stamp taken early only widens the timebox, which is sound.)
   static std::uint64_t rdtsc_before() {
-    _mm_lfence();
     std::uint64_t t = __rdtsc();
     _mm_lfence();
     return t;
   }
   // mfence drains the store buffer, so the operation's stores are globally visible before the
-  // counter is read (lfence alone orders only loads/execution).
+  // counter is read (lfence alone orders only loads/execution); mfence;lfence;rdtsc is the
+  // sequence Intel's SDM gives for exactly this. Without it a later operation on another core could
+  // start (by the clock) before this one's effect is visible, and validation would reject a correct
+  // execution.
   static std::uint64_t rdtsc_after() {
     _mm_mfence();
     _mm_lfence();

@@ -48,6 +48,23 @@ inline bool write_all(int fd, const char* data, std::size_t size) {
   return true;
 }
 
+// Copies n bytes. Short runs (keys, names, small integers: most of a record) use two overlapping
+// fixed-width copies, which compile to a few moves, instead of a call into libc's memcpy; both
+// read and write only within [0, n).
+[[gnu::always_inline]] inline void copy(char* dst, const char* src, std::size_t n) {
+  if (n >= 8 && n <= 16) {
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + n - 8, src + n - 8, 8);
+  } else if (n >= 4 && n < 8) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + n - 4, src + n - 4, 4);
+  } else if (n < 4) {
+    for (std::size_t i = 0; i < n; ++i) dst[i] = src[i];
+  } else {
+    std::memcpy(dst, src, n);
+  }
+}
+
 // Parks the calling thread for good: used once the process is crashing.
 [[noreturn]] inline void park_forever() {
   for (;;) pause();
@@ -72,21 +89,16 @@ class ThreadLog {
   bool failed() const { return write_failed_; }
   int error_number() const { return write_errno_; }
 
-  // msgpack stream interface: appends bytes of the record being packed.
-  void write(const char* data, std::size_t size) {
-    if (spilling_) {
-      spill_.append(data, size);
-    } else if (pos_ + size <= kCapacity) {
-      std::memcpy(buf_.get() + pos_, data, size);
+  // msgpack stream interface: appends bytes of the record being packed. The packer calls this for
+  // every few bytes with a size known at the call site, so the fast path must inline (the copy
+  // then compiles to a couple of moves); the rare overflow path stays out of line.
+  [[gnu::always_inline]] void write(const char* data, std::size_t size) {
+    if (__builtin_expect(!spilling_ && size <= kCapacity - pos_, 1)) {
+      copy(buf_.get() + pos_, data, size);
       pos_ += size;
-    } else {
-      // A record larger than what is left: move its partial bytes aside; commit() writes it whole.
-      const std::size_t committed = committed_bytes();
-      spill_.assign(buf_.get() + committed, pos_ - committed);
-      spill_.append(data, size);
-      pos_ = committed;
-      spilling_ = true;
+      return;
     }
+    write_slow(data, size);
   }
 
   // Marks the record packed since the last commit as complete (and any operation as no longer
@@ -151,6 +163,17 @@ class ThreadLog {
   }
 
  private:
+  // A record larger than what is left: its bytes so far move aside, and commit() writes it whole.
+  [[gnu::noinline]] void write_slow(const char* data, std::size_t size) {
+    if (!spilling_) {
+      const std::size_t committed = committed_bytes();
+      spill_.assign(buf_.get() + committed, pos_ - committed);
+      pos_ = committed;
+      spilling_ = true;
+    }
+    spill_.append(data, size);
+  }
+
   void flush(bool with_spill) {
     int expected = kIdle;
     if (!state_.compare_exchange_strong(expected, kFlushing, std::memory_order_acq_rel)) park_forever();
