@@ -81,6 +81,30 @@ double harness_ns_per_op(std::uint32_t threads, std::uint64_t ops, omnilink::Clo
   return d.count() / static_cast<double>(ops);
 }
 
+// The floor of any shared-counter clock: threads doing only what the counter clock does per
+// operation (a seq_cst load, some thread-local work standing in for the rest of an operation, a
+// seq_cst fetch_add on one shared atomic). With two cores the counter's cache line moves between
+// them about twice per operation; the 2-thread minus 1-thread difference is that cost.
+double shared_counter_floor_ns_per_op(std::uint32_t threads, std::uint64_t ops) {
+  alignas(64) std::atomic<std::uint64_t> counter{0};
+  auto begin = std::chrono::steady_clock::now();
+  {
+    std::vector<std::jthread> workers;
+    for (std::uint32_t t = 0; t < threads; ++t)
+      workers.emplace_back([&counter, ops] {
+        std::uint64_t sink = 0, local = 88172645463325252ull;
+        for (std::uint64_t i = 0; i < ops; ++i) {
+          sink += counter.load();
+          for (int k = 0; k < 24; ++k) local ^= local << 13, local ^= local >> 7, local ^= local << 17;
+          sink += counter.fetch_add(1);
+        }
+        asm volatile("" : : "r"(sink + local) : "memory");
+      });
+  }
+  std::chrono::duration<double, std::nano> d = std::chrono::steady_clock::now() - begin;
+  return d.count() / static_cast<double>(ops);
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -111,6 +135,12 @@ int main(int argc, char** argv) {
       const double b = median(base), w = median(with);
       std::printf("%-10s %-8u %14.1f %14.1f %14.1f\n", std::string(omnilink::clock_name(clock)).c_str(), threads, b, w, w - b);
     }
+  }
+  for (std::uint32_t threads : {1u, 2u}) {
+    std::vector<double> floor;
+    for (int r = 0; r < repeats; ++r) floor.push_back(shared_counter_floor_ns_per_op(threads, ops));
+    std::printf("shared-counter floor (load, local work, fetch_add), %u thread(s): %.1f ns/op\n", threads,
+                median(floor));
   }
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);

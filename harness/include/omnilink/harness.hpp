@@ -186,8 +186,9 @@ class Harness {
     std::function<void(Worker&)> perform;
   };
 
-  // One worker thread: its log, random streams and the operation loop.
-  class Worker {
+  // One worker thread: its log, random streams and the operation loop. Cache-line aligned: the
+  // fields each worker writes on every operation must not share a line with another worker's.
+  class alignas(64) Worker {
    public:
     Worker(Harness& h, Sut& sut, Clock& clock, std::uint32_t thread, const std::filesystem::path& trace_dir)
         : h_(h), sut_(sut), clock_(clock), thread_(thread), path_(trace_dir / thread_file_name(thread)),
