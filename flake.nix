@@ -32,7 +32,7 @@
         campaign = {
           type = "app";
           program = pkgs.lib.getExe (ownPackages pkgs).campaign;
-          meta.description = "Run the bundled demo campaign (extra arguments are passed to omnilink)";
+          meta.description = "Run the omnilink demo (optional argument: output directory)";
         };
       });
 

@@ -15,3 +15,6 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/OmniLinkConfigVersi
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/OmniLinkConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/OmniLinkConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/OmniLink)
+
+# The demo driver, used by `nix run .#campaign` on the installed binaries.
+install(PROGRAMS scripts/run-demo DESTINATION ${CMAKE_INSTALL_DATADIR}/omnilink)

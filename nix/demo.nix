@@ -1,10 +1,13 @@
-# `nix run .#campaign [-- ARGS...]`: run the demo campaign shipped in the package.
+# `nix run .#campaign [-- OUT_DIR]`: the demo, as the README's first command runs it
+# (scripts/run-demo, installed under share/omnilink). Once the campaign engine lands this becomes
+# `omnilink campaign share/omnilink/campaigns/demo.json`.
 { writeShellApplication, omnilink }:
 
 writeShellApplication {
-  name = "omnilink-campaign-demo";
+  name = "omnilink-demo";
   runtimeInputs = [ omnilink ];
   text = ''
-    exec omnilink campaign "${omnilink}/share/omnilink/campaigns/demo.json" "$@"
+    export OMNILINK_EXAMPLES_DIR="${omnilink}/libexec/omnilink/examples"
+    exec "${omnilink}/share/omnilink/run-demo" "$@"
   '';
 }

@@ -14,7 +14,6 @@
   concurrentqueue,
   onetbb,
   catch2, # Catch2 v2 (catch2_3 is v3)
-  gbenchmark,
   gdb,
   rr,
   tlaplus,
@@ -55,7 +54,7 @@ stdenv.mkDerivation (finalAttrs: {
     # Only the example harnesses use these.
     concurrentqueue
     onetbb
-  ] ++ lib.optional withBench gbenchmark;
+  ];
 
   # The header-only omnilink::harness links msgpack-cxx, so a consumer's
   # find_package(OmniLink) re-finds it (OmniLinkConfig.cmake), and msgpack-cxx's
