@@ -49,7 +49,6 @@
             rr
             tlaplus
             jdk_headless
-            gbenchmark # for -DOMNILINK_BUILD_BENCH=ON
           ];
           # What the wrapped binary gets, so a locally built ./build/omnilink finds TLC too.
           env.OMNILINK_TLC_JAR = "${pkgs.tlaplus}/share/java/tla2tools.jar";

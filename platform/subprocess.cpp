@@ -28,7 +28,8 @@ ProcessResult run_process(const std::filesystem::path& exe, const std::vector<st
   std::future<std::string> out;
   std::future<std::string> err;
   bp::environment env = boost::this_process::environment();
-  for (const auto& [key, value] : options.env_overrides) env[key] = value;
+  // set(), not operator[]: Boost 1.74's find() behind operator[] reads past shorter entries.
+  for (const auto& [key, value] : options.env_overrides) env.set(key, value);
   std::error_code ec;
   bp::child child;
   try {
