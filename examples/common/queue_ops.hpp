@@ -1,10 +1,12 @@
-// Operation types for the queue examples (hand-written; issue "TLA+" generates such structs from
+// Operation types and the workload for the queue examples (hand-written; issue "TLA+" generates such structs from
 // a spec). A dequeue that finds the queue empty is an observation too, so it is logged as
 // Dequeue with ok = FALSE rather than dropped.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
+
+#include <omnilink/harness.hpp>
 
 namespace examples {
 
@@ -30,6 +32,19 @@ struct Dequeue {
 // thread t's n-th enqueue inserts t * 1'000'000 + n + 1.
 inline std::int64_t unique_elem(std::uint32_t thread, std::uint64_t index) {
   return static_cast<std::int64_t>(thread) * 1'000'000 + static_cast<std::int64_t>(index) + 1;
+}
+
+// The queue workload, for any queue with enqueue(v) and bool try_dequeue(v&).
+template <class Queue>
+int run_queue_workload(int argc, char** argv) {
+  omnilink::Harness<Queue> harness(argc, argv);
+  harness.template op<Enqueue>([](Queue& q, omnilink::Context& ctx, Enqueue& op) {
+    op.elem = unique_elem(ctx.thread(), ctx.index());
+    q.enqueue(op.elem);
+  });
+  harness.template op<Dequeue>([](Queue& q, omnilink::Context&, Dequeue& op) { op.ok = q.try_dequeue(op.elem); });
+  Queue queue;
+  return harness.run(queue);
 }
 
 }  // namespace examples

@@ -3,8 +3,6 @@
 #include <deque>
 #include <mutex>
 
-#include <omnilink/harness.hpp>
-
 #include "common/queue_ops.hpp"
 
 namespace {
@@ -30,15 +28,4 @@ class LockedQueue {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  using examples::Dequeue;
-  using examples::Enqueue;
-  omnilink::Harness<LockedQueue> harness(argc, argv);
-  harness.op<Enqueue>([](LockedQueue& q, omnilink::Context& ctx, Enqueue& op) {
-    op.elem = examples::unique_elem(ctx.thread(), ctx.index());
-    q.enqueue(op.elem);
-  });
-  harness.op<Dequeue>([](LockedQueue& q, omnilink::Context&, Dequeue& op) { op.ok = q.try_dequeue(op.elem); });
-  LockedQueue queue;
-  return harness.run(queue);
-}
+int main(int argc, char** argv) { return examples::run_queue_workload<LockedQueue>(argc, argv); }

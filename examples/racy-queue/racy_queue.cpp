@@ -6,8 +6,6 @@
 #include <deque>
 #include <mutex>
 
-#include <omnilink/harness.hpp>
-
 #include "common/queue_ops.hpp"
 
 namespace {
@@ -37,15 +35,4 @@ class RacyQueue {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  using examples::Dequeue;
-  using examples::Enqueue;
-  omnilink::Harness<RacyQueue> harness(argc, argv);
-  harness.op<Enqueue>([](RacyQueue& q, omnilink::Context& ctx, Enqueue& op) {
-    op.elem = examples::unique_elem(ctx.thread(), ctx.index());
-    q.enqueue(op.elem);
-  });
-  harness.op<Dequeue>([](RacyQueue& q, omnilink::Context&, Dequeue& op) { op.ok = q.try_dequeue(op.elem); });
-  RacyQueue queue;
-  return harness.run(queue);
-}
+int main(int argc, char** argv) { return examples::run_queue_workload<RacyQueue>(argc, argv); }
