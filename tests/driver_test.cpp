@@ -252,3 +252,15 @@ TEST_CASE("a run writes meta.json describing it", "[driver][meta]") {
   CHECK(meta.json["operations"] == nlohmann::json::array({"Other"}));
   CHECK(meta.json["end_time_unix_ns"].get<std::uint64_t>() >= meta.json["start_time_unix_ns"].get<std::uint64_t>());
 }
+
+TEST_CASE("a trace file that cannot be created fails the run with the path, and meta.json says so", "[driver][meta]") {
+  testing::ScratchDir dir;
+  std::filesystem::create_directories(dir.path() / "trace" / "thread-0001.msgpack");  // a directory in the way
+  Harness<int> h(testing::quiet_options(dir.path(), 2, 5));
+  h.op<Other>([](int&, Context&, Other&) {});
+  int sut = 0;
+  CHECK(h.run(sut) == kExitUsage);
+  auto meta = trace::read_run_meta(dir.path() / "meta.json");
+  CHECK(meta.exit_status == "error");
+  CHECK(meta.json["exit"]["message"].get<std::string>().find("thread-0001.msgpack") != std::string::npos);
+}

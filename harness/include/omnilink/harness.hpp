@@ -106,7 +106,10 @@ class Harness {
     std::vector<std::unique_ptr<Worker>> workers;
     for (std::uint32_t t = 0; t < options_.threads; ++t) {
       workers.push_back(std::make_unique<Worker>(*this, sut, clock, t, trace_dir));
-      if (!workers.back()->open()) return fail_setup(workers.back()->error());
+      if (!workers.back()->open()) {
+        meta.write_exit("error", kExitUsage, workers.back()->error());
+        return fail_setup(workers.back()->error());
+      }
     }
     CrashGuard::install(&meta);
     for (auto& w : workers) CrashGuard::register_log(&w->log());
@@ -322,7 +325,8 @@ class Harness {
     std::error_code ec;
     for (const auto& entry : std::filesystem::directory_iterator(trace_dir, ec)) {
       const std::string name = entry.path().filename().string();
-      if (name.starts_with(schema::kThreadFilePrefix) && name.ends_with(schema::kThreadFileSuffix))
+      if (entry.is_regular_file(ec) && name.starts_with(schema::kThreadFilePrefix) &&
+          name.ends_with(schema::kThreadFileSuffix))
         std::filesystem::remove(entry.path(), ec);
     }
   }
