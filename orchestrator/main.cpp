@@ -7,6 +7,7 @@
 
 #include "orchestrator/command.hpp"
 #include "orchestrator/doctor_command.hpp"
+#include "orchestrator/gen_hpp_command.hpp"
 #include "orchestrator/trace_command.hpp"
 #include "orchestrator/version.hpp"
 
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<Command>> commands;
   commands.push_back(std::make_unique<DoctorCommand>());
   commands.push_back(std::make_unique<TraceCommand>());
+  commands.push_back(std::make_unique<GenHppCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

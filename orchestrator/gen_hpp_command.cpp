@@ -1,0 +1,53 @@
+#include "orchestrator/gen_hpp_command.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "tla/hpp_generator.hpp"
+#include "tla/spec.hpp"
+
+namespace omnilink::cli {
+
+void GenHppCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("gen-hpp", "Generate the C++ operation types of a TLA+ spec (one struct per action of Next)");
+  sub_->add_option("SPEC", spec_, "The spec module (.tla)")->required();
+  sub_->add_option("-o,--output", output_, "Write the header here (default: stdout)");
+  sub_->add_option("--next", next_, "The next-state relation to read actions from")->capture_default_str();
+  sub_->add_option("--namespace", namespace_, "C++ namespace (default: the module name in lower case)");
+}
+
+int GenHppCommand::run() {
+  std::string header;
+  try {
+    const tla::Spec spec = tla::parse_spec_file(spec_, next_);
+    header = tla::generate_hpp(spec, tla::HppOptions{namespace_});
+  } catch (const tla::SpecError& e) {
+    std::cerr << "omnilink gen-hpp: " << e.what() << "\n";
+    return kExitProblem;
+  }
+  if (output_.empty()) {
+    std::cout << header;
+    return kExitOk;
+  }
+  // Written beside the target and renamed, so a build never sees half a header.
+  const std::filesystem::path out(output_);
+  const std::filesystem::path tmp = out.string() + ".tmp";
+  {
+    std::ofstream file(tmp, std::ios::trunc);
+    file << header;
+    if (!file.flush()) {
+      std::cerr << "omnilink gen-hpp: cannot write " << tmp.string() << "\n";
+      return kExitUsage;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, out, ec);
+  if (ec) {
+    std::cerr << "omnilink gen-hpp: cannot write " << out.string() << ": " << ec.message() << "\n";
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+}  // namespace omnilink::cli
