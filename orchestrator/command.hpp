@@ -17,11 +17,14 @@ inline constexpr int kExitUsage = 3;
 class Command {
  public:
   virtual ~Command() = default;
-  // Adds the verb's subcommand(s) to `app`.
+  // Adds the verb's subcommand (stored in sub_) and its options to `app`.
   virtual void add_to(CLI::App& app) = 0;
-  // Whether this verb was selected on the command line.
-  virtual bool selected() const = 0;
   virtual int run() = 0;
+  // Whether this verb was selected on the command line.
+  bool selected() const { return sub_ != nullptr && sub_->parsed(); }
+
+ protected:
+  CLI::App* sub_ = nullptr;
 };
 
 }  // namespace omnilink::cli

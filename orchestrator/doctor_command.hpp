@@ -11,11 +11,9 @@ namespace omnilink::cli {
 class DoctorCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
-  bool selected() const override { return sub_ != nullptr && sub_->parsed(); }
   int run() override;
 
  private:
-  CLI::App* sub_ = nullptr;
   bool json_ = false;
 };
 

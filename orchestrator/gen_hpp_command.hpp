@@ -10,11 +10,9 @@ namespace omnilink::cli {
 class GenHppCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
-  bool selected() const override { return sub_ != nullptr && sub_->parsed(); }
   int run() override;
 
  private:
-  CLI::App* sub_ = nullptr;
   std::string spec_;
   std::string output_;
   std::string next_ = "Next";

@@ -14,14 +14,12 @@ namespace omnilink::cli {
 class TraceCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
-  bool selected() const override { return sub_ != nullptr && sub_->parsed(); }
   int run() override;
 
  private:
   int show();
   int stats();
 
-  CLI::App* sub_ = nullptr;
   CLI::App* show_ = nullptr;
   CLI::App* stats_ = nullptr;
   std::string run_dir_;
