@@ -9,6 +9,7 @@
 #include "orchestrator/doctor_command.hpp"
 #include "orchestrator/gen_hpp_command.hpp"
 #include "orchestrator/trace_command.hpp"
+#include "orchestrator/validate_command.hpp"
 #include "orchestrator/version.hpp"
 
 int main(int argc, char** argv) {
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<DoctorCommand>());
   commands.push_back(std::make_unique<TraceCommand>());
   commands.push_back(std::make_unique<GenHppCommand>());
+  commands.push_back(std::make_unique<ValidateCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

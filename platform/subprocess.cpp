@@ -1,6 +1,8 @@
 #include "platform/subprocess.hpp"
 
+#include <algorithm>
 #include <csignal>
+#include <fstream>
 #include <cstdlib>
 #include <future>
 #include <sstream>
@@ -49,13 +51,25 @@ ProcessResult run_process(const std::filesystem::path& exe, const std::vector<st
     return result;
   }
   result.started = true;
-  io.run_for(options.timeout);
+  // Run the event loop in slices, sampling the child's peak RSS between them. VmHWM only grows,
+  // so the last sample is the peak up to 50 ms before the end.
+  const auto begin = std::chrono::steady_clock::now();
+  const auto deadline = begin + options.timeout;
+  const std::string status_file = "/proc/" + std::to_string(child.id()) + "/status";
+  while (!io.stopped() && std::chrono::steady_clock::now() < deadline) {
+    io.run_for(std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(50),
+                                                             deadline - std::chrono::steady_clock::now()));
+    std::ifstream status(status_file);
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("VmHWM:", 0) == 0) result.peak_rss_kb = std::max<std::uint64_t>(result.peak_rss_kb, std::stoull(line.substr(6)));
+  }
   if (!io.stopped()) {
     result.timed_out = true;
     child.terminate(ec);  // SIGKILL
     io.run();             // drain the pipes (closed by the kill)
   }
   child.wait(ec);
+  result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - begin);
   const int status = child.native_exit_code();
   if (!result.timed_out) {
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);

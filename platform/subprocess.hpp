@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -18,6 +19,8 @@ struct ProcessResult {
   int exit_code = -1;       // valid when !signaled && !timed_out
   int signal = 0;           // the signal that ended it, if any
   bool timed_out = false;   // killed at the time limit
+  std::uint64_t peak_rss_kb = 0;  // the child's VmHWM, sampled every 50 ms while it runs
+  std::chrono::milliseconds duration{0};
   std::string out;
   std::string err;
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct OperatorDef {
   std::optional<TypeAnnotation> type;  // an Apalache "@type:" comment right before it
   std::size_t body_begin = 0;          // token range of the body in LexedModule::tokens
   std::size_t body_end = 0;
+  std::set<std::string> mentions;      // identifiers its body uses
 };
 
 // An action referenced by Next, as defined in the module.
@@ -55,5 +57,8 @@ struct Spec {
 // SpecError (file:line:col: what was expected) on anything outside the supported structure.
 Spec parse_spec(const std::string& file, const std::string& text, const std::string& next = "Next");
 Spec parse_spec_file(const std::string& path, const std::string& next = "Next");
+
+// A module read for its interface only (e.g. a user's MC module): no next-state analysis.
+Spec parse_module_file(const std::string& path);
 
 }  // namespace omnilink::tla

@@ -32,11 +32,14 @@ class ModuleParser {
  public:
   ModuleParser(std::string file, const std::string& text) : lexed_(lex(file, text)) { spec_.file = std::move(file); }
 
+  // `next` empty: the module's interface only.
   Spec parse(const std::string& next) {
     header();
     while (!at_module_end()) unit();
-    spec_.next_name = next;
-    NextParser(spec_, lexed_).run();
+    if (!next.empty()) {
+      spec_.next_name = next;
+      NextParser(spec_, lexed_).run();
+    }
     return std::move(spec_);
   }
 
@@ -162,6 +165,8 @@ class ModuleParser {
     def.type = annotation_before(def.pos);
     def.body_begin = eq + 1;
     def.body_end = unit_end(eq + 1);
+    for (std::size_t k = def.body_begin; k < def.body_end; ++k)
+      if (toks()[k].kind == TokenKind::identifier) def.mentions.insert(toks()[k].text);
     i_ = def.body_end;
     spec_.operators.push_back(std::move(def));
   }
@@ -358,12 +363,18 @@ Spec parse_spec(const std::string& file, const std::string& text, const std::str
   return ModuleParser(file, text).parse(next);
 }
 
-Spec parse_spec_file(const std::string& path, const std::string& next) {
+namespace {
+std::string read_text(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw SpecError(path, {0, 0}, "cannot open file");
   std::stringstream text;
   text << in.rdbuf();
-  return parse_spec(path, text.str(), next);
+  return text.str();
 }
+}  // namespace
+
+Spec parse_spec_file(const std::string& path, const std::string& next) { return parse_spec(path, read_text(path), next); }
+
+Spec parse_module_file(const std::string& path) { return ModuleParser(path, read_text(path)).parse(""); }
 
 }  // namespace omnilink::tla

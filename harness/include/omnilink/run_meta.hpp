@@ -6,6 +6,7 @@
 #pragma once
 
 #include <climits>
+#include <csignal>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>

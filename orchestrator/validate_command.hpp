@@ -1,0 +1,22 @@
+// `omnilink validate RUN_DIR --spec SPEC.tla [--mc MC.tla]`: one run against a spec with TLC
+// (tla/validation). Exit code: 0 pass, 1 fail, 2 unknown, 3 error.
+#pragma once
+
+#include "orchestrator/command.hpp"
+#include "tla/validation.hpp"
+
+namespace omnilink::cli {
+
+class ValidateCommand : public Command {
+ public:
+  void add_to(CLI::App& app) override;
+  int run() override;
+
+ private:
+  tla::ValidateOptions options_;
+  std::string run_dir_, spec_, mc_, tlc_, java_, view_;
+  int timeout_s_ = 600;
+  bool json_ = false;
+};
+
+}  // namespace omnilink::cli

@@ -1,0 +1,31 @@
+------------------------- MODULE LinearizableQueue -------------------------
+(***************************************************************************)
+(* A linearizable FIFO queue (OmniLink paper, Listing 1), with the empty   *)
+(* case observable: a dequeue that finds the queue empty is logged as      *)
+(* Dequeue(_, FALSE) and is only possible when the queue is empty.         *)
+(* Used by examples/locked-queue and examples/racy-queue.                  *)
+(***************************************************************************)
+EXTENDS Sequences, Integers
+
+CONSTANT Values  \* the values that may be enqueued (quantified over in Next only)
+
+VARIABLE queue
+
+\* @type: (Int) => Bool;
+Enqueue(elem) == queue' = Append(queue, elem)
+
+\* @type: (Int, Bool) => Bool;
+Dequeue(elem, ok) ==
+  IF ok THEN /\ queue # <<>>
+             /\ Head(queue) = elem
+             /\ queue' = Tail(queue)
+        ELSE /\ queue = <<>>
+             /\ UNCHANGED queue
+
+Init == queue = <<>>
+
+Next ==
+  \E elem \in Values :
+    \/ Enqueue(elem)
+    \/ \E ok \in BOOLEAN : Dequeue(elem, ok)
+=============================================================================

@@ -1,0 +1,229 @@
+#include "tla/validation.hpp"
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "platform/toolchain.hpp"
+#include "tla/spec.hpp"
+#include "tla/tlc_runner.hpp"
+#include "tla/validation_input.hpp"
+#include "tla/validation_module.hpp"
+#include "trace/run_dir.hpp"
+
+namespace omnilink::tla {
+namespace fs = std::filesystem;
+namespace {
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out.flush()) throw ValidationError("cannot write " + path.string());
+}
+
+std::string describe_op(const trace::Operation& op) {
+  std::string args;
+  for (const auto& [name, value] : op.fields) args += (args.empty() ? "" : ", ") + name + " = " + trace::to_tla(value);
+  std::string s = "T" + std::to_string(op.thread) + "." + std::to_string(op.index) + " " + op.name + "(" + args + ") [" +
+                  std::to_string(op.start) + ", " + (op.kind == trace::RecordKind::abort ? "?" : std::to_string(op.end)) + "]";
+  if (op.kind == trace::RecordKind::abort) s += " aborted";
+  return s;
+}
+
+// The pending operations at the frontier (thread t's next is threads[t][pc[t] - 1]).
+std::vector<FrontierOp> pending_at(const ValidationInput& input, const nlohmann::json& pc) {
+  std::vector<const trace::Operation*> pending;
+  for (std::size_t t = 0; t < input.threads.size() && t < pc.size(); ++t) {
+    const auto next = pc[t].get<std::int64_t>();
+    if (next >= 1 && static_cast<std::size_t>(next) <= input.threads[t].size()) pending.push_back(&input.threads[t][next - 1]);
+  }
+  std::vector<FrontierOp> out;
+  for (const auto* op : pending) {
+    bool blocked = false;
+    for (const auto* other : pending)
+      if (other != op && other->kind == trace::RecordKind::op && other->end < op->start) blocked = true;
+    out.push_back({*op, !blocked});
+  }
+  return out;
+}
+
+void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const ValidationInput& input, const fs::path& frontier_file,
+                     const ValidateOptions& options) {
+  result.tlc_command = tlc.command;
+  result.peak_rss_kb = tlc.peak_rss_kb;
+  result.duration = tlc.duration;
+  result.states_generated = tlc.states_generated;
+  result.states_distinct = tlc.states_distinct;
+  if (tlc.started && !tlc.timed_out && tlc.signal == 0) result.tlc_exit_code = tlc.exit_code;
+
+  auto set = [&](const char* verdict, std::string reason) {
+    result.verdict = verdict;
+    result.reason = std::move(reason);
+  };
+  if (!tlc.started) return set("unknown", "TLC could not be started: " + tlc.start_error);
+  if (tlc.timed_out) return set("unknown", "TLC did not finish within " + std::to_string(options.timeout.count()) + " s");
+  if (tlc.out_of_memory) return set("unknown", "TLC ran out of memory (heap " + options.heap + "; raise it with --heap)");
+  if (tlc.signal != 0) return set("unknown", "TLC was killed by signal " + std::to_string(tlc.signal));
+
+  nlohmann::json frontier;
+  if (std::ifstream in(frontier_file); in) {
+    try {
+      frontier = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception&) {
+      frontier = nullptr;
+    }
+  }
+  const bool have_frontier = frontier.is_object() && frontier.contains("linearized");
+  if (have_frontier) {
+    result.linearized = frontier["linearized"].get<std::int64_t>();
+    if (frontier["frontier"].contains("state")) result.spec_state = frontier["frontier"]["state"].get<std::string>();
+  }
+
+  if (tlc.exit_code == 12 && tlc.violated_invariant == std::string("OmniLinkNotDone")) {
+    result.linearized = static_cast<std::int64_t>(input.operations);
+    return set("pass", "");
+  }
+  if (tlc.exit_code == 0) {
+    if (!have_frontier) return set("unknown", "TLC finished but wrote no frontier (" + frontier_file.string() + ")");
+    if (*result.linearized < 0) return set("error", "no initial state: the spec's " + options.init + " is not satisfiable");
+    result.frontier = pending_at(input, frontier["frontier"]["pc"]);
+    return set("fail", "no order of the operations is accepted by the spec; the deepest search linearized " +
+                           std::to_string(*result.linearized) + " of " + std::to_string(input.operations));
+  }
+  // 150: parse or semantic error; 75/76: evaluation error (e.g. an action applied to a value it
+  // cannot handle); 255 and others: configuration problems. All are the spec's or the set-up's.
+  if (tlc.exit_code == 150 || tlc.exit_code == 75 || tlc.exit_code == 76 || tlc.exit_code == 255 || tlc.exit_code == 10 ||
+      tlc.exit_code == 11 || tlc.exit_code == 12 || tlc.exit_code == 13)
+    return set("error", "TLC (exit " + std::to_string(tlc.exit_code) + "): " + tlc.error_text());
+  return set("unknown", "TLC exited with code " + std::to_string(tlc.exit_code) + ": " + tlc.error_text());
+}
+
+}  // namespace
+
+ValidationResult validate_run(const ValidateOptions& options) {
+  ValidationResult result;
+  result.directory = options.run_dir / "validation";
+  auto write_result = [&] {
+    std::error_code ec;
+    fs::create_directories(result.directory, ec);
+    std::ofstream(result.directory / "result.json", std::ios::trunc) << result.to_json().dump(2) << "\n";
+  };
+  try {
+    const trace::RunDir run = trace::RunDir::open(options.run_dir);
+    const Spec spec = parse_spec_file(options.spec.string(), options.next);
+    std::optional<Spec> mc;
+    if (options.mc) mc = parse_module_file(options.mc->string());
+
+    // A fresh directory each time: nothing from an earlier validation can be mistaken for this one's.
+    fs::remove_all(result.directory);
+    fs::create_directories(result.directory);
+    const fs::path dir = fs::absolute(result.directory);
+    const fs::path data_file = dir / "data.ndjson";
+    const fs::path frontier_file = dir / "frontier.json";
+    const ValidationInput input = write_validation_input(run, spec, data_file);
+    result.operations = input.operations;
+    result.dropped_failed = input.dropped_failed;
+    result.aborted = input.aborted;
+    result.caveats = input.caveats;
+
+    ValidationModuleOptions module_options;
+    module_options.init = options.init;
+    module_options.mc = mc ? &*mc : nullptr;
+    module_options.view = options.view;
+    module_options.data_file = data_file;
+    module_options.frontier_file = frontier_file;
+    const ValidationModule module = generate_validation_module(spec, module_options);
+    write_file(dir / (std::string(kValidationModule) + ".tla"), module.tla);
+    write_file(dir / (std::string(kValidationModule) + ".cfg"), module.cfg);
+    write_file(dir / "OmniLinkTrace.tla", omnilink_trace_module());
+
+    ToolLocation jar = options.tlc_jar ? ToolLocation{"tlc", "--tlc", *options.tlc_jar, "--tlc", "", {}} : find_tlc_jar();
+    ToolLocation java = options.java ? ToolLocation{"java", "--java", *options.java, "--java", "", {}} : find_java();
+    if (!jar.found() || !fs::is_regular_file(*jar.path)) {
+      result.verdict = "unknown";
+      result.reason = "TLC not found: " + (jar.found() ? jar.path->string() + " is not a file" : jar.explain_missing());
+    } else if (!java.found()) {
+      result.verdict = "unknown";
+      result.reason = "java not found: " + java.explain_missing();
+    } else {
+      TlcRun tlc_run;
+      tlc_run.java = *java.path;
+      tlc_run.jar = *jar.path;
+      tlc_run.work_dir = dir;
+      tlc_run.module = kValidationModule;
+      tlc_run.library = {fs::absolute(options.spec).parent_path()};
+      if (options.mc) tlc_run.library.push_back(fs::absolute(*options.mc).parent_path());
+      tlc_run.heap = options.heap;
+      tlc_run.timeout = options.timeout;
+      const TlcOutcome tlc = run_tlc(tlc_run);
+      write_file(dir / "tlc.out", tlc.raw_output);
+      finish_from_tlc(result, tlc, input, frontier_file, options);
+      std::error_code ec;
+      fs::remove_all(dir / "tlc-states", ec);  // TLC's fingerprint files: large, and of no use afterwards
+    }
+  } catch (const SpecError& e) {
+    result.verdict = "error";
+    result.reason = e.what();
+  } catch (const ValidationError& e) {
+    result.verdict = "error";
+    result.reason = e.what();
+  } catch (const trace::RunDirError& e) {
+    result.verdict = "error";
+    result.reason = e.what();
+  } catch (const fs::filesystem_error& e) {
+    result.verdict = "error";
+    result.reason = e.what();
+  }
+  write_result();
+  return result;
+}
+
+nlohmann::json ValidationResult::to_json() const {
+  nlohmann::json j{{"format", "omnilink-validation-result"}, {"version", 1}, {"verdict", verdict},
+                   {"reason", reason}, {"operations", operations}, {"dropped_failed_without_effect", dropped_failed},
+                   {"aborted", aborted}, {"caveats", caveats}, {"duration_ms", duration.count()},
+                   {"peak_rss_kb", peak_rss_kb}};
+  if (linearized) j["linearized"] = *linearized;
+  if (states_generated) j["states_generated"] = *states_generated;
+  if (states_distinct) j["states_distinct"] = *states_distinct;
+  if (tlc_exit_code) j["tlc"]["exit_code"] = *tlc_exit_code;
+  if (!tlc_command.empty()) j["tlc"]["command"] = tlc_command;
+  if (verdict == "fail") {
+    nlohmann::json pending = nlohmann::json::array();
+    for (const auto& f : frontier) {
+      nlohmann::json fields = nlohmann::json::object();
+      for (const auto& [name, value] : f.op.fields) fields[name] = trace::to_tla(value);
+      pending.push_back({{"thread", f.op.thread}, {"index", f.op.index}, {"name", f.op.name}, {"fields", fields},
+                         {"start", f.op.start}, {"end", f.op.kind == trace::RecordKind::abort ? nlohmann::json() : nlohmann::json(f.op.end)},
+                         {"aborted", f.op.kind == trace::RecordKind::abort}, {"viable", f.viable}});
+    }
+    j["frontier"] = {{"linearized", linearized.value_or(0)}, {"total", operations}, {"pending", pending}, {"spec_state", spec_state}};
+  }
+  return j;
+}
+
+std::string ValidationResult::summary() const {
+  std::ostringstream s;
+  if (verdict == "pass") {
+    s << "pass: all " << operations << " operations linearized";
+  } else if (verdict == "fail") {
+    s << "FAIL: " << reason << "\n  pending at the deepest state:";
+    for (const auto& f : frontier) s << "\n    " << describe_op(f.op) << (f.viable ? "" : "  (not yet viable)");
+    s << "\n  spec state there: " << spec_state;
+  } else {
+    s << verdict << ": " << reason;
+  }
+  if (states_generated) s << "\n  " << *states_generated << " states generated, " << states_distinct.value_or(0) << " distinct";
+  if (duration.count() > 0) s << "; TLC " << duration.count() / 1000.0 << " s, peak " << peak_rss_kb / 1024 << " MiB";
+  for (const auto& c : caveats) s << "\n  note: " << c;
+  return s.str();
+}
+
+int ValidationResult::exit_code() const {
+  if (verdict == "pass") return 0;
+  if (verdict == "fail") return 1;
+  if (verdict == "unknown") return 2;
+  return 3;
+}
+
+}  // namespace omnilink::tla
