@@ -29,7 +29,7 @@ int ValidateCommand::run() {
   options_.timeout = std::chrono::seconds(timeout_s_);
   const tla::ValidationResult result = tla::validate_run(options_);
   if (json_) {
-    std::cout << result.to_json().dump(2) << "\n";
+    std::cout << result.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
     std::cout << result.summary() << "\n  (" << (result.directory / "result.json").string() << ")\n";
   }

@@ -176,6 +176,17 @@ TEST_CASE("schema violations are errors with offsets", "[reader]") {
     REQUIRE(t.error.has_value());
     CHECK(t.error->message.find("expected a header") != std::string::npos);
   }
+  SECTION("a string that is not UTF-8") {
+    pack_records([&](auto& pk) {
+      header(pk, 1);
+      pk.pack_map(6);
+      pk.pack("k"), pk.pack("op"), pk.pack("i"), pk.pack(0), pk.pack("op"), pk.pack("X");
+      pk.pack("f"), pk.pack_map(1), pk.pack("s"), pk.pack(std::string("a\xc1" "b")), pk.pack("s"), pk.pack(1), pk.pack("e"), pk.pack(2);
+    });
+    auto t = trace::read_thread_trace(file);
+    REQUIRE(t.error.has_value());
+    CHECK(t.error->message.find("field 's': a string value is not valid UTF-8") != std::string::npos);
+  }
   SECTION("a missing file") {
     auto t = trace::read_thread_trace(dir.path() / "nope.msgpack");
     REQUIRE(t.error.has_value());

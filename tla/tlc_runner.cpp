@@ -35,6 +35,16 @@ std::vector<TlcMessage> parse_tool_messages(const std::string& output) {
 }
 
 std::string TlcOutcome::error_text() const {
+  // SANY reports parse and semantic errors as plain text, outside the tagged messages.
+  for (const char* marker : {"***Parse Error***", "Semantic errors:", "*** Errors:"}) {
+    if (auto at = raw_output.find(marker); at != std::string::npos) {
+      std::string text;
+      std::istringstream in(raw_output.substr(at));
+      for (std::string line; std::getline(in, line) && text.size() < 2000;)
+        if (!line.starts_with("@!@!@")) text += line + "\n";
+      return text;
+    }
+  }
   std::string text;
   for (const auto& m : messages)
     if (m.severity == 1 || m.severity == 2) text += (text.empty() ? "" : "\n") + m.text;

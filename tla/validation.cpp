@@ -106,7 +106,9 @@ ValidationResult validate_run(const ValidateOptions& options) {
   auto write_result = [&] {
     std::error_code ec;
     fs::create_directories(result.directory, ec);
-    std::ofstream(result.directory / "result.json", std::ios::trunc) << result.to_json().dump(2) << "\n";
+    // replace: a message quoting a damaged byte must not stop the result from being written.
+    std::ofstream(result.directory / "result.json", std::ios::trunc)
+        << result.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   };
   try {
     const trace::RunDir run = trace::RunDir::open(options.run_dir);

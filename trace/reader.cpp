@@ -19,6 +19,26 @@ msgpack::unpack_limit limits() {
                                /*ext=*/1u << 26, /*depth=*/kMaxDepth);
 }
 
+// Strings are UTF-8 in the trace format: checked here, so nothing downstream (JSON for TLC,
+// result files) meets invalid bytes.
+bool valid_utf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+    if (extra < 0 || (extra == 1 && c < 0xC2) || i + static_cast<std::size_t>(extra) >= s.size()) return false;
+    for (int k = 1; k <= extra; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 0x2) return false;
+    i += static_cast<std::size_t>(extra) + 1;
+  }
+  return true;
+}
+
+std::string checked_string(const msgpack::object& o, const char* what) {
+  std::string s(o.via.str.ptr, o.via.str.size);
+  if (!valid_utf8(s)) throw std::runtime_error(std::string(what) + " is not valid UTF-8");
+  return s;
+}
+
 // Converts a msgpack object to a Value; throws std::runtime_error naming what is wrong.
 Value to_value(const msgpack::object& o, int depth = 0) {
   if (depth > kMaxDepth) throw std::runtime_error("value nested deeper than 64 levels");
@@ -29,7 +49,7 @@ Value to_value(const msgpack::object& o, int depth = 0) {
         throw std::runtime_error("integer " + std::to_string(o.via.u64) + " exceeds the 64-bit signed range");
       return static_cast<std::int64_t>(o.via.u64);
     case msgpack::type::NEGATIVE_INTEGER: return o.via.i64;
-    case msgpack::type::STR: return std::string(o.via.str.ptr, o.via.str.size);
+    case msgpack::type::STR: return checked_string(o, "a string value");
     case msgpack::type::ARRAY: {
       Tuple t;
       t.items.reserve(o.via.array.size);
@@ -79,7 +99,7 @@ class RecordView {
   std::string str(std::string_view key) const {
     const auto& v = get(key);
     if (v.type != msgpack::type::STR) throw std::runtime_error("field '" + std::string(key) + "' is not a string");
-    return std::string(v.via.str.ptr, v.via.str.size);
+    return checked_string(v, ("field '" + std::string(key) + "'").c_str());
   }
   std::uint64_t uint(std::string_view key) const {
     const auto& v = get(key);
@@ -211,7 +231,7 @@ std::optional<Operation> ThreadTraceReader::next() {
       for (std::uint32_t i = 0; i < fields.via.map.size; ++i) {
         const auto& k = fields.via.map.ptr[i].key;
         if (k.type != msgpack::type::STR) return fail(offset, "a field name is not a string");
-        std::string name(k.via.str.ptr, k.via.str.size);
+        std::string name = checked_string(k, "a field name");
         try {
           op.fields.emplace_back(name, to_value(fields.via.map.ptr[i].val));
         } catch (const std::exception& e) {

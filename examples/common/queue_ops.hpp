@@ -34,15 +34,19 @@ inline std::int64_t unique_elem(std::uint32_t thread, std::uint64_t index) {
   return static_cast<std::int64_t>(thread) * 1'000'000 + static_cast<std::int64_t>(index) + 1;
 }
 
-// The queue workload, for any queue with enqueue(v) and bool try_dequeue(v&).
+// The queue workload, for any queue with enqueue(v, ctx) and bool try_dequeue(v&, ctx). The
+// queues take the harness context to narrow each timebox to their critical sections
+// (refine_start() once the lock is held, refine_end() before it is released): time spent waiting
+// for the lock is not part of the operation, and wide, overlapping timeboxes make validation
+// search many more orders (paper, Section 4.4.1).
 template <class Queue>
 int run_queue_workload(int argc, char** argv) {
   omnilink::Harness<Queue> harness(argc, argv);
   harness.template op<Enqueue>([](Queue& q, omnilink::Context& ctx, Enqueue& op) {
     op.elem = unique_elem(ctx.thread(), ctx.index());
-    q.enqueue(op.elem);
+    q.enqueue(op.elem, ctx);
   });
-  harness.template op<Dequeue>([](Queue& q, omnilink::Context&, Dequeue& op) { op.ok = q.try_dequeue(op.elem); });
+  harness.template op<Dequeue>([](Queue& q, omnilink::Context& ctx, Dequeue& op) { op.ok = q.try_dequeue(op.elem, ctx); });
   Queue queue;
   return harness.run(queue);
 }

@@ -9,16 +9,22 @@ namespace {
 
 class LockedQueue {
  public:
-  void enqueue(std::int64_t v) {
+  void enqueue(std::int64_t v, omnilink::Context& ctx) {
     std::lock_guard lock(mutex_);
+    ctx.refine_start();
     items_.push_back(v);
+    ctx.refine_end();
   }
-  bool try_dequeue(std::int64_t& out) {
+  bool try_dequeue(std::int64_t& out, omnilink::Context& ctx) {
     std::lock_guard lock(mutex_);
-    if (items_.empty()) return false;
-    out = items_.front();
-    items_.pop_front();
-    return true;
+    ctx.refine_start();
+    const bool ok = !items_.empty();
+    if (ok) {
+      out = items_.front();
+      items_.pop_front();
+    }
+    ctx.refine_end();
+    return ok;
   }
 
  private:

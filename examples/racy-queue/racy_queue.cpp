@@ -12,19 +12,28 @@ namespace {
 
 class RacyQueue {
  public:
-  void enqueue(std::int64_t v) {
+  void enqueue(std::int64_t v, omnilink::Context& ctx) {
     std::lock_guard lock(mutex_);
+    ctx.refine_start();
     items_.push_back(v);
+    ctx.refine_end();
   }
-  bool try_dequeue(std::int64_t& out) {
+  // The timebox spans both critical sections: the operation is not atomic, and the window between
+  // them is where the race lives.
+  bool try_dequeue(std::int64_t& out, omnilink::Context& ctx) {
     {
       std::lock_guard lock(mutex_);
-      if (items_.empty()) return false;
+      ctx.refine_start();
+      if (items_.empty()) {
+        ctx.refine_end();
+        return false;
+      }
       out = items_.front();
     }
     // BUG: the element read above may already have been taken by another consumer.
     std::lock_guard lock(mutex_);
     if (!items_.empty()) items_.pop_front();
+    ctx.refine_end();
     return true;
   }
 

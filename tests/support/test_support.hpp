@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,8 @@
 
 namespace omnilink::testing {
 
-// A fresh directory under the system temp dir, removed on destruction.
+// A fresh directory under the system temp dir, removed on destruction (kept, and named on
+// stderr, when OMNILINK_KEEP_TEST_DIRS is set: for debugging a failing test).
 class ScratchDir {
  public:
   ScratchDir() {
@@ -22,6 +24,10 @@ class ScratchDir {
     path_ = pattern;
   }
   ~ScratchDir() {
+    if (std::getenv("OMNILINK_KEEP_TEST_DIRS") != nullptr) {
+      std::cerr << "kept " << path_.string() << "\n";
+      return;
+    }
     std::error_code ec;
     std::filesystem::remove_all(path_, ec);
   }

@@ -1,0 +1,19 @@
+------------------------------- MODULE Stack -------------------------------
+(* A linearizable LIFO stack; a pop that finds it empty is Pop(_, FALSE). *)
+EXTENDS Sequences, Integers
+VARIABLE stack  \* top at the end
+
+\* @type: (Int) => Bool;
+Push(elem) == stack' = Append(stack, elem)
+
+\* @type: (Int, Bool) => Bool;
+Pop(elem, ok) ==
+  IF ok THEN /\ stack # <<>>
+             /\ stack[Len(stack)] = elem
+             /\ stack' = SubSeq(stack, 1, Len(stack) - 1)
+        ELSE /\ stack = <<>>
+             /\ UNCHANGED stack
+
+Init == stack = <<>>
+Next == \E elem \in Int, ok \in BOOLEAN : Push(elem) \/ Pop(elem, ok)
+=============================================================================
