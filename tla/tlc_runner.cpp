@@ -9,7 +9,6 @@ namespace omnilink::tla {
 namespace {
 
 // TLC message codes (tlc2.output.EC) this runner reads.
-constexpr int kInvariantViolated = 2110;  // "Invariant X is violated."
 constexpr int kFinalStats = 2199;         // "N states generated, M distinct states found, ..."
 
 }  // namespace
@@ -93,11 +92,9 @@ TlcOutcome run_tlc(const TlcRun& run) {
   outcome.raw_output = r.out + (r.err.empty() ? "" : "\n" + r.err);
   outcome.out_of_memory = outcome.raw_output.find("OutOfMemoryError") != std::string::npos;
   outcome.messages = parse_tool_messages(r.out);
-  static const std::regex invariant(R"(Invariant (\S+) is violated)");
   static const std::regex stats(R"((\d+) states generated, (\d+) distinct states found)");
   std::smatch m;
   for (const auto& msg : outcome.messages) {
-    if (msg.code == kInvariantViolated && std::regex_search(msg.text, m, invariant)) outcome.violated_invariant = m[1];
     if (msg.code == kFinalStats && std::regex_search(msg.text, m, stats)) {
       outcome.states_generated = std::stoull(m[1]);
       outcome.states_distinct = std::stoull(m[2]);

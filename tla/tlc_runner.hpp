@@ -37,7 +37,6 @@ struct TlcOutcome {
   bool timed_out = false;
   bool out_of_memory = false;
   std::vector<TlcMessage> messages;
-  std::optional<std::string> violated_invariant;
   std::optional<std::uint64_t> states_generated;
   std::optional<std::uint64_t> states_distinct;
   std::uint64_t peak_rss_kb = 0;

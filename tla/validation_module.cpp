@@ -90,7 +90,7 @@ ValidationModule generate_validation_module(const Spec& spec, const ValidationMo
       << "CONSTANT OmniLinkFrontierFile = " << tla_string(options.frontier_file.string()) << "\n";
   for (const auto& c : unused) cfg << "CONSTANT OmniLinkUnused_" << c << " = OmniLinkUnused_" << c << "\n";
   cfg << "INIT OmniLinkValidateInit\nNEXT OmniLinkValidateNext\n"
-      << "INVARIANT OmniLinkValidateTrack\nINVARIANT OmniLinkNotDone\nPOSTCONDITION OmniLinkReport\n";
+      << "INVARIANT OmniLinkValidateTrack\nPOSTCONDITION OmniLinkReport\n";
   if (options.view) cfg << "VIEW OmniLinkValidateView\n";
   return {tla.str(), cfg.str()};
 }

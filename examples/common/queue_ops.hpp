@@ -39,14 +39,28 @@ inline std::int64_t unique_elem(std::uint32_t thread, std::uint64_t index) {
 // (refine_start() once the lock is held, refine_end() before it is released): time spent waiting
 // for the lock is not part of the operation, and wide, overlapping timeboxes make validation
 // search many more orders (paper, Section 4.4.1).
+//
+// --param bad_last=1 makes thread 0's last operation report dequeuing an element nobody enqueued:
+// a trace that validation must reject, only once everything before that operation is linearized
+// (used by the benchmarks).
 template <class Queue>
 int run_queue_workload(int argc, char** argv) {
   omnilink::Harness<Queue> harness(argc, argv);
-  harness.template op<Enqueue>([](Queue& q, omnilink::Context& ctx, Enqueue& op) {
+  const bool bad_last = harness.options().param_int("bad_last", 0) != 0;
+  const std::uint64_t last = harness.options().ops - 1;
+  harness.template op<Enqueue>([bad_last, last](Queue& q, omnilink::Context& ctx, Enqueue& op) {
+    if (bad_last && ctx.thread() == 0 && ctx.index() == last) return ctx.unsupported();  // a Dequeue it must be
     op.elem = unique_elem(ctx.thread(), ctx.index());
     q.enqueue(op.elem, ctx);
   });
-  harness.template op<Dequeue>([](Queue& q, omnilink::Context& ctx, Dequeue& op) { op.ok = q.try_dequeue(op.elem, ctx); });
+  harness.template op<Dequeue>([bad_last, last](Queue& q, omnilink::Context& ctx, Dequeue& op) {
+    if (bad_last && ctx.thread() == 0 && ctx.index() == last) {
+      op.elem = -1;  // never enqueued
+      op.ok = true;
+      return;
+    }
+    op.ok = q.try_dequeue(op.elem, ctx);
+  });
   Queue queue;
   return harness.run(queue);
 }
