@@ -80,10 +80,25 @@ ToolLocation find_java() {
 }
 
 ToolLocation find_tlc_jar() {
-  return locate("tlc", "OMNILINK_TLC_JAR", false,
-                {tools_dir() / "tla2tools.jar", "/usr/share/java/tla2tools.jar", "/usr/local/lib/tla2tools.jar",
-                 "/opt/tlaplus/tla2tools.jar"},
-                {});
+  ToolLocation loc = locate("tlc", "OMNILINK_TLC_JAR", false,
+                            {tools_dir() / "tla2tools.jar", "/usr/share/java/tla2tools.jar", "/usr/local/lib/tla2tools.jar",
+                             "/opt/tlaplus/tla2tools.jar"},
+                            {});
+  if (loc.found() || !loc.problem.empty()) return loc;
+  // A `tlc` launcher on PATH (e.g. nixpkgs' tlaplus: bin/tlc beside share/java/tla2tools.jar).
+  loc.searched.push_back("the jar of a tlc launcher on PATH");
+  if (auto launcher = find_on_path("tlc")) {
+    std::error_code ec;
+    const fs::path bin = fs::canonical(*launcher, ec).parent_path();
+    for (const fs::path& jar : {bin.parent_path() / "share" / "java" / "tla2tools.jar", bin / "tla2tools.jar"}) {
+      if (usable(jar, false)) {
+        loc.path = jar;
+        loc.source = "tlc on PATH (" + launcher->string() + ")";
+        break;
+      }
+    }
+  }
+  return loc;
 }
 
 ToolLocation find_rr() { return locate("rr", "OMNILINK_RR", true, {tools_dir() / "rr" / "bin" / "rr"}, {"rr"}); }

@@ -5,7 +5,7 @@
 //      if set but wrong, that is reported, not silently replaced by another copy;
 //   2. conventional locations, including the hand-built tools prefix OMNILINK_TOOLS_DIR
 //      (default ~/.local/omnilink-tools: tla2tools.jar, rr/bin/rr);
-//   3. PATH (java also via JAVA_HOME).
+//   3. PATH (java also via JAVA_HOME; TLC as the jar beside a `tlc` launcher on PATH).
 #pragma once
 
 #include <filesystem>

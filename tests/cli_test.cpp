@@ -126,6 +126,20 @@ TEST_CASE("doctor reports each tool with its source and honours the env vars", "
   CHECK(j2["tools"]["tlc"]["path"] == (dir.path() / "tla2tools.jar").string());
   CHECK(j2["tools"]["tlc"]["source"] == dir.path().string());
 
+  // A `tlc` launcher on PATH: its package's jar is used.
+  testing::ScratchDir pkg;
+  std::filesystem::create_directories(pkg / "bin");
+  std::filesystem::create_directories(pkg / "share" / "java");
+  std::ofstream(pkg / "share" / "java" / "tla2tools.jar") << "not really a jar";
+  std::ofstream(pkg / "bin" / "tlc") << "#!/bin/sh\n";
+  std::filesystem::permissions(pkg / "bin" / "tlc", std::filesystem::perms::owner_all);
+  auto on_path = omnilink_cli({"doctor", "--json"}, {{"OMNILINK_TLC_JAR", ""},
+                                                     {"OMNILINK_TOOLS_DIR", (dir.path() / "empty").string()},
+                                                     {"PATH", (pkg / "bin").string() + ":" + std::getenv("PATH")}});
+  auto j3 = nlohmann::json::parse(on_path.out);
+  CHECK(j3["tools"]["tlc"]["path"] == (pkg / "share" / "java" / "tla2tools.jar").string());
+  CHECK_THAT(j3["tools"]["tlc"]["source"].get<std::string>(), Catch::StartsWith("tlc on PATH"));
+
   auto text = omnilink_cli({"doctor"}, {{"OMNILINK_TLC_JAR", (dir.path() / "missing.jar").string()}});
   CHECK(text.out.find("MISSING") != std::string::npos);
   CHECK(text.out.find("OMNILINK_TLC_JAR") != std::string::npos);

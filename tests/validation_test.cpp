@@ -34,6 +34,11 @@ tla::ValidationResult validate(const fs::path& run, const std::string& spec, std
 
 using F = TraceBuilder;
 
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
 // Figure 2: Enq(1) and Enq(2) overlap; then Enq(3) overlaps Deq(x).
 TraceBuilder figure2(std::int64_t dequeued) {
   TraceBuilder b(3);
@@ -168,6 +173,26 @@ TEST_CASE("every spec accepts a correct trace and rejects a wrong one", "[valida
     CHECK(good.verdict == "pass");
     CHECK(bad.verdict == "fail");
   }
+}
+
+TEST_CASE("an MC module with a VIEW over the spec's variables", "[validate][tlc][specs]") {
+  testing::ScratchDir dir;
+  TraceBuilder b(2);
+  b.op(0, "Insert", 1, 10, F::fields("key", 1, "value", 10, "inserted", true));
+  b.op(1, "Insert", 2, 11, F::fields("key", 2, "value", 20, "inserted", true));
+  b.op(0, "Find", 12, 13, F::fields("key", 2, "value", 20, "found", true));
+  b.write(dir / "run");
+  tla::ValidateOptions o;
+  o.run_dir = dir / "run";
+  o.spec = kSpecs / "Map.tla";
+  o.mc = fs::path(OMNILINK_TEST_SPECS) / "MCMapView.tla";
+  o.view = "PresentKeys";
+  auto r = tla::validate_run(o);
+  INFO(r.summary());
+  CHECK(r.verdict == "pass");
+  CHECK_THAT(read_text(dir / "run" / "validation" / "OmniLinkValidate.cfg"), Catch::Contains("VIEW OmniLinkValidateView"));
+  o.view = "NoSuchView";
+  CHECK_THAT(tla::validate_run(o).reason, Catch::Contains("--view NoSuchView: no such operator"));
 }
 
 TEST_CASE("bulk dequeues interleave step by step", "[validate][tlc][specs]") {
