@@ -8,6 +8,7 @@ writeShellApplication {
   runtimeInputs = [ omnilink ];
   text = ''
     export OMNILINK_EXAMPLES_DIR="${omnilink}/libexec/omnilink/examples"
+    export OMNILINK_SPECS_DIR="${omnilink}/share/omnilink/tla/specs"
     exec "${omnilink}/share/omnilink/run-demo" "$@"
   '';
 }
