@@ -1,7 +1,6 @@
 #include "tla/validation.hpp"
 
 #include <fstream>
-#include <map>
 #include <sstream>
 
 #include "platform/toolchain.hpp"
