@@ -22,11 +22,8 @@ std::string describe_run(const trace::RunDir& run) {
 }
 
 std::string format_op(const trace::Operation& op) {
-  std::string args;
-  for (const auto& [name, value] : op.fields) args += (args.empty() ? "" : ", ") + name + " = " + trace::to_tla(value);
   std::string line = "T" + std::to_string(op.thread) + "." + std::to_string(op.index) + "  [" + std::to_string(op.start) +
-                     ", " + (op.kind == trace::RecordKind::abort ? std::string("?") : std::to_string(op.end)) + "]  " +
-                     op.name + "(" + args + ")";
+                     ", " + (op.kind == trace::RecordKind::abort ? std::string("?") : std::to_string(op.end)) + "]  " + op.call();
   if (op.failed) line += "  failed-without-effect";
   if (op.kind == trace::RecordKind::abort) line += "  ABORTED (in flight at signal " + std::to_string(op.signal) + ")";
   return line;

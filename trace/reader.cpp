@@ -124,6 +124,12 @@ const Value* Operation::field(const std::string& wanted) const {
   return nullptr;
 }
 
+std::string Operation::call() const {
+  std::string args;
+  for (const auto& [field_name, value] : fields) args += (args.empty() ? "" : ", ") + field_name + " = " + to_tla(value);
+  return name + "(" + args + ")";
+}
+
 struct ThreadTraceReader::Unpacker {
   // Never reference the input buffer: decoded values are copied out before it is reused.
   static bool copy_always(msgpack::type::object_type, std::size_t, void*) { return false; }

@@ -50,6 +50,8 @@ struct Operation {
   // The timestamp the replay hook was called with (see replay_hook.hpp).
   std::uint64_t replay_start() const { return hook_start.value_or(start); }
   const Value* field(const std::string& name) const;
+  // "Name(field = value, ...)", values in TLA+ notation.
+  std::string call() const;
 };
 
 struct ThreadEnd {
