@@ -13,6 +13,14 @@
 namespace omnilink::tla {
 namespace {
 
+// +1 for an opening bracket, -1 for a closing one, 0 otherwise: nesting depth for skipping
+// balanced sub-expressions.
+int bracket_delta(const Token& t) {
+  if (t.is("(") || t.is("[") || t.is("{") || t.is("<<")) return 1;
+  if (t.is(")") || t.is("]") || t.is("}") || t.is(">>")) return -1;
+  return 0;
+}
+
 // Reserved words that can start an expression but never name an action.
 bool is_reserved(const Token& t) {
   static const std::set<std::string> words = {"IF", "THEN", "ELSE", "CASE", "OTHER", "CHOOSE", "TRUE", "FALSE", "UNCHANGED",
@@ -75,8 +83,7 @@ class ModuleParser {
       const std::string close = t[k + 1].is("(") ? ")" : "]";
       int depth = 0;
       for (std::size_t j = k + 1; t[j].kind != TokenKind::end; ++j) {
-        if (t[j].is("(") || t[j].is("[")) ++depth;
-        if (t[j].is(")") || t[j].is("]")) --depth;
+        depth += bracket_delta(t[j]);
         if (depth == 0) return t[j + 1].is("==") ? std::optional(j + 1) : std::nullopt;
       }
     }
@@ -89,8 +96,7 @@ class ModuleParser {
     for (std::size_t k = from;; ++k) {
       const Token& t = toks()[k];
       if (t.kind == TokenKind::end || t.kind == TokenKind::equals_bar || t.kind == TokenKind::dashes) return k;
-      if (t.is("(") || t.is("[") || t.is("{") || t.is("<<")) ++depth;
-      else if (t.is(")") || t.is("]") || t.is("}") || t.is(">>")) --depth;
+      if (const int delta = bracket_delta(t); delta != 0) depth += delta;
       else if (t.is("LET")) ++let_depth;
       else if (t.is("IN") && let_depth > 0) --let_depth;
       else if (depth == 0 && let_depth == 0 && k > from && (is_unit_keyword(t) || definition_at(k))) return k;
@@ -284,8 +290,7 @@ class ModuleParser {
         args = 1;
         int depth = 0;
         while (i_ < end_ && !(depth == 0 && tok().is(")"))) {
-          if (tok().is("(") || tok().is("[") || tok().is("{") || tok().is("<<")) ++depth;
-          if (tok().is(")") || tok().is("]") || tok().is("}") || tok().is(">>")) --depth;
+          depth += bracket_delta(tok());
           if (depth == 0 && tok().is(",")) ++args;
           ++i_;
         }
@@ -305,8 +310,7 @@ class ModuleParser {
     void skip_balanced_until(const char* stop) {
       int depth = 0;
       while (i_ < end_ && !(depth == 0 && tok().is(stop))) {
-        if (tok().is("(") || tok().is("[") || tok().is("{") || tok().is("<<")) ++depth;
-        if (tok().is(")") || tok().is("]") || tok().is("}") || tok().is(">>")) --depth;
+        depth += bracket_delta(tok());
         ++i_;
       }
       if (i_ >= end_) fail(std::string("'") + stop + "' after the quantifier's bounds");
