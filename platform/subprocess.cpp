@@ -13,12 +13,15 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/process.hpp>
 
+#include "platform/process_group.hpp"
+
 namespace omnilink {
 namespace bp = boost::process;
 
 std::string ProcessResult::describe() const {
   if (!started) return "not started: " + start_error;
   if (timed_out) return "timed out (killed at the time limit)";
+  if (cancelled) return "cancelled (killed on request)";
   if (signal != 0) return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
   return "exit " + std::to_string(exit_code);
 }
@@ -34,14 +37,18 @@ ProcessResult run_process(const std::filesystem::path& exe, const std::vector<st
   for (const auto& [key, value] : options.env_overrides) env.set(key, value);
   std::error_code ec;
   bp::child child;
-  try {
+  const auto spawn = [&](auto&&... extra) {
     if (options.cwd) {
       child = bp::child(bp::exe = exe.string(), bp::args = args, bp::start_dir = options.cwd->string(), bp::env = env,
-                        bp::std_in.close(), bp::std_out > out, bp::std_err > err, io, ec);
+                        bp::std_in.close(), bp::std_out > out, bp::std_err > err, io, ec, extra...);
     } else {
       child = bp::child(bp::exe = exe.string(), bp::args = args, bp::env = env, bp::std_in.close(), bp::std_out > out,
-                        bp::std_err > err, io, ec);
+                        bp::std_err > err, io, ec, extra...);
     }
+  };
+  try {
+    if (options.own_process_group) spawn(NewProcessGroup{});
+    else spawn();
   } catch (const std::exception& e) {
     result.start_error = e.what();
     return result;
@@ -56,7 +63,8 @@ ProcessResult run_process(const std::filesystem::path& exe, const std::vector<st
   const auto begin = std::chrono::steady_clock::now();
   const auto deadline = begin + options.timeout;
   const std::string status_file = "/proc/" + std::to_string(child.id()) + "/status";
-  while (!io.stopped() && std::chrono::steady_clock::now() < deadline) {
+  const auto cancelled = [&] { return options.cancel != nullptr && options.cancel->load(); };
+  while (!io.stopped() && std::chrono::steady_clock::now() < deadline && !cancelled()) {
     io.run_for(std::min<std::chrono::steady_clock::duration>(std::chrono::milliseconds(50),
                                                              deadline - std::chrono::steady_clock::now()));
     std::ifstream status(status_file);
@@ -64,14 +72,15 @@ ProcessResult run_process(const std::filesystem::path& exe, const std::vector<st
       if (line.rfind("VmHWM:", 0) == 0) result.peak_rss_kb = std::max<std::uint64_t>(result.peak_rss_kb, std::stoull(line.substr(6)));
   }
   if (!io.stopped()) {
-    result.timed_out = true;
+    (cancelled() ? result.cancelled : result.timed_out) = true;
+    if (options.own_process_group) ::kill(-child.id(), SIGKILL);
     child.terminate(ec);  // SIGKILL
     io.run();             // drain the pipes (closed by the kill)
   }
   child.wait(ec);
   result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - begin);
   const int status = child.native_exit_code();
-  if (!result.timed_out) {
+  if (!result.timed_out && !result.cancelled) {
     if (WIFSIGNALED(status)) result.signal = WTERMSIG(status);
     else if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   }

@@ -3,6 +3,7 @@
 // Boost.Process/Asio foundation.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -19,6 +20,7 @@ struct ProcessResult {
   int exit_code = -1;       // valid when !signaled && !timed_out
   int signal = 0;           // the signal that ended it, if any
   bool timed_out = false;   // killed at the time limit
+  bool cancelled = false;   // killed because ProcessOptions::cancel was set
   std::uint64_t peak_rss_kb = 0;  // the child's VmHWM, sampled every 50 ms while it runs
   std::chrono::milliseconds duration{0};
   std::string out;
@@ -33,6 +35,11 @@ struct ProcessOptions {
   std::chrono::milliseconds timeout{60'000};
   std::optional<std::filesystem::path> cwd;
   std::map<std::string, std::string> env_overrides;  // added to (or replacing in) the parent's environment
+  // Polled every 50 ms; once true the child (its whole group, with own_process_group) is killed.
+  const std::atomic<bool>* cancel = nullptr;
+  // Start the child in its own process group (process_group.hpp): for callers that handle Ctrl-C
+  // themselves and stop children through `cancel`.
+  bool own_process_group = false;
 };
 
 ProcessResult run_process(const std::filesystem::path& exe, const std::vector<std::string>& args,

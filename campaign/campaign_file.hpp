@@ -1,0 +1,90 @@
+// The campaign file (docs/campaign.md, format 1): what to run, how often, under which rr mode and
+// with which TLC limits. This module owns that format: it parses the JSON, applies command-line
+// overrides, checks every field strictly (unknown fields and bad values are errors naming the
+// field), and resolves the paths in it. The result is the effective configuration the engine runs
+// and the store records (for `--resume`, which must continue the same plan).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace omnilink::campaign {
+
+inline constexpr int kCampaignFormat = 1;
+
+// How harness runs are recorded. auto: chaos with whichever rr records here (plain, else -W), or
+// off (said loudly) when none does; off: native runs; record: `rr record`; chaos: `rr record --chaos`.
+enum class RrMode { automatic, off, record, chaos };
+std::string to_string(RrMode mode);
+std::optional<RrMode> parse_rr_mode(const std::string& text);
+
+struct TargetConfig {
+  std::string name;                        // [A-Za-z0-9][A-Za-z0-9._-]*, unique in the campaign
+  std::filesystem::path harness;           // resolved, absolute
+  std::vector<std::string> args;           // extra harness arguments, passed as they are
+  std::filesystem::path spec;              // resolved, absolute
+  std::optional<std::filesystem::path> mc; // resolved, absolute
+  std::string init = "Init";
+  std::string next = "Next";
+  std::optional<std::string> view;
+  std::vector<std::uint32_t> threads;      // thread counts to run, each >= 1
+  std::vector<std::uint64_t> ops;          // operations per thread, each >= 1
+  std::uint32_t runs = 1;                  // runs per (threads, ops) configuration
+  std::uint64_t seed_base = 1;             // run k of this target (0-based, plan order) uses seed_base + k
+};
+
+struct TlcConfig {
+  std::string heap = "2g";                 // -Xmx: digits followed by k, m or g
+  std::chrono::seconds timeout{600};
+  std::optional<unsigned> jobs;            // validations at once; absent: bounded by free memory / heap
+};
+
+struct CampaignConfig {
+  std::filesystem::path file;              // the campaign file, absolute
+  std::string name;                        // default: the file's stem
+  std::filesystem::path store;             // absolute
+  RrMode rr = RrMode::automatic;
+  unsigned jobs = 0;                       // harness runs at once (default: cores)
+  std::chrono::seconds run_timeout{300};   // wall clock per harness run
+  TlcConfig tlc;
+  std::vector<TargetConfig> targets;
+
+  // The effective configuration as JSON (overrides applied, paths resolved, defaults filled in):
+  // stored with the campaign, and compared on --resume.
+  nlohmann::json to_json() const;
+};
+
+// "FILE: FIELD: what is wrong" (or "FILE: line L, column C: ..." for JSON syntax errors).
+class CampaignFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct LoadOptions {
+  // FIELD=VALUE assignments applied to the file's JSON before it is checked (`--set`, and the
+  // dedicated flags such as --jobs). FIELD is a dotted path: `jobs`, `tlc.heap`,
+  // `targets.NAME.runs` or `targets.*.runs` (every target). VALUE is read as JSON when it parses as
+  // JSON, else as a string.
+  std::vector<std::string> overrides;
+  // --store: relative to the current directory (a `store` in the file is relative to the file).
+  std::optional<std::filesystem::path> store;
+  // Where a bare harness name (no '/') is looked up, in order, before PATH.
+  std::vector<std::filesystem::path> harness_dirs;
+  // Where a bare spec or MC file name is looked up when it is not beside the campaign file.
+  std::vector<std::filesystem::path> spec_dirs;
+};
+
+// Reads, overrides, checks and resolves a campaign file. Throws CampaignFileError.
+CampaignConfig load_campaign(const std::filesystem::path& file, const LoadOptions& options);
+
+// The same, on an already parsed document (`file` names it in errors and anchors relative paths).
+CampaignConfig parse_campaign(nlohmann::json document, const std::filesystem::path& file, const LoadOptions& options);
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,26 @@
+// A campaign's plan: every run it consists of, each with a stable id and seed, derived from the
+// configuration alone (so `--resume` recomputes the same plan and can tell what is left).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "campaign/campaign_file.hpp"
+
+namespace omnilink::campaign {
+
+struct PlannedRun {
+  std::string id;          // "<target>.t<threads>.o<ops>.r<NNN>", e.g. locked-queue.t2.o500.r001
+  std::size_t target = 0;  // index into CampaignConfig::targets
+  std::uint32_t threads = 0;
+  std::uint64_t ops = 0;
+  std::uint32_t number = 0;  // 1-based, within its (threads, ops) configuration
+  std::uint64_t seed = 0;
+};
+
+// Round-robin over run numbers (every target and configuration gets its first run before any gets
+// its second), so an interrupted or early-failing campaign has looked at everything.
+std::vector<PlannedRun> plan_runs(const CampaignConfig& config);
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,127 @@
+// The campaign store (docs/campaign.md, "Store"): STORE/omnilink.db, an SQLite database beside the
+// run directories STORE/<campaign-id>/<run-id>/. It records campaigns, their runs (configuration,
+// seed, status, timings, exit status, rr mode, directory) and every validation of a run (verdict,
+// duration, RSS, states, frontier summary); the newest validation of a run is its current one.
+//
+// Several processes may use one store at once (two campaigns, `ls` while a campaign runs): the
+// database is in WAL mode with a busy timeout, and every write is one short transaction. The schema
+// is versioned with PRAGMA user_version; opening a store written by a newer omnilink is an error.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace omnilink::campaign {
+
+inline constexpr int kStoreSchemaVersion = 1;
+
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct CampaignRecord {
+  std::string id;           // "<name>-<n>", n counting the campaigns of that name in this store
+  std::string name;
+  std::string file;         // the campaign file, absolute
+  std::string config_json;  // CampaignConfig::to_json(), dumped
+  std::string status;       // running | interrupted | finished
+  std::int64_t created_ms = 0;   // Unix epoch milliseconds
+  std::int64_t finished_ms = 0;  // 0 while not finished
+};
+
+struct ValidationRecord {
+  std::string verdict;  // pass | fail | unknown | error
+  std::string reason;
+  std::string spec;     // the spec validated against, absolute
+  std::int64_t duration_ms = 0;
+  std::uint64_t peak_rss_kb = 0;
+  std::optional<std::uint64_t> states_generated;
+  std::optional<std::uint64_t> states_distinct;
+  std::uint64_t operations = 0;
+  std::optional<std::int64_t> linearized;
+  std::string frontier_summary;  // ValidationResult::summary()-style text; empty unless fail
+  std::int64_t created_ms = 0;
+};
+
+// Run statuses: the harness phase's outcome.
+//   pending      planned, not started
+//   running      started (a store left with `running` rows belongs to a campaign that died)
+//   ok           the harness exited 0 and its trace reads cleanly
+//   crashed      the harness died of a signal or exited non-zero; its trace prefix is validated
+//   timeout      killed at the run time limit (whole process group)
+//   bad-trace    the trace cannot be read (the reader's error is in `detail`)
+//   error        the run could not be carried out (harness missing, rr failed to start, ...)
+//   interrupted  stopped by SIGINT/SIGTERM; `--resume` runs it again
+struct RunRecord {
+  std::string campaign;  // campaign id
+  std::string id;        // run id within the campaign (PlannedRun::id)
+  std::string target;
+  std::uint32_t threads = 0;
+  std::uint64_t ops = 0;
+  std::uint32_t number = 0;
+  std::uint64_t seed = 0;
+  std::string status = "pending";
+  std::string detail;           // why, for every status but pending/running/ok
+  std::string rr_mode;          // off | record | chaos ("" while pending)
+  bool rr_soft_counters = false;  // recorded with rr -W
+  std::optional<int> exit_code;
+  std::optional<int> exit_signal;
+  std::string dir;              // the run directory, absolute
+  std::int64_t started_ms = 0;
+  std::int64_t finished_ms = 0;
+  std::int64_t harness_ms = 0;  // the harness (under rr: rr record) process's own wall time
+  std::int64_t pack_ms = 0;     // rr pack
+  std::optional<ValidationRecord> validation;  // the newest, if any
+
+  // "<campaign>/<id>": how runs are named on the command line.
+  std::string key() const { return campaign + "/" + id; }
+};
+
+class Store {
+ public:
+  // Opens STORE/omnilink.db, creating the directory and the schema if needed.
+  static Store open(const std::filesystem::path& directory);
+  Store(Store&&) noexcept;
+  Store& operator=(Store&&) noexcept;
+  ~Store();
+
+  const std::filesystem::path& directory() const { return directory_; }
+
+  // A new campaign named `name` (status running); returns its id, unique in the store even when
+  // two processes create campaigns of the same name at once.
+  std::string create_campaign(const std::string& name, const std::string& file, const std::string& config_json);
+  std::optional<CampaignRecord> campaign(const std::string& id);
+  // The newest campaign with that name, if any.
+  std::optional<CampaignRecord> latest_campaign(const std::string& name);
+  std::vector<CampaignRecord> campaigns();
+  void set_campaign_status(const std::string& id, const std::string& status);  // finished sets finished_ms
+
+  // Adds the planned runs (status pending) that the campaign does not have yet; existing rows are
+  // left as they are (resume).
+  void add_runs(const std::vector<RunRecord>& runs);
+  // Writes every column of the run except its validations.
+  void update_run(const RunRecord& run);
+  void add_validation(const std::string& campaign, const std::string& run, const ValidationRecord& validation);
+
+  // A run by "<campaign>/<run>". Nullopt when there is none.
+  std::optional<RunRecord> run(const std::string& key);
+  // The runs of a campaign in plan order (insertion order), optionally only those with `status`.
+  std::vector<RunRecord> runs(const std::string& campaign, const std::optional<std::string>& status = std::nullopt);
+
+ private:
+  explicit Store(std::filesystem::path directory);
+  struct Db;
+  std::filesystem::path directory_;
+  std::unique_ptr<Db> db_;
+};
+
+// Milliseconds since the Unix epoch, as the store records times.
+std::int64_t now_ms();
+
+}  // namespace omnilink::campaign
