@@ -80,6 +80,8 @@ TlcOutcome run_tlc(const TlcRun& run) {
   ProcessOptions options;
   options.timeout = run.timeout;
   options.cwd = run.work_dir;
+  options.cancel = run.cancel;
+  options.own_process_group = run.cancel != nullptr;
   const std::vector<std::string> args(outcome.command.begin() + 1, outcome.command.end());
   ProcessResult r = run_process(run.java, args, options);
   outcome.started = r.started;
@@ -87,6 +89,7 @@ TlcOutcome run_tlc(const TlcRun& run) {
   outcome.exit_code = r.exit_code;
   outcome.signal = r.signal;
   outcome.timed_out = r.timed_out;
+  outcome.cancelled = r.cancelled;
   outcome.peak_rss_kb = r.peak_rss_kb;
   outcome.duration = r.duration;
   outcome.raw_output = r.out + (r.err.empty() ? "" : "\n" + r.err);

@@ -3,6 +3,7 @@
 // messages (each tagged with a message code), not from its prose.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -20,6 +21,9 @@ struct TlcRun {
   std::vector<std::filesystem::path> library;  // where the spec and MC modules are
   std::string heap = "2g";                     // -Xmx
   std::chrono::seconds timeout{600};
+  // Set by another thread to stop TLC early (a campaign being interrupted); TLC runs in its own
+  // process group then, since its caller handles Ctrl-C.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct TlcMessage {
@@ -35,6 +39,7 @@ struct TlcOutcome {
   int exit_code = -1;
   int signal = 0;
   bool timed_out = false;
+  bool cancelled = false;
   bool out_of_memory = false;
   std::vector<TlcMessage> messages;
   std::optional<std::uint64_t> states_generated;

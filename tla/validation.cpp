@@ -58,6 +58,10 @@ void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const Vali
     result.reason = std::move(reason);
   };
   if (!tlc.started) return set("unknown", "TLC could not be started: " + tlc.start_error);
+  if (tlc.cancelled) {
+    result.cancelled = true;
+    return set("unknown", "TLC was stopped: the validation was cancelled");
+  }
   if (tlc.timed_out) return set("unknown", "TLC did not finish within " + std::to_string(options.timeout.count()) + " s");
   if (tlc.out_of_memory) return set("unknown", "TLC ran out of memory (heap " + options.heap + "; raise it with --heap)");
   if (tlc.signal != 0) return set("unknown", "TLC was killed by signal " + std::to_string(tlc.signal));
@@ -156,6 +160,7 @@ ValidationResult validate_run(const ValidateOptions& options) {
       if (options.mc) tlc_run.library.push_back(fs::absolute(*options.mc).parent_path());
       tlc_run.heap = options.heap;
       tlc_run.timeout = options.timeout;
+      tlc_run.cancel = options.cancel;
       const TlcOutcome tlc = run_tlc(tlc_run);
       write_file(dir / "tlc.out", tlc.raw_output);
       finish_from_tlc(result, tlc, input, frontier_file, options);
@@ -165,6 +170,10 @@ ValidationResult validate_run(const ValidateOptions& options) {
   } catch (const SpecError& e) {
     result.verdict = "error";
     result.reason = e.what();
+  } catch (const CorruptTraceError& e) {
+    result.verdict = "error";
+    result.reason = e.what();
+    result.corrupt_trace = true;
   } catch (const ValidationError& e) {
     result.verdict = "error";
     result.reason = e.what();

@@ -7,6 +7,7 @@
 // A result is never "pass" unless TLC itself reported a complete linearization.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -30,6 +31,7 @@ struct ValidateOptions {
   std::optional<std::filesystem::path> java;
   std::string heap = "2g";
   std::chrono::seconds timeout{600};
+  const std::atomic<bool>* cancel = nullptr;  // see TlcRun::cancel; a cancelled validation is unknown
 };
 
 struct FrontierOp {
@@ -44,6 +46,8 @@ struct ValidationResult {
   std::uint64_t dropped_failed = 0;
   std::uint64_t aborted = 0;
   std::vector<std::string> caveats;
+  bool corrupt_trace = false;  // error because the trace cannot be read (not because of the spec)
+  bool cancelled = false;      // unknown because ValidateOptions::cancel stopped TLC
   std::optional<std::int64_t> linearized;  // deepest number of operations linearized
   std::vector<FrontierOp> frontier;        // pending operations at the deepest state (fail)
   std::string spec_state;                  // the spec's variables there, as TLA+ text

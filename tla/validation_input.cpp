@@ -141,7 +141,7 @@ ValidationInput write_validation_input(const trace::RunDir& run, const Spec& spe
       if (reader.header() && !reader.end() && err->message.starts_with("no end record")) {
         input.caveats.push_back(err->describe() + "; validated the operations before it");
       } else {
-        throw ValidationError("corrupt trace: " + err->describe());
+        throw CorruptTraceError("corrupt trace: " + err->describe());
       }
     }
     input.threads.push_back(std::move(ops));

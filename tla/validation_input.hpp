@@ -22,6 +22,13 @@ class ValidationError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The trace itself cannot be read (the reader's error: file, byte offset, what is wrong), as
+// opposed to a readable trace this spec cannot take. Campaigns report such runs as `bad-trace`.
+class CorruptTraceError : public ValidationError {
+ public:
+  using ValidationError::ValidationError;
+};
+
 struct ValidationInput {
   // Thread position t (0-based) is TLA+ thread t + 1; entries are in the data file's order.
   std::vector<std::vector<trace::Operation>> threads;
