@@ -1,0 +1,569 @@
+#include "campaign/campaign_file.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <set>
+#include <span>
+#include <sstream>
+#include <string_view>
+#include <thread>
+
+#include "campaign/store.hpp"
+#include "platform/subprocess.hpp"
+
+namespace omnilink::campaign {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string to_string(RrMode mode) {
+  switch (mode) {
+    case RrMode::automatic: return "auto";
+    case RrMode::off: return "off";
+    case RrMode::record: return "record";
+    case RrMode::chaos: return "chaos";
+  }
+  return "?";
+}
+
+std::optional<RrMode> parse_rr_mode(const std::string& text) {
+  for (RrMode mode : {RrMode::automatic, RrMode::off, RrMode::record, RrMode::chaos})
+    if (to_string(mode) == text) return mode;
+  return std::nullopt;
+}
+
+namespace {
+
+// The fields each object of the campaign file may have (docs/campaign.md). Anything else is an
+// error: a misspelt optional field would otherwise be silently replaced by its default.
+constexpr std::array<std::string_view, 8> kTopFields{"format", "name", "store", "rr", "jobs", "run_timeout_s", "tlc", "targets"};
+constexpr std::array<std::string_view, 3> kTlcFields{"heap", "timeout_s", "jobs"};
+constexpr std::array<std::string_view, 12> kTargetFields{"name", "harness", "args",    "spec", "mc",   "init",
+                                                         "next", "view",    "threads", "ops",  "runs", "seed_base"};
+
+constexpr std::uint64_t kUnbounded = std::numeric_limits<std::uint64_t>::max();
+struct Range {
+  std::uint64_t min = 0;
+  std::uint64_t max = kUnbounded;
+};
+constexpr Range kPositive{1, std::numeric_limits<unsigned>::max()};
+// Time limits end up as milliseconds in a signed 64-bit count; a year is far beyond any use.
+constexpr Range kSeconds{1, 365ULL * 24 * 3600};
+constexpr Range kThreads{1, 1024};  // the harness's own limit on --threads
+constexpr Range kOps{1, 100'000'000};
+constexpr Range kRuns{1, 100'000};
+constexpr Range kSeed{};
+constexpr std::size_t kMaxNameLength = 64;
+
+bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// Campaign and target names become directory names and parts of run ids.
+bool is_name(std::string_view s) {
+  auto allowed = [](char c) { return is_letter(c) || is_digit(c) || c == '.' || c == '_' || c == '-'; };
+  return !s.empty() && s.size() <= kMaxNameLength && (is_letter(s.front()) || is_digit(s.front())) &&
+         std::all_of(s.begin(), s.end(), allowed);
+}
+
+// A TLA+ identifier, by the same rule as the spec lexer: letters, digits, underscores, at least one letter.
+bool is_identifier(std::string_view s) {
+  return std::any_of(s.begin(), s.end(), is_letter) &&
+         std::all_of(s.begin(), s.end(), [](char c) { return is_letter(c) || is_digit(c) || c == '_'; });
+}
+
+// A -Xmx size: [1-9][0-9]*[kKmMgG].
+bool is_heap(std::string_view s) {
+  return s.size() >= 2 && s.front() != '0' && std::all_of(s.begin(), s.end() - 1, is_digit) &&
+         std::string_view("kKmMgG").find(s.back()) != std::string_view::npos;
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : std::string(separator)) + item;
+  return out;
+}
+
+// A value as an error message quotes it: its JSON text, cut short. (Override values that are not
+// JSON are raw strings and may hold invalid UTF-8, hence the replacing error handler.)
+std::string shown(const json& value) {
+  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
+  return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+}
+
+std::string member_path(const std::string& parent, std::string_view key) {
+  return parent.empty() ? std::string(key) : parent + "." + std::string(key);
+}
+
+// "targets[1] (racy-queue)": the index always (the name may be missing or wrong), the name when known.
+std::string target_path(std::size_t index, const json& target) {
+  const std::string path = "targets[" + std::to_string(index) + "]";
+  if (!target.is_object()) return path;
+  const auto name = target.find("name");
+  if (name == target.end() || !name->is_string() || name->get_ref<const std::string&>().empty()) return path;
+  return path + " (" + name->get<std::string>() + ")";
+}
+
+// Absolute and lexically normal, without a trailing separator. Symlinks are kept as they are: a
+// harness may dispatch on its own name.
+fs::path normal_absolute(const fs::path& path) {
+  fs::path out = fs::absolute(path).lexically_normal();
+  if (!out.has_filename() && out != out.root_path()) out = out.parent_path();
+  return out;
+}
+
+// Builds the "FILE: FIELD: problem" errors, and remembers which fields overrides set: an error about
+// such a field says so, since the user will not find the offending value in the file.
+class Errors {
+ public:
+  explicit Errors(std::string file) : file_(std::move(file)) {}
+
+  void note_override(const std::string& path, const std::string& text) { overrides_[path] = text; }
+
+  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
+    std::string message = file_ + ": " + (path.empty() ? "" : path + ": ") + problem;
+    if (const auto origin = override_of(path)) message += " (set by override '" + *origin + "')";
+    throw CampaignFileError(message);
+  }
+
+ private:
+  std::optional<std::string> override_of(const std::string& path) const {
+    for (const auto& [field, text] : overrides_)
+      if (path == field || path.starts_with(field + ".") || path.starts_with(field + "[")) return text;
+    return std::nullopt;
+  }
+
+  std::string file_;
+  std::map<std::string, std::string> overrides_;
+};
+
+// One object of the campaign file, with typed accessors that fail naming the field. A field that
+// is absent or null is "not given" (so `--set tlc.jobs=null` restores the default, and to_json()'s
+// nulls read back).
+class ObjectReader {
+ public:
+  ObjectReader(const Errors& errors, const json& object, std::string path, std::span<const std::string_view> known)
+      : errors_(errors), object_(object), path_(std::move(path)) {
+    if (!object_.is_object()) errors_.fail(path_, "must be an object (got " + shown(object_) + ")");
+    for (const auto& [key, value] : object_.items())
+      if (std::find(known.begin(), known.end(), key) == known.end())
+        fail(key, "unknown field (known here: " + join({known.begin(), known.end()}, ", ") + ")");
+  }
+
+  const Errors& errors() const { return errors_; }
+  std::string path(std::string_view key) const { return member_path(path_, key); }
+  [[noreturn]] void fail(std::string_view key, const std::string& problem) const { errors_.fail(path(key), problem); }
+
+  const json* find(std::string_view key) const {
+    const auto it = object_.find(key);
+    return it == object_.end() || it->is_null() ? nullptr : &*it;
+  }
+
+  const json& require(std::string_view key) const {
+    if (const json* value = find(key)) return *value;
+    fail(key, "required");
+  }
+
+  std::optional<std::string> string(std::string_view key) const {
+    const json* value = find(key);
+    if (value == nullptr) return std::nullopt;
+    if (!value->is_string()) fail(key, "must be a string (got " + shown(*value) + ")");
+    return value->get<std::string>();
+  }
+
+  std::string required_string(std::string_view key) const {
+    require(key);
+    return *string(key);
+  }
+
+  std::optional<std::uint64_t> integer(std::string_view key, Range range) const {
+    const json* value = find(key);
+    if (value == nullptr) return std::nullopt;
+    return checked_integer(*value, path(key), range);
+  }
+
+  // A non-empty list of distinct integers, or one integer meaning a list of one.
+  std::vector<std::uint64_t> integer_list(std::string_view key, Range range) const {
+    const json& value = require(key);
+    if (value.is_number()) return {checked_integer(value, path(key), range)};
+    if (!value.is_array() || value.empty())
+      fail(key, "must be an integer or a non-empty list of integers (got " + shown(value) + ")");
+    std::vector<std::uint64_t> out;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const std::string element = path(key) + "[" + std::to_string(i) + "]";
+      out.push_back(checked_integer(value[i], element, range));
+      // Two equal entries would plan two runs with the same id.
+      if (std::find(out.begin(), out.end() - 1, out.back()) != out.end() - 1)
+        errors_.fail(element, std::to_string(out.back()) + " is listed twice");
+    }
+    return out;
+  }
+
+  std::vector<std::string> string_list(std::string_view key) const {
+    const json* value = find(key);
+    if (value == nullptr) return {};
+    if (!value->is_array()) fail(key, "must be a list of strings (got " + shown(*value) + ")");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < value->size(); ++i) {
+      const json& item = (*value)[i];
+      if (!item.is_string()) errors_.fail(path(key) + "[" + std::to_string(i) + "]", "must be a string (got " + shown(item) + ")");
+      out.push_back(item.get<std::string>());
+    }
+    return out;
+  }
+
+  std::optional<std::string> identifier(std::string_view key) const {
+    const auto value = string(key);
+    if (value && !is_identifier(*value))
+      fail(key, "'" + *value + "' is not a TLA+ identifier (letters, digits and underscores, at least one letter)");
+    return value;
+  }
+
+ private:
+  std::uint64_t checked_integer(const json& value, const std::string& at, Range range) const {
+    // Negative numbers are number_integer and fractions number_float in nlohmann: both rejected.
+    if (value.is_number_unsigned()) {
+      const auto n = value.get<std::uint64_t>();
+      if (n >= range.min && n <= range.max) return n;
+    }
+    errors_.fail(at, "must be " + describe(range) + " (got " + shown(value) + ")");
+  }
+
+  static std::string describe(Range range) {
+    if (range.max == kUnbounded) return range.min == 0 ? "a non-negative integer" : "an integer >= " + std::to_string(range.min);
+    if (range.min == 1 && range.max == kPositive.max) return "a positive integer";
+    return "an integer from " + std::to_string(range.min) + " to " + std::to_string(range.max);
+  }
+
+  const Errors& errors_;
+  const json& object_;
+  std::string path_;
+};
+
+void check_name(const Errors& errors, const std::string& path, const std::string& name, const std::string& what) {
+  if (!is_name(name))
+    errors.fail(path, what + " '" + name + "' is not a valid name: a letter or digit, then letters, digits, '.', '_' or '-', at most " +
+                          std::to_string(kMaxNameLength) + " characters");
+}
+
+// --- overrides ---
+
+struct Override {
+  std::string text;
+  std::vector<std::string> field;  // components; for targets.NAME.FIELD exactly those three
+  json value;
+};
+
+[[noreturn]] void fail_override(const std::string& text, const std::string& problem) {
+  throw CampaignFileError("override '" + text + "': " + problem);
+}
+
+std::vector<std::string> split_field(const std::string& text, const std::string& field) {
+  // Target names may contain dots, so NAME is everything between `targets.` and the last dot
+  // (target fields are never objects, so the last component is the field).
+  if (field.starts_with("targets.")) {
+    const std::string rest = field.substr(std::string_view("targets.").size());
+    const auto dot = rest.rfind('.');
+    if (dot == std::string::npos || dot == 0 || dot + 1 == rest.size())
+      fail_override(text, "expected targets.NAME.FIELD (NAME may be *)");
+    return {"targets", rest.substr(0, dot), rest.substr(dot + 1)};
+  }
+  std::vector<std::string> components;
+  std::stringstream parts(field);
+  for (std::string part; std::getline(parts, part, '.');) components.push_back(part);
+  if (field.ends_with('.') || std::any_of(components.begin(), components.end(), [](const auto& c) { return c.empty(); }))
+    fail_override(text, "empty component in the field '" + field + "'");
+  return components;
+}
+
+Override parse_override(const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos) fail_override(text, "expected FIELD=VALUE");
+  const std::string field = text.substr(0, eq);
+  if (field.empty()) fail_override(text, "the field before '=' is empty");
+  const std::string value_text = text.substr(eq + 1);
+  // JSON when it parses (numbers, lists, quoted strings), else the text itself: `rr=off` needs no quotes.
+  json value = json::parse(value_text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) value = value_text;
+  return {text, split_field(text, field), std::move(value)};
+}
+
+void apply_target_override(json& document, const Override& o, Errors& errors) {
+  const std::string& name = o.field[1];
+  const auto targets = document.find("targets");
+  if (targets == document.end() || !targets->is_array()) fail_override(o.text, "the campaign has no list of targets");
+  bool matched = false;
+  for (std::size_t i = 0; i < targets->size(); ++i) {
+    json& target = (*targets)[i];
+    if (!target.is_object()) continue;  // reported by the checks that follow
+    const auto target_name = target.find("name");
+    if (name != "*" && (target_name == target.end() || *target_name != name)) continue;
+    target[o.field[2]] = o.value;
+    errors.note_override(member_path(target_path(i, target), o.field[2]), o.text);
+    matched = true;
+  }
+  if (!matched && name != "*") fail_override(o.text, "no target named '" + name + "'");
+}
+
+void apply_override(json& document, const Override& o, Errors& errors) {
+  if (o.field.size() == 3 && o.field[0] == "targets") return apply_target_override(document, o, errors);
+  json* node = &document;
+  std::string path;
+  for (std::size_t i = 0; i + 1 < o.field.size(); ++i) {
+    path = member_path(path, o.field[i]);
+    json& next = (*node)[o.field[i]];
+    if (next.is_null()) next = json::object();
+    if (!next.is_object()) fail_override(o.text, path + " is not an object");
+    node = &next;
+  }
+  (*node)[o.field.back()] = o.value;
+  errors.note_override(member_path(path, o.field.back()), o.text);
+}
+
+// --- paths ---
+
+// Why `path` cannot be run as a harness, if it cannot.
+std::optional<std::string> not_executable(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return "does not exist";
+  if (!fs::is_regular_file(path, ec)) return "is not a regular file";
+  if (::access(path.c_str(), X_OK) != 0) return "is not executable";
+  return std::nullopt;
+}
+
+// Resolves the file's paths where docs/campaign.md says, failing with every place it looked.
+class PathResolver {
+ public:
+  PathResolver(const Errors& errors, fs::path base, const LoadOptions& options)
+      : errors_(errors), base_(std::move(base)), options_(options) {}
+
+  // With a '/': relative to the campaign file. A bare name: the harness dirs in order, then PATH.
+  fs::path harness(const std::string& value, const std::string& field) const {
+    if (value.empty()) errors_.fail(field, "must not be empty");
+    if (value.find('/') != std::string::npos) {
+      const fs::path candidate = normal_absolute(base_ / value);
+      if (const auto problem = not_executable(candidate)) errors_.fail(field, "'" + value + "': " + candidate.string() + " " + *problem);
+      return candidate;
+    }
+    std::vector<std::string> looked;
+    for (const auto& dir : options_.harness_dirs) {
+      const fs::path candidate = normal_absolute(dir / value);
+      if (!not_executable(candidate)) return candidate;
+      looked.push_back(candidate.string());
+    }
+    if (const auto found = find_on_path(value)) return normal_absolute(*found);
+    const std::string dirs = looked.empty() ? "" : "for " + join(looked, ", ") + ", then ";
+    errors_.fail(field, "no executable '" + value + "' (looked " + dirs + "on PATH)");
+  }
+
+  // Beside the campaign file (or absolute); a bare name also in the spec dirs, in order.
+  fs::path spec(const std::string& value, const std::string& field) const {
+    if (!value.ends_with(".tla")) errors_.fail(field, "'" + value + "' must name a .tla file");
+    std::vector<fs::path> dirs{base_};
+    if (value.find('/') == std::string::npos) dirs.insert(dirs.end(), options_.spec_dirs.begin(), options_.spec_dirs.end());
+    std::vector<std::string> looked;
+    for (const auto& dir : dirs) {
+      const fs::path candidate = normal_absolute(dir / value);
+      std::error_code ec;
+      if (fs::is_regular_file(candidate, ec)) return candidate;
+      looked.push_back(candidate.string());
+    }
+    errors_.fail(field, "'" + value + "' not found (looked for " + join(looked, ", ") + ")");
+  }
+
+  // --store (relative to the current directory), the file's `store`, $OMNILINK_STORE, ./omnilink-store.
+  fs::path store(const std::optional<std::string>& in_file) const {
+    if (options_.store) return normal_absolute(*options_.store);
+    if (in_file) return normal_absolute(base_ / *in_file);
+    return normal_absolute(default_store_directory());
+  }
+
+ private:
+  const Errors& errors_;
+  fs::path base_;
+  const LoadOptions& options_;
+};
+
+// --- the checks, object by object ---
+
+void check_format(const json& document, const Errors& errors) {
+  const std::string readable = "this omnilink reads format " + std::to_string(kCampaignFormat);
+  const auto format = document.find("format");
+  if (format == document.end()) errors.fail("format", "required (" + readable + ")");
+  if (!format->is_number_unsigned() || *format != kCampaignFormat)
+    errors.fail("format", "format " + shown(*format) + " is not supported; " + readable);
+}
+
+TlcConfig read_tlc(const ObjectReader& top) {
+  TlcConfig tlc;
+  const json* value = top.find("tlc");
+  if (value == nullptr) return tlc;
+  const ObjectReader o(top.errors(), *value, top.path("tlc"), kTlcFields);
+  if (const auto heap = o.string("heap")) {
+    if (!is_heap(*heap)) o.fail("heap", "'" + *heap + "' is not a heap size: digits, then k, m or g (e.g. 2g)");
+    tlc.heap = *heap;
+  }
+  if (const auto timeout = o.integer("timeout_s", kSeconds)) tlc.timeout = std::chrono::seconds(*timeout);
+  if (const auto jobs = o.integer("jobs", kPositive)) tlc.jobs = static_cast<unsigned>(*jobs);
+  return tlc;
+}
+
+TargetConfig read_target(const ObjectReader& o, const PathResolver& paths) {
+  TargetConfig target;
+  target.name = o.required_string("name");
+  check_name(o.errors(), o.path("name"), target.name, "target name");
+  target.harness = paths.harness(o.required_string("harness"), o.path("harness"));
+  target.args = o.string_list("args");
+  target.spec = paths.spec(o.required_string("spec"), o.path("spec"));
+  if (const auto mc = o.string("mc")) target.mc = paths.spec(*mc, o.path("mc"));
+  if (const auto init = o.identifier("init")) target.init = *init;
+  if (const auto next = o.identifier("next")) target.next = *next;
+  target.view = o.identifier("view");
+  for (const auto threads : o.integer_list("threads", kThreads)) target.threads.push_back(static_cast<std::uint32_t>(threads));
+  target.ops = o.integer_list("ops", kOps);
+  if (const auto runs = o.integer("runs", kRuns)) target.runs = static_cast<std::uint32_t>(*runs);
+  if (const auto seed = o.integer("seed_base", kSeed)) target.seed_base = *seed;
+  return target;
+}
+
+std::vector<TargetConfig> read_targets(const ObjectReader& top, const PathResolver& paths) {
+  const json& list = top.require("targets");
+  if (!list.is_array()) top.fail("targets", "must be a list of targets (got " + shown(list) + ")");
+  if (list.empty()) top.fail("targets", "must not be empty: a campaign runs at least one target");
+  std::vector<TargetConfig> targets;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    const std::string path = target_path(i, list[i]);
+    targets.push_back(read_target(ObjectReader(top.errors(), list[i], path, kTargetFields), paths));
+    for (std::size_t j = 0; j < i; ++j)
+      if (targets[j].name == targets[i].name)
+        top.errors().fail(member_path(path, "name"), "duplicate: targets[" + std::to_string(j) + "] has the same name");
+  }
+  return targets;
+}
+
+unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// Line and column (both 1-based) of the byte nlohmann stopped at: `byte` is the 1-based index of
+// the last character it read, one past the end for an unexpected end of input.
+std::string syntax_error_position(const std::string& text, std::size_t byte) {
+  const std::size_t offset = std::min(byte == 0 ? 0 : byte - 1, text.size());
+  const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
+  const auto line_start = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+  const std::size_t column = offset - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
+// nlohmann's description without its "[json.exception.parse_error.N] parse error at ...: " prefix:
+// the position computed above takes its place.
+std::string syntax_error_description(const json::parse_error& error) {
+  const std::string what = error.what();
+  const auto at = what.find("parse error");
+  const auto colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+// The file's JSON. nlohmann keeps the last of two equal keys in an object; the campaign file is
+// checked strictly, so a repeated key is an error rather than a silently ignored setting.
+json parse_json(const std::string& text, const fs::path& file) {
+  std::vector<std::set<std::string>> keys;  // one set per object being read
+  auto on_event = [&](int, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::object_start) keys.emplace_back();
+    if (event == json::parse_event_t::object_end) keys.pop_back();
+    if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
+      throw CampaignFileError(file.string() + ": the key " + shown(parsed) + " appears twice in one object");
+    return true;
+  };
+  try {
+    return json::parse(text, on_event);
+  } catch (const json::parse_error& e) {
+    throw CampaignFileError(file.string() + ": " + syntax_error_position(text, e.byte) + ": " + syntax_error_description(e));
+  }
+}
+
+std::string read_text(const fs::path& file) {
+  std::error_code ec;
+  if (fs::is_directory(file, ec)) throw CampaignFileError(file.string() + ": cannot read: it is a directory");
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw CampaignFileError(file.string() + ": cannot read: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw CampaignFileError(file.string() + ": cannot read: " + std::strerror(errno));
+  return text.str();
+}
+
+template <class T>
+json or_null(const std::optional<T>& value) {
+  return value ? json(*value) : json(nullptr);
+}
+
+json target_json(const TargetConfig& t) {
+  return {{"name", t.name},
+          {"harness", t.harness.string()},
+          {"args", t.args},
+          {"spec", t.spec.string()},
+          {"mc", t.mc ? json(t.mc->string()) : json(nullptr)},
+          {"init", t.init},
+          {"next", t.next},
+          {"view", or_null(t.view)},
+          {"threads", t.threads},
+          {"ops", t.ops},
+          {"runs", t.runs},
+          {"seed_base", t.seed_base}};
+}
+
+}  // namespace
+
+json CampaignConfig::to_json() const {
+  json target_list = json::array();
+  for (const auto& target : targets) target_list.push_back(target_json(target));
+  // nlohmann's default object keeps keys sorted, so the dump is deterministic.
+  return {{"format", kCampaignFormat},
+          {"name", name},
+          {"store", store.string()},
+          {"rr", to_string(rr)},
+          {"jobs", jobs},
+          {"run_timeout_s", run_timeout.count()},
+          {"tlc", {{"heap", tlc.heap}, {"timeout_s", tlc.timeout.count()}, {"jobs", or_null(tlc.jobs)}}},
+          {"targets", std::move(target_list)}};
+}
+
+CampaignConfig parse_campaign(json document, const fs::path& file, const LoadOptions& options) {
+  Errors errors(file.string());
+  if (!document.is_object()) errors.fail("", "must be a JSON object (got " + shown(document) + ")");
+  for (const auto& text : options.overrides) apply_override(document, parse_override(text), errors);
+  // The format first: a newer file's fields would otherwise be reported as unknown.
+  check_format(document, errors);
+  const ObjectReader top(errors, document, "", kTopFields);
+
+  CampaignConfig config;
+  config.file = normal_absolute(file);
+  const PathResolver paths(errors, config.file.parent_path(), options);
+  const auto name = top.string("name");
+  config.name = name.value_or(config.file.stem().string());
+  check_name(errors, "name", config.name, name ? "campaign name" : "the file's stem (the default campaign name)");
+  const auto store = top.string("store");
+  if (store && store->empty()) top.fail("store", "must not be empty");
+  config.store = paths.store(store);
+  if (const auto rr = top.string("rr")) {
+    const auto mode = parse_rr_mode(*rr);
+    if (!mode) top.fail("rr", "must be auto, off, record or chaos (got '" + *rr + "')");
+    config.rr = *mode;
+  }
+  config.jobs = static_cast<unsigned>(top.integer("jobs", kPositive).value_or(default_jobs()));
+  if (const auto timeout = top.integer("run_timeout_s", kSeconds)) config.run_timeout = std::chrono::seconds(*timeout);
+  config.tlc = read_tlc(top);
+  config.targets = read_targets(top, paths);
+  return config;
+}
+
+CampaignConfig load_campaign(const fs::path& file, const LoadOptions& options) {
+  return parse_campaign(parse_json(read_text(file), file), file, options);
+}
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,530 @@
+#include "campaign/store.hpp"
+
+#include <bit>
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+#include <sqlite3.h>
+
+namespace omnilink::campaign {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kDatabaseFile = "omnilink.db";
+// How long a statement waits for another process's write transaction before failing: long enough
+// for any of the store's short transactions, even on a loaded machine.
+constexpr int kBusyTimeoutMs = 30'000;
+
+// SQLite integers are signed 64-bit. Unsigned 64-bit values (seeds above all, which use the whole
+// range) are stored as the int64 with the same bits and read back the same way, so every value
+// round-trips; a seed >= 2^63 therefore looks negative to other SQLite clients.
+std::int64_t to_sql(std::uint64_t value) { return std::bit_cast<std::int64_t>(value); }
+std::uint64_t from_sql(std::int64_t value) { return std::bit_cast<std::uint64_t>(value); }
+
+template <class T>
+nlohmann::json json_or_null(const std::optional<T>& value) {
+  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+// An open database connection, closed on destruction.
+class Connection {
+ public:
+  Connection(fs::path path, bool create) : path_(std::move(path)) {
+    const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    const int rc = sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr);
+    if (rc != SQLITE_OK) {
+      // sqlite3_open_v2 allocates a handle (carrying the message) even when it fails.
+      const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+      sqlite3_close(db_);
+      throw StoreError(path_.string() + ": cannot open: " + message);
+    }
+    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+  }
+  ~Connection() { sqlite3_close(db_); }
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  sqlite3* handle() const { return db_; }
+  const fs::path& path() const { return path_; }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw StoreError(path_.string() + ": " + what + ": " + sqlite3_errmsg(db_));
+  }
+  // Runs statements that return nothing the caller needs (pragmas, DDL, BEGIN/COMMIT).
+  void exec(const std::string& sql) {
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) fail("cannot run `" + sql + "`");
+  }
+
+ private:
+  fs::path path_;
+  sqlite3* db_ = nullptr;
+};
+
+// A prepared statement. Parameters are bound in order with bind(); rows are read with step() and
+// the column getters, which also take the columns in order (next_column_ counts), so a reader is
+// written in the same order as its SELECT list.
+class Statement {
+ public:
+  Statement(Connection& db, const std::string& sql) : db_(db) {
+    if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) db.fail("cannot prepare `" + sql + "`");
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(std::int64_t value) { return check_bind(sqlite3_bind_int64(stmt_, ++next_param_, value)); }
+  Statement& bind(std::uint64_t value) { return bind(to_sql(value)); }
+  Statement& bind(std::uint32_t value) { return bind(static_cast<std::int64_t>(value)); }
+  Statement& bind(int value) { return bind(static_cast<std::int64_t>(value)); }
+  Statement& bind(bool value) { return bind(static_cast<std::int64_t>(value ? 1 : 0)); }
+  Statement& bind(const std::string& value) {
+    return check_bind(sqlite3_bind_text(stmt_, ++next_param_, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT));
+  }
+  template <class T>
+  Statement& bind(const std::optional<T>& value) {
+    if (value) return bind(*value);
+    return check_bind(sqlite3_bind_null(stmt_, ++next_param_));
+  }
+
+  // Advances to the next row; false when there is none.
+  bool step() {
+    next_column_ = 0;
+    const int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    db_.fail("cannot run `" + std::string(sqlite3_sql(stmt_)) + "`");
+  }
+  // Runs a statement that returns no rows; the number of rows it changed.
+  int run() {
+    step();
+    return sqlite3_changes(db_.handle());
+  }
+  // Makes the statement ready to be bound and run again.
+  void reset() {
+    sqlite3_reset(stmt_);
+    next_param_ = 0;
+  }
+
+  std::int64_t int64() { return sqlite3_column_int64(stmt_, next_column_++); }
+  std::uint64_t uint64() { return from_sql(int64()); }
+  std::uint32_t uint32() { return static_cast<std::uint32_t>(int64()); }
+  int int32() { return static_cast<int>(int64()); }
+  std::string text() {
+    const int column = next_column_++;
+    const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+    return data == nullptr ? std::string() : std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
+  }
+  // The next column through `get` (one of the getters above), or nullopt when it is NULL.
+  template <class T>
+  std::optional<T> optional(T (Statement::*get)()) {
+    if (sqlite3_column_type(stmt_, next_column_) == SQLITE_NULL) {
+      ++next_column_;
+      return std::nullopt;
+    }
+    return (this->*get)();
+  }
+
+ private:
+  Statement& check_bind(int rc) {
+    if (rc != SQLITE_OK) db_.fail("cannot bind parameter " + std::to_string(next_param_));
+    return *this;
+  }
+
+  Connection& db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int next_param_ = 0;
+  int next_column_ = 0;
+};
+
+// BEGIN IMMEDIATE ... COMMIT, rolled back when left without commit() (an exception). IMMEDIATE
+// takes the write lock up front, so a process waiting for another one's write waits here, under the
+// busy timeout, instead of failing with SQLITE_BUSY when a read transaction tries to become a write.
+class Transaction {
+ public:
+  explicit Transaction(Connection& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+  ~Transaction() {
+    if (!committed_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit() {
+    db_.exec("COMMIT");
+    committed_ = true;
+  }
+
+ private:
+  Connection& db_;
+  bool committed_ = false;
+};
+
+// Schema version 1. runs.ord numbers runs in insertion order (plan order within a campaign).
+// validations.id is an explicit INTEGER PRIMARY KEY (an alias of the rowid) so that VACUUM cannot
+// renumber it: the highest id is a run's newest validation.
+constexpr const char* kSchema = R"sql(
+CREATE TABLE campaigns (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  seq INTEGER NOT NULL,
+  file TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  finished_ms INTEGER NOT NULL,
+  UNIQUE (name, seq)
+);
+CREATE TABLE runs (
+  campaign TEXT NOT NULL REFERENCES campaigns(id),
+  id TEXT NOT NULL,
+  ord INTEGER NOT NULL,
+  target TEXT NOT NULL,
+  threads INTEGER NOT NULL,
+  ops INTEGER NOT NULL,
+  number INTEGER NOT NULL,
+  seed INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  detail TEXT NOT NULL,
+  rr_mode TEXT NOT NULL,
+  rr_soft_counters INTEGER NOT NULL,
+  exit_code INTEGER,
+  exit_signal INTEGER,
+  dir TEXT NOT NULL,
+  started_ms INTEGER NOT NULL,
+  finished_ms INTEGER NOT NULL,
+  harness_ms INTEGER NOT NULL,
+  pack_ms INTEGER NOT NULL,
+  PRIMARY KEY (campaign, id)
+);
+CREATE INDEX runs_by_status ON runs(campaign, status);
+CREATE TABLE validations (
+  id INTEGER PRIMARY KEY,
+  campaign TEXT NOT NULL,
+  run TEXT NOT NULL,
+  verdict TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  spec TEXT NOT NULL,
+  duration_ms INTEGER NOT NULL,
+  peak_rss_kb INTEGER NOT NULL,
+  states_generated INTEGER,
+  states_distinct INTEGER,
+  operations INTEGER NOT NULL,
+  linearized INTEGER,
+  frontier_summary TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  FOREIGN KEY (campaign, run) REFERENCES runs(campaign, id)
+);
+CREATE INDEX validations_by_run ON validations(campaign, run);
+)sql";
+
+// Switching a new database to WAL needs an exclusive lock, and SQLite reports a process opening
+// the same new store at that moment as SQLITE_BUSY at once rather than through the busy handler:
+// so the switch is retried here, for as long as the busy timeout. (Once the file is in WAL mode,
+// which is persistent, the pragma changes nothing and takes no such lock.)
+void enable_wal(Connection& db) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  for (;;) {
+    const int rc = sqlite3_exec(db.handle(), "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
+    if (rc == SQLITE_OK) return;
+    if (rc != SQLITE_BUSY || std::chrono::steady_clock::now() >= deadline) db.fail("cannot switch to WAL mode");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+int user_version(Connection& db) {
+  Statement s(db, "PRAGMA user_version");
+  s.step();
+  return s.int32();
+}
+
+// Creates the schema of a new database, or checks that an existing one is a version this build
+// knows. Two processes may open a new store at once: the version is read again under the write
+// lock, so only one of them creates the tables.
+void ensure_schema(Connection& db) {
+  if (user_version(db) == 0) {
+    Transaction t(db);
+    if (user_version(db) == 0) {
+      db.exec(kSchema);
+      db.exec("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion));
+    }
+    t.commit();
+  }
+  const int version = user_version(db);
+  if (version > kStoreSchemaVersion)
+    throw StoreError(db.path().string() + " has schema version " + std::to_string(version) + "; this omnilink knows up to " +
+                     std::to_string(kStoreSchemaVersion) + " (upgrade omnilink)");
+}
+
+constexpr const char* kCampaignColumns = "id, name, file, config_json, status, created_ms, finished_ms";
+
+CampaignRecord read_campaign(Statement& s) {
+  CampaignRecord c;
+  c.id = s.text();
+  c.name = s.text();
+  c.file = s.text();
+  c.config_json = s.text();
+  c.status = s.text();
+  c.created_ms = s.int64();
+  c.finished_ms = s.int64();
+  return c;
+}
+
+// A run joined with its newest validation (v.* all NULL when it has none). Callers append WHERE
+// conditions on r and an ORDER BY.
+constexpr const char* kRunSelect = R"sql(
+SELECT r.campaign, r.id, r.target, r.threads, r.ops, r.number, r.seed, r.status, r.detail, r.rr_mode,
+       r.rr_soft_counters, r.exit_code, r.exit_signal, r.dir, r.started_ms, r.finished_ms, r.harness_ms, r.pack_ms,
+       v.id, v.verdict, v.reason, v.spec, v.duration_ms, v.peak_rss_kb, v.states_generated, v.states_distinct,
+       v.operations, v.linearized, v.frontier_summary, v.created_ms
+FROM runs r LEFT JOIN validations v
+  ON v.id = (SELECT MAX(id) FROM validations WHERE campaign = r.campaign AND run = r.id)
+)sql";
+
+ValidationRecord read_validation(Statement& s) {
+  ValidationRecord v;
+  v.verdict = s.text();
+  v.reason = s.text();
+  v.spec = s.text();
+  v.duration_ms = s.int64();
+  v.peak_rss_kb = s.uint64();
+  v.states_generated = s.optional(&Statement::uint64);
+  v.states_distinct = s.optional(&Statement::uint64);
+  v.operations = s.uint64();
+  v.linearized = s.optional(&Statement::int64);
+  v.frontier_summary = s.text();
+  v.created_ms = s.int64();
+  return v;
+}
+
+RunRecord read_run(Statement& s) {
+  RunRecord r;
+  r.campaign = s.text();
+  r.id = s.text();
+  r.target = s.text();
+  r.threads = s.uint32();
+  r.ops = s.uint64();
+  r.number = s.uint32();
+  r.seed = s.uint64();
+  r.status = s.text();
+  r.detail = s.text();
+  r.rr_mode = s.text();
+  r.rr_soft_counters = s.int64() != 0;
+  r.exit_code = s.optional(&Statement::int32);
+  r.exit_signal = s.optional(&Statement::int32);
+  r.dir = s.text();
+  r.started_ms = s.int64();
+  r.finished_ms = s.int64();
+  r.harness_ms = s.int64();
+  r.pack_ms = s.int64();
+  if (s.optional(&Statement::int64)) r.validation = read_validation(s);  // v.id: NULL without a validation
+  return r;
+}
+
+}  // namespace
+
+// WAL lets readers (`omnilink ls`) run beside a writer and makes commits cheap; synchronous=NORMAL
+// is durable in WAL mode except for the last transactions at a power loss, which a store of
+// re-runnable runs can afford. foreign_keys is per connection in SQLite, so it is set every time.
+struct Store::Db {
+  Db(fs::path path, bool create) : connection(std::move(path), create) {
+    enable_wal(connection);
+    connection.exec("PRAGMA foreign_keys=ON");
+    connection.exec("PRAGMA synchronous=NORMAL");
+    ensure_schema(connection);
+  }
+  Connection connection;
+};
+
+Store::Store(fs::path directory, bool create)
+    : directory_(std::move(directory)), db_(std::make_unique<Db>(directory_ / kDatabaseFile, create)) {}
+
+Store Store::open(const fs::path& directory) {
+  std::error_code ec;
+  fs::create_directories(directory, ec);
+  if (ec) throw StoreError("cannot create the store directory " + directory.string() + ": " + ec.message());
+  return Store(directory, true);
+}
+
+Store Store::open_existing(const fs::path& directory) {
+  if (!fs::exists(directory / kDatabaseFile))
+    throw StoreError("no store at " + directory.string() + " (" + kDatabaseFile + " missing)");
+  return Store(directory, false);
+}
+
+Store::Store(Store&&) noexcept = default;
+Store& Store::operator=(Store&&) noexcept = default;
+Store::~Store() = default;
+
+std::string Store::create_campaign(const std::string& name, const std::string& file, const std::string& config_json) {
+  Connection& db = db_->connection;
+  Transaction t(db);
+  Statement next(db, "SELECT COALESCE(MAX(seq), 0) + 1 FROM campaigns WHERE name = ?");
+  next.bind(name).step();
+  const std::int64_t seq = next.int64();
+  const std::string id = name + "-" + std::to_string(seq);
+  Statement insert(db, "INSERT INTO campaigns (id, name, seq, file, config_json, status, created_ms, finished_ms) "
+                       "VALUES (?, ?, ?, ?, ?, 'running', ?, 0)");
+  insert.bind(id).bind(name).bind(seq).bind(file).bind(config_json).bind(now_ms()).run();
+  t.commit();
+  return id;
+}
+
+std::optional<CampaignRecord> Store::campaign(const std::string& id) {
+  Statement s(db_->connection, (std::string("SELECT ") + kCampaignColumns + " FROM campaigns WHERE id = ?"));
+  s.bind(id);
+  if (!s.step()) return std::nullopt;
+  return read_campaign(s);
+}
+
+std::optional<CampaignRecord> Store::latest_campaign(const std::string& name) {
+  Statement s(db_->connection,
+              (std::string("SELECT ") + kCampaignColumns + " FROM campaigns WHERE name = ? ORDER BY seq DESC LIMIT 1"));
+  s.bind(name);
+  if (!s.step()) return std::nullopt;
+  return read_campaign(s);
+}
+
+std::vector<CampaignRecord> Store::campaigns() {
+  // Creation order; rowid (insertion order) breaks ties within a millisecond.
+  Statement s(db_->connection,
+              (std::string("SELECT ") + kCampaignColumns + " FROM campaigns ORDER BY created_ms, rowid"));
+  std::vector<CampaignRecord> campaigns;
+  while (s.step()) campaigns.push_back(read_campaign(s));
+  return campaigns;
+}
+
+void Store::set_campaign_status(const std::string& id, const std::string& status) {
+  Connection& db = db_->connection;
+  Transaction t(db);
+  Statement s(db, "UPDATE campaigns SET status = ?, finished_ms = ? WHERE id = ?");
+  if (s.bind(status).bind(status == "finished" ? now_ms() : std::int64_t{0}).bind(id).run() == 0)
+    throw StoreError(db.path().string() + ": no campaign " + id);
+  t.commit();
+}
+
+void Store::add_runs(const std::vector<RunRecord>& runs) {
+  Connection& db = db_->connection;
+  Transaction t(db);
+  // ord numbers rows in insertion order across the store, which within a campaign is plan order.
+  Statement last(db, "SELECT COALESCE(MAX(ord), 0) FROM runs");
+  last.step();
+  std::int64_t ord = last.int64();
+  Statement insert(db, R"sql(
+    INSERT OR IGNORE INTO runs (campaign, id, ord, target, threads, ops, number, seed, status, detail, rr_mode,
+                                rr_soft_counters, exit_code, exit_signal, dir, started_ms, finished_ms, harness_ms, pack_ms)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
+  for (const RunRecord& r : runs) {
+    insert.reset();
+    insert.bind(r.campaign).bind(r.id).bind(ord + 1).bind(r.target).bind(r.threads).bind(r.ops).bind(r.number).bind(r.seed);
+    insert.bind(r.status).bind(r.detail).bind(r.rr_mode).bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal);
+    insert.bind(r.dir).bind(r.started_ms).bind(r.finished_ms).bind(r.harness_ms).bind(r.pack_ms);
+    if (insert.run() == 1) ++ord;  // an existing run (resume) keeps its row and its place
+  }
+  t.commit();
+}
+
+void Store::update_run(const RunRecord& r) {
+  Connection& db = db_->connection;
+  Transaction t(db);
+  Statement s(db, R"sql(
+    UPDATE runs SET target = ?, threads = ?, ops = ?, number = ?, seed = ?, status = ?, detail = ?, rr_mode = ?,
+                    rr_soft_counters = ?, exit_code = ?, exit_signal = ?, dir = ?, started_ms = ?, finished_ms = ?,
+                    harness_ms = ?, pack_ms = ?
+    WHERE campaign = ? AND id = ?)sql");
+  s.bind(r.target).bind(r.threads).bind(r.ops).bind(r.number).bind(r.seed).bind(r.status).bind(r.detail).bind(r.rr_mode);
+  s.bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal).bind(r.dir).bind(r.started_ms).bind(r.finished_ms);
+  s.bind(r.harness_ms).bind(r.pack_ms).bind(r.campaign).bind(r.id);
+  if (s.run() == 0) throw StoreError(db.path().string() + ": no run " + r.key());
+  t.commit();
+}
+
+void Store::add_validation(const std::string& campaign, const std::string& run, const ValidationRecord& v) {
+  Connection& db = db_->connection;
+  Transaction t(db);
+  Statement s(db, R"sql(
+    INSERT INTO validations (campaign, run, verdict, reason, spec, duration_ms, peak_rss_kb, states_generated,
+                             states_distinct, operations, linearized, frontier_summary, created_ms)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
+  s.bind(campaign).bind(run).bind(v.verdict).bind(v.reason).bind(v.spec).bind(v.duration_ms).bind(v.peak_rss_kb);
+  s.bind(v.states_generated).bind(v.states_distinct).bind(v.operations).bind(v.linearized).bind(v.frontier_summary);
+  s.bind(v.created_ms != 0 ? v.created_ms : now_ms()).run();
+  t.commit();
+}
+
+std::optional<RunRecord> Store::run(const std::string& key) {
+  // Run ids contain no '/', campaign ids might (a campaign name is free text), hence the last one.
+  const auto slash = key.rfind('/');
+  if (slash == std::string::npos) return std::nullopt;
+  Statement s(db_->connection, (std::string(kRunSelect) + "WHERE r.campaign = ? AND r.id = ?"));
+  s.bind(key.substr(0, slash)).bind(key.substr(slash + 1));
+  if (!s.step()) return std::nullopt;
+  return read_run(s);
+}
+
+std::vector<RunRecord> Store::runs(const std::string& campaign, const std::optional<std::string>& status) {
+  Statement s(db_->connection,
+              (std::string(kRunSelect) + "WHERE r.campaign = ?1 AND (?2 IS NULL OR r.status = ?2) ORDER BY r.ord"));
+  s.bind(campaign).bind(status);
+  std::vector<RunRecord> runs;
+  while (s.step()) runs.push_back(read_run(s));
+  return runs;
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+fs::path default_store_directory() {
+  const char* env = std::getenv("OMNILINK_STORE");
+  return env != nullptr && *env != '\0' ? fs::path(env) : fs::path("omnilink-store");
+}
+
+void to_json(nlohmann::json& j, const CampaignRecord& c) {
+  // The configuration as the object it is (a text that does not parse, which omnilink never
+  // writes, is kept as text rather than lost).
+  nlohmann::json config = nlohmann::json::parse(c.config_json, nullptr, false);
+  if (config.is_discarded()) config = c.config_json;
+  j = {{"id", c.id}, {"name", c.name}, {"file", c.file}, {"status", c.status},
+       {"created_ms", c.created_ms}, {"finished_ms", c.finished_ms}, {"config", config}};
+}
+
+void to_json(nlohmann::json& j, const ValidationRecord& v) {
+  j = {{"verdict", v.verdict},
+       {"reason", v.reason},
+       {"spec", v.spec},
+       {"duration_ms", v.duration_ms},
+       {"peak_rss_kb", v.peak_rss_kb},
+       {"states_generated", json_or_null(v.states_generated)},
+       {"states_distinct", json_or_null(v.states_distinct)},
+       {"operations", v.operations},
+       {"linearized", json_or_null(v.linearized)},
+       {"frontier_summary", v.frontier_summary},
+       {"created_ms", v.created_ms}};
+}
+
+void to_json(nlohmann::json& j, const RunRecord& r) {
+  j = {{"key", r.key()},
+       {"campaign", r.campaign},
+       {"id", r.id},
+       {"target", r.target},
+       {"threads", r.threads},
+       {"ops", r.ops},
+       {"number", r.number},
+       {"seed", r.seed},
+       {"status", r.status},
+       {"detail", r.detail},
+       {"rr_mode", r.rr_mode},
+       {"rr_soft_counters", r.rr_soft_counters},
+       {"exit_code", json_or_null(r.exit_code)},
+       {"exit_signal", json_or_null(r.exit_signal)},
+       {"dir", r.dir},
+       {"started_ms", r.started_ms},
+       {"finished_ms", r.finished_ms},
+       {"harness_ms", r.harness_ms},
+       {"pack_ms", r.pack_ms},
+       {"validation", json_or_null(r.validation)}};
+}
+
+}  // namespace omnilink::campaign

@@ -8,6 +8,7 @@
 // is versioned with PRAGMA user_version; opening a store written by a newer omnilink is an error.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -15,6 +16,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 namespace omnilink::campaign {
 
@@ -58,6 +61,9 @@ struct ValidationRecord {
 //   bad-trace    the trace cannot be read (the reader's error is in `detail`)
 //   error        the run could not be carried out (harness missing, rr failed to start, ...)
 //   interrupted  stopped by SIGINT/SIGTERM; `--resume` runs it again
+inline constexpr std::array<const char*, 8> kRunStatuses = {
+    "pending", "running", "ok", "crashed", "timeout", "bad-trace", "error", "interrupted"};
+
 struct RunRecord {
   std::string campaign;  // campaign id
   std::string id;        // run id within the campaign (PlannedRun::id)
@@ -87,6 +93,9 @@ class Store {
  public:
   // Opens STORE/omnilink.db, creating the directory and the schema if needed.
   static Store open(const std::filesystem::path& directory);
+  // Opens an existing store; never creates one (for commands that only read). Throws StoreError
+  // "no store at DIR (omnilink.db missing)" when there is none.
+  static Store open_existing(const std::filesystem::path& directory);
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;
   ~Store();
@@ -100,13 +109,15 @@ class Store {
   // The newest campaign with that name, if any.
   std::optional<CampaignRecord> latest_campaign(const std::string& name);
   std::vector<CampaignRecord> campaigns();
-  void set_campaign_status(const std::string& id, const std::string& status);  // finished sets finished_ms
+  // `finished` sets finished_ms to now, any other status sets it back to 0. Throws for an unknown id.
+  void set_campaign_status(const std::string& id, const std::string& status);
 
   // Adds the planned runs (status pending) that the campaign does not have yet; existing rows are
   // left as they are (resume).
   void add_runs(const std::vector<RunRecord>& runs);
   // Writes every column of the run except its validations.
   void update_run(const RunRecord& run);
+  // Records a validation of the run (created_ms 0: now).
   void add_validation(const std::string& campaign, const std::string& run, const ValidationRecord& validation);
 
   // A run by "<campaign>/<run>". Nullopt when there is none.
@@ -115,7 +126,7 @@ class Store {
   std::vector<RunRecord> runs(const std::string& campaign, const std::optional<std::string>& status = std::nullopt);
 
  private:
-  explicit Store(std::filesystem::path directory);
+  Store(std::filesystem::path directory, bool create);
   struct Db;
   std::filesystem::path directory_;
   std::unique_ptr<Db> db_;
@@ -123,5 +134,14 @@ class Store {
 
 // Milliseconds since the Unix epoch, as the store records times.
 std::int64_t now_ms();
+
+// The store used when none is given: $OMNILINK_STORE, else ./omnilink-store.
+std::filesystem::path default_store_directory();
+
+// The records as JSON objects with their fields' names (optional fields absent are null; a run's
+// `validation` is its newest one, or null): what `omnilink ls --json` and `show --json` print.
+void to_json(nlohmann::json& j, const CampaignRecord& campaign);
+void to_json(nlohmann::json& j, const ValidationRecord& validation);
+void to_json(nlohmann::json& j, const RunRecord& run);
 
 }  // namespace omnilink::campaign

@@ -5,9 +5,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include "orchestrator/campaign_command.hpp"
 #include "orchestrator/command.hpp"
 #include "orchestrator/doctor_command.hpp"
 #include "orchestrator/gen_hpp_command.hpp"
+#include "orchestrator/ls_command.hpp"
+#include "orchestrator/show_command.hpp"
 #include "orchestrator/trace_command.hpp"
 #include "orchestrator/validate_command.hpp"
 #include "orchestrator/version.hpp"
@@ -19,10 +22,13 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(std::make_unique<CampaignCommand>());
   commands.push_back(std::make_unique<DoctorCommand>());
   commands.push_back(std::make_unique<TraceCommand>());
   commands.push_back(std::make_unique<GenHppCommand>());
   commands.push_back(std::make_unique<ValidateCommand>());
+  commands.push_back(std::make_unique<LsCommand>());
+  commands.push_back(std::make_unique<ShowCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

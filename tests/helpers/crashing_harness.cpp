@@ -1,10 +1,15 @@
-// A harness that dies on purpose, for the crash tests. Thread 0 dies at its operation
+// A harness that dies on purpose, for the crash and campaign tests. Thread 0 dies at its operation
 // --param crash_at=K (default 50) in the way --param how=segv|abort|fpe|hang selects; the other
 // threads keep working meanwhile (or finish early with --param others_ops=N; --param wait_ms=T
-// delays the death so they can).
+// delays the death so they can). --param how=corrupt instead finishes normally, then overwrites a
+// byte in the middle of thread 0's trace with 0xc1, a byte msgpack never uses. --param sleep_us=N
+// makes every operation take N microseconds (runs of a predictable length, for interrupting them);
+// --param crash_at=-1 never dies.
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 #include <omnilink/harness.hpp>
@@ -20,9 +25,10 @@ struct Step {
 
 struct Config {
   std::int64_t crash_at = 50;
-  std::int64_t how = 0;  // 0 segv, 1 abort, 2 fpe, 3 hang
+  std::int64_t how = 0;  // 0 segv, 1 abort, 2 fpe, 3 hang, 4 corrupt
   std::int64_t others_ops = -1;
   std::int64_t wait_ms = 0;  // thread 0 sleeps this long before dying
+  std::int64_t sleep_us = 0;  // every operation's duration
 };
 
 volatile int* volatile null_pointer = nullptr;
@@ -38,17 +44,19 @@ int main(int argc, char** argv) {
   config.crash_at = harness.options().param_int("crash_at", 50);
   config.others_ops = harness.options().param_int("others_ops", -1);
   config.wait_ms = harness.options().param_int("wait_ms", 0);
+  config.sleep_us = harness.options().param_int("sleep_us", 0);
   if (auto it = params.find("how"); it != params.end()) {
-    config.how = it->second == "abort" ? 1 : it->second == "fpe" ? 2 : it->second == "hang" ? 3 : 0;
+    config.how = it->second == "abort" ? 1 : it->second == "fpe" ? 2 : it->second == "hang" ? 3 : it->second == "corrupt" ? 4 : 0;
   }
   harness.op<Step>([](Config& c, omnilink::Context& ctx, Step& op) {
     op.n = static_cast<std::int64_t>(ctx.index());
+    if (c.sleep_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(c.sleep_us));
     if (ctx.thread() != 0) {
       if (c.others_ops >= 0 && op.n >= c.others_ops) return ctx.unsupported();
       std::this_thread::yield();
       return;
     }
-    if (op.n != c.crash_at) return;
+    if (op.n != c.crash_at || c.how == 4) return;
     std::this_thread::sleep_for(std::chrono::milliseconds(c.wait_ms));
     switch (c.how) {
       case 0: *null_pointer = 1; break;
@@ -58,5 +66,12 @@ int main(int argc, char** argv) {
         for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
     }
   });
-  return harness.run(config);
+  const int status = harness.run(config);
+  if (config.how == 4) {
+    const std::filesystem::path file = std::filesystem::path(harness.options().out) / "trace" / "thread-0000.msgpack";
+    std::fstream trace(file, std::ios::in | std::ios::out | std::ios::binary);
+    trace.seekp(static_cast<std::streamoff>(std::filesystem::file_size(file) / 2));
+    trace.put(static_cast<char>(0xc1));
+  }
+  return status;
 }

@@ -1,0 +1,311 @@
+#include "campaign/engine.hpp"
+
+#include <csignal>
+#include <deque>
+#include <map>
+#include <memory>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "campaign/run_outcome.hpp"
+#include "campaign/run_plan.hpp"
+#include "campaign/validation_pool.hpp"
+#include "platform/supervisor.hpp"
+
+namespace omnilink::campaign {
+namespace fs = std::filesystem;
+namespace {
+
+// A harness run in flight: its store record and the timers that may stop it.
+struct ActiveRun {
+  RunRecord record;
+  const TargetConfig* target = nullptr;
+  pid_t pid = -1;
+  unsigned attempt = 1;
+  bool timed_out = false;
+  bool interrupted = false;
+  std::unique_ptr<boost::asio::steady_timer> deadline;
+  std::unique_ptr<boost::asio::steady_timer> kill_timer;
+};
+
+bool validation_final(const RunRecord& run) { return run.validation.has_value(); }
+
+}  // namespace
+
+struct Engine::State {
+  const CampaignConfig& config;
+  Store& store;
+  std::string campaign_id;
+  const Recording& recording;
+  EngineSettings settings;
+  Progress& progress;
+
+  boost::asio::io_context io;
+  Supervisor supervisor{io};
+  ValidationPool validations;
+  boost::asio::signal_set stop_signals{io, SIGINT, SIGTERM};
+  boost::asio::steady_timer ticker{io};
+
+  std::deque<RunRecord> to_record;    // runs whose harness phase is still to do
+  std::map<std::string, std::unique_ptr<ActiveRun>> active;  // by run id
+  std::size_t validating = 0;         // submitted to the pool, result not back yet
+  int stop_requests = 0;
+
+  State(const CampaignConfig& c, Store& s, std::string id, const Recording& r, const EngineSettings& e, Progress& p)
+      : config(c), store(s), campaign_id(std::move(id)), recording(r), settings(e), progress(p), validations(io, e.tlc_jobs) {}
+
+  const TargetConfig& target_of(const RunRecord& run) const {
+    for (const auto& t : config.targets)
+      if (t.name == run.target) return t;
+    throw StoreError("run " + run.key() + " names target '" + run.target + "', which the campaign file lacks");
+  }
+
+  // --- set-up -------------------------------------------------------------------------------
+
+  void add_plan() {
+    std::vector<RunRecord> planned;
+    for (const PlannedRun& p : plan_runs(config)) {
+      RunRecord r;
+      r.campaign = campaign_id;
+      r.id = p.id;
+      r.target = config.targets[p.target].name;
+      r.threads = p.threads;
+      r.ops = p.ops;
+      r.number = p.number;
+      r.seed = p.seed;
+      r.dir = (config.store / campaign_id / p.id).string();
+      planned.push_back(std::move(r));
+    }
+    store.add_runs(planned);
+  }
+
+  // Sorts the stored runs into done, to validate and to record (resume starts here too).
+  void sort_runs(std::vector<RunRecord>& done, std::vector<RunRecord>& to_validate) {
+    for (auto& run : store.runs(campaign_id)) {
+      const bool harness_done = run.status == "ok" || run.status == "crashed" || run.status == "timeout";
+      if (run.status == "bad-trace" || run.status == "error" || (harness_done && validation_final(run))) {
+        done.push_back(std::move(run));
+      } else if (harness_done && fs::is_directory(run.dir)) {
+        to_validate.push_back(std::move(run));
+      } else {
+        to_record.push_back(std::move(run));
+      }
+    }
+  }
+
+  // --- harness phase ------------------------------------------------------------------------
+
+  void launch_more() {
+    while (stop_requests == 0 && active.size() < config.jobs && !to_record.empty()) {
+      RunRecord run = std::move(to_record.front());
+      to_record.pop_front();
+      start_run(std::move(run));
+    }
+    finish_if_idle();
+  }
+
+  void start_run(RunRecord run, unsigned attempt = 1) {
+    auto a = std::make_unique<ActiveRun>();
+    a->attempt = attempt;
+    a->target = &target_of(run);
+    // A run starts from nothing: what an interrupted attempt left is removed (the path is the
+    // store's, built from checked names).
+    std::error_code ignored;  // a failure shows as the harness failing to write its run directory
+    fs::remove_all(run.dir, ignored);
+    fs::create_directories(run.dir, ignored);
+    run.status = "running";
+    run.detail.clear();
+    run.rr_mode = recording.mode_name();
+    run.rr_soft_counters = recording.mode != RrMode::off && recording.soft_counters;
+    run.exit_code.reset();
+    run.exit_signal.reset();
+    run.validation.reset();
+    run.started_ms = now_ms();
+    run.finished_ms = run.harness_ms = run.pack_ms = 0;
+    store.update_run(run);
+
+    const RunCommand command = run_command(recording, *a->target, PlannedRun{run.id, 0, run.threads, run.ops, run.number, run.seed}, run.dir);
+    ChildSpec spec{command.exe, command.args, run_layout::harness_out(run.dir), run_layout::harness_err(run.dir), {}};
+    const std::string id = run.id;
+    a->record = std::move(run);
+    ActiveRun& active_run = *a;
+    active.emplace(id, std::move(a));
+    progress.phase(id, recording.mode == RrMode::off ? "running" : "recording");
+    active_run.pid = supervisor.start(spec, [this, id](const ChildExit& exit) { harness_ended(id, exit); });
+    if (active_run.pid < 0) return;
+    active_run.deadline = std::make_unique<boost::asio::steady_timer>(io, config.run_timeout);
+    active_run.deadline->async_wait([this, id](const boost::system::error_code& ec) {
+      if (ec) return;
+      auto it = active.find(id);
+      if (it == active.end()) return;
+      it->second->timed_out = true;
+      stop_group(*it->second);
+    });
+  }
+
+  // SIGTERM to the run's process group now, SIGKILL after the grace period.
+  void stop_group(ActiveRun& run) {
+    supervisor.signal_group(run.pid, SIGTERM);
+    run.kill_timer = std::make_unique<boost::asio::steady_timer>(io, settings.grace);
+    const pid_t pid = run.pid;
+    run.kill_timer->async_wait([this, pid](const boost::system::error_code& ec) {
+      if (!ec) supervisor.signal_group(pid, SIGKILL);
+    });
+  }
+
+  void harness_ended(const std::string& id, const ChildExit& exit) {
+    ActiveRun& a = *active.at(id);
+    if (a.deadline) a.deadline->cancel();
+    if (a.kill_timer) a.kill_timer->cancel();
+    RunRecord& run = a.record;
+    run.harness_ms = exit.duration.count();
+    const HarnessVerdict v = classify_harness_run({exit, a.timed_out, a.interrupted, recording.mode != RrMode::off, config.run_timeout}, run.dir);
+    if (v.rr_failed && a.attempt < settings.rr_attempts && stop_requests == 0) {
+      progress.note(id + ": rr failed while recording, recording it again (attempt " + std::to_string(a.attempt + 1) +
+                    " of " + std::to_string(settings.rr_attempts) + ")");
+      RunRecord again = std::move(run);
+      const unsigned attempt = a.attempt + 1;
+      active.erase(id);
+      start_run(std::move(again), attempt);
+      return;
+    }
+    run.status = v.status;
+    run.detail = v.detail;
+    run.exit_code = v.exit_code;
+    run.exit_signal = v.exit_signal;
+    store.update_run(run);
+    const bool recorded = recording.mode != RrMode::off && fs::is_directory(run_layout::recording(run.dir));
+    if (recorded && run.status != "interrupted" && stop_requests == 0) {
+      pack(id, v.validate);
+      return;
+    }
+    harness_phase_done(id, v.validate);
+  }
+
+  // `rr pack`: makes the recording self-contained (copies the binaries and libraries it maps), so
+  // it replays after the harness is rebuilt or the recording is moved to another machine.
+  void pack(const std::string& id, bool validate) {
+    ActiveRun& a = *active.at(id);
+    progress.phase(id, "packing");
+    const fs::path dir = a.record.dir;
+    ChildSpec spec{*recording.rr, {"pack", run_layout::recording(dir).string()}, run_layout::pack_log(dir), run_layout::pack_log(dir).string() + ".err", {}};
+    a.pid = supervisor.start(spec, [this, id, validate](const ChildExit& exit) {
+      RunRecord& run = active.at(id)->record;
+      run.pack_ms = exit.duration.count();
+      if (exit.signal != 0 || exit.exit_code != 0)
+        run.detail += std::string(run.detail.empty() ? "" : "; ") + "rr pack failed (" + exit.describe() + "): the recording replays only here";
+      harness_phase_done(id, validate);
+    });
+  }
+
+  void harness_phase_done(const std::string& id, bool validate) {
+    RunRecord run = std::move(active.at(id)->record);
+    active.erase(id);
+    store.update_run(run);
+    if (validate && stop_requests == 0) {
+      submit_validation(std::move(run));
+    } else {
+      run.finished_ms = now_ms();
+      store.update_run(run);
+      if (run.status != "interrupted") progress.finished(run);
+    }
+    launch_more();
+  }
+
+  // --- validation phase ---------------------------------------------------------------------
+
+  void submit_validation(RunRecord run) {
+    const TargetConfig& target = target_of(run);
+    const tla::ValidateOptions options = validate_options(target, config.tlc, run.dir);
+    ++validating;
+    const std::string id = run.id;
+    validations.submit(
+        options, [this, id] { progress.phase(id, "validating"); },
+        [this, run = std::move(run), spec = target.spec](tla::ValidationResult result) mutable {
+          --validating;
+          validation_done(std::move(run), spec, result);
+        });
+  }
+
+  void validation_done(RunRecord run, const fs::path& spec, const tla::ValidationResult& result) {
+    if (result.cancelled) {
+      // Not a verdict: the run stays without one, and --resume validates it.
+      finish_if_idle();
+      return;
+    }
+    const ValidationRecord v = validation_record(result, spec);
+    if (result.corrupt_trace && run.status == "ok") {
+      run.status = "bad-trace";
+      run.detail = result.reason;
+    }
+    run.finished_ms = now_ms();
+    store.add_validation(run.campaign, run.id, v);
+    store.update_run(run);
+    run.validation = v;
+    progress.finished(run);
+    finish_if_idle();
+  }
+
+  // --- stopping -----------------------------------------------------------------------------
+
+  void wait_for_stop_signal() {
+    stop_signals.async_wait([this](const boost::system::error_code& ec, int sig) {
+      if (ec) return;
+      ++stop_requests;
+      if (stop_requests == 1) {
+        progress.note(std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + ": stopping " + std::to_string(active.size()) +
+                      " run(s) and " + std::to_string(validating) + " validation(s); press Ctrl-C again to kill them at once");
+        validations.cancel();
+        for (auto& [id, a] : active) {
+          a->interrupted = true;
+          if (a->pid > 0) stop_group(*a);
+        }
+      } else {
+        for (auto& [id, a] : active)
+          if (a->pid > 0) supervisor.signal_group(a->pid, SIGKILL);
+      }
+      wait_for_stop_signal();
+      finish_if_idle();
+    });
+  }
+
+  void tick() {
+    ticker.expires_after(std::chrono::seconds(1));
+    ticker.async_wait([this](const boost::system::error_code& ec) {
+      if (ec) return;
+      progress.tick();
+      tick();
+    });
+  }
+
+  void finish_if_idle() {
+    const bool nothing_left = stop_requests > 0 || to_record.empty();
+    // The supervisor's SIGCHLD wait never runs out on its own, so the loop is stopped explicitly.
+    if (nothing_left && active.empty() && validating == 0) io.stop();
+  }
+};
+
+Engine::Engine(const CampaignConfig& config, Store& store, const std::string& campaign_id, const Recording& recording,
+               const EngineSettings& settings, Progress& progress)
+    : state_(std::make_unique<State>(config, store, campaign_id, recording, settings, progress)) {}
+
+Engine::~Engine() = default;
+
+bool Engine::run() {
+  State& s = *state_;
+  s.add_plan();
+  std::vector<RunRecord> done, to_validate;
+  s.sort_runs(done, to_validate);
+  s.progress.begin(done.size() + to_validate.size() + s.to_record.size(), done);
+  s.wait_for_stop_signal();
+  s.tick();
+  for (auto& run : to_validate) s.submit_validation(std::move(run));
+  s.launch_more();
+  s.io.run();
+  s.progress.end();
+  return s.stop_requests == 0;
+}
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,51 @@
+// What the user sees while a campaign runs. On a terminal: a live block, redrawn every second, with
+// runs done/total, the count of each outcome, elapsed time and ETA, and one line per active run with
+// its phase (recording, packing, validating); notable events (a failure, a crash) scroll above it.
+// Elsewhere (CI logs, pipes): one plain line per event, nothing redrawn.
+#pragma once
+
+#include <chrono>
+#include <iosfwd>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "campaign/store.hpp"
+
+namespace omnilink::campaign {
+
+class Progress {
+ public:
+  Progress(std::ostream& out, bool live);
+
+  // `total` runs in the campaign, of which `already` were finished by an earlier (resumed) session.
+  void begin(std::size_t total, const std::vector<RunRecord>& already);
+  void note(const std::string& text);                              // a line above the live block
+  void phase(const std::string& run, const std::string& phase);    // recording | running | packing | validating
+  void finished(const RunRecord& run);                             // the run has its final outcome
+  void tick();                                                     // redraws (live) every second
+  void end();
+
+ private:
+  void print_event(const std::string& text);
+  void clear_block();
+  void draw_block();
+  std::string status_line() const;
+  std::string clock(std::chrono::steady_clock::duration d) const;
+
+  std::ostream& out_;
+  bool live_;
+  std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+  std::size_t total_ = 0;
+  std::size_t done_ = 0;
+  std::size_t done_before_ = 0;  // by an earlier session: not counted in the ETA's rate
+  std::map<std::string, std::size_t> counts_;
+  struct Active {
+    std::string phase;
+    std::chrono::steady_clock::time_point since;
+  };
+  std::map<std::string, Active> active_;
+  std::size_t block_lines_ = 0;
+};
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,55 @@
+#include "campaign/recording.hpp"
+
+#include "platform/rr_probe.hpp"
+#include "platform/toolchain.hpp"
+
+namespace omnilink::campaign {
+
+Recording resolve_recording(RrMode requested) {
+  Recording recording;
+  if (requested == RrMode::off) return recording;
+  const ToolLocation rr = find_rr();
+  const bool automatic = requested == RrMode::automatic;
+  const auto unavailable = [&](const std::string& why) {
+    if (automatic) {
+      recording.notes.push_back("rr: auto -> OFF: " + why + ". Runs are NOT recorded and cannot be replayed; "
+                                "`omnilink doctor` says what is missing.");
+    } else {
+      recording.error = "rr mode '" + to_string(requested) + "' asked for, but " + why + " (see `omnilink doctor`)";
+    }
+    return recording;
+  };
+  if (!rr.found()) return unavailable("rr is not available: " + rr.explain_missing());
+  const RrCapability cap = probe_rr(*rr.path);
+  if (!cap.can_record()) return unavailable("rr cannot record on this machine: " + cap.record_error);
+  recording.mode = automatic ? RrMode::chaos : requested;
+  recording.rr = *rr.path;
+  recording.soft_counters = cap.needs_soft_counters();
+  recording.replays_here = cap.replays;
+  if (recording.soft_counters)
+    recording.notes.push_back("rr: recording with software counters (-W): no hardware performance counters here");
+  if (!cap.replays)
+    recording.notes.push_back("rr: recordings made here do not replay on this machine (" + cap.replay_error +
+                              "); they are archived for replay elsewhere");
+  return recording;
+}
+
+RunCommand run_command(const Recording& recording, const TargetConfig& target, const PlannedRun& run,
+                       const std::filesystem::path& run_dir) {
+  std::vector<std::string> harness_args{"--threads", std::to_string(run.threads), "--ops", std::to_string(run.ops),
+                                        "--seed",    std::to_string(run.seed),    "--out", run_dir.string(),
+                                        "--quiet"};
+  harness_args.insert(harness_args.end(), target.args.begin(), target.args.end());
+  // Last, so that it wins over a --clock among the target's own arguments.
+  if (recording.mode != RrMode::off) harness_args.insert(harness_args.end(), {"--clock", "counter"});
+  if (recording.mode == RrMode::off) return {target.harness, harness_args};
+
+  std::vector<std::string> args{"record"};
+  if (recording.soft_counters) args.push_back("-W");
+  if (recording.mode == RrMode::chaos) args.push_back("--chaos");
+  args.insert(args.end(), {"-o", run_layout::recording(run_dir).string(), "--", target.harness.string()});
+  args.insert(args.end(), harness_args.begin(), harness_args.end());
+  return {*recording.rr, args};
+}
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,49 @@
+// How a campaign's harness runs are recorded: the campaign's rr mode resolved against what rr can do
+// on this machine (auto: chaos with plain rr if it records here, else with `-W`, else off), and
+// the command line of one run, with or without rr.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "campaign/campaign_file.hpp"
+#include "campaign/run_plan.hpp"
+
+namespace omnilink::campaign {
+
+struct Recording {
+  RrMode mode = RrMode::off;          // off, record or chaos (never automatic once resolved)
+  std::optional<std::filesystem::path> rr;
+  bool soft_counters = false;         // rr -W
+  bool replays_here = false;          // the probe's replay of a recording made here succeeded
+  std::vector<std::string> notes;     // what the user must be told (loudly, when rr was wanted)
+  std::string error;                  // record/chaos asked for and impossible: the campaign cannot run
+
+  // "off", "record" or "chaos"
+  std::string mode_name() const { return to_string(mode); }
+};
+
+// Probes rr (really recording, see platform/rr_probe.hpp) unless the mode is off.
+Recording resolve_recording(RrMode requested);
+
+// The run's command: the harness with its arguments, under `rr record [-W] [--chaos] -o RUN/rr`
+// when recording. Under rr the harness uses the `counter` clock: rr runs one thread at a time,
+// and the counter is the clock whose order rr replays exactly.
+struct RunCommand {
+  std::filesystem::path exe;
+  std::vector<std::string> args;
+};
+RunCommand run_command(const Recording& recording, const TargetConfig& target, const PlannedRun& run,
+                       const std::filesystem::path& run_dir);
+
+// The run directory's parts (docs/campaign.md, "The run directory").
+namespace run_layout {
+inline std::filesystem::path recording(const std::filesystem::path& run_dir) { return run_dir / "rr"; }
+inline std::filesystem::path harness_out(const std::filesystem::path& run_dir) { return run_dir / "harness.out"; }
+inline std::filesystem::path harness_err(const std::filesystem::path& run_dir) { return run_dir / "harness.err"; }
+inline std::filesystem::path pack_log(const std::filesystem::path& run_dir) { return run_dir / "rr-pack.log"; }
+}  // namespace run_layout
+
+}  // namespace omnilink::campaign

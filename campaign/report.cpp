@@ -1,0 +1,188 @@
+#include "campaign/report.hpp"
+
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+#include "campaign/recording.hpp"
+#include "campaign/run_outcome.hpp"
+
+namespace omnilink::campaign {
+namespace fs = std::filesystem;
+namespace {
+
+std::string configuration(const RunRecord& run) {
+  return run.target + " t" + std::to_string(run.threads) + " o" + std::to_string(run.ops);
+}
+
+// The first viable pending operation of a failed run's frontier (from validation/result.json).
+std::optional<nlohmann::json> first_viable_pending(const RunRecord& run) {
+  std::ifstream in(fs::path(run.dir) / "validation" / "result.json");
+  const nlohmann::json result = nlohmann::json::parse(in, nullptr, false);
+  if (result.is_discarded() || !result.contains("frontier")) return std::nullopt;
+  const auto& pending = result["frontier"].value("pending", nlohmann::json::array());
+  for (const auto& op : pending)
+    if (op.value("viable", false)) return op;
+  if (!pending.empty()) return pending.front();
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string summary_table(const std::vector<RunRecord>& runs) {
+  std::map<std::string, std::map<std::string, std::size_t>> rows;  // configuration -> outcome -> count
+  std::vector<std::string> order;
+  for (const auto& run : runs) {
+    const std::string key = configuration(run);
+    if (!rows.contains(key)) order.push_back(key);
+    ++rows[key][outcome(run)];
+    ++rows[key]["runs"];
+  }
+  std::size_t width = 13;
+  for (const auto& key : order) width = std::max(width, key.size());
+  std::ostringstream s;
+  s << std::left << std::setw(static_cast<int>(width)) << "configuration" << std::right << std::setw(6) << "runs";
+  for (const auto& o : outcomes()) s << std::setw(static_cast<int>(std::max<std::size_t>(o.size(), 4) + 2)) << o;
+  s << "\n";
+  for (const auto& key : order) {
+    s << std::left << std::setw(static_cast<int>(width)) << key << std::right << std::setw(6) << rows[key]["runs"];
+    for (const auto& o : outcomes()) {
+      const std::size_t n = rows[key][o];
+      s << std::setw(static_cast<int>(std::max<std::size_t>(o.size(), 4) + 2)) << (n == 0 ? "." : std::to_string(n));
+    }
+    s << "\n";
+  }
+  return s.str();
+}
+
+std::string replay_hint(const RunRecord& run) {
+  const fs::path recording = run_layout::recording(run.dir);
+  const auto op = first_viable_pending(run);
+  std::string where;
+  if (op)
+    where = "operation " + std::to_string(op->value("thread", 0)) + "." + std::to_string(op->value("index", 0)) + " (" +
+            op->value("name", std::string("?")) + ", logged start " + std::to_string(op->value("start", 0ull)) + ")";
+  if (run.rr_mode == "off" || run.rr_mode.empty() || !fs::exists(recording))
+    return "not recorded (rr off): run this configuration again with `--rr chaos` on a machine where rr records, "
+           "to get a replayable recording" + (where.empty() ? "" : " of a failure like this one at " + where);
+  std::string hint = "replay: rr replay " + std::string(run.rr_soft_counters ? "-W " : "") + recording.string();
+  if (op) hint += "\n    then in gdb, to stop at " + where + ":\n      break omnilink_op_start if header->start == " +
+                  std::to_string(op->value("start", 0ull)) + "\n      continue";
+  return hint;
+}
+
+std::string problem_details(const std::vector<RunRecord>& runs) {
+  std::ostringstream s;
+  for (const auto& run : runs) {
+    const std::string o = outcome(run);
+    if (o == "pass") continue;
+    s << run.key() << ": " << o;
+    if (o == "fail") {
+      s << " (run " << run.status << ", seed " << run.seed << ")\n";
+      std::istringstream summary(run.validation->frontier_summary);
+      for (std::string line; std::getline(summary, line);) s << "  " << line << "\n";
+      s << "  " << replay_hint(run) << "\n";
+      s << "  run directory: " << run.dir << "\n";
+    } else {
+      const std::string why = !run.detail.empty() ? run.detail : run.validation ? run.validation->reason : "";
+      s << (why.empty() ? "" : " - " + why) << "\n";
+    }
+  }
+  return s.str();
+}
+
+nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<RunRecord>& runs) {
+  nlohmann::json counts = nlohmann::json::object();
+  for (const auto& o : outcomes()) counts[o] = 0;
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& run : runs) {
+    const std::string o = outcome(run);
+    counts[o] = counts[o].get<int>() + 1;
+    nlohmann::json r{{"run", run.key()},         {"target", run.target},   {"threads", run.threads},
+                     {"ops", run.ops},           {"number", run.number},   {"seed", run.seed},
+                     {"status", run.status},     {"outcome", o},           {"detail", run.detail},
+                     {"rr_mode", run.rr_mode},   {"rr_soft_counters", run.rr_soft_counters},
+                     {"harness_ms", run.harness_ms}, {"pack_ms", run.pack_ms}, {"dir", run.dir}};
+    if (run.exit_code) r["exit_code"] = *run.exit_code;
+    if (run.exit_signal) r["exit_signal"] = *run.exit_signal;
+    if (run.validation) {
+      r["validation"] = {{"verdict", run.validation->verdict}, {"reason", run.validation->reason},
+                         {"duration_ms", run.validation->duration_ms}, {"peak_rss_kb", run.validation->peak_rss_kb},
+                         {"operations", run.validation->operations}};
+      if (o == "fail") r["replay"] = replay_hint(run);
+    }
+    list.push_back(std::move(r));
+  }
+  return {{"format", "omnilink-campaign-summary"}, {"version", 1},           {"campaign", campaign.id},
+          {"name", campaign.name},                 {"status", campaign.status}, {"file", campaign.file},
+          {"exit_code", exit_code_for(runs)},      {"counts", counts},       {"runs", list}};
+}
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
+    }
+  }
+  return out;
+}
+
+std::string junit_xml(const CampaignRecord& campaign, const std::vector<RunRecord>& runs) {
+  // One testsuite per target, one testcase per run: fail is a <failure>, a run that yields no
+  // verdict is an <error>, an interrupted one <skipped>.
+  std::map<std::string, std::vector<const RunRecord*>> by_target;
+  std::vector<std::string> order;
+  for (const auto& run : runs) {
+    if (!by_target.contains(run.target)) order.push_back(run.target);
+    by_target[run.target].push_back(&run);
+  }
+  std::ostringstream s;
+  s << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" << xml_escape(campaign.id) << "\">\n";
+  for (const auto& target : order) {
+    std::size_t failures = 0, errors = 0, skipped = 0;
+    for (const auto* run : by_target[target]) {
+      const std::string o = outcome(*run);
+      failures += o == "fail";
+      skipped += o == "interrupted";
+      errors += o != "fail" && o != "pass" && o != "interrupted";
+    }
+    s << "  <testsuite name=\"" << xml_escape(campaign.id + "." + target) << "\" tests=\"" << by_target[target].size()
+      << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\">\n";
+    for (const auto* run : by_target[target]) {
+      const std::string o = outcome(*run);
+      const double seconds = static_cast<double>(run->harness_ms + (run->validation ? run->validation->duration_ms : 0)) / 1000.0;
+      s << "    <testcase classname=\"" << xml_escape(campaign.id + "." + target) << "\" name=\"" << xml_escape(run->id)
+        << "\" time=\"" << seconds << "\"";
+      if (o == "pass") {
+        s << "/>\n";
+        continue;
+      }
+      s << ">\n";
+      const std::string why = !run->detail.empty() ? run->detail : run->validation ? run->validation->reason : o;
+      if (o == "fail") {
+        s << "      <failure message=\"" << xml_escape(run->validation->reason) << "\">"
+          << xml_escape(run->validation->frontier_summary + "\n" + replay_hint(*run)) << "</failure>\n";
+      } else if (o == "interrupted") {
+        s << "      <skipped message=\"" << xml_escape(why) << "\"/>\n";
+      } else {
+        s << "      <error type=\"" << xml_escape(o) << "\" message=\"" << xml_escape(why) << "\"/>\n";
+      }
+      s << "      <system-out>" << xml_escape("run directory: " + run->dir + "\nseed: " + std::to_string(run->seed)) << "</system-out>\n";
+      s << "    </testcase>\n";
+    }
+    s << "  </testsuite>\n";
+  }
+  s << "</testsuites>\n";
+  return s.str();
+}
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,31 @@
+// A campaign's results for people and for CI: the summary table (per target and configuration,
+// the count of each outcome), the details of every failure (its frontier and how to replay it),
+// the --json summary and the --junit XML. Everything here is computed from store records and the
+// runs' validation/result.json, so `omnilink ls`/`revalidate` and a resumed campaign report alike.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/store.hpp"
+
+namespace omnilink::campaign {
+
+std::string summary_table(const std::vector<RunRecord>& runs);
+
+// For each failed run: the frontier summary and the replay command; for each other non-pass run a
+// line saying why. Empty when everything passed.
+std::string problem_details(const std::vector<RunRecord>& runs);
+
+// How to replay a failed run at its first viable frontier operation (or why it cannot be).
+std::string replay_hint(const RunRecord& run);
+
+nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<RunRecord>& runs);
+std::string junit_xml(const CampaignRecord& campaign, const std::vector<RunRecord>& runs);
+
+// &, <, >, ", ' as XML entities; control characters other than tab and newline dropped.
+std::string xml_escape(const std::string& text);
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,123 @@
+#include "campaign/run_outcome.hpp"
+
+#include <csignal>
+#include <cstring>
+#include <fstream>
+
+#include "platform/subprocess.hpp"
+#include "trace/run_dir.hpp"
+#include "campaign/recording.hpp"
+
+namespace omnilink::campaign {
+namespace fs = std::filesystem;
+namespace {
+
+std::string signal_text(int sig) { return std::to_string(sig) + " (" + strsignal(sig) + ")"; }
+
+// The first lines of what the harness (or rr) said on stderr, to explain a failure in one line.
+std::string read_stderr(const fs::path& run_dir) {
+  std::ifstream in(run_layout::harness_err(run_dir));
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::string stderr_summary(const fs::path& run_dir) {
+  const std::string summary = summarize_output(read_stderr(run_dir), 2);
+  return summary.empty() ? "" : ": " + summary;
+}
+
+// rr's own fatal errors start with "[FATAL src/FILE:LINE:FUNCTION()]".
+std::optional<std::string> rr_failure(const fs::path& run_dir) {
+  const std::string err = read_stderr(run_dir);
+  const auto at = err.find("[FATAL ");
+  if (at == std::string::npos) return std::nullopt;
+  return summarize_output(err.substr(at), 3);
+}
+
+bool has_trace(const fs::path& run_dir) {
+  std::error_code ec;
+  return fs::is_directory(run_dir / "trace", ec) && !fs::is_empty(run_dir / "trace", ec);
+}
+
+}  // namespace
+
+HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_dir) {
+  HarnessVerdict v;
+  if (!end.exit.started) return {"error", end.exit.describe(), {}, {}, false};
+  if (end.exit.signal != 0) v.exit_signal = end.exit.signal;
+  else v.exit_code = end.exit.exit_code;
+  if (end.interrupted) {
+    v.status = "interrupted";
+    v.detail = "stopped when the campaign was interrupted";
+    return v;
+  }
+  if (end.timed_out) {
+    v.status = "timeout";
+    v.detail = "killed (whole process group) after the run time limit of " + std::to_string(end.timeout.count()) + " s";
+    v.validate = has_trace(run_dir);
+    return v;
+  }
+  if (end.under_rr) {
+    if (auto failure = rr_failure(run_dir)) {
+      v.status = "error";
+      v.detail = "rr failed while recording (a bug in rr, not in the code under test): " + *failure;
+      v.validate = has_trace(run_dir);
+      v.rr_failed = true;
+      return v;
+    }
+  }
+  std::optional<trace::RunMeta> meta;
+  try {
+    meta = trace::read_run_meta(run_dir / "meta.json");
+  } catch (const trace::RunDirError&) {
+  }
+  if (!meta) {
+    // No meta.json: the harness never got as far as its run directory (bad arguments, rr failing).
+    if (end.exit.signal != 0) return {"crashed", "killed by signal " + signal_text(end.exit.signal) + " before writing its trace", v.exit_code, v.exit_signal, false};
+    return {"error", "no meta.json; " + end.exit.describe() + stderr_summary(run_dir), v.exit_code, v.exit_signal, false};
+  }
+  const std::string& status = meta->exit_status;
+  if (status == "ok" && end.exit.exit_code == 0) {
+    v.status = "ok";
+  } else if (status == "stopped") {
+    v.status = "ok";
+    v.detail = "the harness stopped early (too many unsupported operations); its trace is complete up to there";
+  } else if (status == "error") {
+    v.status = "error";
+    v.detail = "the harness reported an error; " + end.exit.describe() + stderr_summary(run_dir);
+    return v;
+  } else if (status == "crashed" || status == "interrupted") {
+    v.status = "crashed";
+    v.detail = "the harness received signal " + (meta->exit_signal ? signal_text(*meta->exit_signal) : std::string("?")) +
+               "; its trace up to then is kept";
+  } else {
+    // meta.json still says running (killed outright, no chance to finish it) or ok with a failing
+    // process (rr itself died): the trace is a prefix at best.
+    v.status = "crashed";
+    v.detail = "the harness ended without finishing its trace (" + end.exit.describe() + ", meta.json status '" + status + "')" +
+               stderr_summary(run_dir);
+  }
+  v.validate = has_trace(run_dir);
+  return v;
+}
+
+std::string outcome(const RunRecord& run) {
+  if (run.validation && run.validation->verdict == "fail") return "fail";
+  if (run.status == "ok") {
+    if (!run.validation) return "interrupted";
+    return run.validation->verdict;  // pass | unknown | error
+  }
+  if (run.status == "pending" || run.status == "running") return "interrupted";
+  return run.status;
+}
+
+int exit_code_for(const std::vector<RunRecord>& runs) {
+  int code = 0;
+  for (const auto& run : runs) {
+    const std::string o = outcome(run);
+    if (o == "fail") return 1;
+    if (o != "pass") code = 2;
+  }
+  return code;
+}
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,109 @@
+#include "campaign/validation_pool.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <boost/asio/post.hpp>
+
+namespace omnilink::campaign {
+
+ValidationPool::ValidationPool(boost::asio::io_context& io, unsigned jobs)
+    : io_(io), jobs_(std::max(1u, jobs)), pool_(std::max(1u, jobs)) {}
+
+ValidationPool::~ValidationPool() {
+  cancel_ = true;
+  pool_.join();
+}
+
+void ValidationPool::submit(tla::ValidateOptions options, std::function<void()> on_start,
+                            std::function<void(tla::ValidationResult)> on_done) {
+  options.cancel = &cancel_;
+  boost::asio::post(pool_, [this, options = std::move(options), on_start = std::move(on_start),
+                            on_done = std::move(on_done)]() mutable {
+    tla::ValidationResult result;
+    if (cancel_) {
+      result.verdict = "unknown";
+      result.reason = "not validated: the campaign was interrupted";
+      result.cancelled = true;
+    } else {
+      boost::asio::post(io_, on_start);
+      result = tla::validate_run(options);
+    }
+    boost::asio::post(io_, [on_done = std::move(on_done), result = std::move(result)]() mutable { on_done(std::move(result)); });
+  });
+}
+
+tla::ValidateOptions validate_options(const TargetConfig& target, const TlcConfig& tlc, const std::filesystem::path& run_dir) {
+  tla::ValidateOptions options;
+  options.run_dir = run_dir;
+  options.spec = target.spec;
+  options.mc = target.mc;
+  options.init = target.init;
+  options.next = target.next;
+  options.view = target.view;
+  options.heap = tlc.heap;
+  options.timeout = tlc.timeout;
+  return options;
+}
+
+ValidationRecord validation_record(const tla::ValidationResult& result, const std::filesystem::path& spec) {
+  ValidationRecord v;
+  v.verdict = result.verdict;
+  v.reason = result.reason;
+  v.spec = spec.string();
+  v.duration_ms = result.duration.count();
+  v.peak_rss_kb = result.peak_rss_kb;
+  v.states_generated = result.states_generated;
+  v.states_distinct = result.states_distinct;
+  v.operations = result.operations;
+  v.linearized = result.linearized;
+  if (result.verdict == "fail") v.frontier_summary = result.summary();
+  v.created_ms = now_ms();
+  return v;
+}
+
+std::optional<std::uint64_t> heap_bytes(const std::string& heap) {
+  if (heap.size() < 2) return std::nullopt;
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i + 1 < heap.size(); ++i) {
+    if (heap[i] < '0' || heap[i] > '9') return std::nullopt;
+    n = n * 10 + static_cast<std::uint64_t>(heap[i] - '0');
+  }
+  switch (heap.back()) {
+    case 'k': case 'K': return n << 10;
+    case 'm': case 'M': return n << 20;
+    case 'g': case 'G': return n << 30;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<std::uint64_t> available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string line; std::getline(meminfo, line);) {
+    if (line.rfind("MemAvailable:", 0) != 0) continue;
+    std::istringstream fields(line.substr(13));
+    std::uint64_t kb = 0;
+    if (fields >> kb) return kb << 10;
+  }
+  return std::nullopt;
+}
+
+unsigned memory_bounded_jobs(const std::string& heap, unsigned cap, std::string& why) {
+  constexpr std::uint64_t kJvmOverhead = 256ull << 20;
+  const auto per_tlc = heap_bytes(heap);
+  const auto available = available_memory_bytes();
+  cap = std::max(1u, cap);
+  if (!per_tlc || !available) {
+    why = "memory unknown: " + std::to_string(cap) + " (one per job)";
+    return cap;
+  }
+  const std::uint64_t fit = (*available / 4 * 3) / (*per_tlc + kJvmOverhead);
+  const unsigned jobs = static_cast<unsigned>(std::clamp<std::uint64_t>(fit, 1, cap));
+  why = std::to_string(jobs) + " (" + std::to_string(*available >> 20) + " MiB available, heap " + heap + " + JVM each" +
+        (fit < cap ? "" : ", capped at the job count") + ")";
+  if (fit == 0) why += "; WARNING: even one TLC at this heap may not fit in free memory";
+  return jobs;
+}
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,57 @@
+// Validations of a campaign, run beside its harness runs: a fixed number of worker threads, each
+// running one TLC at a time (validate_run), with results handed back on the engine's event loop.
+// The number is the campaign's TLC budget: by default as many as the free memory holds at the
+// configured heap, so TLC never pushes the machine into swap.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/thread_pool.hpp>
+
+#include "campaign/campaign_file.hpp"
+#include "campaign/store.hpp"
+#include "tla/validation.hpp"
+
+namespace omnilink::campaign {
+
+class ValidationPool {
+ public:
+  ValidationPool(boost::asio::io_context& io, unsigned jobs);
+  ~ValidationPool();  // cancels what is running and waits for the workers
+  ValidationPool(const ValidationPool&) = delete;
+  ValidationPool& operator=(const ValidationPool&) = delete;
+
+  // `on_start` and `on_done` run on the event loop. After cancel(), queued validations do not start
+  // (on_done gets a cancelled unknown result) and running ones stop TLC.
+  void submit(tla::ValidateOptions options, std::function<void()> on_start,
+              std::function<void(tla::ValidationResult)> on_done);
+  void cancel() { cancel_ = true; }
+  unsigned jobs() const { return jobs_; }
+
+ private:
+  boost::asio::io_context& io_;
+  unsigned jobs_;
+  std::atomic<bool> cancel_{false};
+  boost::asio::thread_pool pool_;
+};
+
+// What validating one run of `target` takes: its spec, MC module, operators and the TLC limits.
+tla::ValidateOptions validate_options(const TargetConfig& target, const TlcConfig& tlc, const std::filesystem::path& run_dir);
+// A validation's result as the store keeps it.
+ValidationRecord validation_record(const tla::ValidationResult& result, const std::filesystem::path& spec);
+
+// -Xmx text ("512m", "2g") in bytes; nullopt if malformed.
+std::optional<std::uint64_t> heap_bytes(const std::string& heap);
+// MemAvailable from /proc/meminfo.
+std::optional<std::uint64_t> available_memory_bytes();
+
+// How many validations fit: MemAvailable * 3/4 over (heap + 256 MiB of JVM overhead), at least 1
+// and at most `cap`. `why` explains the number for the campaign's header line.
+unsigned memory_bounded_jobs(const std::string& heap, unsigned cap, std::string& why);
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,166 @@
+#include "orchestrator/campaign_command.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include <unistd.h>
+
+#include "campaign/campaign_file.hpp"
+#include "campaign/engine.hpp"
+#include "campaign/report.hpp"
+#include "campaign/run_outcome.hpp"
+#include "campaign/run_plan.hpp"
+#include "campaign/store.hpp"
+#include "campaign/validation_pool.hpp"
+#include "orchestrator/bundled_paths.hpp"
+
+namespace omnilink::cli {
+namespace fs = std::filesystem;
+using namespace omnilink::campaign;
+
+namespace {
+
+// Only the targets decide the plan; jobs, limits, TLC settings and the rr mode may change between
+// sessions of one campaign (resume with fewer jobs, a larger heap).
+std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& now) {
+  if (stored.value("targets", nlohmann::json()) == now.value("targets", nlohmann::json())) return "";
+  return "its targets differ from the campaign file's now";
+}
+
+bool write_report(const std::string& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) std::cerr << "omnilink campaign: cannot write " << file << "\n";
+  return static_cast<bool>(out);
+}
+
+}  // namespace
+
+void CampaignCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("campaign", "Run a campaign: many harness runs (under rr chaos when possible), each archived and validated with TLC");
+  sub_->add_option("FILE", file_, "The campaign file (docs/campaign.md)")->required();
+  sub_->add_flag("--resume", resume_, "Continue the newest campaign of this name in the store: only runs without a final result are done");
+  sub_->add_option("--set", overrides_, "Override a field of the file: FIELD=VALUE (e.g. tlc.heap=1g, targets.NAME.runs=5)");
+  sub_->add_option("--store", store_, "Store directory (default: the file's `store`, else $OMNILINK_STORE, else ./omnilink-store)");
+  sub_->add_option("--jobs", jobs_, "Harness runs at once (default: cores)")->check(CLI::PositiveNumber);
+  sub_->add_option("--rr", rr_, "auto | off | record | chaos")->check(CLI::IsMember({"auto", "off", "record", "chaos"}));
+  sub_->add_option("--run-timeout", run_timeout_s_, "Seconds a harness run may take")->check(CLI::PositiveNumber);
+  sub_->add_option("--runs", runs_, "Runs per configuration, for every target")->check(CLI::PositiveNumber);
+  sub_->add_option("--tlc-heap", tlc_heap_, "TLC's Java heap, e.g. 2g");
+  sub_->add_option("--tlc-timeout", tlc_timeout_s_, "Seconds a validation may take")->check(CLI::PositiveNumber);
+  sub_->add_option("--tlc-jobs", tlc_jobs_, "Validations at once (default: what free memory holds)")->check(CLI::PositiveNumber);
+  sub_->add_option("--name", name_, "Campaign name (default: the file's `name`, else its stem)");
+  sub_->add_option("--harness-dir", harness_dirs_, "Where bare harness names are looked up first (repeatable)");
+  sub_->add_flag("--plain", plain_, "One line per event, even on a terminal");
+  sub_->add_option("--json", json_file_, "Write the summary as JSON to this file");
+  sub_->add_option("--junit", junit_file_, "Write a JUnit XML report to this file");
+}
+
+int CampaignCommand::run() {
+  LoadOptions load;
+  load.overrides = overrides_;
+  const auto set = [&](const std::string& field, const std::string& value) { load.overrides.push_back(field + "=" + value); };
+  if (jobs_) set("jobs", std::to_string(*jobs_));
+  if (!rr_.empty()) set("rr", "\"" + rr_ + "\"");
+  if (run_timeout_s_) set("run_timeout_s", std::to_string(*run_timeout_s_));
+  if (runs_) set("targets.*.runs", std::to_string(*runs_));
+  if (!tlc_heap_.empty()) set("tlc.heap", nlohmann::json(tlc_heap_).dump());
+  if (tlc_timeout_s_) set("tlc.timeout_s", std::to_string(*tlc_timeout_s_));
+  if (tlc_jobs_) set("tlc.jobs", std::to_string(*tlc_jobs_));
+  if (!name_.empty()) set("name", nlohmann::json(name_).dump());
+  if (!store_.empty()) load.store = store_;
+  for (const auto& dir : harness_dirs_) load.harness_dirs.emplace_back(dir);
+  for (const auto& dir : bundled_harness_dirs()) load.harness_dirs.push_back(dir);
+  load.spec_dirs = bundled_spec_dirs();
+
+  CampaignConfig config;
+  try {
+    config = load_campaign(file_, load);
+  } catch (const CampaignFileError& e) {
+    std::cerr << "omnilink campaign: " << e.what() << "\n";
+    return kExitUsage;
+  }
+
+  std::optional<Store> store;
+  std::string campaign_id;
+  try {
+    store = Store::open(config.store);
+    if (resume_) {
+      const auto previous = store->latest_campaign(config.name);
+      if (!previous) {
+        std::cerr << "omnilink campaign: --resume: no campaign named '" << config.name << "' in " << config.store.string() << "\n";
+        return kExitUsage;
+      }
+      const std::string why = plan_difference(nlohmann::json::parse(previous->config_json), config.to_json());
+      if (!why.empty()) {
+        std::cerr << "omnilink campaign: --resume: cannot continue " << previous->id << ": " << why
+                  << " (start a new campaign instead, without --resume)\n";
+        return kExitUsage;
+      }
+      campaign_id = previous->id;
+      store->set_campaign_status(campaign_id, "running");
+    } else {
+      campaign_id = store->create_campaign(config.name, config.file.string(), config.to_json().dump());
+    }
+  } catch (const StoreError& e) {
+    std::cerr << "omnilink campaign: " << e.what() << "\n";
+    return kExitUsage;
+  }
+
+  const Recording recording = resolve_recording(config.rr);
+  if (!recording.error.empty()) {
+    std::cerr << "omnilink campaign: " << recording.error << "\n";
+    store->set_campaign_status(campaign_id, "interrupted");
+    return kExitUsage;
+  }
+  EngineSettings settings;
+  std::string tlc_jobs_why;
+  if (config.tlc.jobs) {
+    settings.tlc_jobs = *config.tlc.jobs;
+    tlc_jobs_why = std::to_string(*config.tlc.jobs) + " (tlc.jobs)";
+  } else {
+    settings.tlc_jobs = memory_bounded_jobs(config.tlc.heap, config.jobs, tlc_jobs_why);
+  }
+
+  std::cout << "omnilink campaign " << campaign_id << (resume_ ? " (resumed)" : "") << "  from " << config.file.string() << "\n"
+            << "  store: " << config.store.string() << "\n"
+            << "  runs: " << plan_runs(config).size() << " over " << config.targets.size() << " target(s); jobs " << config.jobs
+            << "; run timeout " << config.run_timeout.count() << " s\n"
+            << "  validations at once: " << tlc_jobs_why << "; TLC heap " << config.tlc.heap << ", timeout "
+            << config.tlc.timeout.count() << " s\n"
+            << "  rr: " << recording.mode_name() << (recording.soft_counters ? " (software counters, -W)" : "")
+            << (recording.rr ? " with " + recording.rr->string() : "") << "\n";
+  for (const auto& note : recording.notes) std::cout << "  " << note << "\n";
+  std::cout.flush();
+
+  const bool live = !plain_ && ::isatty(STDOUT_FILENO) == 1;
+  Progress progress(std::cout, live);
+  bool completed = false;
+  try {
+    Engine engine(config, *store, campaign_id, recording, settings, progress);
+    completed = engine.run();
+    store->set_campaign_status(campaign_id, completed ? "finished" : "interrupted");
+  } catch (const StoreError& e) {
+    std::cerr << "omnilink campaign: " << e.what() << "\n";
+    return 2;
+  }
+
+  const auto runs = store->runs(campaign_id);
+  const auto campaign = store->campaign(campaign_id);
+  std::cout << "\n" << summary_table(runs);
+  if (const std::string details = problem_details(runs); !details.empty()) std::cout << "\n" << details;
+  bool reports_ok = true;
+  if (!json_file_.empty()) reports_ok &= write_report(json_file_, summary_json(*campaign, runs).dump(2) + "\n");
+  if (!junit_file_.empty()) reports_ok &= write_report(junit_file_, junit_xml(*campaign, runs));
+  int code = exit_code_for(runs);
+  if (!completed && code == 0) code = 2;  // the runs it did all passed, but not all were done
+  std::cout << "\ncampaign " << campaign_id << ": "
+            << (completed ? code == 0 ? "every run passed" : code == 1 ? "FAILURES FOUND" : "some runs have no pass verdict"
+                          : "INTERRUPTED; continue it with: omnilink campaign " + file_ + " --resume")
+            << " (exit " << code << "; details: omnilink ls " << campaign_id << ")\n";
+  return reports_ok ? code : std::max(code, 2);
+}
+
+}  // namespace omnilink::cli

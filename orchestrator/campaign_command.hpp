@@ -1,0 +1,35 @@
+// `omnilink campaign FILE`: the product's main job. Loads the campaign file (campaign/campaign_file),
+// opens the store, resolves the rr mode, runs the engine (campaign/engine) and reports: summary
+// table, failures with their frontier and replay command, --json and --junit files.
+// Exit code: 0 every run passed, 1 a run failed validation, 2 otherwise when some run has no pass
+// (unknown, crashed, timeout, bad-trace, error, or the campaign was interrupted), 3 usage or
+// configuration error (docs/campaign.md).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "orchestrator/command.hpp"
+
+namespace omnilink::cli {
+
+class CampaignCommand : public Command {
+ public:
+  void add_to(CLI::App& app) override;
+  int run() override;
+
+ private:
+  std::string file_;
+  std::vector<std::string> overrides_;
+  std::string store_;
+  std::optional<unsigned> jobs_, tlc_jobs_, runs_;
+  std::optional<int> run_timeout_s_, tlc_timeout_s_;
+  std::string rr_, tlc_heap_, name_;
+  std::vector<std::string> harness_dirs_;
+  bool resume_ = false;
+  bool plain_ = false;
+  std::string json_file_, junit_file_;
+};
+
+}  // namespace omnilink::cli

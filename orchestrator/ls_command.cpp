@@ -1,0 +1,168 @@
+#include "orchestrator/ls_command.hpp"
+
+#include <algorithm>
+#include <ctime>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace omnilink::cli {
+namespace {
+
+using campaign::CampaignRecord;
+using campaign::RunRecord;
+using Table = std::vector<std::vector<std::string>>;
+
+// Columns padded to their widest cell; the last one is not padded (it may be long).
+void print_table(const Table& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows)
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (widths.size() <= i) widths.push_back(0);
+      widths[i] = std::max(widths[i], row[i].size());
+    }
+  for (const auto& row : rows) {
+    for (std::size_t i = 0; i + 1 < row.size(); ++i) std::cout << std::left << std::setw(static_cast<int>(widths[i] + 2)) << row[i];
+    if (!row.empty()) std::cout << row.back();
+    std::cout << "\n";
+  }
+}
+
+// "ok 38, crashed 2" in the order of `names`; counts not in `names` (none today) follow.
+std::string describe_counts(const std::map<std::string, std::size_t>& counts, const std::vector<std::string>& names) {
+  std::string text;
+  auto add = [&text](const std::string& name, std::size_t n) { text += (text.empty() ? "" : ", ") + name + " " + std::to_string(n); };
+  for (const auto& name : names)
+    if (auto it = counts.find(name); it != counts.end()) add(name, it->second);
+  for (const auto& [name, n] : counts)
+    if (std::find(names.begin(), names.end(), name) == names.end()) add(name, n);
+  return text.empty() ? "-" : text;
+}
+
+const std::vector<std::string> kStatuses(campaign::kRunStatuses.begin(), campaign::kRunStatuses.end());
+const std::vector<std::string> kVerdicts = {"pass", "fail", "unknown", "error"};
+
+struct Outcomes {
+  std::size_t runs = 0;
+  std::map<std::string, std::size_t> statuses, verdicts;
+};
+
+Outcomes count_outcomes(const std::vector<RunRecord>& runs) {
+  Outcomes o;
+  o.runs = runs.size();
+  for (const auto& r : runs) {
+    ++o.statuses[r.status];
+    if (r.validation) ++o.verdicts[r.validation->verdict];
+  }
+  return o;
+}
+
+std::string rr_column(const RunRecord& r) {
+  if (r.rr_mode.empty()) return "-";
+  return r.rr_soft_counters ? r.rr_mode + " -W" : r.rr_mode;
+}
+
+}  // namespace
+
+void print_json(const nlohmann::json& json) {
+  // Details and reasons carry tools' output, which need not be UTF-8.
+  std::cout << json.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+}
+
+void StoreOption::add_to(CLI::App& sub) {
+  sub.add_option("--store", directory, "The campaign store directory (default: $OMNILINK_STORE, else ./omnilink-store)");
+}
+
+campaign::Store StoreOption::open() const {
+  return campaign::Store::open_existing(directory.empty() ? campaign::default_store_directory() : std::filesystem::path(directory));
+}
+
+std::string local_time(std::int64_t epoch_ms) {
+  if (epoch_ms == 0) return "-";
+  const std::time_t t = static_cast<std::time_t>(epoch_ms / 1000);
+  std::tm local{};
+  localtime_r(&t, &local);
+  std::ostringstream out;
+  out << std::put_time(&local, "%Y-%m-%dT%H:%M:%S");
+  return out.str();
+}
+
+std::string seconds(std::int64_t ms) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(2) << static_cast<double>(ms) / 1000.0 << " s";
+  return out.str();
+}
+
+std::string campaigns_note(campaign::Store& store) {
+  std::string ids;
+  for (const auto& c : store.campaigns()) ids += (ids.empty() ? "" : ", ") + c.id;
+  return ids.empty() ? "the store has no campaigns" : "campaigns in the store: " + ids;
+}
+
+void LsCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("ls", "List the campaigns in a store, or the runs of one campaign");
+  auto* campaign = sub_->add_option("CAMPAIGN", campaign_, "A campaign id (<name>-<n>): list its runs");
+  store_.add_to(*sub_);
+  sub_->add_option("--status", status_, "Only runs with this status")->check(CLI::IsMember(kStatuses))->needs(campaign);
+  sub_->add_option("--verdict", verdict_, "Only runs whose newest validation has this verdict")
+      ->check(CLI::IsMember(kVerdicts))
+      ->needs(campaign);
+  sub_->add_flag("--json", json_, "Print a JSON array of the records instead of a table");
+}
+
+int LsCommand::run() {
+  try {
+    campaign::Store store = store_.open();
+    return campaign_.empty() ? list_campaigns(store) : list_runs(store);
+  } catch (const campaign::StoreError& e) {
+    std::cerr << "omnilink ls: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+int LsCommand::list_campaigns(campaign::Store& store) const {
+  nlohmann::json json = nlohmann::json::array();
+  Table table{{"campaign", "status", "created", "runs", "statuses", "verdicts"}};
+  for (const CampaignRecord& c : store.campaigns()) {
+    const Outcomes o = count_outcomes(store.runs(c.id));
+    if (json_) {
+      nlohmann::json j = c;
+      j["runs"] = o.runs;
+      j["statuses"] = o.statuses;
+      j["verdicts"] = o.verdicts;
+      json.push_back(std::move(j));
+    } else {
+      table.push_back({c.id, c.status, local_time(c.created_ms), std::to_string(o.runs), describe_counts(o.statuses, kStatuses),
+                       describe_counts(o.verdicts, kVerdicts)});
+    }
+  }
+  if (json_) print_json(json);
+  else print_table(table);
+  return kExitOk;
+}
+
+int LsCommand::list_runs(campaign::Store& store) const {
+  if (!store.campaign(campaign_)) {
+    std::cerr << "omnilink ls: no campaign " << campaign_ << " in " << store.directory().string() << "; " << campaigns_note(store)
+              << "\n";
+    return kExitUsage;
+  }
+  nlohmann::json json = nlohmann::json::array();
+  Table table{{"run", "status", "verdict", "threads", "ops", "seed", "harness", "rr"}};
+  for (const RunRecord& r : store.runs(campaign_, status_)) {
+    if (verdict_ && (!r.validation || r.validation->verdict != *verdict_)) continue;
+    if (json_) json.push_back(r);
+    else
+      table.push_back({r.id, r.status, r.validation ? r.validation->verdict : "-", std::to_string(r.threads), std::to_string(r.ops),
+                       std::to_string(r.seed), r.harness_ms > 0 ? seconds(r.harness_ms) : "-", rr_column(r)});
+  }
+  if (json_) print_json(json);
+  else print_table(table);
+  return kExitOk;
+}
+
+}  // namespace omnilink::cli

@@ -1,0 +1,316 @@
+// `omnilink campaign` end to end, through the CLI, on real harnesses and a real TLC: the demo
+// campaign (locked-queue passes, racy-queue fails with a frontier), with rr when it records here;
+// a hanging harness killed at its time limit; a segfaulting one kept as `crashed`; a corrupt trace
+// as `bad-trace`; SIGINT then --resume; two campaigns writing one store at once; configuration
+// errors. Cases that need TLC (or rr) exit 77 without it, which ctest reports as SKIPPED.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <csignal>
+#include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/store.hpp"
+#include "platform/rr_probe.hpp"
+#include "platform/subprocess.hpp"
+#include "platform/toolchain.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using namespace omnilink;
+using omnilink::testing::ScratchDir;
+namespace fs = std::filesystem;
+
+void skip(const std::string& why) {
+  std::cout << "SKIPPED: " << why << "\n";
+  std::exit(77);
+}
+
+void require_tlc() {
+  if (!find_tlc_jar().found() || !find_java().found()) skip("TLC or java not found (see `omnilink doctor`)");
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void write_text(const fs::path& p, const std::string& text) {
+  std::ofstream out(p);
+  out << text;
+}
+
+ProcessResult omnilink_cli(const std::vector<std::string>& args, int timeout_s = 600) {
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(timeout_s);
+  return run_process(OMNILINK_CLI, args, options);
+}
+
+// A campaign file of one target running tests/helpers/crashing_harness against tests/specs/Steps.tla.
+std::string steps_campaign(const std::string& name, const std::vector<std::string>& args, int runs = 1,
+                           int run_timeout_s = 60, int threads = 2, int ops = 100) {
+  nlohmann::json target{{"name", "steps"},
+                        {"harness", OMNILINK_CRASHING_HARNESS},
+                        {"spec", std::string(OMNILINK_TEST_SPECS) + "/Steps.tla"},
+                        {"threads", {threads}},
+                        {"ops", {ops}},
+                        {"runs", runs},
+                        {"args", args}};
+  nlohmann::json campaign{{"format", 1},       {"name", name},       {"rr", "off"},
+                          {"run_timeout_s", run_timeout_s}, {"tlc", {{"heap", "1g"}, {"timeout_s", 300}}},
+                          {"targets", {target}}};
+  return campaign.dump(2);
+}
+
+nlohmann::json read_json(const fs::path& p) { return nlohmann::json::parse(read_text(p)); }
+
+std::vector<campaign::RunRecord> stored_runs(const fs::path& store, const std::string& campaign) {
+  return campaign::Store::open(store).runs(campaign);
+}
+
+// No process still has `needle` on its command line (the run's whole process group was killed).
+bool no_process_mentions(const std::string& needle) {
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    const std::string pid = entry.path().filename();
+    if (pid.find_first_not_of("0123456789") != std::string::npos || pid == std::to_string(::getpid())) continue;
+    std::string cmdline = read_text(entry.path() / "cmdline");
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(needle) != std::string::npos) return false;
+  }
+  return true;
+}
+
+TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails with a frontier") {
+  require_tlc();
+  ScratchDir dir;
+  // Longer racy-queue runs than the demo's: each then fails validation with probability about 7/8,
+  // so six runs all passing (a false test failure) has odds of about 4 in a million.
+  const auto r = omnilink_cli({"campaign", std::string(OMNILINK_SOURCE_DIR) + "/examples/campaigns/demo.json", "--rr",
+                               "off", "--set", "targets.racy-queue.ops=4000", "--set", "targets.racy-queue.runs=6",
+                               "--store", (dir / "store").string(), "--plain", "--json",
+                               (dir / "summary.json").string(), "--junit", (dir / "junit.xml").string()});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  const nlohmann::json summary = read_json(dir / "summary.json");
+  CHECK(summary["campaign"] == "demo-1");
+  std::map<std::string, std::multiset<std::string>> outcomes;
+  for (const auto& run : summary["runs"]) outcomes[run["target"]].insert(run["outcome"].get<std::string>());
+  CHECK(outcomes["locked-queue"].count("pass") == 4);
+  CHECK(outcomes["locked-queue"].size() == 4);
+  CHECK(outcomes["racy-queue"].count("fail") >= 1);
+  for (const auto& run : summary["runs"]) {
+    if (run["outcome"] != "fail") continue;
+    const nlohmann::json result = read_json(fs::path(run["dir"].get<std::string>()) / "validation" / "result.json");
+    CHECK(result["verdict"] == "fail");
+    CHECK_FALSE(result["frontier"]["pending"].empty());
+    CHECK(run["replay"].get<std::string>().find("not recorded (rr off)") != std::string::npos);
+  }
+  CHECK(r.out.find("FAIL:") != std::string::npos);             // the frontier summary
+  CHECK(r.out.find("pending at the deepest state") != std::string::npos);
+  CHECK(read_text(dir / "junit.xml").find("<failure message=") != std::string::npos);
+}
+
+TEST_CASE("the demo campaign under rr chaos records, packs and validates every run") {
+  require_tlc();
+  const ToolLocation rr = find_rr();
+  if (!rr.found()) skip("rr not found");
+  if (!probe_rr(*rr.path).can_record()) skip("rr cannot record on this machine");
+  ScratchDir dir;
+  const auto r = omnilink_cli({"campaign", std::string(OMNILINK_SOURCE_DIR) + "/examples/campaigns/demo.json", "--rr",
+                               "chaos", "--set", "targets.locked-queue.runs=1", "--set", "targets.racy-queue.runs=2",
+                               "--store", (dir / "store").string(), "--plain", "--json", (dir / "summary.json").string()});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code != 3);
+  const nlohmann::json summary = read_json(dir / "summary.json");
+  for (const auto& run : summary["runs"]) {
+    INFO(run.dump());
+    CHECK(run["rr_mode"] == "chaos");
+    // rr.soft's chaos mode sometimes asserts in rr itself; the engine records such a run again, and
+    // after the last attempt reports it as an error that blames rr, never as a harness crash.
+    if (run["status"] == "error") {
+      CHECK(run["detail"].get<std::string>().find("rr failed while recording") != std::string::npos);
+      continue;
+    }
+    CHECK(run["status"] == "ok");
+    CHECK((run["outcome"] == "pass" || run["outcome"] == "fail"));
+    if (run["target"] == "locked-queue") CHECK(run["outcome"] == "pass");
+    // Packed: the recording holds its own copies of the files it maps (rr pack's mmap_pack_*).
+    const fs::path recording = fs::path(run["dir"].get<std::string>()) / "rr";
+    CHECK(fs::exists(recording / "version"));
+    bool has_copied_binary = false;
+    for (const auto& f : fs::directory_iterator(recording))
+      has_copied_binary |= f.path().filename().string().starts_with("mmap_pack_");
+    CHECK(has_copied_binary);
+    if (run["outcome"] == "fail") CHECK(run["replay"].get<std::string>().find("rr replay") != std::string::npos);
+  }
+}
+
+TEST_CASE("a hanging harness is killed with its process group at the run time limit") {
+  ScratchDir dir;
+  write_text(dir / "hang.json", steps_campaign("hang", {"--param", "how=hang", "--param", "crash_at=20"}, 1, 2));
+  const auto begin = std::chrono::steady_clock::now();
+  const auto r = omnilink_cli({"campaign", (dir / "hang.json").string(), "--store", (dir / "store").string(), "--plain"});
+  const auto took = std::chrono::steady_clock::now() - begin;
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  const auto runs = stored_runs(dir / "store", "hang-1");
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].status == "timeout");
+  CHECK(runs[0].detail.find("2 s") != std::string::npos);
+  CHECK(took < std::chrono::seconds(2 + 3 + 60));  // limit + grace + validation of the prefix
+  CHECK(no_process_mentions(runs[0].dir));
+  CHECK(fs::exists(fs::path(runs[0].dir) / "trace" / "thread-0000.msgpack"));  // the prefix is kept
+}
+
+TEST_CASE("a segfaulting harness is crashed, its trace prefix kept and validated") {
+  ScratchDir dir;
+  write_text(dir / "segv.json", steps_campaign("segv", {"--param", "how=segv", "--param", "crash_at=30"}));
+  const auto r = omnilink_cli({"campaign", (dir / "segv.json").string(), "--store", (dir / "store").string(), "--plain"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  const auto runs = stored_runs(dir / "store", "segv-1");
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].status == "crashed");
+  CHECK(runs[0].detail.find("11") != std::string::npos);  // SIGSEGV
+  CHECK(fs::file_size(fs::path(runs[0].dir) / "trace" / "thread-0000.msgpack") > 0);
+  REQUIRE(runs[0].validation);
+  if (find_tlc_jar().found()) CHECK(runs[0].validation->verdict == "pass");  // the prefix is a valid behaviour
+  CHECK(read_text(fs::path(runs[0].dir) / "harness.err").size() < 100000);
+}
+
+TEST_CASE("a corrupt trace is bad-trace with the reader's error") {
+  ScratchDir dir;
+  write_text(dir / "corrupt.json", steps_campaign("corrupt", {"--param", "how=corrupt"}));
+  const auto r = omnilink_cli({"campaign", (dir / "corrupt.json").string(), "--store", (dir / "store").string(), "--plain"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  const auto runs = stored_runs(dir / "store", "corrupt-1");
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].status == "bad-trace");
+  CHECK(runs[0].detail.find("thread-0000.msgpack") != std::string::npos);
+  CHECK(runs[0].detail.find("byte") != std::string::npos);
+  CHECK(r.out.find("bad-trace") != std::string::npos);
+}
+
+TEST_CASE("SIGINT stops a campaign cleanly and --resume completes it, no run lost or repeated") {
+  ScratchDir dir;
+  // 8 runs of about a second each, two at a time.
+  write_text(dir / "long.json", steps_campaign("long", {"--param", "crash_at=-1", "--param", "sleep_us=5000"}, 8, 60, 2, 200));
+  const std::vector<std::string> args{"campaign", (dir / "long.json").string(), "--store", (dir / "store").string(), "--plain", "--jobs", "2"};
+  std::vector<char*> argv{const_cast<char*>(OMNILINK_CLI)};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int out = ::open((dir / "first.out").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(out, 1);
+    ::dup2(out, 2);
+    ::execv(OMNILINK_CLI, argv.data());
+    ::_exit(127);
+  }
+  // Interrupt once some runs are finished and others are not.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  std::size_t finished = 0;
+  while (std::chrono::steady_clock::now() < deadline && finished < 2) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!fs::exists(dir / "store" / "omnilink.db")) continue;
+    try {
+      finished = 0;
+      for (const auto& run : stored_runs(dir / "store", "long-1")) finished += run.finished_ms != 0;
+    } catch (const campaign::StoreError&) {
+    }
+  }
+  REQUIRE(finished >= 2);
+  ::kill(pid, SIGINT);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  INFO(read_text(dir / "first.out"));
+  REQUIRE(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(read_text(dir / "first.out").find("--resume") != std::string::npos);
+  {
+    auto store = campaign::Store::open(dir / "store");
+    CHECK(store.campaign("long-1")->status == "interrupted");
+    std::size_t not_final = 0;
+    for (const auto& run : store.runs("long-1")) not_final += run.finished_ms == 0;
+    CHECK(not_final > 0);
+  }
+  CHECK(no_process_mentions((dir / "store").string()));
+
+  const auto r = omnilink_cli({"campaign", (dir / "long.json").string(), "--store", (dir / "store").string(), "--plain", "--resume"});
+  INFO(r.out << r.err);
+  CHECK(r.out.find("resuming") != std::string::npos);
+  auto store = campaign::Store::open(dir / "store");
+  CHECK(store.campaigns().size() == 1);
+  CHECK(store.campaign("long-1")->status == "finished");
+  const auto runs = store.runs("long-1");
+  CHECK(runs.size() == 8);
+  std::set<std::string> ids;
+  for (const auto& run : runs) {
+    ids.insert(run.id);
+    CHECK(run.status == "ok");
+    CHECK(run.validation.has_value());
+    CHECK(run.finished_ms != 0);
+  }
+  CHECK(ids.size() == 8);
+  if (find_tlc_jar().found()) CHECK(r.exit_code == 0);
+}
+
+TEST_CASE("two campaigns write one store at the same time") {
+  ScratchDir dir;
+  write_text(dir / "a.json", steps_campaign("shared", {"--param", "crash_at=-1"}, 3));
+  write_text(dir / "b.json", steps_campaign("shared", {"--param", "crash_at=-1"}, 3));
+  const std::string store = (dir / "store").string();
+  ProcessResult a, b;
+  std::thread first([&] { a = omnilink_cli({"campaign", (dir / "a.json").string(), "--store", store, "--plain"}); });
+  std::thread second([&] { b = omnilink_cli({"campaign", (dir / "b.json").string(), "--store", store, "--plain"}); });
+  first.join();
+  second.join();
+  INFO(a.out << a.err << b.out << b.err);
+  CHECK(a.exit_code == b.exit_code);
+  CHECK((a.exit_code == 0 || a.exit_code == 2));
+  auto s = campaign::Store::open(store);
+  const auto campaigns = s.campaigns();
+  REQUIRE(campaigns.size() == 2);
+  std::set<std::string> ids;
+  for (const auto& c : campaigns) {
+    ids.insert(c.id);
+    CHECK(c.status == "finished");
+    const auto runs = s.runs(c.id);
+    CHECK(runs.size() == 3);
+    for (const auto& run : runs) CHECK(run.validation.has_value());
+  }
+  CHECK(ids == std::set<std::string>{"shared-1", "shared-2"});
+}
+
+TEST_CASE("configuration errors exit 3 and name the field") {
+  ScratchDir dir;
+  nlohmann::json campaign = nlohmann::json::parse(steps_campaign("bad", {}));
+  campaign["targets"][0]["thread"] = 2;  // a typo of "threads"
+  write_text(dir / "typo.json", campaign.dump());
+  auto r = omnilink_cli({"campaign", (dir / "typo.json").string(), "--store", (dir / "store").string()});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("targets[0]") != std::string::npos);
+  CHECK(r.err.find("thread") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "store"));  // nothing is started for a bad file
+
+  write_text(dir / "ok.json", steps_campaign("bad", {}));
+  r = omnilink_cli({"campaign", (dir / "ok.json").string(), "--store", (dir / "store").string(), "--set", "tlc.heap=lots"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("tlc.heap") != std::string::npos);
+
+  r = omnilink_cli({"campaign", (dir / "ok.json").string(), "--store", (dir / "store").string(), "--resume"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("no campaign named 'bad'") != std::string::npos);
+}
+
+}  // namespace
