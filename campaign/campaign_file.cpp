@@ -562,6 +562,41 @@ CampaignConfig parse_campaign(json document, const fs::path& file, const LoadOpt
   return config;
 }
 
+CampaignConfig stored_campaign(const json& effective, const std::string& origin) {
+  try {
+    CampaignConfig config;
+    config.file = origin;
+    config.name = effective.at("name").get<std::string>();
+    config.store = effective.at("store").get<std::string>();
+    config.rr = parse_rr_mode(effective.at("rr").get<std::string>()).value_or(RrMode::automatic);
+    config.jobs = effective.at("jobs").get<unsigned>();
+    config.run_timeout = std::chrono::seconds(effective.at("run_timeout_s").get<std::int64_t>());
+    const json& tlc = effective.at("tlc");
+    config.tlc.heap = tlc.at("heap").get<std::string>();
+    config.tlc.timeout = std::chrono::seconds(tlc.at("timeout_s").get<std::int64_t>());
+    if (!tlc.at("jobs").is_null()) config.tlc.jobs = tlc.at("jobs").get<unsigned>();
+    for (const json& t : effective.at("targets")) {
+      TargetConfig target;
+      target.name = t.at("name").get<std::string>();
+      target.harness = t.at("harness").get<std::string>();
+      target.args = t.at("args").get<std::vector<std::string>>();
+      target.spec = t.at("spec").get<std::string>();
+      if (!t.at("mc").is_null()) target.mc = t.at("mc").get<std::string>();
+      target.init = t.at("init").get<std::string>();
+      target.next = t.at("next").get<std::string>();
+      if (!t.at("view").is_null()) target.view = t.at("view").get<std::string>();
+      target.threads = t.at("threads").get<std::vector<std::uint32_t>>();
+      target.ops = t.at("ops").get<std::vector<std::uint64_t>>();
+      target.runs = t.at("runs").get<std::uint32_t>();
+      target.seed_base = t.at("seed_base").get<std::uint64_t>();
+      config.targets.push_back(std::move(target));
+    }
+    return config;
+  } catch (const json::exception& e) {
+    throw CampaignFileError(origin + ": the stored configuration is not one this omnilink wrote: " + e.what());
+  }
+}
+
 CampaignConfig load_campaign(const fs::path& file, const LoadOptions& options) {
   return parse_campaign(parse_json(read_text(file), file), file, options);
 }

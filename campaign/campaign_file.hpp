@@ -87,4 +87,9 @@ CampaignConfig load_campaign(const std::filesystem::path& file, const LoadOption
 // The same, on an already parsed document (`file` names it in errors and anchors relative paths).
 CampaignConfig parse_campaign(nlohmann::json document, const std::filesystem::path& file, const LoadOptions& options);
 
+// A campaign's effective configuration read back from the store (CampaignConfig::to_json(), checked
+// when the campaign started). Nothing is resolved or checked on disk again: `revalidate` needs the
+// specs and TLC settings even when the harness is gone. Throws CampaignFileError naming `origin`.
+CampaignConfig stored_campaign(const nlohmann::json& effective, const std::string& origin);
+
 }  // namespace omnilink::campaign

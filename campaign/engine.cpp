@@ -221,6 +221,7 @@ struct Engine::State {
     const tla::ValidateOptions options = validate_options(target, config.tlc, run.dir);
     ++validating;
     const std::string id = run.id;
+    progress.phase(id, "waiting for TLC");
     validations.submit(
         options, [this, id] { progress.phase(id, "validating"); },
         [this, run = std::move(run), spec = target.spec](tla::ValidationResult result) mutable {
@@ -235,15 +236,7 @@ struct Engine::State {
       finish_if_idle();
       return;
     }
-    const ValidationRecord v = validation_record(result, spec);
-    if (result.corrupt_trace && run.status == "ok") {
-      run.status = "bad-trace";
-      run.detail = result.reason;
-    }
-    run.finished_ms = now_ms();
-    store.add_validation(run.campaign, run.id, v);
-    store.update_run(run);
-    run.validation = v;
+    record_validation(store, run, result, spec);
     progress.finished(run);
     finish_if_idle();
   }

@@ -21,7 +21,8 @@ class Progress {
   // `total` runs in the campaign, of which `already` were finished by an earlier (resumed) session.
   void begin(std::size_t total, const std::vector<RunRecord>& already);
   void note(const std::string& text);                              // a line above the live block
-  void phase(const std::string& run, const std::string& phase);    // recording | running | packing | validating
+  // recording | running | packing | waiting for TLC | validating
+  void phase(const std::string& run, const std::string& phase);
   void finished(const RunRecord& run);                             // the run has its final outcome
   void tick();                                                     // redraws (live) every second
   void end();

@@ -7,6 +7,26 @@
 #include <boost/asio/post.hpp>
 
 namespace omnilink::campaign {
+namespace {
+
+// A validation's result as the store keeps it.
+ValidationRecord validation_record(const tla::ValidationResult& result, const std::filesystem::path& spec) {
+  ValidationRecord v;
+  v.verdict = result.verdict;
+  v.reason = result.reason;
+  v.spec = spec.string();
+  v.duration_ms = result.duration.count();
+  v.peak_rss_kb = result.peak_rss_kb;
+  v.states_generated = result.states_generated;
+  v.states_distinct = result.states_distinct;
+  v.operations = result.operations;
+  v.linearized = result.linearized;
+  if (result.verdict == "fail") v.frontier_summary = result.summary();
+  v.created_ms = now_ms();
+  return v;
+}
+
+}  // namespace
 
 ValidationPool::ValidationPool(boost::asio::io_context& io, unsigned jobs)
     : io_(io), jobs_(std::max(1u, jobs)), pool_(std::max(1u, jobs)) {}
@@ -47,20 +67,16 @@ tla::ValidateOptions validate_options(const TargetConfig& target, const TlcConfi
   return options;
 }
 
-ValidationRecord validation_record(const tla::ValidationResult& result, const std::filesystem::path& spec) {
-  ValidationRecord v;
-  v.verdict = result.verdict;
-  v.reason = result.reason;
-  v.spec = spec.string();
-  v.duration_ms = result.duration.count();
-  v.peak_rss_kb = result.peak_rss_kb;
-  v.states_generated = result.states_generated;
-  v.states_distinct = result.states_distinct;
-  v.operations = result.operations;
-  v.linearized = result.linearized;
-  if (result.verdict == "fail") v.frontier_summary = result.summary();
-  v.created_ms = now_ms();
-  return v;
+void record_validation(Store& store, RunRecord& run, const tla::ValidationResult& result, const std::filesystem::path& spec) {
+  const ValidationRecord v = validation_record(result, spec);
+  if (result.corrupt_trace && run.status == "ok") {
+    run.status = "bad-trace";
+    run.detail = result.reason;
+  }
+  run.finished_ms = now_ms();
+  store.add_validation(run.campaign, run.id, v);
+  store.update_run(run);
+  run.validation = v;
 }
 
 std::optional<std::uint64_t> heap_bytes(const std::string& heap) {

@@ -42,8 +42,10 @@ class ValidationPool {
 
 // What validating one run of `target` takes: its spec, MC module, operators and the TLC limits.
 tla::ValidateOptions validate_options(const TargetConfig& target, const TlcConfig& tlc, const std::filesystem::path& run_dir);
-// A validation's result as the store keeps it.
-ValidationRecord validation_record(const tla::ValidationResult& result, const std::filesystem::path& spec);
+
+// Records a finished validation of `run` in the store and in `run` (which becomes the run's newest):
+// a trace the reader rejects turns an `ok` run into `bad-trace`, with the reader's error.
+void record_validation(Store& store, RunRecord& run, const tla::ValidationResult& result, const std::filesystem::path& spec);
 
 // -Xmx text ("512m", "2g") in bytes; nullopt if malformed.
 std::optional<std::uint64_t> heap_bytes(const std::string& heap);

@@ -18,3 +18,4 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/OmniLinkConfig.cmake
 
 # The demo driver, used by `nix run .#campaign` on the installed binaries.
 install(PROGRAMS scripts/run-demo DESTINATION ${CMAKE_INSTALL_DATADIR}/omnilink)
+install(DIRECTORY examples/campaigns DESTINATION ${CMAKE_INSTALL_DATADIR}/omnilink)

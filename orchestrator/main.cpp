@@ -10,6 +10,7 @@
 #include "orchestrator/doctor_command.hpp"
 #include "orchestrator/gen_hpp_command.hpp"
 #include "orchestrator/ls_command.hpp"
+#include "orchestrator/revalidate_command.hpp"
 #include "orchestrator/show_command.hpp"
 #include "orchestrator/trace_command.hpp"
 #include "orchestrator/validate_command.hpp"
@@ -29,6 +30,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<ValidateCommand>());
   commands.push_back(std::make_unique<LsCommand>());
   commands.push_back(std::make_unique<ShowCommand>());
+  commands.push_back(std::make_unique<RevalidateCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

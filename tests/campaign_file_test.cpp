@@ -124,7 +124,8 @@ TEST_CASE("the demo campaign file loads with its values and the defaults") {
   const TargetConfig& racy = c.targets[1];
   CHECK(racy.harness == f.dir / "bin/racy-queue");
   CHECK(racy.threads == std::vector<std::uint32_t>{3});
-  CHECK(racy.runs == 4);
+  CHECK(racy.ops == std::vector<std::uint64_t>{2000});
+  CHECK(racy.runs == 8);
   CHECK(racy.seed_base == 100);
 }
 
@@ -409,13 +410,14 @@ TEST_CASE("plan_runs: round-robin over run numbers, ids, seeds, uniqueness") {
   Fixture f;
   const CampaignConfig demo = load_campaign(kDemo, f.options);
   const std::vector<PlannedRun> plan = plan_runs(demo);
-  // locked-queue: 2 configurations x 2 runs; racy-queue: 1 x 4.
-  REQUIRE(plan.size() == 8);
+  // locked-queue: 2 configurations x 2 runs; racy-queue: 1 x 8.
+  REQUIRE(plan.size() == 12);
   std::vector<std::string> ids;
   for (const auto& run : plan) ids.push_back(run.id);
-  CHECK(ids == std::vector<std::string>{"locked-queue.t2.o300.r001", "locked-queue.t3.o300.r001", "racy-queue.t3.o300.r001",
-                                        "locked-queue.t2.o300.r002", "locked-queue.t3.o300.r002", "racy-queue.t3.o300.r002",
-                                        "racy-queue.t3.o300.r003", "racy-queue.t3.o300.r004"});
+  CHECK(ids == std::vector<std::string>{"locked-queue.t2.o300.r001", "locked-queue.t3.o300.r001", "racy-queue.t3.o2000.r001",
+                                        "locked-queue.t2.o300.r002", "locked-queue.t3.o300.r002", "racy-queue.t3.o2000.r002",
+                                        "racy-queue.t3.o2000.r003", "racy-queue.t3.o2000.r004", "racy-queue.t3.o2000.r005",
+                                        "racy-queue.t3.o2000.r006", "racy-queue.t3.o2000.r007", "racy-queue.t3.o2000.r008"});
   CHECK(std::set<std::string>(ids.begin(), ids.end()).size() == ids.size());
 
   const PlannedRun& fourth = plan[3];
@@ -426,7 +428,7 @@ TEST_CASE("plan_runs: round-robin over run numbers, ids, seeds, uniqueness") {
   // Seeds count each target's runs in plan order from its seed_base.
   std::vector<std::uint64_t> seeds;
   for (const auto& run : plan) seeds.push_back(run.seed);
-  CHECK(seeds == std::vector<std::uint64_t>{1, 2, 100, 3, 4, 101, 102, 103});
+  CHECK(seeds == std::vector<std::uint64_t>{1, 2, 100, 3, 4, 101, 102, 103, 104, 105, 106, 107});
 }
 
 TEST_CASE("plan_runs: the cross product of threads and ops, wide run numbers, wrapping seeds") {

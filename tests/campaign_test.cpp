@@ -119,6 +119,25 @@ TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails 
   CHECK(read_text(dir / "junit.xml").find("<failure message=") != std::string::npos);
 }
 
+TEST_CASE("the README's demo (scripts/run-demo) runs the demo campaign to its verdicts") {
+  require_tlc();
+  ScratchDir dir;
+  ProcessOptions options;
+  options.timeout = std::chrono::minutes(10);
+  options.env_overrides = {{"OMNILINK", OMNILINK_CLI}};
+  // rr off and longer racy-queue runs, as in the case above, for a verdict that does not flake.
+  auto r = run_process("/bin/bash", {OMNILINK_RUN_DEMO, (dir / "store").string(), "--rr", "off", "--plain", "--set",
+                                     "targets.racy-queue.ops=4000", "--set", "targets.racy-queue.runs=6"}, options);
+  INFO(r.describe() << "\n" << r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("== omnilink doctor") != std::string::npos);
+  CHECK(r.out.find("campaign demo-1: FAILURES FOUND (exit 1") != std::string::npos);
+  const auto runs = stored_runs(dir / "store", "demo-1");
+  CHECK(runs.size() == 10);
+  for (const auto& run : runs)
+    if (run.target == "locked-queue") CHECK(run.validation->verdict == "pass");
+}
+
 TEST_CASE("the demo campaign under rr chaos records, packs and validates every run") {
   require_tlc();
   const ToolLocation rr = find_rr();
@@ -311,6 +330,47 @@ TEST_CASE("configuration errors exit 3 and name the field") {
   r = omnilink_cli({"campaign", (dir / "ok.json").string(), "--store", (dir / "store").string(), "--resume"});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("no campaign named 'bad'") != std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+TEST_CASE("revalidate re-checks archived traces against another spec without re-running them") {
+  ScratchDir dir;
+  write_text(dir / "steps.json", steps_campaign("steps", {"--param", "crash_at=-1"}, 2));
+  const std::string store = (dir / "store").string();
+  omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store, "--plain"});
+  const auto before = stored_runs(store, "steps-1");
+  REQUIRE(before.size() == 2);
+
+  // A spec without the traces' operation: every run is an error naming it, and nothing was re-run.
+  auto r = omnilink_cli({"revalidate", "steps-1", "--store", store, "--spec", std::string(OMNILINK_TEST_SPECS) + "/Queue.tla"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find("has no operation 'Step'") != std::string::npos);
+  const auto after = stored_runs(store, "steps-1");
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    CHECK(after[i].validation->verdict == "error");
+    CHECK(after[i].harness_ms == before[i].harness_ms);
+    CHECK(after[i].started_ms == before[i].started_ms);
+  }
+
+  // One run, back to the campaign's own spec.
+  r = omnilink_cli({"revalidate", "steps-1/" + before[0].id, "--store", store});
+  INFO(r.out << r.err);
+  const auto one = campaign::Store::open(store).run("steps-1/" + before[0].id);
+  if (find_tlc_jar().found()) {
+    CHECK(r.exit_code == 0);
+    CHECK(one->validation->verdict == "pass");
+  } else {
+    CHECK(one->validation->verdict == "unknown");
+  }
+  CHECK(campaign::Store::open(store).run("steps-1/" + before[1].id)->validation->verdict == "error");
+
+  r = omnilink_cli({"revalidate", "steps-1/nope", "--store", store});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("no run 'steps-1/nope'") != std::string::npos);
 }
 
 }  // namespace

@@ -325,24 +325,6 @@ TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {
   CHECK_THAT(slow.reason, Catch::Contains("did not finish within 1 s"));
 }
 
-TEST_CASE("the demo (the README's first command) validates: locked-queue passes, racy-queue fails", "[validate][tlc][demo]") {
-  testing::ScratchDir dir;
-  ProcessOptions options;
-  options.timeout = std::chrono::minutes(10);
-  options.env_overrides = {{"OMNILINK", OMNILINK_CLI},
-                           {"OMNILINK_EXAMPLES_DIR", std::filesystem::path(OMNILINK_EXAMPLE_LOCKED_QUEUE).parent_path().string()},
-                           {"OMNILINK_SPECS_DIR", kSpecs.string()}};
-  auto r = run_process("/bin/bash", {OMNILINK_RUN_DEMO, (dir / "demo").string()}, options);
-  INFO(r.describe() << "\n" << r.out << r.err);
-  REQUIRE(r.exit_code == 0);
-  const auto locked = r.out.find("== locked-queue");
-  const auto racy = r.out.find("== racy-queue");
-  REQUIRE(locked != std::string::npos);
-  REQUIRE(racy != std::string::npos);
-  CHECK(r.out.find("pass: all 40000 operations linearized", locked) < racy);
-  CHECK(r.out.find("FAIL: ", racy) != std::string::npos);
-}
-
 TEST_CASE("omnilink validate on the command line", "[validate][tlc][cli]") {
   testing::ScratchDir dir;
   figure2(3).write(dir / "run");

@@ -1,0 +1,117 @@
+#include "orchestrator/revalidate_command.hpp"
+
+#include <iostream>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include "campaign/campaign_file.hpp"
+#include "campaign/report.hpp"
+#include "campaign/run_outcome.hpp"
+#include "campaign/validation_pool.hpp"
+
+namespace omnilink::cli {
+namespace fs = std::filesystem;
+using namespace omnilink::campaign;
+
+namespace {
+
+bool has_trace(const RunRecord& run) {
+  std::error_code ec;
+  return fs::is_directory(fs::path(run.dir) / "trace", ec) && !fs::is_empty(fs::path(run.dir) / "trace", ec);
+}
+
+}  // namespace
+
+void RevalidateCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("revalidate", "Validate archived runs again (after a spec change), without re-running them");
+  sub_->add_option("WHAT", what_, "A run (CAMPAIGN/RUN) or a whole campaign (CAMPAIGN)")->required();
+  store_.add_to(*sub_);
+  sub_->add_option("--spec", spec_, "Validate against this spec instead of the campaign's");
+  sub_->add_option("--mc", mc_, "With --spec: its MC module");
+  sub_->add_option("--tlc-heap", tlc_heap_, "TLC's Java heap (default: the campaign's)");
+  sub_->add_option("--tlc-timeout", tlc_timeout_s_, "Seconds a validation may take (default: the campaign's)")->check(CLI::PositiveNumber);
+  sub_->add_option("--tlc-jobs", tlc_jobs_, "Validations at once (default: what free memory holds)")->check(CLI::PositiveNumber);
+}
+
+int RevalidateCommand::run() {
+  if (!mc_.empty() && spec_.empty()) {
+    std::cerr << "omnilink revalidate: --mc needs --spec\n";
+    return kExitUsage;
+  }
+  for (const auto& file : {spec_, mc_}) {
+    if (!file.empty() && !fs::is_regular_file(file)) {
+      std::cerr << "omnilink revalidate: " << file << ": no such file\n";
+      return kExitUsage;
+    }
+  }
+  try {
+    Store store = store_.open();
+    const auto slash = what_.rfind('/');
+    const std::string campaign_id = slash == std::string::npos ? what_ : what_.substr(0, slash);
+    const auto campaign = store.campaign(campaign_id);
+    if (!campaign) {
+      std::cerr << "omnilink revalidate: no campaign '" << campaign_id << "'; " << campaigns_note(store) << "\n";
+      return kExitUsage;
+    }
+    std::vector<RunRecord> runs;
+    if (slash == std::string::npos) {
+      runs = store.runs(campaign_id);
+    } else if (auto run = store.run(what_)) {
+      runs.push_back(std::move(*run));
+    } else {
+      std::cerr << "omnilink revalidate: no run '" << what_ << "' (see: omnilink ls " << campaign_id << ")\n";
+      return kExitUsage;
+    }
+    CampaignConfig config = stored_campaign(nlohmann::json::parse(campaign->config_json), campaign_id);
+    if (!tlc_heap_.empty()) config.tlc.heap = tlc_heap_;
+    if (tlc_timeout_s_) config.tlc.timeout = std::chrono::seconds(*tlc_timeout_s_);
+    if (!heap_bytes(config.tlc.heap)) {
+      std::cerr << "omnilink revalidate: --tlc-heap " << config.tlc.heap << ": digits, then k, m or g (e.g. 2g)\n";
+      return kExitUsage;
+    }
+    std::string why;
+    const unsigned jobs = tlc_jobs_ ? *tlc_jobs_ : memory_bounded_jobs(config.tlc.heap, config.jobs, why);
+
+    boost::asio::io_context io;
+    ValidationPool pool(io, jobs);
+    std::vector<RunRecord> validated;
+    std::size_t submitted = 0;
+    // The results arrive from the pool's threads: the loop must wait for them, not end at once.
+    auto waiting = boost::asio::make_work_guard(io);
+    for (auto& run : runs) {
+      if (!has_trace(run)) {
+        std::cout << run.key() << ": skipped (" << run.status << ", no trace)\n";
+        continue;
+      }
+      TargetConfig target;
+      for (const auto& t : config.targets)
+        if (t.name == run.target) target = t;
+      if (!spec_.empty()) {
+        target.spec = fs::absolute(spec_);
+        target.mc = mc_.empty() ? std::nullopt : std::optional<fs::path>(fs::absolute(mc_));
+      }
+      ++submitted;
+      pool.submit(validate_options(target, config.tlc, run.dir), [] {},
+                  [&, run, spec = target.spec](tla::ValidationResult result) mutable {
+                    record_validation(store, run, result, spec);
+                    std::cout << run.key() << ": " << outcome(run) << (result.reason.empty() ? "" : " - " + result.reason) << "\n";
+                    validated.push_back(std::move(run));
+                    if (validated.size() == submitted) waiting.reset();
+                  });
+    }
+    if (submitted == 0) waiting.reset();
+    io.run();
+    std::cout << "\n" << summary_table(validated);
+    if (const std::string details = problem_details(validated); !details.empty()) std::cout << "\n" << details;
+    return exit_code_for(validated);
+  } catch (const StoreError& e) {
+    std::cerr << "omnilink revalidate: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const CampaignFileError& e) {
+    std::cerr << "omnilink revalidate: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+}  // namespace omnilink::cli
