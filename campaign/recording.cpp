@@ -34,6 +34,11 @@ Recording resolve_recording(RrMode requested) {
   return recording;
 }
 
+bool run_layout::has_trace(const std::filesystem::path& run_dir) {
+  std::error_code ec;
+  return std::filesystem::is_directory(run_dir / "trace", ec) && !std::filesystem::is_empty(run_dir / "trace", ec);
+}
+
 RunCommand run_command(const Recording& recording, const TargetConfig& target, const PlannedRun& run,
                        const std::filesystem::path& run_dir) {
   std::vector<std::string> harness_args{"--threads", std::to_string(run.threads), "--ops", std::to_string(run.ops),

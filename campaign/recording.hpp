@@ -44,6 +44,8 @@ inline std::filesystem::path recording(const std::filesystem::path& run_dir) { r
 inline std::filesystem::path harness_out(const std::filesystem::path& run_dir) { return run_dir / "harness.out"; }
 inline std::filesystem::path harness_err(const std::filesystem::path& run_dir) { return run_dir / "harness.err"; }
 inline std::filesystem::path pack_log(const std::filesystem::path& run_dir) { return run_dir / "rr-pack.log"; }
+// The harness got as far as writing trace files: there is something to validate.
+bool has_trace(const std::filesystem::path& run_dir);
 }  // namespace run_layout
 
 }  // namespace omnilink::campaign

@@ -33,11 +33,6 @@ std::optional<std::string> rr_failure(const fs::path& run_dir) {
   return summarize_output(err.substr(at), 3);
 }
 
-bool has_trace(const fs::path& run_dir) {
-  std::error_code ec;
-  return fs::is_directory(run_dir / "trace", ec) && !fs::is_empty(run_dir / "trace", ec);
-}
-
 }  // namespace
 
 HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_dir) {
@@ -53,14 +48,14 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_d
   if (end.timed_out) {
     v.status = "timeout";
     v.detail = "killed (whole process group) after the run time limit of " + std::to_string(end.timeout.count()) + " s";
-    v.validate = has_trace(run_dir);
+    v.validate = run_layout::has_trace(run_dir);
     return v;
   }
   if (end.under_rr) {
     if (auto failure = rr_failure(run_dir)) {
       v.status = "error";
       v.detail = "rr failed while recording (a bug in rr, not in the code under test): " + *failure;
-      v.validate = has_trace(run_dir);
+      v.validate = run_layout::has_trace(run_dir);
       v.rr_failed = true;
       return v;
     }
@@ -96,7 +91,7 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_d
     v.detail = "the harness ended without finishing its trace (" + end.exit.describe() + ", meta.json status '" + status + "')" +
                stderr_summary(run_dir);
   }
-  v.validate = has_trace(run_dir);
+  v.validate = run_layout::has_trace(run_dir);
   return v;
 }
 

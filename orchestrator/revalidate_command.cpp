@@ -6,6 +6,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include "campaign/campaign_file.hpp"
+#include "campaign/recording.hpp"
 #include "campaign/report.hpp"
 #include "campaign/run_outcome.hpp"
 #include "campaign/validation_pool.hpp"
@@ -13,15 +14,6 @@
 namespace omnilink::cli {
 namespace fs = std::filesystem;
 using namespace omnilink::campaign;
-
-namespace {
-
-bool has_trace(const RunRecord& run) {
-  std::error_code ec;
-  return fs::is_directory(fs::path(run.dir) / "trace", ec) && !fs::is_empty(fs::path(run.dir) / "trace", ec);
-}
-
-}  // namespace
 
 void RevalidateCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("revalidate", "Validate archived runs again (after a spec change), without re-running them");
@@ -80,7 +72,7 @@ int RevalidateCommand::run() {
     // The results arrive from the pool's threads: the loop must wait for them, not end at once.
     auto waiting = boost::asio::make_work_guard(io);
     for (auto& run : runs) {
-      if (!has_trace(run)) {
+      if (!run_layout::has_trace(run.dir)) {
         std::cout << run.key() << ": skipped (" << run.status << ", no trace)\n";
         continue;
       }

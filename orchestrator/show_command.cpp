@@ -9,10 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "campaign/recording.hpp"
+
 namespace omnilink::cli {
 namespace {
 
 namespace fs = std::filesystem;
+namespace run_layout = campaign::run_layout;
 using campaign::RunRecord;
 using campaign::ValidationRecord;
 
@@ -24,9 +27,9 @@ constexpr std::size_t kRunsNamed = 10;
 std::vector<std::pair<std::string, fs::path>> run_paths(const RunRecord& r) {
   const fs::path dir = r.dir;
   std::vector<std::pair<std::string, fs::path>> paths{{"dir", dir}, {"trace", dir / "trace"}};
-  if (fs::exists(dir / "rr")) paths.emplace_back("rr", dir / "rr");
-  paths.emplace_back("harness.out", dir / "harness.out");
-  paths.emplace_back("harness.err", dir / "harness.err");
+  if (fs::exists(run_layout::recording(dir))) paths.emplace_back("rr", run_layout::recording(dir));
+  paths.emplace_back("harness.out", run_layout::harness_out(dir));
+  paths.emplace_back("harness.err", run_layout::harness_err(dir));
   paths.emplace_back("result.json", dir / "validation" / "result.json");
   return paths;
 }
