@@ -14,6 +14,7 @@
 #include "campaign/store.hpp"
 #include "campaign/validation_pool.hpp"
 #include "orchestrator/bundled_paths.hpp"
+#include "platform/toolchain.hpp"
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
@@ -133,6 +134,9 @@ int CampaignCommand::run() {
             << "  rr: " << recording.mode_name() << (recording.soft_counters ? " (software counters, -W)" : "")
             << (recording.rr ? " with " + recording.rr->string() : "") << "\n";
   for (const auto& note : recording.notes) std::cout << "  " << note << "\n";
+  if (const ToolLocation tlc = find_tlc_jar(), java = find_java(); !tlc.found() || !java.found())
+    std::cout << "  TLC: NOT AVAILABLE (" << (tlc.found() ? java.explain_missing() : tlc.explain_missing())
+              << "): every validation will be `unknown`; `omnilink revalidate` can check the traces later\n";
   std::cout.flush();
 
   const bool live = !plain_ && ::isatty(STDOUT_FILENO) == 1;

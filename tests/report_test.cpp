@@ -1,0 +1,94 @@
+// Campaign reports from store records: outcomes and exit codes, the summary table, the --json
+// summary and the JUnit XML (escaped), without running anything.
+#include <catch2/catch.hpp>
+
+#include <iterator>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/report.hpp"
+#include "campaign/run_outcome.hpp"
+
+namespace {
+
+using namespace omnilink::campaign;
+
+RunRecord run(const std::string& id, const std::string& status, const std::optional<std::string>& verdict,
+              const std::string& target = "queue") {
+  RunRecord r;
+  r.campaign = "c-1";
+  r.id = id;
+  r.target = target;
+  r.threads = 2;
+  r.ops = 10;
+  r.status = status;
+  r.rr_mode = "off";
+  r.dir = "/nonexistent/" + id;
+  if (verdict) {
+    r.validation = ValidationRecord{};
+    r.validation->verdict = *verdict;
+    r.validation->reason = *verdict == "fail" ? "no order <is> accepted & \"so\" on" : "";
+    r.validation->frontier_summary = *verdict == "fail" ? "FAIL: T0.1 Deq(elem = \"<x>\")" : "";
+  }
+  return r;
+}
+
+TEST_CASE("outcomes fold the newest verdict into the run status, and give the exit code") {
+  CHECK(outcome(run("a", "ok", "pass")) == "pass");
+  CHECK(outcome(run("a", "ok", "unknown")) == "unknown");
+  CHECK(outcome(run("a", "crashed", "fail")) == "fail");  // a crashed run's prefix failing is a bug found
+  CHECK(outcome(run("a", "crashed", "pass")) == "crashed");
+  CHECK(outcome(run("a", "ok", std::nullopt)) == "interrupted");
+  CHECK(outcome(run("a", "pending", std::nullopt)) == "interrupted");
+  CHECK(outcome(run("a", "bad-trace", "error")) == "bad-trace");
+
+  CHECK(exit_code_for({}) == 0);
+  CHECK(exit_code_for({run("a", "ok", "pass"), run("b", "ok", "pass")}) == 0);
+  CHECK(exit_code_for({run("a", "ok", "pass"), run("b", "timeout", "pass")}) == 2);
+  CHECK(exit_code_for({run("a", "timeout", "pass"), run("b", "ok", "fail")}) == 1);
+}
+
+TEST_CASE("the summary table counts each configuration's outcomes") {
+  const std::string table = summary_table({run("a", "ok", "pass"), run("b", "ok", "fail"), run("c", "crashed", "pass"),
+                                           run("d", "ok", "pass", "stack")});
+  CHECK(table.find("queue t2 o10") != std::string::npos);
+  CHECK(table.find("stack t2 o10") != std::string::npos);
+  std::istringstream lines(table);
+  std::string header, queue;
+  std::getline(lines, header);
+  std::getline(lines, queue);
+  std::istringstream cells(queue.substr(queue.find("o10") + 3));
+  std::vector<std::string> counts{std::istream_iterator<std::string>(cells), {}};
+  // runs pass fail unknown crashed timeout bad-trace error interrupted
+  CHECK(counts == std::vector<std::string>{"3", "1", "1", ".", "1", ".", ".", ".", "."});
+}
+
+TEST_CASE("the JSON summary and the JUnit XML carry every run, escaped") {
+  CampaignRecord c;
+  c.id = "c-1";
+  c.name = "c";
+  c.status = "finished";
+  const std::vector<RunRecord> runs{run("a", "ok", "pass"), run("b<&>", "ok", "fail"), run("c", "timeout", "pass"),
+                                    run("d", "pending", std::nullopt)};
+  const nlohmann::json j = summary_json(c, runs);
+  CHECK(j["exit_code"] == 1);
+  CHECK(j["counts"]["pass"] == 1);
+  CHECK(j["counts"]["fail"] == 1);
+  CHECK(j["counts"]["timeout"] == 1);
+  CHECK(j["counts"]["interrupted"] == 1);
+  CHECK(j["runs"].size() == 4);
+  CHECK(j["runs"][1]["replay"].get<std::string>().find("not recorded (rr off)") != std::string::npos);
+
+  const std::string xml = junit_xml(c, runs);
+  CHECK(xml.find("tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"1\"") != std::string::npos);
+  CHECK(xml.find("name=\"b&lt;&amp;&gt;\"") != std::string::npos);
+  CHECK(xml.find("no order &lt;is&gt; accepted &amp; &quot;so&quot; on") != std::string::npos);
+  CHECK(xml.find("Deq(elem = &quot;&lt;x&gt;&quot;)") != std::string::npos);
+  CHECK(xml.find("<error type=\"timeout\"") != std::string::npos);
+  CHECK(xml.find("<skipped") != std::string::npos);
+  CHECK(xml.find("<x>") == std::string::npos);  // nothing unescaped
+  CHECK(xml_escape(std::string("a\x01" "b\tc")) == "ab\tc");
+}
+
+}  // namespace
