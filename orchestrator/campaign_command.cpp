@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "campaign/campaign_file.hpp"
+#include "campaign/campaign_lock.hpp"
 #include "campaign/engine.hpp"
 #include "campaign/report.hpp"
 #include "campaign/run_outcome.hpp"
@@ -101,7 +102,6 @@ int CampaignCommand::run() {
         return kExitUsage;
       }
       campaign_id = previous->id;
-      store->set_campaign_status(campaign_id, "running");
     } else {
       campaign_id = store->create_campaign(config.name, config.file.string(), config.to_json().dump());
     }
@@ -109,6 +109,14 @@ int CampaignCommand::run() {
     std::cerr << "omnilink campaign: " << e.what() << "\n";
     return kExitUsage;
   }
+
+  std::string lock_problem;
+  const auto lock = CampaignLock::acquire(config.store / campaign_id, lock_problem);
+  if (!lock) {
+    std::cerr << "omnilink campaign: " << campaign_id << ": " << lock_problem << "\n";
+    return kExitUsage;
+  }
+  if (resume_) store->set_campaign_status(campaign_id, "running");
 
   const Recording recording = resolve_recording(config.rr);
   if (!recording.error.empty()) {

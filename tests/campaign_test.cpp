@@ -377,3 +377,34 @@ TEST_CASE("revalidate re-checks archived traces against another spec without re-
 }
 
 }  // namespace
+
+namespace {
+
+TEST_CASE("a campaign being run cannot be resumed by a second omnilink at the same time") {
+  ScratchDir dir;
+  write_text(dir / "slow.json", steps_campaign("slow", {"--param", "crash_at=-1", "--param", "sleep_us=20000"}, 1, 60, 1, 200));
+  const std::string store = (dir / "store").string();
+  ProcessResult first;
+  std::thread running([&] { first = omnilink_cli({"campaign", (dir / "slow.json").string(), "--store", store, "--plain"}); });
+  // Wait until the first one has its run going (about 4 s of harness), then try to resume it.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  bool started = false;
+  while (!started && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    try {
+      if (fs::exists(dir / "store" / "omnilink.db"))
+        for (const auto& run : stored_runs(store, "slow-1")) started |= run.status == "running";
+    } catch (const campaign::StoreError&) {
+    }
+  }
+  const auto second = omnilink_cli({"campaign", (dir / "slow.json").string(), "--store", store, "--resume"});
+  running.join();
+  INFO(first.out << first.err << second.out << second.err);
+  REQUIRE(started);
+  CHECK(second.exit_code == 3);
+  CHECK(second.err.find("another omnilink (pid") != std::string::npos);
+  CHECK(stored_runs(store, "slow-1").size() == 1);
+  CHECK(stored_runs(store, "slow-1")[0].status == "ok");
+}
+
+}  // namespace
