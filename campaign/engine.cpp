@@ -4,6 +4,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -48,6 +49,7 @@ struct Engine::State {
   boost::asio::signal_set stop_signals{io, SIGINT, SIGTERM};
   boost::asio::steady_timer ticker{io};
 
+  std::set<std::string> planned_ids;
   std::deque<RunRecord> to_record;    // runs whose harness phase is still to do
   std::map<std::string, std::unique_ptr<ActiveRun>> active;  // by run id
   std::size_t validating = 0;         // submitted to the pool, result not back yet
@@ -55,6 +57,8 @@ struct Engine::State {
 
   State(const CampaignConfig& c, Store& s, std::string id, const Recording& r, const EngineSettings& e, Progress& p)
       : config(c), store(s), campaign_id(std::move(id)), recording(r), settings(e), progress(p), validations(io, e.tlc_jobs) {}
+
+  std::string run_dir(const std::string& run_id) const { return (config.store / campaign_id / run_id).string(); }
 
   const TargetConfig& target_of(const RunRecord& run) const {
     for (const auto& t : config.targets)
@@ -67,6 +71,7 @@ struct Engine::State {
   void add_plan() {
     std::vector<RunRecord> planned;
     for (const PlannedRun& p : plan_runs(config)) {
+      planned_ids.insert(p.id);
       RunRecord r;
       r.campaign = campaign_id;
       r.id = p.id;
@@ -75,7 +80,7 @@ struct Engine::State {
       r.ops = p.ops;
       r.number = p.number;
       r.seed = p.seed;
-      r.dir = (config.store / campaign_id / p.id).string();
+      r.dir = run_dir(p.id);
       planned.push_back(std::move(r));
     }
     store.add_runs(planned);
@@ -84,6 +89,10 @@ struct Engine::State {
   // Sorts the stored runs into done, to validate and to record (resume starts here too).
   void sort_runs(std::vector<RunRecord>& done, std::vector<RunRecord>& to_validate) {
     for (auto& run : store.runs(campaign_id)) {
+      // Run directories are removed and rewritten: only ever the plan's own, under this store
+      // (wherever it is now: a store may be moved), never a path read back from the database.
+      if (!planned_ids.contains(run.id)) throw StoreError("run " + run.key() + " in the store is not in this campaign's plan");
+      run.dir = run_dir(run.id);
       const bool harness_done = run.status == "ok" || run.status == "crashed" || run.status == "timeout";
       if (run.status == "bad-trace" || run.status == "error" || (harness_done && validation_final(run))) {
         done.push_back(std::move(run));
