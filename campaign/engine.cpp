@@ -132,6 +132,7 @@ struct Engine::State {
     run.exit_signal.reset();
     run.validation.reset();
     run.started_ms = now_ms();
+    if (recording.mode != RrMode::off) write_recording_facts(run.dir, recording);
     run.finished_ms = run.harness_ms = run.pack_ms = 0;
     store.update_run(run);
 

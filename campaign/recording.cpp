@@ -1,5 +1,9 @@
 #include "campaign/recording.hpp"
 
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
 #include "platform/rr_probe.hpp"
 #include "platform/toolchain.hpp"
 
@@ -32,6 +36,19 @@ Recording resolve_recording(RrMode requested) {
     recording.notes.push_back("rr: recordings made here do not replay on this machine (" + cap.replay_error +
                               "); they are archived for replay elsewhere");
   return recording;
+}
+
+void write_recording_facts(const std::filesystem::path& run_dir, const Recording& recording) {
+  const nlohmann::json facts{{"mode", recording.mode_name()},
+                             {"soft_counters", recording.soft_counters},
+                             {"rr", recording.rr ? recording.rr->string() : ""}};
+  std::ofstream(run_layout::recording_facts(run_dir)) << facts.dump(2) << "\n";
+}
+
+bool recorded_with_soft_counters(const std::filesystem::path& run_dir) {
+  std::ifstream in(run_layout::recording_facts(run_dir));
+  const nlohmann::json facts = nlohmann::json::parse(in, nullptr, false);
+  return facts.is_object() && facts.value("soft_counters", false);
 }
 
 bool run_layout::has_trace(const std::filesystem::path& run_dir) {

@@ -44,8 +44,16 @@ inline std::filesystem::path recording(const std::filesystem::path& run_dir) { r
 inline std::filesystem::path harness_out(const std::filesystem::path& run_dir) { return run_dir / "harness.out"; }
 inline std::filesystem::path harness_err(const std::filesystem::path& run_dir) { return run_dir / "harness.err"; }
 inline std::filesystem::path pack_log(const std::filesystem::path& run_dir) { return run_dir / "rr-pack.log"; }
+inline std::filesystem::path recording_facts(const std::filesystem::path& run_dir) { return run_dir / "recording.json"; }
 // The harness got as far as writing trace files: there is something to validate.
 bool has_trace(const std::filesystem::path& run_dir);
 }  // namespace run_layout
+
+// RUN/recording.json ({"mode": "chaos", "soft_counters": true, "rr": PATH}), written when a run is
+// recorded, so that a run directory alone says how to replay it (rr.soft needs -W for a recording
+// made with -W).
+void write_recording_facts(const std::filesystem::path& run_dir, const Recording& recording);
+// Whether the run in `run_dir` was recorded with -W; false when it says nothing.
+bool recorded_with_soft_counters(const std::filesystem::path& run_dir);
 
 }  // namespace omnilink::campaign

@@ -59,17 +59,15 @@ std::string summary_table(const std::vector<RunRecord>& runs) {
 std::string replay_hint(const RunRecord& run) {
   const fs::path recording = run_layout::recording(run.dir);
   const auto op = first_viable_pending(run);
-  std::string where;
-  if (op)
-    where = "operation " + std::to_string(op->value("thread", 0)) + "." + std::to_string(op->value("index", 0)) + " (" +
-            op->value("name", std::string("?")) + ", logged start " + std::to_string(op->value("start", 0ull)) + ")";
-  if (run.rr_mode == "off" || run.rr_mode.empty() || !fs::exists(recording))
+  const std::string id = op ? "T" + std::to_string(op->value("thread", 0)) + "." + std::to_string(op->value("index", 0)) : "T.I";
+  const std::string where = op ? "operation " + id + " (" + op->value("name", std::string("?")) + ")" : "an operation";
+  if (run.rr_mode == "off" || run.rr_mode.empty() || !fs::exists(recording)) {
+    if (run.threads == 1) return "replay: omnilink replay " + run.key() + " " + id + " --rerun   (not recorded; re-executed under gdb)";
     return "not recorded (rr off): run this configuration again with `--rr chaos` on a machine where rr records, "
-           "to get a replayable recording" + (where.empty() ? "" : " of a failure like this one at " + where);
-  std::string hint = "replay: rr replay " + std::string(run.rr_soft_counters ? "-W " : "") + recording.string();
-  if (op) hint += "\n    then in gdb, to stop at " + where + ":\n      break omnilink_op_start if header->start == " +
-                  std::to_string(op->value("start", 0ull)) + "\n      continue";
-  return hint;
+           "to get a replayable recording of a failure like this one at " + where;
+  }
+  return "replay: omnilink replay " + run.key() + " " + id + "   (stops at " + where + "; --batch prints it and exits; " +
+         "the other frontier operations: " + (fs::path(run.dir) / "replay" / "README.txt").string() + ")";
 }
 
 std::string problem_details(const std::vector<RunRecord>& runs) {

@@ -6,6 +6,9 @@
 
 #include <boost/asio/post.hpp>
 
+#include "campaign/recording.hpp"
+#include "replay/replay_files.hpp"
+
 namespace omnilink::campaign {
 namespace {
 
@@ -72,6 +75,12 @@ void record_validation(Store& store, RunRecord& run, const tla::ValidationResult
   if (result.corrupt_trace && run.status == "ok") {
     run.status = "bad-trace";
     run.detail = result.reason;
+  }
+  if (result.verdict == "fail") {
+    std::vector<trace::Operation> frontier;
+    for (const auto& f : result.frontier) frontier.push_back(f.op);
+    const bool recorded = run.rr_mode != "off" && std::filesystem::is_directory(run_layout::recording(run.dir));
+    replay::write_replay_files(run.dir, run.key(), frontier, {recorded, run.rr_soft_counters});
   }
   run.finished_ms = now_ms();
   store.add_validation(run.campaign, run.id, v);

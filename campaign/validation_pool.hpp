@@ -44,7 +44,8 @@ class ValidationPool {
 tla::ValidateOptions validate_options(const TargetConfig& target, const TlcConfig& tlc, const std::filesystem::path& run_dir);
 
 // Records a finished validation of `run` in the store and in `run` (which becomes the run's newest):
-// a trace the reader rejects turns an `ok` run into `bad-trace`, with the reader's error.
+// a trace the reader rejects turns an `ok` run into `bad-trace`, with the reader's error; a fail
+// writes RUN/replay/ (replay/replay_files.hpp).
 void record_validation(Store& store, RunRecord& run, const tla::ValidationResult& result, const std::filesystem::path& spec);
 
 // -Xmx text ("512m", "2g") in bytes; nullopt if malformed.

@@ -10,6 +10,7 @@
 #include "orchestrator/doctor_command.hpp"
 #include "orchestrator/gen_hpp_command.hpp"
 #include "orchestrator/ls_command.hpp"
+#include "orchestrator/replay_command.hpp"
 #include "orchestrator/revalidate_command.hpp"
 #include "orchestrator/show_command.hpp"
 #include "orchestrator/trace_command.hpp"
@@ -31,6 +32,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<LsCommand>());
   commands.push_back(std::make_unique<ShowCommand>());
   commands.push_back(std::make_unique<RevalidateCommand>());
+  commands.push_back(std::make_unique<ReplayCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

@@ -2,6 +2,9 @@
 
 #include <iostream>
 
+#include "campaign/recording.hpp"
+#include "replay/replay_files.hpp"
+
 namespace omnilink::cli {
 
 void ValidateCommand::add_to(CLI::App& app) {
@@ -28,6 +31,12 @@ int ValidateCommand::run() {
   if (!java_.empty()) options_.java = java_;
   options_.timeout = std::chrono::seconds(timeout_s_);
   const tla::ValidationResult result = tla::validate_run(options_);
+  if (result.verdict == "fail") {
+    std::vector<trace::Operation> frontier;
+    for (const auto& f : result.frontier) frontier.push_back(f.op);
+    const bool recorded = std::filesystem::is_directory(campaign::run_layout::recording(run_dir_));
+    replay::write_replay_files(run_dir_, run_dir_, frontier, {recorded, campaign::recorded_with_soft_counters(run_dir_)});
+  }
   if (json_) {
     std::cout << result.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {

@@ -172,7 +172,7 @@ TEST_CASE("the demo campaign under rr chaos records, packs and validates every r
     for (const auto& f : fs::directory_iterator(recording))
       has_copied_binary |= f.path().filename().string().starts_with("mmap_pack_");
     CHECK(has_copied_binary);
-    if (run["outcome"] == "fail") CHECK(run["replay"].get<std::string>().find("rr replay") != std::string::npos);
+    if (run["outcome"] == "fail") CHECK(run["replay"].get<std::string>().find("omnilink replay demo-1/racy-queue") != std::string::npos);
   }
 }
 

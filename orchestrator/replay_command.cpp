@@ -1,0 +1,176 @@
+#include "orchestrator/replay_command.hpp"
+
+#include <fstream>
+#include <iostream>
+
+#include <unistd.h>
+
+#include "campaign/recording.hpp"
+#include "platform/subprocess.hpp"
+#include "platform/toolchain.hpp"
+#include "replay/gdb_commands.hpp"
+#include "replay/replay_files.hpp"
+#include "trace/run_dir.hpp"
+
+namespace omnilink::cli {
+namespace fs = std::filesystem;
+
+namespace {
+
+class ReplayError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ResolvedRun {
+  fs::path dir;
+  std::string name;            // as the user named it
+  bool soft_counters = false;  // recorded with rr -W
+};
+
+ResolvedRun resolve_run(const std::string& what, const StoreOption& store_option) {
+  std::error_code ec;
+  if (fs::is_regular_file(fs::path(what) / "meta.json", ec))
+    return {fs::absolute(what), what, campaign::recorded_with_soft_counters(what)};
+  campaign::Store store = store_option.open();
+  if (auto run = store.run(what)) return {run->dir, what, run->rr_soft_counters};
+  const auto slash = what.rfind('/');
+  std::string known = "(see: omnilink ls)";
+  if (slash != std::string::npos && store.campaign(what.substr(0, slash))) known = "(see: omnilink ls " + what.substr(0, slash) + ")";
+  throw ReplayError("no run '" + what + "': neither a run directory nor a run of the store " + known);
+}
+
+// "T1.79" or "1.79" -> (1, 79)
+std::pair<std::uint32_t, std::uint64_t> parse_operation(const std::string& text) {
+  std::string s = text;
+  if (!s.empty() && (s[0] == 'T' || s[0] == 't')) s.erase(0, 1);
+  const auto dot = s.find('.');
+  try {
+    std::size_t used = 0;
+    if (dot == std::string::npos || dot == 0) throw std::invalid_argument("");
+    const unsigned long thread = std::stoul(s.substr(0, dot), &used);
+    if (used != dot) throw std::invalid_argument("");
+    const unsigned long long index = std::stoull(s.substr(dot + 1), &used);
+    if (used != s.size() - dot - 1) throw std::invalid_argument("");
+    return {static_cast<std::uint32_t>(thread), index};
+  } catch (const std::exception&) {
+    throw ReplayError("'" + text + "' is not an operation: write THREAD.INDEX, e.g. T1.79 or 1.79");
+  }
+}
+
+trace::Operation find_operation(const fs::path& run_dir, const std::string& text) {
+  const auto [thread, index] = parse_operation(text);
+  const trace::RunDir run = trace::RunDir::open(run_dir);
+  if (thread >= run.thread_files.size())
+    throw ReplayError("no thread " + std::to_string(thread) + ": the run has threads 0.." + std::to_string(run.thread_files.size() - 1));
+  trace::ThreadTraceReader reader(run.thread_files[thread]);
+  std::uint64_t count = 0;
+  while (auto op = reader.next()) {
+    if (op->index == index) return *op;
+    ++count;
+  }
+  std::string frontier;
+  if (fs::is_directory(replay::replay_dir(run_dir)))
+    for (const auto& f : fs::directory_iterator(replay::replay_dir(run_dir)))
+      if (f.path().extension() == ".gdb") frontier += " " + f.path().stem().string();
+  throw ReplayError("thread " + std::to_string(thread) + " has no operation " + std::to_string(index) + " (it logged " +
+                    std::to_string(count) + ": indices 0.." + std::to_string(count == 0 ? 0 : count - 1) + ")" +
+                    (frontier.empty() ? "" : "; the failure frontier's operations:" + frontier));
+}
+
+// The run's harness command from meta.json, writing its trace to `out` instead of the run's own.
+std::vector<std::string> rerun_argv(const trace::RunMeta& meta, const fs::path& out) {
+  if (meta.threads != 1 || meta.clock != "counter")
+    throw ReplayError("--rerun needs a deterministic run (1 thread, counter clock); this one has " +
+                      std::to_string(meta.threads) + " thread(s) and the " + meta.clock + " clock");
+  std::vector<std::string> argv = meta.json.value("argv", std::vector<std::string>{});
+  if (argv.empty() || !fs::is_regular_file(argv[0])) throw ReplayError("meta.json names no harness executable that exists");
+  for (std::size_t i = 0; i + 1 < argv.size(); ++i)
+    if (argv[i] == "--out") argv[i + 1] = out.string();
+  return argv;
+}
+
+}  // namespace
+
+void ReplayCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("replay", "Stop a replay of a run at one operation (rr, or --rerun under plain gdb)");
+  sub_->add_option("RUN", run_, "A run: CAMPAIGN/RUN from the store, or a run directory")->required();
+  sub_->add_option("OP", op_, "The operation: THREAD.INDEX as failure reports print it (T1.79 or 1.79)")->required();
+  sub_->add_option("GDB_ARGS", gdb_args_, "After --: passed to gdb");
+  store_.add_to(*sub_);
+  sub_->add_flag("--batch", batch_, "Stop at the operation, print it and a backtrace, and exit");
+  sub_->add_flag("--print", print_, "Print the gdb command file and exit");
+  sub_->add_flag("--rerun", rerun_, "Re-execute a deterministic run (1 thread, counter clock) under gdb instead of replaying");
+}
+
+int ReplayCommand::run() {
+  try {
+    const ResolvedRun run = resolve_run(run_, store_);
+    const trace::Operation op = find_operation(run.dir, op_);
+    const std::string commands = replay::stop_at_operation(op);
+    if (print_) {
+      std::cout << commands;
+      return kExitOk;
+    }
+    fs::create_directories(replay::replay_dir(run.dir));
+    const fs::path file = replay::command_file(run.dir, op);
+    std::ofstream(file) << commands;
+
+    fs::path exe;
+    std::vector<std::string> args;
+    if (rerun_) {
+      const ToolLocation gdb = find_gdb();
+      if (!gdb.found()) throw ReplayError("gdb: " + gdb.explain_missing());
+      const fs::path out = replay::replay_dir(run.dir) / "rerun";
+      fs::remove_all(out);
+      exe = *gdb.path;
+      args = {"-nx", "-x", file.string(), "-ex", "run"};
+      if (batch_) args.insert(args.begin(), "-batch");
+      args.insert(args.end(), gdb_args_.begin(), gdb_args_.end());
+      args.push_back("--args");
+      for (auto& a : rerun_argv(trace::read_run_meta(run.dir / "meta.json"), out)) args.push_back(a);
+    } else {
+      if (!fs::is_directory(campaign::run_layout::recording(run.dir))) {
+        const trace::RunMeta meta = trace::read_run_meta(run.dir / "meta.json");
+        throw ReplayError(run.name + " was not recorded with rr (rr off, or rr could not record where it ran): there is nothing "
+                          "to replay" + std::string(meta.threads == 1 && meta.clock == "counter"
+                                                        ? "; it is deterministic (1 thread, counter clock): use --rerun"
+                                                        : "; record it again under rr (omnilink campaign --rr chaos)"));
+      }
+      const ToolLocation rr = find_rr();
+      if (!rr.found()) throw ReplayError("rr: " + rr.explain_missing());
+      exe = *rr.path;
+      args = {"replay"};
+      if (run.soft_counters) args.push_back("-W");
+      args.insert(args.end(), {"-x", file.string(), campaign::run_layout::recording(run.dir).string(), "--"});
+      if (batch_) args.push_back("-batch");
+      args.insert(args.end(), {"-ex", "continue"});
+      args.insert(args.end(), gdb_args_.begin(), gdb_args_.end());
+    }
+    if (!batch_) {
+      // Interactive: the debugger takes over this terminal.
+      std::vector<char*> argv{const_cast<char*>(exe.c_str())};
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(exe.c_str(), argv.data());
+      throw ReplayError(exe.string() + ": cannot execute");
+    }
+    ProcessOptions options;
+    options.timeout = std::chrono::minutes(30);
+    const ProcessResult r = run_process(exe, args, options);
+    std::cout << r.out;
+    std::cerr << r.err;
+    const bool stopped = r.out.find("omnilink: stopped at operation " + replay::operation_id(op)) != std::string::npos;
+    if (!stopped) std::cerr << "omnilink replay: the replay did not stop at " << replay::operation_id(op) << " (" << r.describe() << ")\n";
+    return stopped ? kExitOk : kExitProblem;
+  } catch (const ReplayError& e) {
+    std::cerr << "omnilink replay: " << e.what() << "\n";
+  } catch (const campaign::StoreError& e) {
+    std::cerr << "omnilink replay: " << e.what() << "\n";
+  } catch (const trace::RunDirError& e) {
+    std::cerr << "omnilink replay: " << e.what() << "\n";
+  }
+  return kExitUsage;
+}
+
+}  // namespace omnilink::cli

@@ -1,0 +1,33 @@
+// `omnilink replay RUN OP [--batch | --print] [--rerun] [-- GDB ARGS...]`: stops a replay of RUN
+// at operation OP (`T1.79` or `1.79`, as failure reports name them) with the gdb command file of
+// replay/gdb_commands. RUN is a store key (CAMPAIGN/RUN) or a run directory.
+//  - recorded runs: `rr replay [-W] -x FILE RUN/rr -- -ex continue`, -W when the run was recorded
+//    with software counters (the store says so); interactive by default (exec, the gdb prompt is
+//    the user's), --batch prints where it stopped and exits.
+//  - --rerun: a run that is deterministic without rr (one thread, counter clock) re-executed from
+//    its meta.json argv under plain gdb, writing its trace to RUN/replay/rerun.
+// Exit code: 0 stopped at the operation (--batch) or printed; 1 it did not stop there; 3 unknown
+// run or operation, no recording, rr or gdb missing.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "orchestrator/command.hpp"
+#include "orchestrator/ls_command.hpp"
+
+namespace omnilink::cli {
+
+class ReplayCommand : public Command {
+ public:
+  void add_to(CLI::App& app) override;
+  int run() override;
+
+ private:
+  StoreOption store_;
+  std::string run_, op_;
+  bool batch_ = false, print_ = false, rerun_ = false;
+  std::vector<std::string> gdb_args_;
+};
+
+}  // namespace omnilink::cli

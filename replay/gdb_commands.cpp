@@ -1,0 +1,50 @@
+#include "replay/gdb_commands.hpp"
+
+#include <cstdio>
+
+namespace omnilink::replay {
+
+std::string breakpoint_condition(const trace::Operation& op) {
+  return "header->thread == " + std::to_string(op.thread) + " && header->start == " + std::to_string(op.replay_start());
+}
+
+std::string gdb_string_body(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '%') {
+      out += "%%";
+    } else if (byte < 0x20 || byte >= 0x7f) {
+      char octal[5];
+      std::snprintf(octal, sizeof octal, "\\%03o", byte);
+      out += octal;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string stop_at_operation(const trace::Operation& op) {
+  const std::string id = "T" + std::to_string(op.thread) + "." + std::to_string(op.index);
+  std::string file;
+  file += "# omnilink: stop at operation " + id + " when the hook reports its logged start " +
+          std::to_string(op.replay_start()) + "\n";
+  file += "set pagination off\n";
+  file += "set breakpoint pending on\n";
+  file += "break omnilink_op_start if " + breakpoint_condition(op) + "\n";
+  file += "commands\n";
+  file += "  silent\n";
+  file += "  printf \"omnilink: stopped at operation " + gdb_string_body(id) + " (thread %u, index %lu, start %lu)\\n\", "
+          "header->thread, header->index, header->start\n";
+  file += "  printf \"omnilink: logged call " + gdb_string_body(op.call()) + ", timebox [" + std::to_string(op.start) + ", " +
+          std::to_string(op.end) + "]\\n\"\n";
+  file += "  bt\n";
+  file += "end\n";
+  return file;
+}
+
+}  // namespace omnilink::replay

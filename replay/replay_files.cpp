@@ -1,0 +1,41 @@
+#include "replay/replay_files.hpp"
+
+#include <fstream>
+
+#include "replay/gdb_commands.hpp"
+
+namespace omnilink::replay {
+namespace fs = std::filesystem;
+
+std::string operation_id(const trace::Operation& op) {
+  return "T" + std::to_string(op.thread) + "." + std::to_string(op.index);
+}
+
+fs::path replay_dir(const fs::path& run_dir) { return run_dir / "replay"; }
+
+fs::path command_file(const fs::path& run_dir, const trace::Operation& op) {
+  return replay_dir(run_dir) / (operation_id(op) + ".gdb");
+}
+
+void write_replay_files(const fs::path& run_dir, const std::string& run_name, const std::vector<trace::Operation>& frontier,
+                        const RecordingFacts& recording) {
+  fs::remove_all(replay_dir(run_dir));
+  fs::create_directories(replay_dir(run_dir));
+  std::ofstream readme(replay_dir(run_dir) / "README.txt");
+  readme << "Operations at the failure frontier of " << run_name << ": pending when the deepest linearization\n"
+         << "TLC found could go no further. Each has a gdb command file here that stops a replay at it.\n";
+  if (!recording.recorded)
+    readme << "This run was not recorded with rr, so it cannot be replayed; a single-threaded run with the counter\n"
+              "clock is deterministic and can be re-executed under gdb: omnilink replay RUN OP --rerun.\n";
+  readme << "\n";
+  for (const auto& op : frontier) {
+    std::ofstream(command_file(run_dir, op)) << stop_at_operation(op);
+    readme << operation_id(op) << "  " << op.call() << "  timebox [" << op.start << ", " << op.end << "]\n"
+           << "    omnilink replay " << run_name << " " << operation_id(op) << "            (gdb prompt, stopped there)\n"
+           << "    omnilink replay " << run_name << " " << operation_id(op) << " --batch    (print it and exit)\n"
+           << "    by hand: rr replay " << (recording.soft_counters ? "-W " : "") << "-x " << command_file(run_dir, op).string()
+           << " " << (run_dir / "rr").string() << " -- -ex continue\n\n";
+  }
+}
+
+}  // namespace omnilink::replay

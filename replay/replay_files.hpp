@@ -1,0 +1,32 @@
+// RUN/replay/, written for every failed validation: for each operation at the failure frontier (the
+// pending operations no linearization could take), a gdb command file `T<t>.<i>.gdb` that stops a
+// replay there (gdb_commands.hpp), and a README.txt listing the operations with the exact commands
+// to replay each. Owner of that directory's layout (docs/replay.md).
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "trace/reader.hpp"
+
+namespace omnilink::replay {
+
+// "T1.79": how operations are named in failure reports and accepted by `omnilink replay`.
+std::string operation_id(const trace::Operation& op);
+
+std::filesystem::path replay_dir(const std::filesystem::path& run_dir);
+std::filesystem::path command_file(const std::filesystem::path& run_dir, const trace::Operation& op);
+
+// How the run was recorded, for the commands README.txt gives.
+struct RecordingFacts {
+  bool recorded = false;       // RUN/rr holds an rr recording
+  bool soft_counters = false;  // made with rr -W, so replayed with -W
+};
+
+// Replaces RUN/replay/ with the files for `frontier`. `run_name` is how `omnilink replay` should
+// be told about the run (a store key, or the run directory).
+void write_replay_files(const std::filesystem::path& run_dir, const std::string& run_name,
+                        const std::vector<trace::Operation>& frontier, const RecordingFacts& recording);
+
+}  // namespace omnilink::replay

@@ -1,0 +1,158 @@
+// `omnilink replay`: the gdb command files stop at the requested operation, under plain gdb on a
+// deterministic single-thread run (--rerun) and under rr on a recorded failing run; and every error
+// names what exists. SKIPPED (exit 77) without gdb; the rr case skips itself where rr cannot record
+// and replay a statically linked harness. Each case is its own ctest entry.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/store.hpp"
+#include "platform/subprocess.hpp"
+#include "platform/toolchain.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using namespace omnilink;
+using omnilink::testing::ScratchDir;
+namespace fs = std::filesystem;
+
+void skip(const std::string& why) {
+  std::cout << "SKIPPED: " << why << "\n";
+  std::exit(77);
+}
+
+void require_gdb() {
+  if (const ToolLocation gdb = find_gdb(); !gdb.found()) skip("gdb not found (" + gdb.explain_missing() + ")");
+}
+
+ProcessResult cli(const std::vector<std::string>& args, std::map<std::string, std::string> env = {}) {
+  ProcessOptions options;
+  options.timeout = std::chrono::minutes(10);
+  options.env_overrides = std::move(env);
+  return run_process(OMNILINK_CLI, args, options);
+}
+
+// A deterministic run: one thread, counter clock.
+fs::path single_thread_run(const ScratchDir& dir, std::uint64_t ops) {
+  const fs::path run = dir / "run";
+  const auto r = run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE, {"--threads", "1", "--ops", std::to_string(ops), "--seed", "7",
+                                                             "--clock", "counter", "--out", run.string(), "--quiet"});
+  REQUIRE(r.ok());
+  return run;
+}
+
+std::string logged_call(const fs::path& run, const std::string& op) {
+  const auto r = run_process(OMNILINK_CLI, {"trace", "show", run.string(), "--thread", "0", "--limit", "100000"});
+  std::istringstream lines(r.out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(op + " ", 0) == 0) return line.substr(line.rfind("]  ") + 3);
+  return "";
+}
+
+TEST_CASE("under plain gdb, --rerun stops a deterministic run at an early and at a late operation") {
+  require_gdb();
+  ScratchDir dir;
+  const fs::path run = single_thread_run(dir, 3000);
+  for (const std::string op : {"T0.3", "T0.2990"}) {
+    const std::string call = logged_call(run, op);
+    REQUIRE_FALSE(call.empty());
+    const auto r = cli({"replay", run.string(), op, "--rerun", "--batch"});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(r.out.find("omnilink: stopped at operation " + op) != std::string::npos);
+    CHECK(r.out.find("omnilink: logged call " + call) != std::string::npos);
+    CHECK(r.out.find("omnilink_op_start") != std::string::npos);  // the backtrace
+  }
+  CHECK(fs::exists(run / "replay" / "T0.3.gdb"));
+  CHECK(fs::exists(run / "trace" / "thread-0000.msgpack"));  // the run's own trace is untouched
+}
+
+TEST_CASE("the command file that --print writes breaks on the thread and the logged start") {
+  ScratchDir dir;
+  const fs::path run = single_thread_run(dir, 50);
+  const auto r = cli({"replay", run.string(), "0.10", "--print"});
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find("break omnilink_op_start if header->thread == 0 && header->start == ") != std::string::npos);
+  CHECK(r.out.find("bt") != std::string::npos);
+}
+
+TEST_CASE("replay errors name what exists") {
+  ScratchDir dir;
+  const fs::path run = single_thread_run(dir, 50);
+  auto r = cli({"replay", "nope-1/x", "T0.1", "--store", (dir / "store").string()});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("no store") != std::string::npos);
+
+  r = cli({"replay", run.string(), "T4.1", "--batch"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("the run has threads 0..0") != std::string::npos);
+  r = cli({"replay", run.string(), "T0.50", "--batch"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("indices 0..49") != std::string::npos);
+  r = cli({"replay", run.string(), "banana", "--batch"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("THREAD.INDEX") != std::string::npos);
+
+  // Not recorded: said so, and --rerun offered because it is deterministic.
+  r = cli({"replay", run.string(), "T0.1", "--batch"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("was not recorded with rr") != std::string::npos);
+  CHECK(r.err.find("use --rerun") != std::string::npos);
+
+  // A multi-threaded run cannot be re-executed deterministically.
+  const fs::path two = dir / "two";
+  REQUIRE(run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE, {"--threads", "2", "--ops", "20", "--out", two.string(), "--quiet"}).ok());
+  r = cli({"replay", two.string(), "T1.1", "--rerun", "--batch"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("--rerun needs a deterministic run") != std::string::npos);
+
+  // A recording but no rr.
+  fs::create_directories(two / "rr");
+  r = cli({"replay", two.string(), "T1.1", "--batch"}, {{"OMNILINK_RR", (dir / "no-rr").string()}});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("rr: ") != std::string::npos);
+}
+
+TEST_CASE("under rr, a failing racy-queue run replays to a frontier operation, identically twice") {
+  require_gdb();
+  if (!find_rr().found() || !find_tlc_jar().found()) skip("needs rr and TLC");
+  ScratchDir dir;
+  // A statically linked harness: rr replays those here even where the hypervisor ignores rdtsc traps
+  // (the dynamic loader's rdtsc is what diverges).
+  const nlohmann::json campaign{{"format", 1}, {"name", "rr"}, {"rr", "chaos"}, {"tlc", {{"heap", "1g"}}},
+                                {"targets", {{{"name", "racy"}, {"harness", OMNILINK_STATIC_RACY_QUEUE},
+                                              {"spec", std::string(OMNILINK_SPECS_DIR) + "/LinearizableQueue.tla"},
+                                              {"threads", {3}}, {"ops", {4000}}, {"runs", 8},
+                                              {"args", {"--perturb", "mixed", "--perturb-rate", "0.05"}}}}}};
+  std::ofstream(dir / "rr.json") << campaign.dump();
+  const std::string store = (dir / "store").string();
+  const auto c = cli({"campaign", (dir / "rr.json").string(), "--store", store, "--plain", "--rr", "chaos"});
+  if (c.exit_code == 3) skip("rr cannot record here: " + c.err);
+  std::optional<campaign::RunRecord> failed;
+  for (const auto& run : campaign::Store::open(store).runs("rr-1"))
+    if (run.validation && run.validation->verdict == "fail") failed = run;
+  INFO(c.out);
+  REQUIRE(failed);
+  const nlohmann::json result = nlohmann::json::parse(std::ifstream(fs::path(failed->dir) / "validation" / "result.json"));
+  const auto& pending = result["frontier"]["pending"][0];
+  const std::string op = "T" + std::to_string(pending["thread"].get<int>()) + "." + std::to_string(pending["index"].get<int>());
+  CHECK(fs::exists(fs::path(failed->dir) / "replay" / (op + ".gdb")));
+  CHECK(fs::exists(fs::path(failed->dir) / "replay" / "README.txt"));
+  std::vector<std::string> stops;
+  for (int i = 0; i < 2; ++i) {
+    const auto r = cli({"replay", failed->key(), op, "--batch", "--store", store});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    const auto at = r.out.find("omnilink: stopped at operation " + op);
+    REQUIRE(at != std::string::npos);
+    stops.push_back(r.out.substr(at, r.out.find('\n', r.out.find("omnilink: logged call", at)) - at));
+  }
+  CHECK(stops[0] == stops[1]);
+  CHECK(stops[0].find(pending["name"].get<std::string>()) != std::string::npos);
+}
+
+}  // namespace
+
