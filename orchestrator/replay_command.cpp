@@ -1,6 +1,7 @@
 #include "orchestrator/replay_command.hpp"
 
 #include <fstream>
+#include <optional>
 #include <iostream>
 
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include "platform/toolchain.hpp"
 #include "replay/gdb_commands.hpp"
 #include "replay/replay_files.hpp"
+#include "replay/seek_index.hpp"
 #include "trace/run_dir.hpp"
 
 namespace omnilink::cli {
@@ -90,6 +92,33 @@ std::vector<std::string> rerun_argv(const trace::RunMeta& meta, const fs::path& 
   return argv;
 }
 
+std::vector<std::string> rr_replay_args(bool soft_counters, const fs::path& command_file, const fs::path& recording,
+                                        std::optional<std::uint64_t> start_event) {
+  std::vector<std::string> args{"replay"};
+  if (soft_counters) args.push_back("-W");
+  if (start_event) args.insert(args.end(), {"-g", std::to_string(*start_event)});
+  args.insert(args.end(), {"-x", command_file.string(), recording.string(), "--"});
+  return args;
+}
+
+// The run's seek index, from its cache or built by one indexing replay.
+replay::SeekIndex seek_index(const fs::path& rr, const ResolvedRun& run) {
+  if (auto cached = replay::load_seek_index(run.dir)) return *cached;
+  const fs::path commands = replay::replay_dir(run.dir) / "seek-index.gdb";
+  std::ofstream(commands) << replay::index_commands();
+  std::vector<std::string> args = rr_replay_args(run.soft_counters, commands, campaign::run_layout::recording(run.dir), std::nullopt);
+  args.insert(args.end(), {"-batch", "-ex", "continue"});
+  ProcessOptions options;
+  options.timeout = std::chrono::hours(2);
+  std::cerr << "omnilink replay: indexing the recording for fast seek (once per run)...\n";
+  const ProcessResult r = run_process(rr, args, options);
+  const replay::SeekIndex index = replay::parse_index_output(r.out);
+  std::cerr << "omnilink replay: " << index.checkpoints.size() << " checkpoints indexed in " << r.duration.count() / 1000.0
+            << " s (" << replay::seek_index_file(run.dir).string() << ")\n";
+  if (r.ok()) replay::save_seek_index(run.dir, index);  // an index of a replay that failed is not kept
+  return index;
+}
+
 }  // namespace
 
 void ReplayCommand::add_to(CLI::App& app) {
@@ -101,6 +130,7 @@ void ReplayCommand::add_to(CLI::App& app) {
   sub_->add_flag("--batch", batch_, "Stop at the operation, print it and a backtrace, and exit");
   sub_->add_flag("--print", print_, "Print the gdb command file and exit");
   sub_->add_flag("--rerun", rerun_, "Re-execute a deterministic run (1 thread, counter clock) under gdb instead of replaying");
+  sub_->add_flag("--no-seek", no_seek_, "Replay from the start with the conditional breakpoint alone (no fast seek)");
 }
 
 int ReplayCommand::run() {
@@ -118,6 +148,7 @@ int ReplayCommand::run() {
 
     fs::path exe;
     std::vector<std::string> args;
+    std::optional<std::uint64_t> start_event;  // fast seek: where the replay starts
     if (rerun_) {
       const ToolLocation gdb = find_gdb();
       if (!gdb.found()) throw ReplayError("gdb: " + gdb.explain_missing());
@@ -140,9 +171,8 @@ int ReplayCommand::run() {
       const ToolLocation rr = find_rr();
       if (!rr.found()) throw ReplayError("rr: " + rr.explain_missing());
       exe = *rr.path;
-      args = {"replay"};
-      if (run.soft_counters) args.push_back("-W");
-      args.insert(args.end(), {"-x", file.string(), campaign::run_layout::recording(run.dir).string(), "--"});
+      if (!no_seek_) start_event = seek_index(exe, run).event_before(op.thread, op.index);
+      args = rr_replay_args(run.soft_counters, file, campaign::run_layout::recording(run.dir), start_event);
       if (batch_) args.push_back("-batch");
       args.insert(args.end(), {"-ex", "continue"});
       args.insert(args.end(), gdb_args_.begin(), gdb_args_.end());
@@ -156,11 +186,20 @@ int ReplayCommand::run() {
       throw ReplayError(exe.string() + ": cannot execute");
     }
     ProcessOptions options;
-    options.timeout = std::chrono::minutes(30);
-    const ProcessResult r = run_process(exe, args, options);
+    options.timeout = std::chrono::hours(2);
+    const std::string marker = "omnilink: stopped at operation " + replay::operation_id(op);
+    ProcessResult r = run_process(exe, args, options);
+    if (start_event && r.out.find(marker) == std::string::npos) {
+      // The seek must never cost a stop: from the start, as if there were no index.
+      std::cerr << "omnilink replay: no stop after seeking to event " << *start_event << "; replaying from the start\n";
+      args = rr_replay_args(run.soft_counters, file, campaign::run_layout::recording(run.dir), std::nullopt);
+      args.insert(args.end(), {"-batch", "-ex", "continue"});
+      args.insert(args.end(), gdb_args_.begin(), gdb_args_.end());
+      r = run_process(exe, args, options);
+    }
     std::cout << r.out;
     std::cerr << r.err;
-    const bool stopped = r.out.find("omnilink: stopped at operation " + replay::operation_id(op)) != std::string::npos;
+    const bool stopped = r.out.find(marker) != std::string::npos;
     if (!stopped) std::cerr << "omnilink replay: the replay did not stop at " << replay::operation_id(op) << " (" << r.describe() << ")\n";
     return stopped ? kExitOk : kExitProblem;
   } catch (const ReplayError& e) {

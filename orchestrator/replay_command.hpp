@@ -1,9 +1,10 @@
 // `omnilink replay RUN OP [--batch | --print] [--rerun] [-- GDB ARGS...]`: stops a replay of RUN
 // at operation OP (`T1.79` or `1.79`, as failure reports name them) with the gdb command file of
 // replay/gdb_commands. RUN is a store key (CAMPAIGN/RUN) or a run directory.
-//  - recorded runs: `rr replay [-W] -x FILE RUN/rr -- -ex continue`, -W when the run was recorded
-//    with software counters (the store says so); interactive by default (exec, the gdb prompt is
-//    the user's), --batch prints where it stopped and exits.
+//  - recorded runs: `rr replay [-W] [-g EVENT] -x FILE RUN/rr -- -ex continue`, -W when the run
+//    was recorded with software counters (the store says so), -g from the fast-seek index
+//    (replay/seek_index, built on first use); interactive by default (exec, the gdb prompt is the
+//    user's), --batch prints where it stopped and exits.
 //  - --rerun: a run that is deterministic without rr (one thread, counter clock) re-executed from
 //    its meta.json argv under plain gdb, writing its trace to RUN/replay/rerun.
 // Exit code: 0 stopped at the operation (--batch) or printed; 1 it did not stop there; 3 unknown
@@ -26,7 +27,7 @@ class ReplayCommand : public Command {
  private:
   StoreOption store_;
   std::string run_, op_;
-  bool batch_ = false, print_ = false, rerun_ = false;
+  bool batch_ = false, print_ = false, rerun_ = false, no_seek_ = false;
   std::vector<std::string> gdb_args_;
 };
 

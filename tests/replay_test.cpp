@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/store.hpp"
+#include "replay/seek_index.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
 #include "support/test_support.hpp"
@@ -77,6 +78,24 @@ TEST_CASE("the command file that --print writes breaks on the thread and the log
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("break omnilink_op_start if header->thread == 0 && header->start == ") != std::string::npos);
   CHECK(r.out.find("bt") != std::string::npos);
+}
+
+TEST_CASE("the seek index reads the indexing replay's output and starts at the thread's last checkpoint") {
+  const replay::SeekIndex index = replay::parse_index_output(
+      "Breakpoint 1 at 0x40f110\nomnilink-checkpoint 0 0 0\nCompleted event: 182\nomnilink-checkpoint 1 0 1\n"
+      "Completed event: 190\nomnilink-checkpoint 0 256 300\nCompleted event: 201\nomnilink-checkpoint 0 512 900\n");
+  REQUIRE(index.checkpoints.size() == 3);  // the last has no event yet: not kept
+  CHECK(index.event_before(0, 0) == 182u);
+  CHECK(index.event_before(0, 255) == 182u);
+  CHECK(index.event_before(0, 256) == 201u);
+  CHECK(index.event_before(0, 100000) == 201u);
+  CHECK(index.event_before(1, 7) == 190u);
+  CHECK_FALSE(index.event_before(2, 7));
+  ScratchDir dir;
+  replay::save_seek_index(dir.path(), index);
+  const auto loaded = replay::load_seek_index(dir.path());
+  REQUIRE(loaded);
+  CHECK(loaded->event_before(0, 300) == 201u);
 }
 
 TEST_CASE("replay errors name what exists") {
@@ -152,7 +171,58 @@ TEST_CASE("under rr, a failing racy-queue run replays to a frontier operation, i
   }
   CHECK(stops[0] == stops[1]);
   CHECK(stops[0].find(pending["name"].get<std::string>()) != std::string::npos);
+
+  // rr pack made the recording self-contained: the run directory moved elsewhere still replays.
+  const fs::path moved = dir / "moved";
+  fs::rename(failed->dir, moved);
+  const auto r = cli({"replay", moved.string(), op, "--batch"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.find(stops[0]) != std::string::npos);
 }
 
 }  // namespace
 
+
+namespace {
+
+TEST_CASE("fast seek stops at a late operation of a long recording within seconds, and matches the slow path") {
+  require_gdb();
+  const ToolLocation rr = find_rr();
+  if (!rr.found()) skip("rr not found");
+  ScratchDir dir;
+  const fs::path run = dir / "long";
+  fs::create_directories(run);
+  // 3 threads x 20000 operations: the plain conditional breakpoint needs about 90 s for the last ones.
+  const auto rec = run_process(*rr.path, {"record", "-W", "--chaos", "-o", (run / "rr").string(), "--", OMNILINK_STATIC_RACY_QUEUE,
+                                          "--threads", "3", "--ops", "20000", "--seed", "5", "--clock", "counter", "--out",
+                                          run.string(), "--quiet"});
+  if (!rec.ok()) skip("rr cannot record here: " + rec.err.substr(0, 300));
+  std::ofstream(run / "recording.json") << R"({"mode": "chaos", "soft_counters": true})";
+  const auto first = cli({"replay", run.string(), "T2.19900", "--batch"});
+  INFO(first.out << first.err);
+  REQUIRE(first.exit_code == 0);
+  CHECK(first.err.find("checkpoints indexed") != std::string::npos);
+  CHECK(fs::exists(run / "replay" / "seek-index.json"));
+  const auto begin = std::chrono::steady_clock::now();
+  const auto second = cli({"replay", run.string(), "T2.19900", "--batch"});  // the index is cached now
+  const auto took = std::chrono::steady_clock::now() - begin;
+  INFO(second.out << second.err);
+  CHECK(second.exit_code == 0);
+  CHECK(second.err.find("indexing") == std::string::npos);
+  CHECK(took < std::chrono::seconds(15));
+  const auto stop = [](const std::string& out) {
+    const auto at = out.find("omnilink: stopped at operation");
+    return at == std::string::npos ? std::string() : out.substr(at, out.find('\n', out.find("omnilink: logged call", at)) - at);
+  };
+  CHECK_FALSE(stop(second.out).empty());
+  CHECK(stop(first.out) == stop(second.out));
+  // An early operation, through the slow path: the same stop as with the seek.
+  const auto early_seek = cli({"replay", run.string(), "T0.300", "--batch"});
+  const auto early_slow = cli({"replay", run.string(), "T0.300", "--batch", "--no-seek"});
+  CHECK(early_seek.exit_code == 0);
+  CHECK(early_slow.exit_code == 0);
+  CHECK(stop(early_seek.out) == stop(early_slow.out));
+}
+
+}  // namespace

@@ -246,6 +246,7 @@ class Harness {
       const std::uint64_t start = clock_.before();
       log_.begin_op(index_, Op::omnilink_name, start);
       const omnilink_op_header header{thread_, 0, index_, start};
+      if (index_ % OMNILINK_CHECKPOINT_INTERVAL == 0) omnilink_checkpoint(&header);
       omnilink_op_start(&header);
       ctx_.reset(index_, start);
       fn(sut_, ctx_, op);
