@@ -30,13 +30,9 @@ using namespace omnilink;
 using omnilink::testing::ScratchDir;
 namespace fs = std::filesystem;
 
-void skip(const std::string& why) {
-  std::cout << "SKIPPED: " << why << "\n";
-  std::exit(77);
-}
-
+using omnilink::testing::skip_test;
 void require_tlc() {
-  if (!find_tlc_jar().found() || !find_java().found()) skip("TLC or java not found (see `omnilink doctor`)");
+  if (!find_tlc_jar().found() || !find_java().found()) skip_test("TLC or java not found (see `omnilink doctor`)");
 }
 
 std::string read_text(const fs::path& p) {
@@ -141,11 +137,11 @@ TEST_CASE("the README's demo (scripts/run-demo) runs the demo campaign to its ve
 TEST_CASE("the demo campaign under rr chaos records, packs and validates every run") {
   require_tlc();
 #ifdef OMNILINK_SANITIZER_BUILD
-  skip("sanitizer build: rr --chaos randomises the address space, which collides with the sanitizers' fixed shadow memory");
+  skip_test("sanitizer build: rr --chaos randomises the address space, which collides with the sanitizers' fixed shadow memory");
 #endif
   const ToolLocation rr = find_rr();
-  if (!rr.found()) skip("rr not found");
-  if (!probe_rr(*rr.path).can_record()) skip("rr cannot record on this machine");
+  if (!rr.found()) skip_test("rr not found");
+  if (!probe_rr(*rr.path).can_record()) skip_test("rr cannot record on this machine");
   ScratchDir dir;
   const auto r = omnilink_cli({"campaign", std::string(OMNILINK_SOURCE_DIR) + "/examples/campaigns/demo.json", "--rr",
                                "chaos", "--set", "targets.locked-queue.runs=1", "--set", "targets.racy-queue.runs=2",

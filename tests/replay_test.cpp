@@ -20,13 +20,16 @@ using namespace omnilink;
 using omnilink::testing::ScratchDir;
 namespace fs = std::filesystem;
 
-void skip(const std::string& why) {
-  std::cout << "SKIPPED: " << why << "\n";
-  std::exit(77);
+using omnilink::testing::skip_test;
+void require_rr_replay() {
+#ifdef OMNILINK_SANITIZER_BUILD
+  skip_test("sanitizer build: the harness is not static and its shadow memory collides with rr's mappings");
+#endif
+  if (!find_rr().found()) skip_test("rr not found");
 }
 
 void require_gdb() {
-  if (const ToolLocation gdb = find_gdb(); !gdb.found()) skip("gdb not found (" + gdb.explain_missing() + ")");
+  if (const ToolLocation gdb = find_gdb(); !gdb.found()) skip_test("gdb not found (" + gdb.explain_missing() + ")");
 }
 
 ProcessResult cli(const std::vector<std::string>& args, std::map<std::string, std::string> env = {}) {
@@ -137,7 +140,8 @@ TEST_CASE("replay errors name what exists") {
 
 TEST_CASE("under rr, a failing racy-queue run replays to a frontier operation, identically twice") {
   require_gdb();
-  if (!find_rr().found() || !find_tlc_jar().found()) skip("needs rr and TLC");
+  require_rr_replay();
+  if (!find_tlc_jar().found()) skip_test("TLC not found");
   ScratchDir dir;
   // A statically linked harness: rr replays those here even where the hypervisor ignores rdtsc traps
   // (the dynamic loader's rdtsc is what diverges).
@@ -149,7 +153,7 @@ TEST_CASE("under rr, a failing racy-queue run replays to a frontier operation, i
   std::ofstream(dir / "rr.json") << campaign.dump();
   const std::string store = (dir / "store").string();
   const auto c = cli({"campaign", (dir / "rr.json").string(), "--store", store, "--plain", "--rr", "chaos"});
-  if (c.exit_code == 3) skip("rr cannot record here: " + c.err);
+  if (c.exit_code == 3) skip_test("rr cannot record here: " + c.err);
   std::optional<campaign::RunRecord> failed;
   for (const auto& run : campaign::Store::open(store).runs("rr-1"))
     if (run.validation && run.validation->verdict == "fail") failed = run;
@@ -188,8 +192,8 @@ namespace {
 
 TEST_CASE("fast seek stops at a late operation of a long recording within seconds, and matches the slow path") {
   require_gdb();
+  require_rr_replay();
   const ToolLocation rr = find_rr();
-  if (!rr.found()) skip("rr not found");
   ScratchDir dir;
   const fs::path run = dir / "long";
   fs::create_directories(run);
@@ -197,7 +201,7 @@ TEST_CASE("fast seek stops at a late operation of a long recording within second
   const auto rec = run_process(*rr.path, {"record", "-W", "--chaos", "-o", (run / "rr").string(), "--", OMNILINK_STATIC_RACY_QUEUE,
                                           "--threads", "3", "--ops", "20000", "--seed", "5", "--clock", "counter", "--out",
                                           run.string(), "--quiet"});
-  if (!rec.ok()) skip("rr cannot record here: " + rec.err.substr(0, 300));
+  if (!rec.ok()) skip_test("rr cannot record here: " + rec.err.substr(0, 300));
   std::ofstream(run / "recording.json") << R"({"mode": "chaos", "soft_counters": true})";
   const auto first = cli({"replay", run.string(), "T2.19900", "--batch"});
   INFO(first.out << first.err);
