@@ -103,6 +103,23 @@ std::string campaigns_note(campaign::Store& store) {
   return ids.empty() ? "the store has no campaigns" : "campaigns in the store: " + ids;
 }
 
+std::string unknown_run_message(campaign::Store& store, const std::string& key) {
+  constexpr std::size_t kRunsNamed = 10;
+  const auto slash = key.rfind('/');
+  std::string message = slash == std::string::npos ? "RUN is <campaign>/<run-id>, not " + key + "; "
+                                                   : "no run " + key + " in " + store.directory().string() + "; ";
+  // Without a '/' the argument may be a campaign id: then its runs are what the user wants to see.
+  const std::string campaign = key.substr(0, slash);
+  if (!store.campaign(campaign)) return message + campaigns_note(store);
+  const std::vector<RunRecord> runs = store.runs(campaign);
+  if (runs.empty()) return message + "campaign " + campaign + " has no runs";
+  message += "runs of " + campaign + ":";
+  for (std::size_t i = 0; i < runs.size() && i < kRunsNamed; ++i) message += " " + runs[i].key();
+  if (runs.size() > kRunsNamed) message += " ... (" + std::to_string(runs.size() - kRunsNamed) + " more)";
+  return message;
+}
+
+
 void LsCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("ls", "List the campaigns in a store, or the runs of one campaign");
   auto* campaign = sub_->add_option("CAMPAIGN", campaign_, "A campaign id (<name>-<n>): list its runs");

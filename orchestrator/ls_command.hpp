@@ -37,6 +37,8 @@ void print_json(const nlohmann::json& json);
 // "campaigns in the store: a-1, b-1" or "the store has no campaigns": for errors naming an unknown
 // campaign or run.
 std::string campaigns_note(campaign::Store& store);
+// Why `key` names no run, with what exists instead: the campaign's first runs, or the campaigns.
+std::string unknown_run_message(campaign::Store& store, const std::string& key);
 
 class LsCommand : public Command {
  public:

@@ -36,10 +36,7 @@ ResolvedRun resolve_run(const std::string& what, const StoreOption& store_option
     return {fs::absolute(what), what, campaign::recorded_with_soft_counters(what)};
   campaign::Store store = store_option.open();
   if (auto run = store.run(what)) return {run->dir, what, run->rr_soft_counters};
-  const auto slash = what.rfind('/');
-  std::string known = "(see: omnilink ls)";
-  if (slash != std::string::npos && store.campaign(what.substr(0, slash))) known = "(see: omnilink ls " + what.substr(0, slash) + ")";
-  throw ReplayError("no run '" + what + "': neither a run directory nor a run of the store " + known);
+  throw ReplayError("'" + what + "' is not a run directory; " + unknown_run_message(store, what));
 }
 
 // "T1.79" or "1.79" -> (1, 79)

@@ -19,8 +19,6 @@ namespace run_layout = campaign::run_layout;
 using campaign::RunRecord;
 using campaign::ValidationRecord;
 
-constexpr std::size_t kRunsNamed = 10;
-
 // What a run leaves in its directory (docs/trace-format.md), by label. rr/ only
 // exists for recorded runs, so it is listed only when it is there; the others are always listed
 // (marked when missing: a run that crashed early has no trace, a pending one nothing at all).
@@ -106,7 +104,7 @@ int ShowCommand::run() {
     campaign::Store store = store_.open();
     const std::optional<RunRecord> run = store.run(key_);
     if (!run) {
-      std::cerr << "omnilink show: " << unknown_run(store) << "\n";
+      std::cerr << "omnilink show: " << unknown_run_message(store, key_) << "\n";
       return kExitUsage;
     }
     if (!json_) {
@@ -121,21 +119,6 @@ int ShowCommand::run() {
     std::cerr << "omnilink show: " << e.what() << "\n";
     return kExitUsage;
   }
-}
-
-std::string ShowCommand::unknown_run(campaign::Store& store) const {
-  const auto slash = key_.rfind('/');
-  std::string message = slash == std::string::npos ? "RUN is <campaign>/<run-id>, not " + key_ + "; "
-                                                   : "no run " + key_ + " in " + store.directory().string() + "; ";
-  // Without a '/' the argument may be a campaign id: then its runs are what the user wants to see.
-  const std::string campaign = key_.substr(0, slash);
-  if (!store.campaign(campaign)) return message + campaigns_note(store);
-  const std::vector<RunRecord> runs = store.runs(campaign);
-  if (runs.empty()) return message + "campaign " + campaign + " has no runs";
-  message += "runs of " + campaign + ":";
-  for (std::size_t i = 0; i < runs.size() && i < kRunsNamed; ++i) message += " " + runs[i].key();
-  if (runs.size() > kRunsNamed) message += " ... (" + std::to_string(runs.size() - kRunsNamed) + " more)";
-  return message;
 }
 
 }  // namespace omnilink::cli

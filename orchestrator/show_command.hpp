@@ -18,7 +18,6 @@ class ShowCommand : public Command {
 
  private:
   // The error for a key the store does not have, naming what it does have.
-  std::string unknown_run(campaign::Store& store) const;
 
   StoreOption store_;
   std::string key_;
