@@ -68,6 +68,7 @@ stdenv.mkDerivation (finalAttrs: {
     (lib.cmakeBool "OMNILINK_BUILD_TESTS" finalAttrs.finalPackage.doCheck)
     (lib.cmakeBool "OMNILINK_BUILD_EXAMPLES" true) # installed under libexec/omnilink/examples
     (lib.cmakeBool "OMNILINK_BUILD_BENCH" withBench)
+    (lib.cmakeBool "OMNILINK_STATIC_EXAMPLES" false) # no static glibc in the default stdenv
   ];
 
   doCheck = true;
