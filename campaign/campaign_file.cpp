@@ -519,6 +519,12 @@ json target_json(const TargetConfig& t) {
 
 }  // namespace
 
+const TargetConfig* CampaignConfig::target(const std::string& target_name) const {
+  for (const auto& t : targets)
+    if (t.name == target_name) return &t;
+  return nullptr;
+}
+
 json CampaignConfig::to_json() const {
   json target_list = json::array();
   for (const auto& target : targets) target_list.push_back(target_json(target));

@@ -56,6 +56,9 @@ struct CampaignConfig {
   TlcConfig tlc;
   std::vector<TargetConfig> targets;
 
+  // The target named `name`, or nullptr.
+  const TargetConfig* target(const std::string& name) const;
+
   // The effective configuration as JSON (overrides applied, paths resolved, defaults filled in):
   // stored with the campaign, and compared on --resume.
   nlohmann::json to_json() const;

@@ -22,7 +22,6 @@ namespace {
 // A harness run in flight: its store record and the timers that may stop it.
 struct ActiveRun {
   RunRecord record;
-  const TargetConfig* target = nullptr;
   pid_t pid = -1;
   unsigned attempt = 1;
   bool timed_out = false;
@@ -61,8 +60,7 @@ struct Engine::State {
   std::string run_dir(const std::string& run_id) const { return (config.store / campaign_id / run_id).string(); }
 
   const TargetConfig& target_of(const RunRecord& run) const {
-    for (const auto& t : config.targets)
-      if (t.name == run.target) return t;
+    if (const TargetConfig* t = config.target(run.target)) return *t;
     throw StoreError("run " + run.key() + " names target '" + run.target + "', which the campaign file lacks");
   }
 
@@ -118,7 +116,6 @@ struct Engine::State {
   void start_run(RunRecord run, unsigned attempt = 1) {
     auto a = std::make_unique<ActiveRun>();
     a->attempt = attempt;
-    a->target = &target_of(run);
     // A run starts from nothing: what an interrupted attempt left is removed (the path is the
     // store's, built from checked names).
     std::error_code ignored;  // a failure shows as the harness failing to write its run directory
@@ -136,7 +133,7 @@ struct Engine::State {
     run.finished_ms = run.harness_ms = run.pack_ms = 0;
     store.update_run(run);
 
-    const RunCommand command = run_command(recording, *a->target, PlannedRun{run.id, 0, run.threads, run.ops, run.number, run.seed}, run.dir);
+    const RunCommand command = run_command(recording, target_of(run), run.threads, run.ops, run.seed, run.dir);
     ChildSpec spec{command.exe, command.args, run_layout::harness_out(run.dir), run_layout::harness_err(run.dir), {}};
     const std::string id = run.id;
     a->record = std::move(run);
@@ -185,9 +182,9 @@ struct Engine::State {
     run.detail = v.detail;
     run.exit_code = v.exit_code;
     run.exit_signal = v.exit_signal;
-    store.update_run(run);
     const bool recorded = recording.mode != RrMode::off && fs::is_directory(run_layout::recording(run.dir));
     if (recorded && run.status != "interrupted" && stop_requests == 0) {
+      store.update_run(run);  // the harness's outcome is kept even if omnilink dies while packing
       pack(id, v.validate);
       return;
     }
@@ -213,14 +210,11 @@ struct Engine::State {
   void harness_phase_done(const std::string& id, bool validate) {
     RunRecord run = std::move(active.at(id)->record);
     active.erase(id);
+    const bool validate_now = validate && stop_requests == 0;
+    if (!validate_now) run.finished_ms = now_ms();
     store.update_run(run);
-    if (validate && stop_requests == 0) {
-      submit_validation(std::move(run));
-    } else {
-      run.finished_ms = now_ms();
-      store.update_run(run);
-      if (run.status != "interrupted") progress.finished(run);
-    }
+    if (validate_now) submit_validation(std::move(run));
+    else if (run.status != "interrupted") progress.finished(run);
     launch_more();
   }
 

@@ -56,10 +56,10 @@ bool run_layout::has_trace(const std::filesystem::path& run_dir) {
   return std::filesystem::is_directory(run_dir / "trace", ec) && !std::filesystem::is_empty(run_dir / "trace", ec);
 }
 
-RunCommand run_command(const Recording& recording, const TargetConfig& target, const PlannedRun& run,
-                       const std::filesystem::path& run_dir) {
-  std::vector<std::string> harness_args{"--threads", std::to_string(run.threads), "--ops", std::to_string(run.ops),
-                                        "--seed",    std::to_string(run.seed),    "--out", run_dir.string(),
+RunCommand run_command(const Recording& recording, const TargetConfig& target, std::uint32_t threads, std::uint64_t ops,
+                       std::uint64_t seed, const std::filesystem::path& run_dir) {
+  std::vector<std::string> harness_args{"--threads", std::to_string(threads), "--ops", std::to_string(ops),
+                                        "--seed",    std::to_string(seed),    "--out", run_dir.string(),
                                         "--quiet"};
   harness_args.insert(harness_args.end(), target.args.begin(), target.args.end());
   // Last, so that it wins over a --clock among the target's own arguments.

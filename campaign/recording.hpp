@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "campaign/campaign_file.hpp"
-#include "campaign/run_plan.hpp"
+#include <cstdint>
 
 namespace omnilink::campaign {
 
@@ -35,8 +35,8 @@ struct RunCommand {
   std::filesystem::path exe;
   std::vector<std::string> args;
 };
-RunCommand run_command(const Recording& recording, const TargetConfig& target, const PlannedRun& run,
-                       const std::filesystem::path& run_dir);
+RunCommand run_command(const Recording& recording, const TargetConfig& target, std::uint32_t threads, std::uint64_t ops,
+                       std::uint64_t seed, const std::filesystem::path& run_dir);
 
 // The run directory's parts (docs/campaign.md, "The run directory").
 namespace run_layout {

@@ -7,6 +7,7 @@
 
 #include "campaign/recording.hpp"
 #include "campaign/run_outcome.hpp"
+#include "trace/reader.hpp"
 
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
@@ -59,7 +60,7 @@ std::string summary_table(const std::vector<RunRecord>& runs) {
 std::string replay_hint(const RunRecord& run) {
   const fs::path recording = run_layout::recording(run.dir);
   const auto op = first_viable_pending(run);
-  const std::string id = op ? "T" + std::to_string(op->value("thread", 0)) + "." + std::to_string(op->value("index", 0)) : "T.I";
+  const std::string id = op ? trace::operation_id(op->value("thread", 0u), op->value("index", std::uint64_t{0})) : "T.I";
   const std::string where = op ? "operation " + id + " (" + op->value("name", std::string("?")) + ")" : "an operation";
   if (run.rr_mode == "off" || run.rr_mode.empty() || !fs::exists(recording)) {
     if (run.threads == 1) return "replay: omnilink replay " + run.key() + " " + id + " --rerun   (not recorded; re-executed under gdb)";

@@ -70,18 +70,21 @@ tla::ValidateOptions validate_options(const TargetConfig& target, const TlcConfi
   return options;
 }
 
+void write_failure_replay_files(const std::filesystem::path& run_dir, const std::string& run_name,
+                                const tla::ValidationResult& result) {
+  std::vector<trace::Operation> frontier;
+  for (const auto& f : result.frontier) frontier.push_back(f.op);
+  const bool recorded = std::filesystem::is_directory(run_layout::recording(run_dir));
+  replay::write_replay_files(run_dir, run_name, frontier, {recorded, recorded_with_soft_counters(run_dir)});
+}
+
 void record_validation(Store& store, RunRecord& run, const tla::ValidationResult& result, const std::filesystem::path& spec) {
   const ValidationRecord v = validation_record(result, spec);
   if (result.corrupt_trace && run.status == "ok") {
     run.status = "bad-trace";
     run.detail = result.reason;
   }
-  if (result.verdict == "fail") {
-    std::vector<trace::Operation> frontier;
-    for (const auto& f : result.frontier) frontier.push_back(f.op);
-    const bool recorded = run.rr_mode != "off" && std::filesystem::is_directory(run_layout::recording(run.dir));
-    replay::write_replay_files(run.dir, run.key(), frontier, {recorded, run.rr_soft_counters});
-  }
+  if (result.verdict == "fail") write_failure_replay_files(run.dir, run.key(), result);
   run.finished_ms = now_ms();
   store.add_validation(run.campaign, run.id, v);
   store.update_run(run);

@@ -48,6 +48,11 @@ tla::ValidateOptions validate_options(const TargetConfig& target, const TlcConfi
 // writes RUN/replay/ (replay/replay_files.hpp).
 void record_validation(Store& store, RunRecord& run, const tla::ValidationResult& result, const std::filesystem::path& spec);
 
+// After a failed validation: RUN/replay/ for its frontier (replay/replay_files.hpp), with how the
+// run was recorded read from the run directory. `run_name` is how `omnilink replay` is told about it.
+void write_failure_replay_files(const std::filesystem::path& run_dir, const std::string& run_name,
+                                const tla::ValidationResult& result);
+
 // -Xmx text ("512m", "2g") in bytes; nullopt if malformed.
 std::optional<std::uint64_t> heap_bytes(const std::string& heap);
 // MemAvailable from /proc/meminfo.

@@ -146,6 +146,14 @@ int ReplayCommand::run() {
     fs::path exe;
     std::vector<std::string> args;
     std::optional<std::uint64_t> start_event;  // fast seek: where the replay starts
+    // The rr replay that stops at `op` with the command file, from `from` (or the start).
+    const auto replay_to_operation = [&](std::optional<std::uint64_t> from) {
+      std::vector<std::string> a = rr_replay_args(run.soft_counters, file, campaign::run_layout::recording(run.dir), from);
+      if (batch_) a.push_back("-batch");
+      a.insert(a.end(), {"-ex", "continue"});
+      a.insert(a.end(), gdb_args_.begin(), gdb_args_.end());
+      return a;
+    };
     if (rerun_) {
       const ToolLocation gdb = find_gdb();
       if (!gdb.found()) throw ReplayError("gdb: " + gdb.explain_missing());
@@ -169,10 +177,7 @@ int ReplayCommand::run() {
       if (!rr.found()) throw ReplayError("rr: " + rr.explain_missing());
       exe = *rr.path;
       if (!no_seek_) start_event = seek_index(exe, run).event_before(op.thread, op.index);
-      args = rr_replay_args(run.soft_counters, file, campaign::run_layout::recording(run.dir), start_event);
-      if (batch_) args.push_back("-batch");
-      args.insert(args.end(), {"-ex", "continue"});
-      args.insert(args.end(), gdb_args_.begin(), gdb_args_.end());
+      args = replay_to_operation(start_event);
     }
     if (!batch_) {
       // Interactive: the debugger takes over this terminal.
@@ -184,20 +189,17 @@ int ReplayCommand::run() {
     }
     ProcessOptions options;
     options.timeout = std::chrono::hours(2);
-    const std::string marker = "omnilink: stopped at operation " + replay::operation_id(op);
+    const std::string marker = "omnilink: stopped at operation " + op.id();
     ProcessResult r = run_process(exe, args, options);
     if (start_event && r.out.find(marker) == std::string::npos) {
       // The seek must never cost a stop: from the start, as if there were no index.
       std::cerr << "omnilink replay: no stop after seeking to event " << *start_event << "; replaying from the start\n";
-      args = rr_replay_args(run.soft_counters, file, campaign::run_layout::recording(run.dir), std::nullopt);
-      args.insert(args.end(), {"-batch", "-ex", "continue"});
-      args.insert(args.end(), gdb_args_.begin(), gdb_args_.end());
-      r = run_process(exe, args, options);
+      r = run_process(exe, replay_to_operation(std::nullopt), options);
     }
     std::cout << r.out;
     std::cerr << r.err;
     const bool stopped = r.out.find(marker) != std::string::npos;
-    if (!stopped) std::cerr << "omnilink replay: the replay did not stop at " << replay::operation_id(op) << " (" << r.describe() << ")\n";
+    if (!stopped) std::cerr << "omnilink replay: the replay did not stop at " << op.id() << " (" << r.describe() << ")\n";
     return stopped ? kExitOk : kExitProblem;
   } catch (const ReplayError& e) {
     std::cerr << "omnilink replay: " << e.what() << "\n";

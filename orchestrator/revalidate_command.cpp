@@ -76,9 +76,12 @@ int RevalidateCommand::run() {
         std::cout << run.key() << ": skipped (" << run.status << ", no trace)\n";
         continue;
       }
-      TargetConfig target;
-      for (const auto& t : config.targets)
-        if (t.name == run.target) target = t;
+      const TargetConfig* stored_target = config.target(run.target);
+      if (stored_target == nullptr) {
+        std::cout << run.key() << ": skipped (its target '" << run.target << "' is not in the campaign's configuration)\n";
+        continue;
+      }
+      TargetConfig target = *stored_target;
       if (!spec_.empty()) {
         target.spec = fs::absolute(spec_);
         target.mc = mc_.empty() ? std::nullopt : std::optional<fs::path>(fs::absolute(mc_));

@@ -22,7 +22,7 @@ std::string describe_run(const trace::RunDir& run) {
 }
 
 std::string format_op(const trace::Operation& op) {
-  std::string line = "T" + std::to_string(op.thread) + "." + std::to_string(op.index) + "  [" + std::to_string(op.start) +
+  std::string line = op.id() + "  [" + std::to_string(op.start) +
                      ", " + (op.kind == trace::RecordKind::abort ? std::string("?") : std::to_string(op.end)) + "]  " + op.call();
   if (op.failed) line += "  failed-without-effect";
   if (op.kind == trace::RecordKind::abort) line += "  ABORTED (in flight at signal " + std::to_string(op.signal) + ")";

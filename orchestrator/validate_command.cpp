@@ -2,8 +2,7 @@
 
 #include <iostream>
 
-#include "campaign/recording.hpp"
-#include "replay/replay_files.hpp"
+#include "campaign/validation_pool.hpp"
 
 namespace omnilink::cli {
 
@@ -31,12 +30,7 @@ int ValidateCommand::run() {
   if (!java_.empty()) options_.java = java_;
   options_.timeout = std::chrono::seconds(timeout_s_);
   const tla::ValidationResult result = tla::validate_run(options_);
-  if (result.verdict == "fail") {
-    std::vector<trace::Operation> frontier;
-    for (const auto& f : result.frontier) frontier.push_back(f.op);
-    const bool recorded = std::filesystem::is_directory(campaign::run_layout::recording(run_dir_));
-    replay::write_replay_files(run_dir_, run_dir_, frontier, {recorded, campaign::recorded_with_soft_counters(run_dir_)});
-  }
+  if (result.verdict == "fail") campaign::write_failure_replay_files(run_dir_, run_dir_, result);
   if (json_) {
     std::cout << result.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {

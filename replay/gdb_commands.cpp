@@ -29,7 +29,7 @@ std::string gdb_string_body(const std::string& text) {
 }
 
 std::string stop_at_operation(const trace::Operation& op) {
-  const std::string id = "T" + std::to_string(op.thread) + "." + std::to_string(op.index);
+  const std::string id = op.id();
   std::string file;
   file += "# omnilink: stop at operation " + id + " when the hook reports its logged start " +
           std::to_string(op.replay_start()) + "\n";

@@ -7,14 +7,10 @@
 namespace omnilink::replay {
 namespace fs = std::filesystem;
 
-std::string operation_id(const trace::Operation& op) {
-  return "T" + std::to_string(op.thread) + "." + std::to_string(op.index);
-}
-
 fs::path replay_dir(const fs::path& run_dir) { return run_dir / "replay"; }
 
 fs::path command_file(const fs::path& run_dir, const trace::Operation& op) {
-  return replay_dir(run_dir) / (operation_id(op) + ".gdb");
+  return replay_dir(run_dir) / (op.id() + ".gdb");
 }
 
 void write_replay_files(const fs::path& run_dir, const std::string& run_name, const std::vector<trace::Operation>& frontier,
@@ -30,9 +26,9 @@ void write_replay_files(const fs::path& run_dir, const std::string& run_name, co
   readme << "\n";
   for (const auto& op : frontier) {
     std::ofstream(command_file(run_dir, op)) << stop_at_operation(op);
-    readme << operation_id(op) << "  " << op.call() << "  timebox [" << op.start << ", " << op.end << "]\n"
-           << "    omnilink replay " << run_name << " " << operation_id(op) << "            (gdb prompt, stopped there)\n"
-           << "    omnilink replay " << run_name << " " << operation_id(op) << " --batch    (print it and exit)\n"
+    readme << op.id() << "  " << op.call() << "  timebox [" << op.start << ", " << op.end << "]\n"
+           << "    omnilink replay " << run_name << " " << op.id() << "            (gdb prompt, stopped there)\n"
+           << "    omnilink replay " << run_name << " " << op.id() << " --batch    (print it and exit)\n"
            << "    by hand: rr replay " << (recording.soft_counters ? "-W " : "") << "-x " << command_file(run_dir, op).string()
            << " " << (run_dir / "rr").string() << " -- -ex continue\n\n";
   }

@@ -12,9 +12,6 @@
 
 namespace omnilink::replay {
 
-// "T1.79": how operations are named in failure reports and accepted by `omnilink replay`.
-std::string operation_id(const trace::Operation& op);
-
 std::filesystem::path replay_dir(const std::filesystem::path& run_dir);
 std::filesystem::path command_file(const std::filesystem::path& run_dir, const trace::Operation& op);
 

@@ -21,7 +21,7 @@ void write_file(const fs::path& path, const std::string& text) {
 }
 
 std::string describe_op(const trace::Operation& op) {
-  std::string s = "T" + std::to_string(op.thread) + "." + std::to_string(op.index) + " " + op.call() + " [" +
+  std::string s = op.id() + " " + op.call() + " [" +
                   std::to_string(op.start) + ", " + (op.kind == trace::RecordKind::abort ? "?" : std::to_string(op.end)) + "]";
   if (op.kind == trace::RecordKind::abort) s += " aborted";
   return s;

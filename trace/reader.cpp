@@ -124,6 +124,12 @@ const Value* Operation::field(const std::string& wanted) const {
   return nullptr;
 }
 
+std::string operation_id(std::uint32_t thread, std::uint64_t index) {
+  return "T" + std::to_string(thread) + "." + std::to_string(index);
+}
+
+std::string Operation::id() const { return operation_id(thread, index); }
+
 std::string Operation::call() const {
   std::string args;
   for (const auto& [field_name, value] : fields) args += (args.empty() ? "" : ", ") + field_name + " = " + to_tla(value);

@@ -52,7 +52,11 @@ struct Operation {
   const Value* field(const std::string& name) const;
   // "Name(field = value, ...)", values in TLA+ notation.
   std::string call() const;
+  // "T<thread>.<index>": how reports, replay files and `omnilink replay` name an operation.
+  std::string id() const;
 };
+
+std::string operation_id(std::uint32_t thread, std::uint64_t index);
 
 struct ThreadEnd {
   std::uint64_t count = 0;
