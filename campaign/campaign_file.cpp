@@ -45,8 +45,9 @@ namespace {
 // error: a misspelt optional field would otherwise be silently replaced by its default.
 constexpr std::array<std::string_view, 8> kTopFields{"format", "name", "store", "rr", "jobs", "run_timeout_s", "tlc", "targets"};
 constexpr std::array<std::string_view, 3> kTlcFields{"heap", "timeout_s", "jobs"};
-constexpr std::array<std::string_view, 12> kTargetFields{"name", "harness", "args",    "spec", "mc",   "init",
-                                                         "next", "view",    "threads", "ops",  "runs", "seed_base"};
+constexpr std::array<std::string_view, 13> kTargetFields{"name", "description", "harness", "args", "spec",
+                                                         "mc",   "init",        "next",    "view", "threads",
+                                                         "ops",  "runs",        "seed_base"};
 
 constexpr std::uint64_t kUnbounded = std::numeric_limits<std::uint64_t>::max();
 struct Range {
@@ -418,6 +419,7 @@ TargetConfig read_target(const ObjectReader& o, const PathResolver& paths) {
   TargetConfig target;
   target.name = o.required_string("name");
   check_name(o.errors(), o.path("name"), target.name, "target name");
+  if (const auto description = o.string("description")) target.description = *description;
   target.harness = paths.harness(o.required_string("harness"), o.path("harness"));
   target.args = o.string_list("args");
   target.spec = paths.spec(o.required_string("spec"), o.path("spec"));
@@ -503,7 +505,7 @@ json or_null(const std::optional<T>& value) {
 }
 
 json target_json(const TargetConfig& t) {
-  return {{"name", t.name},
+  json out{{"name", t.name},
           {"harness", t.harness.string()},
           {"args", t.args},
           {"spec", t.spec.string()},
@@ -515,6 +517,9 @@ json target_json(const TargetConfig& t) {
           {"ops", t.ops},
           {"runs", t.runs},
           {"seed_base", t.seed_base}};
+  // Only when given: configurations stored before the field existed stay equal (--resume).
+  if (!t.description.empty()) out["description"] = t.description;
+  return out;
 }
 
 }  // namespace
@@ -537,6 +542,26 @@ json CampaignConfig::to_json() const {
           {"run_timeout_s", run_timeout.count()},
           {"tlc", {{"heap", tlc.heap}, {"timeout_s", tlc.timeout.count()}, {"jobs", or_null(tlc.jobs)}}},
           {"targets", std::move(target_list)}};
+}
+
+// --only and --harness-arg shape the configuration like overrides do, so what is stored (and
+// compared by --resume) is what runs.
+void select_targets(std::vector<TargetConfig>& targets, const LoadOptions& options, const Errors& errors) {
+  const auto is_named = [](const std::string& name) {
+    return [&name](const TargetConfig& t) { return t.name == name; };
+  };
+  for (const auto& name : options.only_targets) {
+    if (std::none_of(targets.begin(), targets.end(), is_named(name))) {
+      std::vector<std::string> names;
+      for (const auto& t : targets) names.push_back(t.name);
+      errors.fail("targets", "--only " + name + ": no such target (the file has: " + join(names, ", ") + ")");
+    }
+  }
+  if (!options.only_targets.empty())
+    std::erase_if(targets, [&](const TargetConfig& t) {
+      return std::find(options.only_targets.begin(), options.only_targets.end(), t.name) == options.only_targets.end();
+    });
+  for (auto& t : targets) t.args.insert(t.args.end(), options.extra_harness_args.begin(), options.extra_harness_args.end());
 }
 
 CampaignConfig parse_campaign(json document, const fs::path& file, const LoadOptions& options) {
@@ -565,6 +590,7 @@ CampaignConfig parse_campaign(json document, const fs::path& file, const LoadOpt
   if (const auto timeout = top.integer("run_timeout_s", kSeconds)) config.run_timeout = std::chrono::seconds(*timeout);
   config.tlc = read_tlc(top);
   config.targets = read_targets(top, paths);
+  select_targets(config.targets, options, errors);
   return config;
 }
 
@@ -584,6 +610,7 @@ CampaignConfig stored_campaign(const json& effective, const std::string& origin)
     for (const json& t : effective.at("targets")) {
       TargetConfig target;
       target.name = t.at("name").get<std::string>();
+      target.description = t.value("description", "");
       target.harness = t.at("harness").get<std::string>();
       target.args = t.at("args").get<std::vector<std::string>>();
       target.spec = t.at("spec").get<std::string>();

@@ -27,6 +27,7 @@ std::optional<RrMode> parse_rr_mode(const std::string& text);
 
 struct TargetConfig {
   std::string name;                        // [A-Za-z0-9][A-Za-z0-9._-]*, unique in the campaign
+  std::string description;                 // what the target is (and, for a planted bug, the bug): for reports
   std::filesystem::path harness;           // resolved, absolute
   std::vector<std::string> args;           // extra harness arguments, passed as they are
   std::filesystem::path spec;              // resolved, absolute
@@ -82,6 +83,10 @@ struct LoadOptions {
   std::vector<std::filesystem::path> harness_dirs;
   // Where a bare spec or MC file name is looked up when it is not beside the campaign file.
   std::vector<std::filesystem::path> spec_dirs;
+  // --only: keep just these targets (in the file's order); each must be a target of the file.
+  std::vector<std::string> only_targets;
+  // --harness-arg: appended to every kept target's `args` (a later harness option wins).
+  std::vector<std::string> extra_harness_args;
 };
 
 // Reads, overrides, checks and resolves a campaign file. Throws CampaignFileError.

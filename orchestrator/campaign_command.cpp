@@ -54,6 +54,9 @@ void CampaignCommand::add_to(CLI::App& app) {
   sub_->add_option("--tlc-timeout", tlc_timeout_s_, "Seconds a validation may take")->check(CLI::PositiveNumber);
   sub_->add_option("--tlc-jobs", tlc_jobs_, "Validations at once (default: what free memory holds)")->check(CLI::PositiveNumber);
   sub_->add_option("--name", name_, "Campaign name (default: the file's `name`, else its stem)");
+  sub_->add_option("--only", only_targets_, "Run only this target of the file (repeatable)");
+  sub_->add_option("--harness-arg", extra_harness_args_,
+                   "Append an argument to every target's harness arguments (repeatable; write --harness-arg=--perturb for one starting with -)");
   sub_->add_option("--harness-dir", harness_dirs_, "Where bare harness names are looked up first (repeatable)");
   sub_->add_flag("--plain", plain_, "One line per event, even on a terminal");
   sub_->add_option("--json", json_file_, "Write the summary as JSON to this file");
@@ -73,6 +76,8 @@ int CampaignCommand::run() {
   if (tlc_jobs_) set("tlc.jobs", std::to_string(*tlc_jobs_));
   if (!name_.empty()) set("name", nlohmann::json(name_).dump());
   if (!store_.empty()) load.store = store_;
+  load.only_targets = only_targets_;
+  load.extra_harness_args = extra_harness_args_;
   for (const auto& dir : harness_dirs_) load.harness_dirs.emplace_back(dir);
   for (const auto& dir : bundled_harness_dirs()) load.harness_dirs.push_back(dir);
   load.spec_dirs = bundled_spec_dirs();

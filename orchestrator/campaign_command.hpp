@@ -26,7 +26,7 @@ class CampaignCommand : public Command {
   std::optional<unsigned> jobs_, tlc_jobs_, runs_;
   std::optional<int> run_timeout_s_, tlc_timeout_s_;
   std::string rr_, tlc_heap_, name_;
-  std::vector<std::string> harness_dirs_;
+  std::vector<std::string> harness_dirs_, only_targets_, extra_harness_args_;
   bool resume_ = false;
   bool plain_ = false;
   std::string json_file_, junit_file_;

@@ -343,6 +343,37 @@ TEST_CASE("overrides change fields before they are checked") {
   CHECK(f.load(dotted, {"targets.queue.v2.runs=4"}).targets[0].runs == 4);
 }
 
+TEST_CASE("--only keeps the named targets in file order, --harness-arg appends to every kept target's args") {
+  Fixture f;
+  json d = minimal();
+  d["targets"][0]["args"] = {"--param", "keys=4"};
+  d["targets"].push_back(target("racy-queue", "racy-queue"));
+  d["targets"].push_back(target("third"));
+  d["targets"][2]["description"] = "a third target";
+  LoadOptions with = f.options;
+  with.only_targets = {"third", "q"};
+  with.extra_harness_args = {"--perturb", "none"};
+  const CampaignConfig c = load_campaign(f.write(d), with);
+  REQUIRE(c.targets.size() == 2);
+  CHECK(c.targets[0].name == "q");
+  CHECK(c.targets[1].name == "third");
+  CHECK(c.targets[0].args == std::vector<std::string>{"--param", "keys=4", "--perturb", "none"});
+  CHECK(c.targets[1].args == std::vector<std::string>{"--perturb", "none"});
+  // What runs is what is stored: the description survives the round trip, --only's choice too.
+  const CampaignConfig stored = stored_campaign(c.to_json(), "stored");
+  REQUIRE(stored.targets.size() == 2);
+  CHECK(stored.targets[1].description == "a third target");
+  CHECK(stored.targets[0].args == c.targets[0].args);
+
+  with.only_targets = {"q", "nope"};
+  try {
+    load_campaign(f.write(d), with);
+    FAIL("--only nope loaded");
+  } catch (const CampaignFileError& e) {
+    CHECK_THAT(e.what(), Contains("--only nope: no such target (the file has: q, racy-queue, third)"));
+  }
+}
+
 TEST_CASE("bad overrides are errors naming the override or the field") {
   Fixture f;
   CHECK_THAT(f.error(minimal(), {"targets.nope.runs=3"}), Contains("override 'targets.nope.runs=3': no target named 'nope'"));
