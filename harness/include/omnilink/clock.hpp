@@ -6,8 +6,13 @@
 //               reads a value above A's end, B's load read from A's RMW (or a later one), so A
 //               happens-before B, which is what "A.end < B.start" tells validation. One RMW per
 //               operation instead of two halves the cache-line traffic between cores.
-//  - monotonic: clock_gettime(CLOCK_MONOTONIC), nanoseconds; portable, vDSO-fast natively.
+//  - monotonic: clock_gettime(CLOCK_MONOTONIC), nanoseconds; portable, vDSO-fast natively;
+//               fenced like rdtsc (below).
 //  - rdtsc:     the x86 time-stamp counter, fenced so the timestamp cannot drift into the call.
+// The end stamp's fence matters in practice: without it, moodycamel::ConcurrentQueue's enqueue (a
+// plain release store) was still in the store buffer when its end stamp was read, a size_approx
+// starting 10-50 ns later on another core missed the item, and 4 of 15 correct 8-thread runs
+// failed validation; with the fence, 0 of 210.
 #pragma once
 
 #include <atomic>
@@ -52,7 +57,11 @@ class Clock {
   std::uint64_t before() {
     switch (kind_) {
       case ClockKind::counter: return counter_.load(std::memory_order_seq_cst);
-      case ClockKind::monotonic: return monotonic_ns();
+      case ClockKind::monotonic: {
+        const std::uint64_t t = monotonic_ns();
+        fence_after_start();
+        return t;
+      }
       case ClockKind::rdtsc: return rdtsc_before();
     }
     return 0;
@@ -62,7 +71,7 @@ class Clock {
   std::uint64_t after() {
     switch (kind_) {
       case ClockKind::counter: return counter_.fetch_add(1, std::memory_order_seq_cst);
-      case ClockKind::monotonic: return monotonic_ns();
+      case ClockKind::monotonic: fence_before_end(); return monotonic_ns();
       case ClockKind::rdtsc: return rdtsc_after();
     }
     return 0;
@@ -75,24 +84,30 @@ class Clock {
     return static_cast<std::uint64_t>(ts.tv_sec) * 1'000'000'000u + static_cast<std::uint64_t>(ts.tv_nsec);
   }
 #if OMNILINK_HAVE_RDTSC
-  // lfence after: the operation's own instructions cannot start before the counter is read. (No
-  // fence before: a stamp taken early only widens the timebox, which is sound.)
-  static std::uint64_t rdtsc_before() {
-    std::uint64_t t = __rdtsc();
-    _mm_lfence();
-    return t;
-  }
+  // lfence after the start stamp: the operation's own instructions cannot start before the
+  // counter is read. (No fence before: a stamp taken early only widens the timebox, which is sound.)
+  static void fence_after_start() { _mm_lfence(); }
   // mfence drains the store buffer, so the operation's stores are globally visible before the
   // counter is read (lfence alone orders only loads/execution); mfence;lfence;rdtsc is the
   // sequence Intel's SDM gives for exactly this. Without it a later operation on another core could
   // start (by the clock) before this one's effect is visible, and validation would reject a correct
   // execution.
-  static std::uint64_t rdtsc_after() {
+  static void fence_before_end() {
     _mm_mfence();
     _mm_lfence();
+  }
+  static std::uint64_t rdtsc_before() {
+    const std::uint64_t t = __rdtsc();
+    fence_after_start();
+    return t;
+  }
+  static std::uint64_t rdtsc_after() {
+    fence_before_end();
     return __rdtsc();
   }
 #else
+  static void fence_after_start() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+  static void fence_before_end() { std::atomic_thread_fence(std::memory_order_seq_cst); }
   static std::uint64_t rdtsc_before() { return monotonic_ns(); }
   static std::uint64_t rdtsc_after() { return monotonic_ns(); }
 #endif
