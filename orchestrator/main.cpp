@@ -11,6 +11,7 @@
 #include "orchestrator/gen_hpp_command.hpp"
 #include "orchestrator/ls_command.hpp"
 #include "orchestrator/replay_command.hpp"
+#include "orchestrator/results_command.hpp"
 #include "orchestrator/revalidate_command.hpp"
 #include "orchestrator/show_command.hpp"
 #include "orchestrator/trace_command.hpp"
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<ShowCommand>());
   commands.push_back(std::make_unique<RevalidateCommand>());
   commands.push_back(std::make_unique<ReplayCommand>());
+  commands.push_back(std::make_unique<ResultsCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

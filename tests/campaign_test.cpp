@@ -22,7 +22,7 @@
 #include "platform/rr_probe.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
-#include "support/test_support.hpp"
+#include "support/campaign_support.hpp"
 
 namespace {
 
@@ -30,10 +30,9 @@ using namespace omnilink;
 using omnilink::testing::ScratchDir;
 namespace fs = std::filesystem;
 
+using omnilink::testing::omnilink_cli;
+using omnilink::testing::require_tlc;
 using omnilink::testing::skip_test;
-void require_tlc() {
-  if (!find_tlc_jar().found() || !find_java().found()) skip_test("TLC or java not found (see `omnilink doctor`)");
-}
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p);
@@ -43,12 +42,6 @@ std::string read_text(const fs::path& p) {
 void write_text(const fs::path& p, const std::string& text) {
   std::ofstream out(p);
   out << text;
-}
-
-ProcessResult omnilink_cli(const std::vector<std::string>& args, int timeout_s = 600) {
-  ProcessOptions options;
-  options.timeout = std::chrono::seconds(timeout_s);
-  return run_process(OMNILINK_CLI, args, options);
 }
 
 // A campaign file of one target running tests/helpers/crashing_harness against tests/specs/Steps.tla.
@@ -113,6 +106,19 @@ TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails 
   CHECK(r.out.find("FAIL:") != std::string::npos);             // the frontier summary
   CHECK(r.out.find("pending at the deepest state") != std::string::npos);
   CHECK(read_text(dir / "junit.xml").find("<failure message=") != std::string::npos);
+
+  // The results document of the same store (docs/results.md's generator).
+  const auto doc = omnilink_cli({"results", "--store", (dir / "store").string(), "-o", (dir / "results.md").string()});
+  INFO(doc.out << doc.err);
+  REQUIRE(doc.exit_code == 0);
+  const std::string md = read_text(dir / "results.md");
+  CHECK(md.find("| demo-1 | locked-queue | threads 2, 3; ops 300; 2 runs each;") != std::string::npos);
+  CHECK(md.find("| demo-1 | racy-queue |") != std::string::npos);
+  CHECK(md.find("runs failed validation") != std::string::npos);
+  CHECK(md.find("gets the spec past") != std::string::npos);
+  const auto unknown = omnilink_cli({"results", "--store", (dir / "store").string(), "nope"});
+  CHECK(unknown.exit_code == 3);
+  CHECK(unknown.err.find("no campaign 'nope'") != std::string::npos);
 }
 
 TEST_CASE("the README's demo (scripts/run-demo) runs the demo campaign to its verdicts") {

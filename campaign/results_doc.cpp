@@ -1,0 +1,333 @@
+#include "campaign/results_doc.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/report.hpp"
+#include "campaign/run_outcome.hpp"
+#include "trace/reader.hpp"
+
+namespace omnilink::campaign {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kMaxLine = 400;  // frontier lines (spec states) can be very long
+
+std::string seconds_text(std::int64_t ms) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(ms < 10'000 ? 2 : 1) << static_cast<double>(ms) / 1000.0 << " s";
+  return s.str();
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+// The target's entry of the campaign's stored configuration (null if absent).
+json target_config(const CampaignRecord& campaign, const std::string& target) {
+  const json config = json::parse(campaign.config_json, nullptr, false);
+  if (config.is_discarded() || !config.contains("targets")) return nullptr;
+  for (const auto& t : config["targets"])
+    if (t.value("name", "") == target) return t;
+  return nullptr;
+}
+
+std::string list_text(const json& values) {
+  std::vector<std::string> items;
+  for (const auto& v : values) items.push_back(v.dump());
+  return join(items, ", ");
+}
+
+std::vector<std::string> harness_args(const json& target) {
+  std::vector<std::string> args;
+  if (target.is_object() && target.contains("args"))
+    for (const auto& a : target["args"]) args.push_back(a.get<std::string>());
+  return args;
+}
+
+// The targets of some campaigns' runs, in order of first appearance.
+std::vector<std::string> targets_of(const std::vector<RunRecord>& runs) {
+  std::vector<std::string> names;
+  for (const auto& run : runs)
+    if (std::find(names.begin(), names.end(), run.target) == names.end()) names.push_back(run.target);
+  return names;
+}
+
+std::vector<RunRecord> runs_of(const std::vector<RunRecord>& runs, const std::string& target) {
+  std::vector<RunRecord> out;
+  std::copy_if(runs.begin(), runs.end(), std::back_inserter(out), [&](const RunRecord& r) { return r.target == target; });
+  return out;
+}
+
+// How the runs were recorded, e.g. "chaos (rr -W)" or "off".
+std::string rr_text(const std::vector<RunRecord>& runs) {
+  std::set<std::string> modes;
+  for (const auto& run : runs)
+    if (!run.rr_mode.empty()) modes.insert(run.rr_mode + (run.rr_soft_counters ? " (rr -W)" : ""));
+  return modes.empty() ? "-" : join({modes.begin(), modes.end()}, ", ");
+}
+
+std::string validation_time(const std::vector<RunRecord>& runs) {
+  std::vector<std::int64_t> ms;
+  for (const auto& run : runs)
+    if (run.validation) ms.push_back(run.validation->duration_ms);
+  if (ms.empty()) return "-";
+  std::sort(ms.begin(), ms.end());
+  return "median " + seconds_text(ms[ms.size() / 2]) + ", max " + seconds_text(ms.back());
+}
+
+json read_result(const RunRecord& run) {
+  std::ifstream in(fs::path(run.dir) / "validation" / "result.json");
+  return json::parse(in, nullptr, false);
+}
+
+std::string operation_text(const json& op) {
+  std::vector<std::string> fields;
+  const json values = op.value("fields", json::object());
+  for (const auto& [name, value] : values.items())
+    fields.push_back(name + " = " + (value.is_string() ? value.get<std::string>() : value.dump()));
+  return trace::operation_id(op.value("thread", 0u), op.value("index", std::uint64_t{0})) + " " + op.value("name", "?") +
+         "(" + join(fields, ", ") + ")";
+}
+
+// The integers a TLA+ value mentions ("1000987", "<<3, 4>>" -> 3, 4).
+std::vector<std::string> integers_in(const std::string& text) {
+  static const std::regex number("-?[0-9]+");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it)
+    out.push_back(it->str());
+  return out;
+}
+
+bool mentions(const std::string& state, const std::string& integer) {
+  const std::regex whole("(^|[^0-9-])" + integer + "($|[^0-9])");
+  return std::regex_search(state, whole);
+}
+
+// A short explanation generated from the frontier: how far linearization got, which operations
+// could go next by their timeboxes (and were all refused by the spec), and for the values they
+// carry whether the spec state there holds them: the facts a reader needs to see the bug.
+std::string explain(const json& result) {
+  const json frontier = result.value("frontier", json::object());
+  const json pending = frontier.value("pending", json::array());
+  std::vector<std::string> candidates;
+  std::vector<const json*> viable;
+  for (const auto& op : pending)
+    if (op.value("viable", false)) viable.push_back(&op);
+  if (viable.empty())
+    for (const auto& op : pending) viable.push_back(&op);
+  for (const json* op : viable) candidates.push_back(operation_text(*op));
+
+  std::ostringstream s;
+  s << "No order of the operations consistent with their timeboxes gets the spec past " << frontier.value("linearized", 0)
+    << " of " << frontier.value("total", 0) << " operations. ";
+  if (candidates.empty()) return s.str() + "The frontier names no pending operation.";
+  s << "There, " << (candidates.size() == 1 ? "the only operation that may come next by its timebox, " : "the operations that may come next by their timeboxes, ")
+    << join(candidates, "; ") << (candidates.size() == 1 ? ", is" : ", are all") << " refused by the spec.";
+
+  const std::string state = frontier.value("spec_state", "");
+  std::vector<std::string> absent, present;
+  for (const json* op : viable) {
+    const json fields = op->value("fields", json::object());
+    for (const auto& [name, value] : fields.items())
+      for (const auto& integer : integers_in(value.is_string() ? value.get<std::string>() : value.dump()))
+        (mentions(state, integer) ? present : absent).push_back(name + " " + integer);
+  }
+  if (!absent.empty()) s << " Not in the spec state there: " << join(absent, ", ") << ".";
+  if (!present.empty()) s << " In it: " << join(present, ", ") << ".";
+  return s.str();
+}
+
+std::string truncated_lines(const std::string& text) {
+  std::istringstream in(text);
+  std::string out;
+  for (std::string line; std::getline(in, line);) {
+    if (line.size() > kMaxLine) line = line.substr(0, kMaxLine) + " ... (" + std::to_string(line.size()) + " characters)";
+    out += line + "\n";
+  }
+  return out;
+}
+
+void write_failure(std::ostream& s, const RunRecord& run) {
+  s << "- **" << markdown_text(run.key()) << "** (" << run.threads << " threads x " << run.ops << " operations, seed "
+    << run.seed << ", rr " << markdown_text(run.rr_mode) << ", run status " << markdown_text(run.status) << ")\n\n";
+  const json result = read_result(run);
+  if (!result.is_discarded() && result.contains("frontier"))
+    s << "  " << markdown_text(explain(result)) << "\n\n";
+  s << markdown_block(truncated_lines(run.validation->frontier_summary)) << "\n";
+  s << "  " << markdown_text(replay_hint(run)) << "\n\n";
+}
+
+void write_results(std::ostream& s, const ResultsInput& input) {
+  s << "## Verdicts\n\n"
+    << "| campaign | target | configuration | rr | runs | pass | fail | other | validation time |\n"
+    << "| --- | --- | --- | --- | ---: | ---: | ---: | --- | --- |\n";
+  for (const auto& c : input.results) {
+    for (const auto& target : targets_of(c.runs)) {
+      const auto runs = runs_of(c.runs, target);
+      const json config = target_config(c.campaign, target);
+      std::map<std::string, std::size_t> counts;
+      for (const auto& run : runs) ++counts[outcome(run)];
+      std::vector<std::string> other;
+      for (const auto& o : outcomes())
+        if (o != "pass" && o != "fail" && counts[o] > 0) other.push_back(std::to_string(counts[o]) + " " + o);
+      std::string configuration = "-";
+      if (config.is_object()) {
+        configuration = "threads " + list_text(config.value("threads", json::array())) + "; ops " +
+                        list_text(config.value("ops", json::array())) + "; " + std::to_string(config.value("runs", 0)) +
+                        " runs each";
+        const auto args = harness_args(config);
+        if (!args.empty()) configuration += "; args " + join(args, " ");
+      }
+      s << "| " << markdown_text(c.campaign.id) << " | " << markdown_text(target) << " | " << markdown_text(configuration)
+        << " | " << markdown_text(rr_text(runs)) << " | " << runs.size() << " | " << counts["pass"] << " | " << counts["fail"]
+        << " | " << (other.empty() ? "-" : markdown_text(join(other, ", "))) << " | " << validation_time(runs) << " |\n";
+    }
+  }
+  s << "\n## Targets and failures\n\n";
+  for (const auto& c : input.results) {
+    for (const auto& target : targets_of(c.runs)) {
+      const auto runs = runs_of(c.runs, target);
+      const json config = target_config(c.campaign, target);
+      s << "### " << markdown_text(target) << " (" << markdown_text(c.campaign.id) << ")\n\n";
+      if (config.is_object() && !config.value("description", "").empty())
+        s << markdown_text(config["description"].get<std::string>()) << "\n\n";
+      if (config.is_object())
+        s << "Spec: " << markdown_code(fs::path(config.value("spec", "")).filename().string())
+          << (config.value("mc", json()).is_string() ? " with " + markdown_code(fs::path(config["mc"].get<std::string>()).filename().string()) : "")
+          << ".\n\n";
+      std::vector<const RunRecord*> failed;
+      for (const auto& run : runs)
+        if (outcome(run) == "fail") failed.push_back(&run);
+      if (failed.empty()) {
+        s << "No failure in " << runs.size() << " runs.\n\n";
+        continue;
+      }
+      s << failed.size() << " of " << runs.size() << " runs failed validation"
+        << (failed.size() > input.failures_shown ? "; the first " + std::to_string(input.failures_shown) + ":" : ":") << "\n\n";
+      for (std::size_t i = 0; i < failed.size() && i < input.failures_shown; ++i) write_failure(s, *failed[i]);
+      if (failed.size() > input.failures_shown)
+        s << "All of them: " << markdown_code("omnilink ls " + c.campaign.id + " --verdict fail") << ".\n\n";
+    }
+  }
+}
+
+void write_hunts(std::ostream& s, const ResultsInput& input) {
+  s << "## Bug-finding power: runs and wall time to the first failure\n\n"
+    << "Each row is one campaign of one target, run with one harness at a time (`jobs` 1), validations overlapping "
+       "the next run. *Wall time* is from the campaign's start to the first failing verdict; *run time* adds up the "
+       "harness, packing and validation times of the runs up to and including the first failure (one core's work).\n\n"
+    << "| target | lane | threads x ops | runs | failed | first failure at run | wall time to it | run time to it |\n"
+    << "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |\n";
+  for (const auto& c : input.hunts) {
+    for (const auto& target : targets_of(c.runs)) {
+      const auto runs = runs_of(c.runs, target);
+      const json config = target_config(c.campaign, target);
+      const std::string lane = hunt_lane(runs.empty() ? "" : runs.front().rr_mode, harness_args(config));
+      std::set<std::string> shapes;
+      for (const auto& run : runs) shapes.insert(std::to_string(run.threads) + " x " + std::to_string(run.ops));
+      std::size_t failed = 0, first = 0;
+      std::int64_t run_ms = 0, wall_ms = 0;
+      for (std::size_t i = 0; i < runs.size(); ++i) {
+        const bool fail = outcome(runs[i]) == "fail";
+        failed += fail;
+        if (first != 0) continue;
+        run_ms += runs[i].harness_ms + runs[i].pack_ms + (runs[i].validation ? runs[i].validation->duration_ms : 0);
+        if (fail) {
+          first = i + 1;
+          wall_ms = runs[i].validation->created_ms - c.campaign.created_ms;
+        }
+      }
+      s << "| " << markdown_text(target) << " | " << markdown_text(lane) << " | " << markdown_text(join({shapes.begin(), shapes.end()}, ", "))
+        << " | " << runs.size() << " | " << failed << " | ";
+      if (first == 0)
+        s << "not found | - | " << seconds_text(run_ms) << " (all) |\n";
+      else
+        s << first << " | " << seconds_text(wall_ms) << " | " << seconds_text(run_ms) << " |\n";
+    }
+  }
+  s << "\n";
+}
+
+}  // namespace
+
+std::string hunt_lane(const std::string& rr_mode, const std::vector<std::string>& harness_args) {
+  if (!rr_mode.empty() && rr_mode != "off") return "rr " + rr_mode;
+  std::string perturb = "none", rate = "0.1";  // the harness's defaults (docs/harness.md)
+  for (std::size_t i = 0; i + 1 < harness_args.size(); ++i) {
+    if (harness_args[i] == "--perturb") perturb = harness_args[i + 1];
+    if (harness_args[i] == "--perturb-rate") rate = harness_args[i + 1];
+  }
+  return perturb == "none" ? "native" : "native + perturb " + perturb + " " + rate;
+}
+
+std::string markdown_text(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\n': case '\r': out += ' '; break;
+      case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '#': case '~':
+        out += '\\';
+        out += c;
+        break;
+      default:
+        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;
+    }
+  }
+  return out;
+}
+
+std::string markdown_code(const std::string& text) {
+  std::size_t longest = 0, run = 0;
+  for (const char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  std::string flat = text;
+  std::replace(flat.begin(), flat.end(), '\n', ' ');
+  const std::string fence(longest + 1, '`');
+  const bool pad = !flat.empty() && (flat.front() == '`' || flat.back() == '`');
+  return fence + (pad ? " " : "") + flat + (pad ? " " : "") + fence;
+}
+
+std::string markdown_block(const std::string& text) {
+  std::istringstream in(text);
+  std::string out = "  ```text\n";
+  for (std::string line; std::getline(in, line);) {
+    std::string clean;
+    for (const char c : line)
+      if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') clean += c;
+    out += "      " + clean + "\n";  // list-item indent (2) + 4: can never be read as a closing fence
+  }
+  return out + "  ```\n";
+}
+
+std::string results_markdown(const ResultsInput& input) {
+  std::ostringstream s;
+  s << "# Results\n\n"
+    << "<!-- Generated by `omnilink results` (scripts/results); do not edit by hand. -->\n\n"
+    << "What omnilink's campaigns found on the real systems in `examples/` (docs/results.md is regenerated from the "
+       "store " << markdown_code(input.store) << " by `scripts/results`). A verdict is *pass* only when TLC finished and "
+       "accepted the trace; a validation that did not finish is *unknown*.\n\n";
+  write_results(s, input);
+  if (!input.hunts.empty()) write_hunts(s, input);
+  return s.str();
+}
+
+}  // namespace omnilink::campaign

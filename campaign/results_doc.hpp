@@ -1,0 +1,45 @@
+// The results document (docs/results.md): what a store's campaigns found, as Markdown, computed
+// from store records and each failed run's validation/result.json, never typed by hand
+// (scripts/results regenerates it). Two kinds of campaign feed it:
+//   - result campaigns: per target its configuration, verdict counts, validation time and, for
+//     every failure, the frontier, a generated explanation and the replay command;
+//   - hunt campaigns (one target each, run with jobs 1): how many runs and how much wall time the
+//     target's first failure took, per lane (rr chaos, native perturbation, neither).
+// Everything taken from a trace or a file is escaped: the document may be rendered as HTML.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "campaign/store.hpp"
+
+namespace omnilink::campaign {
+
+struct CampaignRuns {
+  CampaignRecord campaign;
+  std::vector<RunRecord> runs;  // plan order
+};
+
+struct ResultsInput {
+  std::string store;                  // shown in the header
+  std::vector<CampaignRuns> results;  // result campaigns, in the order to show
+  std::vector<CampaignRuns> hunts;    // hunt campaigns
+  std::size_t failures_shown = 3;     // per target; the rest are counted
+};
+
+std::string results_markdown(const ResultsInput& input);
+
+// Text safe in a Markdown table cell or paragraph, also when rendered as HTML: HTML's specials as
+// entities, Markdown's inline specials and `|` backslash-escaped, newlines as spaces.
+std::string markdown_text(const std::string& text);
+// An inline code span holding `text` verbatim (its fence longer than any backtick run inside).
+std::string markdown_code(const std::string& text);
+// A fenced block holding `text` verbatim: every line is indented, so no line of it can close the
+// fence whatever it contains.
+std::string markdown_block(const std::string& text);
+
+// The lane a hunt run belongs to, from how it was run: "rr chaos", "rr record", "native +
+// perturb mixed 0.05" (the harness's last --perturb and --perturb-rate), or "native".
+std::string hunt_lane(const std::string& rr_mode, const std::vector<std::string>& harness_args);
+
+}  // namespace omnilink::campaign

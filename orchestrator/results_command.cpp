@@ -1,0 +1,78 @@
+#include "orchestrator/results_command.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+
+#include "campaign/results_doc.hpp"
+
+namespace omnilink::cli {
+using namespace omnilink::campaign;
+
+namespace {
+
+// An id names that campaign; a name its newest one.
+std::optional<CampaignRecord> find_campaign(Store& store, const std::string& what) {
+  if (auto c = store.campaign(what)) return c;
+  return store.latest_campaign(what);
+}
+
+}  // namespace
+
+void ResultsCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("results", "Write what a store's campaigns found as Markdown (docs/results.md)");
+  sub_->add_option("CAMPAIGN", campaigns_, "Campaign ids or names (a name means its newest campaign); default without --hunt: every name in the store");
+  sub_->add_option("--hunt", hunts_, "A campaign measuring runs and time to the first failure (id or name; repeatable)");
+  sub_->add_option("-o,--output", output_, "Write to this file instead of stdout");
+  sub_->add_option("--store-label", store_label_, "How the document names the store (default: its directory)");
+  store_.add_to(*sub_);
+}
+
+int ResultsCommand::run() {
+  try {
+    Store store = store_.open();
+    const auto load = [&](const std::string& what) -> std::optional<CampaignRuns> {
+      const auto campaign = find_campaign(store, what);
+      if (!campaign) {
+        std::cerr << "omnilink results: no campaign '" << what << "' in " << store.directory().string() << " ("
+                  << campaigns_note(store) << ")\n";
+        return std::nullopt;
+      }
+      return CampaignRuns{*campaign, store.runs(campaign->id)};
+    };
+    ResultsInput input;
+    input.store = store_label_.empty() ? store.directory().string() : store_label_;
+    for (const auto& h : hunts_) {
+      auto c = load(h);
+      if (!c) return kExitUsage;
+      input.hunts.push_back(std::move(*c));
+    }
+    std::vector<std::string> wanted = campaigns_;
+    if (wanted.empty() && hunts_.empty())
+      for (const auto& c : store.campaigns())
+        if (std::find(wanted.begin(), wanted.end(), c.name) == wanted.end()) wanted.push_back(c.name);
+    for (const auto& w : wanted) {
+      auto c = load(w);
+      if (!c) return kExitUsage;
+      input.results.push_back(std::move(*c));
+    }
+    const std::string doc = results_markdown(input);
+    if (output_.empty()) {
+      std::cout << doc;
+      return 0;
+    }
+    std::ofstream out(output_, std::ios::binary | std::ios::trunc);
+    out << doc;
+    out.close();
+    if (!out) {
+      std::cerr << "omnilink results: cannot write " << output_ << "\n";
+      return kExitUsage;
+    }
+    return 0;
+  } catch (const StoreError& e) {
+    std::cerr << "omnilink results: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
+}  // namespace omnilink::cli

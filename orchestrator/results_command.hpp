@@ -1,0 +1,27 @@
+// `omnilink results [CAMPAIGN ...] [--hunt CAMPAIGN ...] [-o FILE]`: the results document
+// (campaign/results_doc) for a store's campaigns, as Markdown: docs/results.md is this command's
+// output (scripts/results). A CAMPAIGN is an id (`tbb-2`) or a name (its newest campaign); without
+// any CAMPAIGN or --hunt, every campaign name of the store, oldest first.
+// Exit code: 0, or 3 for an unknown campaign, a missing store or an unwritable output file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "orchestrator/command.hpp"
+#include "orchestrator/ls_command.hpp"
+
+namespace omnilink::cli {
+
+class ResultsCommand : public Command {
+ public:
+  void add_to(CLI::App& app) override;
+  int run() override;
+
+ private:
+  StoreOption store_;
+  std::vector<std::string> campaigns_, hunts_;
+  std::string output_, store_label_;
+};
+
+}  // namespace omnilink::cli

@@ -1,0 +1,120 @@
+// The results document (campaign/results_doc): escaping of everything taken from traces and files,
+// the generated explanation of a failure from its frontier, the verdict table, and the hunt table's
+// runs and times to the first failure, from synthetic store records.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/results_doc.hpp"
+#include "support/test_support.hpp"
+
+using namespace omnilink::campaign;
+using Catch::Contains;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+CampaignRecord campaign(const std::string& id, const json& targets) {
+  CampaignRecord c;
+  c.id = id;
+  c.name = id.substr(0, id.rfind('-'));
+  c.config_json = json{{"targets", targets}}.dump();
+  c.created_ms = 1'000'000;
+  return c;
+}
+
+RunRecord run(const std::string& campaign_id, const std::string& target, const std::string& verdict, const fs::path& dir,
+              std::int64_t harness_ms = 1000, std::int64_t validation_ms = 2000, std::int64_t verdict_at_ms = 0) {
+  RunRecord r;
+  r.campaign = campaign_id;
+  r.target = target;
+  r.id = target + ".t2.o10.r001";
+  r.threads = 2;
+  r.ops = 10;
+  r.status = "ok";
+  r.rr_mode = "off";
+  r.dir = dir.string();
+  r.harness_ms = harness_ms;
+  ValidationRecord v;
+  v.verdict = verdict;
+  v.duration_ms = validation_ms;
+  v.created_ms = verdict_at_ms;
+  if (verdict == "fail") v.frontier_summary = "FAIL: no order\n  spec state there: <<7, 8>>";
+  r.validation = v;
+  return r;
+}
+
+void write_result(const fs::path& dir, const json& frontier) {
+  fs::create_directories(dir / "validation");
+  std::ofstream(dir / "validation" / "result.json") << json{{"verdict", "fail"}, {"frontier", frontier}}.dump();
+}
+
+}  // namespace
+
+TEST_CASE("markdown escaping: HTML specials, table pipes, Markdown specials, code spans and blocks") {
+  CHECK(markdown_text("<script>a|b</script> & \"x\"") == "&lt;script&gt;a\\|b&lt;/script&gt; &amp; &quot;x&quot;");
+  CHECK(markdown_text("a_b*c`d[e]\nf") == "a\\_b\\*c\\`d\\[e\\] f");
+  CHECK(markdown_code("plain") == "`plain`");
+  CHECK(markdown_code("has ` one") == "``has ` one``");
+  CHECK(markdown_code("`edge") == "`` `edge ``");
+  // No line of a block's content can close its fence, however it starts.
+  const std::string block = markdown_block("```\n~~~\nok");
+  CHECK(block.find("\n      ```\n") != std::string::npos);
+  CHECK(block.rfind("  ```\n") == block.size() - 6);
+}
+
+TEST_CASE("hunt lanes are named from the rr mode and the harness's last perturbation options") {
+  CHECK(hunt_lane("chaos", {"--perturb", "mixed"}) == "rr chaos");
+  CHECK(hunt_lane("off", {}) == "native");
+  CHECK(hunt_lane("off", {"--perturb", "mixed", "--perturb-rate", "0.05"}) == "native + perturb mixed 0.05");
+  CHECK(hunt_lane("off", {"--perturb", "mixed", "--perturb", "none"}) == "native");
+  CHECK(hunt_lane("off", {"--perturb", "yield"}) == "native + perturb yield 0.1");
+}
+
+TEST_CASE("the verdict table and a failure's generated explanation come from the store and result.json") {
+  omnilink::testing::ScratchDir dir;
+  const json targets = json::array({{{"name", "q"}, {"description", "A <queue> | with a bug"}, {"spec", "/specs/Q.tla"},
+                                     {"threads", {2, 3}}, {"ops", {10}}, {"runs", 2}, {"args", {"--perturb", "mixed"}}}});
+  ResultsInput input;
+  input.store = "store";
+  CampaignRuns c{campaign("c-1", targets), {}};
+  c.runs.push_back(run("c-1", "q", "pass", dir / "r1"));
+  c.runs.push_back(run("c-1", "q", "fail", dir / "r2"));
+  c.runs.back().id = "q.t2.o10.r002";
+  write_result(dir / "r2", {{"linearized", 5},
+                            {"total", 20},
+                            {"spec_state", "<<7, 8>>"},
+                            {"pending",
+                             {{{"thread", 1}, {"index", 4}, {"name", "Dequeue"}, {"viable", true}, {"fields", {{"elem", "9"}, {"ok", "TRUE"}}}},
+                              {{"thread", 0}, {"index", 6}, {"name", "Enqueue"}, {"viable", false}, {"fields", {{"elem", "8"}}}}}}});
+  input.results.push_back(c);
+  const std::string doc = results_markdown(input);
+  CHECK_THAT(doc, Contains("| c-1 | q | threads 2, 3; ops 10; 2 runs each; args --perturb mixed | off | 2 | 1 | 1 | - | median 2.00 s, max 2.00 s |"));
+  CHECK_THAT(doc, Contains("A &lt;queue&gt; \\| with a bug"));
+  CHECK_THAT(doc, Contains("gets the spec past 5 of 20 operations"));
+  CHECK_THAT(doc, Contains("the only operation that may come next by its timebox, T1.4 Dequeue(elem = 9, ok = TRUE), is refused"));
+  CHECK_THAT(doc, Contains("Not in the spec state there: elem 9."));
+  CHECK_THAT(doc, Contains("1 of 2 runs failed validation"));
+  CHECK(doc.find("T0.6 Enqueue") == std::string::npos);  // not viable: not a candidate
+}
+
+TEST_CASE("the hunt table counts runs and times up to the first failure, or says none was found") {
+  omnilink::testing::ScratchDir dir;
+  const json targets = json::array({{{"name", "bug"}, {"args", json::array()}}});
+  ResultsInput input;
+  CampaignRuns found{campaign("hunt-1", targets), {}};
+  found.runs.push_back(run("hunt-1", "bug", "pass", dir / "a", 1000, 2000));
+  found.runs.push_back(run("hunt-1", "bug", "pass", dir / "b", 1000, 2000));
+  found.runs.push_back(run("hunt-1", "bug", "fail", dir / "c", 1500, 2500, 1'000'000 + 9'000));
+  found.runs.push_back(run("hunt-1", "bug", "fail", dir / "d", 1000, 2000));
+  CampaignRuns missed{campaign("hunt2-1", targets), {}};
+  missed.runs.push_back(run("hunt2-1", "bug", "pass", dir / "e", 1000, 2000));
+  input.hunts = {found, missed};
+  const std::string doc = results_markdown(input);
+  // Runs 1-3: (1 + 2) + (1 + 2) + (1.5 + 2.5) = 10 s of run time; the verdict came 9 s after the start.
+  CHECK_THAT(doc, Contains("| bug | native | 2 x 10 | 4 | 2 | 3 | 9.00 s | 10.0 s |"));
+  CHECK_THAT(doc, Contains("| bug | native | 2 x 10 | 1 | 0 | not found | - | 3.00 s (all) |"));
+}

@@ -1,0 +1,77 @@
+// Running `omnilink campaign` from a test: through the real CLI, on a real TLC, reading back the
+// `--json` summary. Tests that need TLC call require_tlc(), which ends the case as SKIPPED (77).
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/subprocess.hpp"
+#include "platform/toolchain.hpp"
+#include "support/test_support.hpp"
+
+namespace omnilink::testing {
+
+inline void require_tlc() {
+  if (!find_tlc_jar().found() || !find_java().found()) skip_test("TLC or java not found (see `omnilink doctor`)");
+}
+
+inline ProcessResult omnilink_cli(const std::vector<std::string>& args, int timeout_s = 600) {
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(timeout_s);
+  return run_process(OMNILINK_CLI, args, options);
+}
+
+// A campaign's result as its `--json` summary says, plus what the CLI printed.
+struct CampaignResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr, for INFO()
+  nlohmann::json summary;
+
+  // The outcomes of TARGET's runs, in plan order.
+  std::vector<std::string> outcomes(const std::string& target) const {
+    std::vector<std::string> out;
+    for (const auto& run : summary.at("runs"))
+      if (run.at("target") == target) out.push_back(run.at("outcome").get<std::string>());
+    return out;
+  }
+  // The 1-based position, in TARGET's plan order, of its first failed run; 0 when none failed.
+  std::size_t first_failure(const std::string& target) const {
+    const auto all = outcomes(target);
+    for (std::size_t i = 0; i < all.size(); ++i)
+      if (all[i] == "fail") return i + 1;
+    return 0;
+  }
+  std::size_t count(const std::string& target, const std::string& outcome) const {
+    std::size_t n = 0;
+    for (const auto& o : outcomes(target)) n += o == outcome;
+    return n;
+  }
+};
+
+// Runs `omnilink campaign FILE --store DIR/store --plain --json DIR/summary.json ARGS...`.
+inline CampaignResult run_campaign(const std::filesystem::path& file, const ScratchDir& dir,
+                                   const std::vector<std::string>& args = {}, int timeout_s = 1200) {
+  std::vector<std::string> argv{"campaign", file.string(), "--store", (dir / "store").string(), "--plain",
+                                "--json", (dir / "summary.json").string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const ProcessResult r = omnilink_cli(argv, timeout_s);
+  CampaignResult result;
+  result.exit_code = r.exit_code;
+  result.output = r.describe() + "\n" + r.out + r.err;
+  std::ifstream in(dir / "summary.json");
+  if (in) result.summary = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!result.summary.is_object()) result.summary = {{"runs", nlohmann::json::array()}};
+  return result;
+}
+
+// An example campaign file shipped in examples/campaigns/.
+inline std::filesystem::path example_campaign(const std::string& file) {
+  return std::filesystem::path(OMNILINK_SOURCE_DIR) / "examples" / "campaigns" / file;
+}
+
+}  // namespace omnilink::testing
