@@ -5,34 +5,71 @@
 (* order across producers (OmniLink paper, Sections 7.1.3 and 7.2.3). Not  *)
 (* linearizable as one FIFO queue.                                          *)
 (*                                                                          *)
+(* A producer is an implicit one (a thread enqueuing without a token) or   *)
+(* an explicit one (a ProducerToken); the harness names each by a number.  *)
 (* A bulk dequeue takes its items one at a time (DequeueBulk_Step, each    *)
 (* the head of some producer's stream), interleaved with other operations, *)
-(* then finishes (DequeueBulk_Done). Values must be unique in a trace: a   *)
-(* bulk dequeue is identified by the items it returned.                    *)
-(* try_dequeue may fail while items are queued (it says "likely empty"),   *)
-(* so a failed dequeue is always allowed.                                   *)
+(* then finishes (DequeueBulk_Done); one that returned nothing is          *)
+(* DequeueBulk(<<>>): no step, only Done. Values must be unique in a       *)
+(* trace: a bulk dequeue is identified by the items it returned.           *)
+(* try_dequeue, try_dequeue_bulk and try_dequeue_from_producer may fail    *)
+(* while items are queued (the header says "likely empty": a concurrent    *)
+(* failing dequeue inflates the count they check), so a failure is always  *)
+(* allowed.                                                                 *)
+(*                                                                          *)
+(* size_approx sums, producer by producer, tail index - head index (0 if   *)
+(* negative), each index read at its own moment during the call, so under  *)
+(* concurrency it need not equal the queue's length at any one moment      *)
+(* (an item moved from one producer to another can be counted twice). The  *)
+(* spec checks what holds whatever those moments are: a call that began    *)
+(* when the indexes were tail0[p], head0[p] and ended when they were       *)
+(* tail[p], head[p] returns a size with                                     *)
+(*   Sum_p max(0, tail0[p] - head[p])  <=  size  <=  Sum_p (tail[p] - head0[p]) *)
+(* (indexes only grow). SizeApprox_Step marks when the call began (it     *)
+(* snapshots the indexes, keyed by the call's unique id); SizeApprox_Done  *)
+(* checks the bounds. Without a step the call is one moment, and the size  *)
+(* must be exact: so it is whenever nothing changes during the call.       *)
 (***************************************************************************)
 EXTENDS Sequences, Integers, TLC
 VARIABLES
   streams,   \* producer |-> the items it queued and nobody took yet
-  taking     \* the items of bulk dequeues in progress |-> how many are taken
+  enqueued,  \* producer |-> how many items it ever queued (its tail index)
+  taking,    \* the items of bulk dequeues in progress |-> how many are taken
+  sizing     \* size_approx calls in progress: call |-> producer |-> [tail, head] when it began
 
 AppendTo(s, p, elems) == [q \in DOMAIN s \cup {p} |-> (IF q \in DOMAIN s THEN s[q] ELSE <<>>) \o (IF q = p THEN elems ELSE <<>>)]
+CountTo(c, p, n) == [q \in DOMAIN c \cup {p} |-> (IF q \in DOMAIN c THEN c[q] ELSE 0) + (IF q = p THEN n ELSE 0)]
+
+Produce(producer, elems) ==
+  /\ streams' = AppendTo(streams, producer, elems)
+  /\ enqueued' = CountTo(enqueued, producer, Len(elems))
+  /\ UNCHANGED <<taking, sizing>>
 
 \* @type: (Int, Int) => Bool;
-Enqueue(producer, elem) == streams' = AppendTo(streams, producer, <<elem>>) /\ UNCHANGED taking
+Enqueue(producer, elem) == Produce(producer, <<elem>>)
 
 \* @type: (Int, Seq(Int)) => Bool;
-EnqueueBulk(producer, elems) == streams' = AppendTo(streams, producer, elems) /\ UNCHANGED taking
+EnqueueBulk(producer, elems) == Produce(producer, elems)
 
-TakeHead(elem) ==
-  \E p \in DOMAIN streams :
-    /\ streams[p] # <<>>
-    /\ Head(streams[p]) = elem
-    /\ streams' = [streams EXCEPT ![p] = Tail(@)]
+\* Takes elem from the head of producer p's stream.
+TakeFrom(p, elem) ==
+  /\ p \in DOMAIN streams
+  /\ streams[p] # <<>>
+  /\ Head(streams[p]) = elem
+  /\ streams' = [streams EXCEPT ![p] = Tail(@)]
+
+TakeHead(elem) == \E p \in DOMAIN streams : TakeFrom(p, elem)
 
 \* @type: (Int, Bool) => Bool;
-Dequeue(elem, ok) == IF ok THEN TakeHead(elem) /\ UNCHANGED taking ELSE UNCHANGED <<streams, taking>>
+Dequeue(elem, ok) ==
+  /\ IF ok THEN TakeHead(elem) ELSE UNCHANGED streams
+  /\ UNCHANGED <<enqueued, taking, sizing>>
+
+\* try_dequeue_from_producer: like Dequeue, from the named producer's stream only.
+\* @type: (Int, Int, Bool) => Bool;
+DequeueFromProducer(producer, elem, ok) ==
+  /\ IF ok THEN TakeFrom(producer, elem) ELSE UNCHANGED streams
+  /\ UNCHANGED <<enqueued, taking, sizing>>
 
 Taken(elems) == IF elems \in DOMAIN taking THEN taking[elems] ELSE 0
 
@@ -41,19 +78,51 @@ DequeueBulk_Step(elems) ==
   /\ Taken(elems) < Len(elems)
   /\ TakeHead(elems[Taken(elems) + 1])
   /\ taking' = [e \in DOMAIN taking \cup {elems} |-> IF e = elems THEN Taken(elems) + 1 ELSE taking[e]]
+  /\ UNCHANGED <<enqueued, sizing>>
 
 \* @type: (Seq(Int)) => Bool;
 DequeueBulk_Done(elems) ==
   /\ Taken(elems) = Len(elems)
   /\ taking' = [e \in DOMAIN taking \ {elems} |-> taking[e]]
-  /\ UNCHANGED streams
+  /\ UNCHANGED <<streams, enqueued, sizing>>
 
-Init == streams = <<>> /\ taking = <<>>
+\* Producer p's indexes now: [tail, head] (head = items ever taken).
+Indexes(p) == [tail |-> enqueued[p], head |-> enqueued[p] - Len(streams[p])]
+Snapshot == [p \in DOMAIN streams |-> Indexes(p)]
+
+RECURSIVE Sum(_)
+Sum(f) == IF DOMAIN f = {} THEN 0 ELSE LET p == CHOOSE q \in DOMAIN f : TRUE IN f[p] + Sum([q \in DOMAIN f \ {p} |-> f[q]])
+Max0(n) == IF n > 0 THEN n ELSE 0
+
+\* The bounds of the header for a call that began at snapshot `began` and ends now. A producer
+\* that did not exist when the call began had indexes 0 then.
+SizeBounds(began) ==
+  LET Before(p) == IF p \in DOMAIN began THEN began[p] ELSE [tail |-> 0, head |-> 0]
+  IN [low |-> Sum([p \in DOMAIN streams |-> Max0(Before(p).tail - Indexes(p).head)]),
+      high |-> Sum([p \in DOMAIN streams |-> Indexes(p).tail - Before(p).head])]
+
+\* @type: (Int, Int) => Bool;
+SizeApprox_Step(call, size) ==
+  /\ call \notin DOMAIN sizing
+  /\ sizing' = [c \in DOMAIN sizing \cup {call} |-> IF c = call THEN Snapshot ELSE sizing[c]]
+  /\ UNCHANGED <<streams, enqueued, taking>>
+
+\* @type: (Int, Int) => Bool;
+SizeApprox_Done(call, size) ==
+  /\ LET b == SizeBounds(IF call \in DOMAIN sizing THEN sizing[call] ELSE Snapshot)
+     IN b.low <= size /\ size <= b.high
+  /\ sizing' = [c \in DOMAIN sizing \ {call} |-> sizing[c]]
+  /\ UNCHANGED <<streams, enqueued, taking>>
+
+Init == streams = <<>> /\ enqueued = <<>> /\ taking = <<>> /\ sizing = <<>>
 Next ==
-  \E p, e \in Int, es \in Seq(Int), ok \in BOOLEAN :
+  \E p, e, c, n \in Int, es \in Seq(Int), ok \in BOOLEAN :
     \/ Enqueue(p, e)
     \/ EnqueueBulk(p, es)
     \/ Dequeue(e, ok)
+    \/ DequeueFromProducer(p, e, ok)
     \/ DequeueBulk_Step(es)
     \/ DequeueBulk_Done(es)
+    \/ SizeApprox_Step(c, n)
+    \/ SizeApprox_Done(c, n)
 =============================================================================
