@@ -7,37 +7,7 @@
 
 #include "support/campaign_support.hpp"
 
-namespace {
-
 using namespace omnilink::testing;
-
-// How many of TARGET's logged operations are NAME with boolean field FIELD equal to VALUE.
-std::size_t count_ops(const CampaignResult& result, const std::string& target, const std::string& name,
-                      const std::string& field, bool value) {
-  std::size_t n = 0;
-  for (const auto& run : result.summary.at("runs")) {
-    if (run.at("target") != target) continue;
-    for (const auto& thread : read_run(run.at("dir").get<std::string>()))
-      for (const auto& op : thread.ops) {
-        const auto* v = op.field(field);
-        n += op.name == name && !op.failed && v != nullptr && v->is<bool>() && v->as<bool>() == value;
-      }
-  }
-  return n;
-}
-
-// How many of TARGET's logged operations named NAME failed without effect.
-std::size_t count_refused(const CampaignResult& result, const std::string& target, const std::string& name) {
-  std::size_t n = 0;
-  for (const auto& run : result.summary.at("runs")) {
-    if (run.at("target") != target) continue;
-    for (const auto& thread : read_run(run.at("dir").get<std::string>()))
-      for (const auto& op : thread.ops) n += op.name == name && op.failed;
-  }
-  return n;
-}
-
-}  // namespace
 
 TEST_CASE("the boost-lockfree campaign passes, with empty pops and refused pushes in its traces") {
   require_tlc();
@@ -57,9 +27,9 @@ TEST_CASE("the boost-lockfree campaign passes, with empty pops and refused pushe
   // measured over 100 runs of each thread count (500 operations, the file's perturbation), runs
   // without a refused push were 3/100 with 2 threads and 0/100 with 3 or 4 (at least 5 and 10
   // refusals), so all 6 runs lacking one is far below 1e-6.
-  CHECK(count_ops(r, "boost-lockfree-queue", "Dequeue", "ok", true) > 0);
-  CHECK(count_ops(r, "boost-lockfree-queue", "Dequeue", "ok", false) > 0);
-  CHECK(count_ops(r, "boost-lockfree-stack", "Pop", "ok", true) > 0);
-  CHECK(count_ops(r, "boost-lockfree-stack", "Pop", "ok", false) > 0);
-  CHECK(count_refused(r, "boost-lockfree-stack", "Push") > 0);
+  CHECK(r.count_logged("boost-lockfree-queue", "Dequeue", "ok", true) > 0);
+  CHECK(r.count_logged("boost-lockfree-queue", "Dequeue", "ok", false) > 0);
+  CHECK(r.count_logged("boost-lockfree-stack", "Pop", "ok", true) > 0);
+  CHECK(r.count_logged("boost-lockfree-stack", "Pop", "ok", false) > 0);
+  CHECK(r.count_logged("boost-lockfree-stack", [](const omnilink::trace::Operation& op) { return op.name == "Push" && op.failed; }) > 0);
 }

@@ -7,26 +7,7 @@
 
 #include "support/campaign_support.hpp"
 
-namespace {
-
 using namespace omnilink::testing;
-
-// How many of TARGET's logged operations are NAME with boolean field FIELD equal to VALUE.
-std::size_t count_ops(const CampaignResult& result, const std::string& target, const std::string& name,
-                      const std::string& field, bool value) {
-  std::size_t n = 0;
-  for (const auto& run : result.summary.at("runs")) {
-    if (run.at("target") != target) continue;
-    for (const auto& thread : read_run(run.at("dir").get<std::string>()))
-      for (const auto& op : thread.ops) {
-        const auto* v = op.field(field);
-        n += op.name == name && !op.failed && v != nullptr && v->is<bool>() && v->as<bool>() == value;
-      }
-  }
-  return n;
-}
-
-}  // namespace
 
 TEST_CASE("the tbb campaign passes, with empty pops and finds that hit and miss in its traces") {
   require_tlc();
@@ -44,12 +25,12 @@ TEST_CASE("the tbb campaign passes, with empty pops and finds that hit and miss 
   // The queue starts empty and its length wanders around zero: both kinds of pop occur in every
   // run. The map has 8 keys, each inserted, erased and looked up about every 16 operations
   // of a thread: every outcome of every operation occurs hundreds of times.
-  CHECK(count_ops(r, "tbb-concurrent-queue", "Dequeue", "ok", true) > 0);
-  CHECK(count_ops(r, "tbb-concurrent-queue", "Dequeue", "ok", false) > 0);
+  CHECK(r.count_logged("tbb-concurrent-queue", "Dequeue", "ok", true) > 0);
+  CHECK(r.count_logged("tbb-concurrent-queue", "Dequeue", "ok", false) > 0);
   for (const bool outcome : {true, false}) {
     INFO("outcome " << outcome);
-    CHECK(count_ops(r, "tbb-concurrent-hash-map", "Find", "found", outcome) > 0);
-    CHECK(count_ops(r, "tbb-concurrent-hash-map", "Insert", "inserted", outcome) > 0);
-    CHECK(count_ops(r, "tbb-concurrent-hash-map", "Erase", "erased", outcome) > 0);
+    CHECK(r.count_logged("tbb-concurrent-hash-map", "Find", "found", outcome) > 0);
+    CHECK(r.count_logged("tbb-concurrent-hash-map", "Insert", "inserted", outcome) > 0);
+    CHECK(r.count_logged("tbb-concurrent-hash-map", "Erase", "erased", outcome) > 0);
   }
 }

@@ -14,11 +14,12 @@
 // rate, so the producers' streams stay short and validation tractable (paper, Section 7.3.3).
 // Timeboxes are narrowed to the library call itself.
 //
-// Native runs need a fenced clock (--clock rdtsc, as examples/campaigns/moodycamel-queue.json
-// passes): an enqueue publishes its items with a plain release store, which can still sit in the
-// core's store buffer when an unfenced end stamp (--clock monotonic) is read; a size_approx
+// Native runs need a fenced clock: an enqueue publishes its items with a plain release store,
+// which can still sit in the core's store buffer when an unfenced end stamp is read; a size_approx
 // starting 10-50 ns later on another core then misses the items, and validation rejects a correct
-// run (measured: 4 of 15 native 8-thread runs of 2000 operations per thread with monotonic).
+// run (measured: 4 of 15 native 8-thread runs of 2000 operations per thread with the monotonic
+// clock before it was fenced). Every clock is fenced now (harness/include/omnilink/clock.hpp);
+// examples/campaigns/moodycamel-queue.json passes --clock rdtsc, the cheapest one natively.
 #include <cstdint>
 #include <iostream>
 #include <string_view>

@@ -51,6 +51,24 @@ struct CampaignResult {
     for (const auto& o : outcomes(target)) n += o == outcome;
     return n;
   }
+  // How many of TARGET's logged operations, over all its runs' traces, satisfy `pred`.
+  template <class Pred>
+  std::size_t count_logged(const std::string& target, Pred pred) const {
+    std::size_t n = 0;
+    for (const auto& run : summary.at("runs")) {
+      if (run.at("target") != target) continue;
+      for (const auto& thread : read_run(run.at("dir").get<std::string>()))
+        for (const auto& op : thread.ops) n += pred(op) ? 1 : 0;
+    }
+    return n;
+  }
+  // ... that are NAME, took effect, and have boolean FIELD equal to VALUE.
+  std::size_t count_logged(const std::string& target, const std::string& name, const std::string& field, bool value) const {
+    return count_logged(target, [&](const trace::Operation& op) {
+      const auto* v = op.field(field);
+      return op.name == name && !op.failed && v != nullptr && v->is<bool>() && v->as<bool>() == value;
+    });
+  }
 };
 
 // Runs `omnilink campaign FILE --store DIR/store --plain --json DIR/summary.json ARGS...`.
