@@ -343,7 +343,7 @@ TEST_CASE("overrides change fields before they are checked") {
   CHECK(f.load(dotted, {"targets.queue.v2.runs=4"}).targets[0].runs == 4);
 }
 
-TEST_CASE("--only keeps the named targets in file order, --harness-arg appends to every kept target's args") {
+TEST_CASE("only-targets keep the file order and extra harness args go after every kept target's own") {
   Fixture f;
   json d = minimal();
   d["targets"][0]["args"] = {"--param", "keys=4"};
