@@ -43,7 +43,7 @@ namespace {
 
 // The fields each object of the campaign file may have (docs/campaign.md). Anything else is an
 // error: a misspelt optional field would otherwise be silently replaced by its default.
-constexpr std::array<std::string_view, 8> kTopFields{"format", "name", "store", "rr", "jobs", "run_timeout_s", "tlc", "targets"};
+constexpr std::array<std::string_view, 9> kTopFields{"format", "name", "store", "rr", "rr_timeslice_ticks", "jobs", "run_timeout_s", "tlc", "targets"};
 constexpr std::array<std::string_view, 3> kTlcFields{"heap", "timeout_s", "jobs"};
 constexpr std::array<std::string_view, 13> kTargetFields{"name", "description", "harness", "args", "spec",
                                                          "mc",   "init",        "next",    "view", "threads",
@@ -57,7 +57,8 @@ struct Range {
 constexpr Range kPositive{1, std::numeric_limits<unsigned>::max()};
 // Time limits end up as milliseconds in a signed 64-bit count; a year is far beyond any use.
 constexpr Range kSeconds{1, 365ULL * 24 * 3600};
-constexpr Range kThreads{1, 1024};  // the harness's own limit on --threads
+constexpr Range kThreads{1, 1024};
+constexpr Range kTicks{1, 1'000'000'000'000};  // rr's tick counts are 64-bit; a trillion is far beyond any use  // the harness's own limit on --threads
 constexpr Range kOps{1, 100'000'000};
 constexpr Range kRuns{1, 100'000};
 constexpr Range kSeed{};
@@ -538,6 +539,7 @@ json CampaignConfig::to_json() const {
           {"name", name},
           {"store", store.string()},
           {"rr", to_string(rr)},
+          {"rr_timeslice_ticks", rr_timeslice_ticks},
           {"jobs", jobs},
           {"run_timeout_s", run_timeout.count()},
           {"tlc", {{"heap", tlc.heap}, {"timeout_s", tlc.timeout.count()}, {"jobs", or_null(tlc.jobs)}}},
@@ -586,6 +588,7 @@ CampaignConfig parse_campaign(json document, const fs::path& file, const LoadOpt
     if (!mode) top.fail("rr", "must be auto, off, record or chaos (got '" + *rr + "')");
     config.rr = *mode;
   }
+  config.rr_timeslice_ticks = top.integer("rr_timeslice_ticks", kTicks).value_or(kDefaultRrTimesliceTicks);
   config.jobs = static_cast<unsigned>(top.integer("jobs", kPositive).value_or(default_jobs()));
   if (const auto timeout = top.integer("run_timeout_s", kSeconds)) config.run_timeout = std::chrono::seconds(*timeout);
   config.tlc = read_tlc(top);
@@ -601,6 +604,8 @@ CampaignConfig stored_campaign(const json& effective, const std::string& origin)
     config.name = effective.at("name").get<std::string>();
     config.store = effective.at("store").get<std::string>();
     config.rr = parse_rr_mode(effective.at("rr").get<std::string>()).value_or(RrMode::automatic);
+    // Absent in stores written before the field existed, whose runs used rr's own default.
+    config.rr_timeslice_ticks = effective.value("rr_timeslice_ticks", kRrOwnTimesliceTicks);
     config.jobs = effective.at("jobs").get<unsigned>();
     config.run_timeout = std::chrono::seconds(effective.at("run_timeout_s").get<std::int64_t>());
     const json& tlc = effective.at("tlc");

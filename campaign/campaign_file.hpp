@@ -47,11 +47,19 @@ struct TlcConfig {
   std::optional<unsigned> jobs;            // validations at once; absent: bounded by free memory / heap
 };
 
+inline constexpr std::uint64_t kDefaultRrTimesliceTicks = 2000;
+inline constexpr std::uint64_t kRrOwnTimesliceTicks = 2'500'000;  // rr's Scheduler::DEFAULT_MAX_TICKS
+
 struct CampaignConfig {
   std::filesystem::path file;              // the campaign file, absolute
   std::string name;                        // default: the file's stem
   std::filesystem::path store;             // absolute
   RrMode rr = RrMode::automatic;
+  // rr's longest timeslice in ticks (retired conditional branches; `rr record --num-cpu-ticks`).
+  // rr's own default, 2,500,000, lets a harness thread run most of its operations in one slice, so
+  // chaos mode preempts inside an operation rarely; a short bound preempts often, and found the
+  // injected bugs far more often (docs/results.md).
+  std::uint64_t rr_timeslice_ticks = kDefaultRrTimesliceTicks;
   unsigned jobs = 0;                       // harness runs at once (default: cores)
   std::chrono::seconds run_timeout{300};   // wall clock per harness run
   TlcConfig tlc;

@@ -9,8 +9,9 @@
 
 namespace omnilink::campaign {
 
-Recording resolve_recording(RrMode requested) {
+Recording resolve_recording(RrMode requested, std::uint64_t timeslice_ticks) {
   Recording recording;
+  recording.timeslice_ticks = timeslice_ticks;
   if (requested == RrMode::off) return recording;
   const ToolLocation rr = find_rr();
   const bool automatic = requested == RrMode::automatic;
@@ -41,6 +42,7 @@ Recording resolve_recording(RrMode requested) {
 void write_recording_facts(const std::filesystem::path& run_dir, const Recording& recording) {
   const nlohmann::json facts{{"mode", recording.mode_name()},
                              {"soft_counters", recording.soft_counters},
+                             {"timeslice_ticks", recording.timeslice_ticks},
                              {"rr", recording.rr ? recording.rr->string() : ""}};
   std::ofstream(run_layout::recording_facts(run_dir)) << facts.dump(2) << "\n";
 }
@@ -69,6 +71,7 @@ RunCommand run_command(const Recording& recording, const TargetConfig& target, s
   std::vector<std::string> args{"record"};
   if (recording.soft_counters) args.push_back("-W");
   if (recording.mode == RrMode::chaos) args.push_back("--chaos");
+  args.push_back("--num-cpu-ticks=" + std::to_string(recording.timeslice_ticks));
   args.insert(args.end(), {"-o", run_layout::recording(run_dir).string(), "--", target.harness.string()});
   args.insert(args.end(), harness_args.begin(), harness_args.end());
   return {*recording.rr, args};

@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "campaign/campaign_file.hpp"
 #include <cstdint>
+
+#include "campaign/campaign_file.hpp"
 
 namespace omnilink::campaign {
 
@@ -18,6 +19,7 @@ struct Recording {
   std::optional<std::filesystem::path> rr;
   bool soft_counters = false;         // rr -W
   bool replays_here = false;          // the probe's replay of a recording made here succeeded
+  std::uint64_t timeslice_ticks = kDefaultRrTimesliceTicks;  // rr record --num-cpu-ticks
   std::vector<std::string> notes;     // what the user must be told (loudly, when rr was wanted)
   std::string error;                  // record/chaos asked for and impossible: the campaign cannot run
 
@@ -26,9 +28,10 @@ struct Recording {
 };
 
 // Probes rr (really recording, see platform/rr_probe.hpp) unless the mode is off.
-Recording resolve_recording(RrMode requested);
+Recording resolve_recording(RrMode requested, std::uint64_t timeslice_ticks);
 
-// The run's command: the harness with its arguments, under `rr record [-W] [--chaos] -o RUN/rr`
+// The run's command: the harness with its arguments, under
+// `rr record [-W] [--chaos] --num-cpu-ticks=N -o RUN/rr`
 // when recording. Under rr the harness uses the `counter` clock: rr runs one thread at a time,
 // and the counter is the clock whose order rr replays exactly.
 struct RunCommand {
@@ -49,7 +52,7 @@ inline std::filesystem::path recording_facts(const std::filesystem::path& run_di
 bool has_trace(const std::filesystem::path& run_dir);
 }  // namespace run_layout
 
-// RUN/recording.json ({"mode": "chaos", "soft_counters": true, "rr": PATH}), written when a run is
+// RUN/recording.json ({"mode": "chaos", "soft_counters": true, "timeslice_ticks": N, "rr": PATH}), written when a run is
 // recorded, so that a run directory alone says how to replay it (rr.soft needs -W for a recording
 // made with -W).
 void write_recording_facts(const std::filesystem::path& run_dir, const Recording& recording);

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "campaign/campaign_file.hpp"
 #include "campaign/report.hpp"
 #include "campaign/run_outcome.hpp"
 #include "trace/reader.hpp"
@@ -43,6 +44,13 @@ json target_config(const CampaignRecord& campaign, const std::string& target) {
   return nullptr;
 }
 
+// The campaign's rr timeslice bound; campaigns stored before the field existed used rr's own.
+std::uint64_t rr_timeslice(const CampaignRecord& campaign) {
+  const json config = json::parse(campaign.config_json, nullptr, false);
+  const json* ticks = config.is_object() && config.contains("rr_timeslice_ticks") ? &config["rr_timeslice_ticks"] : nullptr;
+  return ticks != nullptr && ticks->is_number_unsigned() ? ticks->get<std::uint64_t>() : kRrOwnTimesliceTicks;
+}
+
 std::string list_text(const json& values) {
   std::vector<std::string> items;
   for (const auto& v : values) items.push_back(v.dump());
@@ -70,11 +78,15 @@ std::vector<RunRecord> runs_of(const std::vector<RunRecord>& runs, const std::st
   return out;
 }
 
-// How the runs were recorded, e.g. "chaos (rr -W)" or "off".
-std::string rr_text(const std::vector<RunRecord>& runs) {
+// How the runs were recorded, e.g. "chaos (rr -W, timeslice 2000 ticks)" or "off".
+std::string rr_text(const std::vector<RunRecord>& runs, std::uint64_t timeslice_ticks) {
   std::set<std::string> modes;
-  for (const auto& run : runs)
-    if (!run.rr_mode.empty()) modes.insert(run.rr_mode + (run.rr_soft_counters ? " (rr -W)" : ""));
+  for (const auto& run : runs) {
+    if (run.rr_mode.empty()) continue;
+    if (run.rr_mode == "off") modes.insert("off");
+    else modes.insert(run.rr_mode + " (" + (run.rr_soft_counters ? "rr -W, " : "") + "timeslice " +
+                      std::to_string(timeslice_ticks) + " ticks)");
+  }
   return modes.empty() ? "-" : join({modes.begin(), modes.end()}, ", ");
 }
 
@@ -191,7 +203,7 @@ void write_results(std::ostream& s, const ResultsInput& input) {
         if (!args.empty()) configuration += "; args " + join(args, " ");
       }
       s << "| " << markdown_text(c.campaign.id) << " | " << markdown_text(target) << " | " << markdown_text(configuration)
-        << " | " << markdown_text(rr_text(runs)) << " | " << runs.size() << " | " << counts["pass"] << " | " << counts["fail"]
+        << " | " << markdown_text(rr_text(runs, rr_timeslice(c.campaign))) << " | " << runs.size() << " | " << counts["pass"] << " | " << counts["fail"]
         << " | " << (other.empty() ? "-" : markdown_text(join(other, ", "))) << " | " << validation_time(runs) << " |\n";
     }
   }
@@ -211,7 +223,14 @@ void write_results(std::ostream& s, const ResultsInput& input) {
       for (const auto& run : runs)
         if (outcome(run) == "fail") failed.push_back(&run);
       if (failed.empty()) {
-        s << "No failure in " << runs.size() << " runs.\n\n";
+        // The search budget, plainly: what "nothing found" was worth.
+        std::size_t passed = 0;
+        std::uint64_t operations = 0;
+        for (const auto& run : runs)
+          if (outcome(run) == "pass") ++passed, operations += std::uint64_t{run.threads} * run.ops;
+        s << "No violation found: " << passed << " of " << runs.size() << " runs passed validation, " << operations
+          << " operations in all" << (passed < runs.size() ? "; the others have no verdict (see the table)" : "")
+          << ".\n\n";
         continue;
       }
       s << failed.size() << " of " << runs.size() << " runs failed validation"
@@ -234,7 +253,8 @@ void write_hunts(std::ostream& s, const ResultsInput& input) {
     for (const auto& target : targets_of(c.runs)) {
       const auto runs = runs_of(c.runs, target);
       const json config = target_config(c.campaign, target);
-      const std::string lane = hunt_lane(runs.empty() ? "" : runs.front().rr_mode, harness_args(config));
+      const std::string lane =
+          hunt_lane(runs.empty() ? "" : runs.front().rr_mode, harness_args(config), rr_timeslice(c.campaign));
       std::set<std::string> shapes;
       for (const auto& run : runs) shapes.insert(std::to_string(run.threads) + " x " + std::to_string(run.ops));
       std::size_t failed = 0, first = 0;
@@ -262,8 +282,10 @@ void write_hunts(std::ostream& s, const ResultsInput& input) {
 
 }  // namespace
 
-std::string hunt_lane(const std::string& rr_mode, const std::vector<std::string>& harness_args) {
-  if (!rr_mode.empty() && rr_mode != "off") return "rr " + rr_mode;
+std::string hunt_lane(const std::string& rr_mode, const std::vector<std::string>& harness_args,
+                      std::uint64_t rr_timeslice_ticks) {
+  if (!rr_mode.empty() && rr_mode != "off")
+    return "rr " + rr_mode + ", timeslice " + std::to_string(rr_timeslice_ticks) + " ticks";
   std::string perturb = "none", rate = "0.1";  // the harness's defaults (docs/harness.md)
   for (std::size_t i = 0; i + 1 < harness_args.size(); ++i) {
     if (harness_args[i] == "--perturb") perturb = harness_args[i + 1];

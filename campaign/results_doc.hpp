@@ -38,8 +38,10 @@ std::string markdown_code(const std::string& text);
 // fence whatever it contains.
 std::string markdown_block(const std::string& text);
 
-// The lane a hunt run belongs to, from how it was run: "rr chaos", "rr record", "native +
-// perturb mixed 0.05" (the harness's last --perturb and --perturb-rate), or "native".
-std::string hunt_lane(const std::string& rr_mode, const std::vector<std::string>& harness_args);
+// The lane a hunt run belongs to, from how it was run: "rr chaos, timeslice 2000 ticks", "rr
+// record, ...", "native + perturb mixed 0.05" (the harness's last --perturb and --perturb-rate), or
+// "native".
+std::string hunt_lane(const std::string& rr_mode, const std::vector<std::string>& harness_args,
+                      std::uint64_t rr_timeslice_ticks);
 
 }  // namespace omnilink::campaign

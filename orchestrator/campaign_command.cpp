@@ -123,7 +123,7 @@ int CampaignCommand::run() {
   }
   if (resume_) store->set_campaign_status(campaign_id, "running");
 
-  const Recording recording = resolve_recording(config.rr);
+  const Recording recording = resolve_recording(config.rr, config.rr_timeslice_ticks);
   if (!recording.error.empty()) {
     std::cerr << "omnilink campaign: " << recording.error << "\n";
     store->set_campaign_status(campaign_id, "interrupted");
@@ -145,6 +145,7 @@ int CampaignCommand::run() {
             << "  validations at once: " << tlc_jobs_why << "; TLC heap " << config.tlc.heap << ", timeout "
             << config.tlc.timeout.count() << " s\n"
             << "  rr: " << recording.mode_name() << (recording.soft_counters ? " (software counters, -W)" : "")
+            << (recording.mode != RrMode::off ? "; timeslice at most " + std::to_string(recording.timeslice_ticks) + " ticks" : "")
             << (recording.rr ? " with " + recording.rr->string() : "") << "\n";
   for (const auto& note : recording.notes) std::cout << "  " << note << "\n";
   if (const ToolLocation tlc = find_tlc_jar(), java = find_java(); !tlc.found() || !java.found())

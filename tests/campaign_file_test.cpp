@@ -134,6 +134,7 @@ TEST_CASE("a minimal campaign file gets every default") {
   const CampaignConfig c = f.load(minimal());
   CHECK(c.name == "c");  // the file's stem
   CHECK(c.rr == RrMode::automatic);
+  CHECK(c.rr_timeslice_ticks == kDefaultRrTimesliceTicks);
   CHECK(c.run_timeout == std::chrono::seconds(300));
   CHECK(c.tlc.heap == "2g");
   CHECK(c.tlc.timeout == std::chrono::seconds(600));
@@ -187,6 +188,8 @@ TEST_CASE("wrong types and values out of range are errors naming the field") {
   CHECK_THAT(f.error(with_target("args", {"--x", 1})), Contains(": targets[0] (q).args[1]: must be a string (got 1)"));
   CHECK_THAT(f.error(with_target("next", "Next Step")), Contains(": targets[0] (q).next: 'Next Step' is not a TLA+ identifier"));
   CHECK_THAT(f.error(with("rr", "sometimes")), Contains(": rr: must be auto, off, record or chaos (got 'sometimes')"));
+  CHECK_THAT(f.error(with("rr_timeslice_ticks", 0)), Contains(": rr_timeslice_ticks: must be an integer from 1 to"));
+  CHECK(f.load(with("rr_timeslice_ticks", 50'000)).rr_timeslice_ticks == 50'000);
 
   for (const char* heap : {"2", "0g", "2gb", "g", "1.5g"}) {
     json d = minimal();
@@ -421,6 +424,7 @@ TEST_CASE("to_json is stable, complete, reflects overrides and reads back as the
   CHECK(first["targets"][0]["init"] == "Init");
   CHECK(first["targets"][0]["mc"].is_null());
   CHECK(first["targets"][1]["threads"] == json::array({3}));
+  CHECK(first["rr_timeslice_ticks"] == kDefaultRrTimesliceTicks);
 
   LoadOptions overridden = f.options;
   overridden.overrides = {"jobs=3", "targets.*.runs=7"};
@@ -435,6 +439,12 @@ TEST_CASE("to_json is stable, complete, reflects overrides and reads back as the
   const fs::path copy = elsewhere / "copy.json";
   write_file(copy, first.dump());
   CHECK(load_campaign(copy, {}).to_json() == first);
+
+  // A store written before rr_timeslice_ticks existed recorded with rr's own timeslice.
+  json older = first;
+  older.erase("rr_timeslice_ticks");
+  CHECK(stored_campaign(older, "store").rr_timeslice_ticks == kRrOwnTimesliceTicks);
+  CHECK(stored_campaign(first, "store").rr_timeslice_ticks == kDefaultRrTimesliceTicks);
 }
 
 TEST_CASE("plan_runs: round-robin over run numbers, ids, seeds, uniqueness") {

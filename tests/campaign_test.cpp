@@ -31,6 +31,7 @@ using omnilink::testing::ScratchDir;
 namespace fs = std::filesystem;
 
 using omnilink::testing::omnilink_cli;
+using omnilink::testing::require_rr_chaos;
 using omnilink::testing::require_tlc;
 using omnilink::testing::skip_test;
 
@@ -142,15 +143,11 @@ TEST_CASE("the README's demo (scripts/run-demo) runs the demo campaign to its ve
 
 TEST_CASE("the demo campaign under rr chaos records, packs and validates every run") {
   require_tlc();
-#ifdef OMNILINK_SANITIZER_BUILD
-  skip_test("sanitizer build: rr --chaos randomises the address space, which collides with the sanitizers' fixed shadow memory");
-#endif
-  const ToolLocation rr = find_rr();
-  if (!rr.found()) skip_test("rr not found");
-  if (!probe_rr(*rr.path).can_record()) skip_test("rr cannot record on this machine");
+  require_rr_chaos();
   ScratchDir dir;
   const auto r = omnilink_cli({"campaign", std::string(OMNILINK_SOURCE_DIR) + "/examples/campaigns/demo.json", "--rr",
                                "chaos", "--set", "targets.locked-queue.runs=1", "--set", "targets.racy-queue.runs=2",
+                               "--set", "rr_timeslice_ticks=5000",
                                "--store", (dir / "store").string(), "--plain", "--json", (dir / "summary.json").string()});
   INFO(r.out << r.err);
   CHECK(r.exit_code != 3);
@@ -158,6 +155,7 @@ TEST_CASE("the demo campaign under rr chaos records, packs and validates every r
   for (const auto& run : summary["runs"]) {
     INFO(run.dump());
     CHECK(run["rr_mode"] == "chaos");
+    CHECK(read_json(fs::path(run["dir"].get<std::string>()) / "recording.json")["timeslice_ticks"] == 5000);
     // rr.soft's chaos mode sometimes asserts in rr itself; the engine records such a run again, and
     // after the last attempt reports it as an error that blames rr, never as a harness crash.
     if (run["status"] == "error") {

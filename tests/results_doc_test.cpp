@@ -67,11 +67,11 @@ TEST_CASE("markdown escaping: HTML specials, table pipes, Markdown specials, cod
 }
 
 TEST_CASE("hunt lanes are named from the rr mode and the harness's last perturbation options") {
-  CHECK(hunt_lane("chaos", {"--perturb", "mixed"}) == "rr chaos");
-  CHECK(hunt_lane("off", {}) == "native");
-  CHECK(hunt_lane("off", {"--perturb", "mixed", "--perturb-rate", "0.05"}) == "native + perturb mixed 0.05");
-  CHECK(hunt_lane("off", {"--perturb", "mixed", "--perturb", "none"}) == "native");
-  CHECK(hunt_lane("off", {"--perturb", "yield"}) == "native + perturb yield 0.1");
+  CHECK(hunt_lane("chaos", {"--perturb", "mixed"}, 2000) == "rr chaos, timeslice 2000 ticks");
+  CHECK(hunt_lane("off", {}, 2000) == "native");
+  CHECK(hunt_lane("off", {"--perturb", "mixed", "--perturb-rate", "0.05"}, 2000) == "native + perturb mixed 0.05");
+  CHECK(hunt_lane("off", {"--perturb", "mixed", "--perturb", "none"}, 2000) == "native");
+  CHECK(hunt_lane("off", {"--perturb", "yield"}, 2000) == "native + perturb yield 0.1");
 }
 
 TEST_CASE("the verdict table and a failure's generated explanation come from the store and result.json") {
@@ -117,4 +117,28 @@ TEST_CASE("the hunt table counts runs and times up to the first failure, or says
   // Runs 1-3: (1 + 2) + (1 + 2) + (1.5 + 2.5) = 10 s of run time; the verdict came 9 s after the start.
   CHECK_THAT(doc, Contains("| bug | native | 2 x 10 | 4 | 2 | 3 | 9.00 s | 10.0 s |"));
   CHECK_THAT(doc, Contains("| bug | native | 2 x 10 | 1 | 0 | not found | - | 3.00 s (all) |"));
+}
+
+TEST_CASE("a target without failures states its search budget; rr runs show their timeslice") {
+  omnilink::testing::ScratchDir dir;
+  const json targets = json::array({{{"name", "q"}, {"spec", "/specs/Q.tla"}, {"threads", {2}}, {"ops", {10}}, {"runs", 3}}});
+  CampaignRuns c{campaign("c-1", targets), {}};
+  json config = json::parse(c.campaign.config_json);
+  config["rr_timeslice_ticks"] = 2000;
+  c.campaign.config_json = config.dump();
+  for (const char* verdict : {"pass", "pass", "unknown"}) {
+    c.runs.push_back(run("c-1", "q", verdict, dir / verdict));
+    c.runs.back().rr_mode = "chaos";
+    c.runs.back().rr_soft_counters = true;
+  }
+  CampaignRuns older{campaign("old-1", targets), {}};  // stored before rr_timeslice_ticks existed
+  older.runs.push_back(run("old-1", "q", "pass", dir / "old"));
+  older.runs.back().rr_mode = "chaos";
+  ResultsInput input;
+  input.results = {c, older};
+  const std::string doc = results_markdown(input);
+  CHECK_THAT(doc, Contains("| c-1 | q | threads 2; ops 10; 3 runs each | chaos (rr -W, timeslice 2000 ticks) | 3 | 2 | 0 | 1 unknown |"));
+  CHECK_THAT(doc, Contains("| old-1 | q | threads 2; ops 10; 3 runs each | chaos (timeslice 2500000 ticks) | 1 | 1 | 0 |"));
+  CHECK_THAT(doc, Contains("No violation found: 2 of 3 runs passed validation, 40 operations in all; the others have no verdict"));
+  CHECK_THAT(doc, Contains("No violation found: 1 of 1 runs passed validation, 20 operations in all.\n"));
 }

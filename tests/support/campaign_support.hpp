@@ -1,5 +1,6 @@
 // Running `omnilink campaign` from a test: through the real CLI, on a real TLC, reading back the
-// `--json` summary. Tests that need TLC call require_tlc(), which ends the case as SKIPPED (77).
+// `--json` summary says. Tests that need TLC call require_tlc(), those that need rr recording
+// require_rr_chaos(); both end the case as SKIPPED (77).
 #pragma once
 
 #include <chrono>
@@ -10,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/rr_probe.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
 #include "support/test_support.hpp"
@@ -18,6 +20,16 @@ namespace omnilink::testing {
 
 inline void require_tlc() {
   if (!find_tlc_jar().found() || !find_java().found()) skip_test("TLC or java not found (see `omnilink doctor`)");
+}
+
+// Ends the case as SKIPPED unless rr can record here under chaos (plain, or with -W).
+inline void require_rr_chaos() {
+#ifdef OMNILINK_SANITIZER_BUILD
+  skip_test("sanitizer build: rr --chaos randomises the address space, which collides with the sanitizers' fixed shadow memory");
+#endif
+  const ToolLocation rr = find_rr();
+  if (!rr.found()) skip_test("rr not found (see `omnilink doctor`)");
+  if (!probe_rr(*rr.path).can_record()) skip_test("rr cannot record on this machine (see `omnilink doctor`)");
 }
 
 inline ProcessResult omnilink_cli(const std::vector<std::string>& args, int timeout_s = 600) {
