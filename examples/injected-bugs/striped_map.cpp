@@ -1,11 +1,17 @@
-// Workload: a lock-striped hash map (key k lives in stripe k % kStripes; a stripe is a mutex and a
-// small fixed array of entries, erase moves the last entry into the hole), validated against
-// Map.tla with MCMap.tla.
+// Workload: a lock-striped key-value map (key k lives in stripe k % kStripes; a stripe is a mutex
+// and a small fixed array of entries kept in insertion order: insert appends, erase shifts the later
+// entries down to close the gap). Values are fixed-size records of kValueWords words, as a store
+// of small values keeps them inline. Validated against Map.tla with MCMap.tla.
 //
 // Built twice: `striped-map` is correct; `striped-map-bug` (OMNILINK_INJECT_BUG=1) has `find`
 // skip the stripe lock ("reads don't need it"). Writers still lock, but a reader between them can
-// miss an entry an erase just moved below its scan position, or read an entry halfway through
-// being overwritten: the key of one, the value of another.
+// step over an entry that an erase shifts down past its scan position (a present key reported
+// absent), or copy a record while an erase overwrites it (words of two values: a value nobody
+// inserted).
+//
+// The workload's value v is stored as the record of kValueWords copies of v, and `find` reports
+// a record whose words disagree as kTornValue: a torn read shows in the trace as a value never
+// inserted, which the spec refuses.
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -22,17 +28,36 @@
 namespace {
 
 constexpr bool kInjectBug = OMNILINK_INJECT_BUG != 0;
-constexpr std::uint64_t kStripes = 4;
-constexpr std::size_t kCapacity = 16;  // entries per stripe: enough for --param keys up to 64
+constexpr std::uint64_t kStripes = 2;
+constexpr std::size_t kCapacity = 16;  // entries per stripe: enough for --param keys up to 32
 
 // Entries and sizes are atomics accessed relaxed. In the correct variant every access holds the
 // stripe's mutex, which orders them all; relaxed atomics then cost what plain fields do. They are
 // atomics so that the buggy variant's unlocked reads race with defined behaviour (stale or mixed
 // values, the bug under test) instead of undefined behaviour. Slots are in a fixed array, so a
 // reader with a stale size still reads inside it.
+constexpr std::size_t kValueWords = 8;
+constexpr std::int64_t kTornValue = -1;  // unique_elem values are positive
+
 struct Entry {
   std::atomic<std::int64_t> key{0};
-  std::atomic<std::int64_t> value{0};
+  std::array<std::atomic<std::int64_t>, kValueWords> value{};
+
+  void store_value(std::int64_t v) {
+    for (auto& word : value) word.store(v, std::memory_order_relaxed);
+  }
+  void copy_from(const Entry& other) {
+    key.store(other.key.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    for (std::size_t w = 0; w < kValueWords; ++w)
+      value[w].store(other.value[w].load(std::memory_order_relaxed), std::memory_order_relaxed);
+  }
+  // The stored value, or kTornValue if the record's words disagree (only an unlocked reader sees that).
+  std::int64_t load_value() const {
+    const std::int64_t first = value[0].load(std::memory_order_relaxed);
+    for (std::size_t w = 1; w < kValueWords; ++w)
+      if (value[w].load(std::memory_order_relaxed) != first) return kTornValue;
+    return first;
+  }
 };
 
 struct alignas(64) Stripe {
@@ -66,7 +91,7 @@ class StripedMap {
         std::abort();
       }
       s.entries[n].key.store(key, std::memory_order_relaxed);
-      s.entries[n].value.store(value, std::memory_order_relaxed);
+      s.entries[n].store_value(value);
       s.size.store(n + 1, std::memory_order_relaxed);
     }
     ctx.refine_end();
@@ -80,9 +105,8 @@ class StripedMap {
     const std::size_t n = s.size.load(std::memory_order_relaxed);
     const std::size_t i = s.index_of(key);
     const bool present = i != Stripe::kAbsent;
-    if (present) {  // swap with last: move the last entry into the hole, then shrink
-      s.entries[i].key.store(s.entries[n - 1].key.load(std::memory_order_relaxed), std::memory_order_relaxed);
-      s.entries[i].value.store(s.entries[n - 1].value.load(std::memory_order_relaxed), std::memory_order_relaxed);
+    if (present) {  // close the gap, keeping insertion order, then shrink
+      for (std::size_t j = i; j + 1 < n; ++j) s.entries[j].copy_from(s.entries[j + 1]);
       s.size.store(n - 1, std::memory_order_relaxed);
     }
     ctx.refine_end();
@@ -109,7 +133,7 @@ class StripedMap {
   static bool read_entry(const Stripe& s, std::int64_t key, std::int64_t& value) {
     const std::size_t i = s.index_of(key);
     if (i == Stripe::kAbsent) return false;
-    value = s.entries[i].value.load(std::memory_order_relaxed);
+    value = s.entries[i].load_value();
     return true;
   }
 
