@@ -87,9 +87,9 @@ TEST_CASE("striped-map: the correct map passes", "[injected-bugs][tlc]") {
 }
 
 // Budgets: with rr's timeslice bounded to 2000 ticks (the campaigns' default), rr chaos found each
-// bug in every run measured: 20 of 20 per bug without perturbation (bench/bug_hunt), 8 of 8 per bug
-// with the files' own sleep perturbation (docs/results.md). With 28 of 28, a per-run rate below 0.85
-// is unlikely (rule of three); 0.15^5 < 1e-4.
+// bug in 20 of 20 runs without perturbation (bench/bug_hunt), and with the files' own sleep
+// perturbation, as here, ms-queue-bug and treiber-stack-bug in 8 of 8 and striped-map-bug in 7 of 8
+// (docs/results.md). Assuming per-run rates of at least 0.85 and 0.8: 0.15^5 and 0.2^6 < 1e-4.
 TEST_CASE("ms-queue: the missing re-check is found under rr chaos", "[injected-bugs][tlc][rr]") {
   require_found_under_rr("ms-queue", 5);
 }
@@ -99,5 +99,5 @@ TEST_CASE("treiber-stack: publishing before initialising is found under rr chaos
 }
 
 TEST_CASE("striped-map: the unlocked reader is found under rr chaos", "[injected-bugs][tlc][rr]") {
-  require_found_under_rr("striped-map", 5);
+  require_found_under_rr("striped-map", 6);
 }
