@@ -3,7 +3,9 @@
 // Dequeue with ok = FALSE rather than dropped.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <cstdio>
 #include <string_view>
 
 #include <omnilink/harness.hpp>
@@ -40,6 +42,14 @@ inline std::int64_t unique_elem(std::uint32_t thread, std::uint64_t index) {
 // for the lock is not part of the operation, and wide, overlapping timeboxes make validation
 // search many more orders (paper, Section 4.4.1).
 //
+// --param max_len=N (default 0: unbounded) keeps the queue short, as the paper advises (Section
+// 7.3.3): an Enqueue is skipped (unsupported) while the workload's count of elements in the queue
+// (enqueues done minus successful dequeues) is N or more. Two overlapping enqueues whose order
+// only a later dequeue reveals double the states validation must keep for as long as both elements
+// stay queued; unbounded, the queue's random walk keeps hundreds of them, and under rr chaos with a
+// short timeslice (many overlapping timeboxes) a correct 9000-operation trace did not validate in
+// 300 s.
+//
 // --param bad_last=1 makes thread 0's last operation report dequeuing an element nobody enqueued:
 // a trace that validation must reject, only once everything before that operation is linearized
 // (used by the benchmarks).
@@ -47,19 +57,28 @@ template <class Queue>
 int run_queue_workload(int argc, char** argv) {
   omnilink::Harness<Queue> harness(argc, argv);
   const bool bad_last = harness.options().param_int("bad_last", 0) != 0;
+  const std::int64_t max_len = harness.options().param_int("max_len", 0);
+  if (max_len < 0) {
+    std::fprintf(stderr, "--param max_len=%lld: must be 0 (unbounded) or more\n", static_cast<long long>(max_len));
+    return 2;
+  }
   const std::uint64_t last = harness.options().ops - 1;
-  harness.template op<Enqueue>([bad_last, last](Queue& q, omnilink::Context& ctx, Enqueue& op) {
+  std::atomic<std::int64_t> queued{0};  // only kept with max_len: a shared line every operation touches
+  harness.template op<Enqueue>([&, bad_last, last](Queue& q, omnilink::Context& ctx, Enqueue& op) {
     if (bad_last && ctx.thread() == 0 && ctx.index() == last) return ctx.unsupported();  // a Dequeue it must be
+    if (max_len > 0 && queued.load(std::memory_order_relaxed) >= max_len) return ctx.unsupported();
     op.elem = unique_elem(ctx.thread(), ctx.index());
     q.enqueue(op.elem, ctx);
+    if (max_len > 0) queued.fetch_add(1, std::memory_order_relaxed);
   });
-  harness.template op<Dequeue>([bad_last, last](Queue& q, omnilink::Context& ctx, Dequeue& op) {
+  harness.template op<Dequeue>([&, bad_last, last](Queue& q, omnilink::Context& ctx, Dequeue& op) {
     if (bad_last && ctx.thread() == 0 && ctx.index() == last) {
       op.elem = -1;  // never enqueued
       op.ok = true;
       return;
     }
     op.ok = q.try_dequeue(op.elem, ctx);
+    if (max_len > 0 && op.ok) queued.fetch_sub(1, std::memory_order_relaxed);
   });
   Queue queue;
   return harness.run(queue);
