@@ -29,8 +29,8 @@ void require_all_pass(const CampaignResult& r, const std::string& target, std::s
   CHECK(r.outcomes(target) == std::vector<std::string>(runs, "pass"));
 }
 
-// Runs STRUCTURE's shipped campaign under rr chaos, its bug target only, for `budget` runs, and
-// asserts a failure among them; prints how many runs it took.
+// Runs STRUCTURE's shipped campaign under rr chaos without perturbation, its bug target only, for
+// `budget` runs, and asserts a failure among them; prints how many runs it took.
 void require_found_under_rr(const std::string& structure, int budget) {
   omnilink::testing::require_tlc();
   omnilink::testing::require_rr_chaos();
@@ -38,7 +38,8 @@ void require_found_under_rr(const std::string& structure, int budget) {
   const std::string bug = structure + "-bug";
   const auto r = omnilink::testing::run_campaign(omnilink::testing::example_campaign(structure + ".json"), dir,
                                                  {"--rr", "chaos", "--only", bug, "--set",
-                                                  "targets." + bug + ".runs=" + std::to_string(budget)});
+                                                  "targets." + bug + ".runs=" + std::to_string(budget),
+                                                  "--harness-arg=--perturb", "--harness-arg=none"});
   INFO(r.output);
   CHECK(r.exit_code == 1);
   const std::size_t first = r.first_failure(bug);
@@ -86,10 +87,10 @@ TEST_CASE("striped-map: the correct map passes", "[injected-bugs][tlc]") {
   require_all_pass(r, "striped-map", 2);
 }
 
-// Budgets: with rr's timeslice bounded to 2000 ticks (the campaigns' default), rr chaos found each
-// bug in 20 of 20 runs without perturbation (bench/bug_hunt), and with the files' own sleep
-// perturbation, as here, ms-queue-bug and treiber-stack-bug in 8 of 8 and striped-map-bug in 7 of 8
-// (docs/results.md). Assuming per-run rates of at least 0.85 and 0.8: 0.15^5 and 0.2^6 < 1e-4.
+// Budgets: bench/bug_hunt's rr chaos lane, which these cases run (the campaigns' default timeslice of
+// 2000 ticks, no perturbation), found every bug in 20 of 20 runs; a per-run rate below 0.85 is then
+// unlikely (rule of three), and 0.15^5 < 1e-4. The files' own sleep perturbation lowers the map's
+// rate under rr (7 of 8 in docs/results.md, 4 of 6 in one CI run), so it is turned off here.
 TEST_CASE("ms-queue: the missing re-check is found under rr chaos", "[injected-bugs][tlc][rr]") {
   require_found_under_rr("ms-queue", 5);
 }
@@ -99,5 +100,5 @@ TEST_CASE("treiber-stack: publishing before initialising is found under rr chaos
 }
 
 TEST_CASE("striped-map: the unlocked reader is found under rr chaos", "[injected-bugs][tlc][rr]") {
-  require_found_under_rr("striped-map", 6);
+  require_found_under_rr("striped-map", 5);
 }
