@@ -2,6 +2,7 @@
 // for the structure under test (full validation against a spec comes with the TLA+ layer).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -13,8 +14,11 @@ namespace {
 using namespace omnilink;
 
 std::vector<trace::ThreadTrace> run_example(const std::string& exe, const std::filesystem::path& out,
-                                            const std::string& threads, const std::string& ops) {
-  ProcessResult r = run_process(exe, {"--threads", threads, "--ops", ops, "--seed", "11", "--out", out.string(), "--quiet"});
+                                            const std::string& threads, const std::string& ops,
+                                            const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> args{"--threads", threads, "--ops", ops, "--seed", "11", "--out", out.string(), "--quiet"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  ProcessResult r = run_process(exe, args);
   INFO(r.describe() << "\n" << r.err);
   REQUIRE(r.ok());
   auto traces = testing::read_run(out);
@@ -45,6 +49,26 @@ TEST_CASE("atomic-counter: fetch_add results are distinct and consistent", "[exa
   REQUIRE_FALSE(olds.empty());
   CHECK(*olds.begin() == 0);
   CHECK(*olds.rbegin() < total);
+}
+
+TEST_CASE("queue workloads: --param max_len keeps the queue at most that long, and reaches it", "[examples]") {
+  // One thread: the trace's order is the queue's, so its length after every operation is known.
+  const auto longest_queue = [](const std::vector<trace::ThreadTrace>& traces) {
+    std::int64_t length = 0, longest = 0;
+    for (const auto& op : traces[0].ops) {
+      if (op.name == "Enqueue") ++length;
+      if (op.name == "Dequeue" && op.field("ok")->as<bool>()) --length;
+      longest = std::max(longest, length);
+    }
+    return longest;
+  };
+  testing::ScratchDir bounded, unbounded;
+  CHECK(longest_queue(run_example(OMNILINK_EXAMPLE_LOCKED_QUEUE, bounded.path(), "1", "3000", {"--param", "max_len=4"})) == 4);
+  CHECK(longest_queue(run_example(OMNILINK_EXAMPLE_LOCKED_QUEUE, unbounded.path(), "1", "3000")) > 4);
+
+  const ProcessResult bad = run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE, {"--param", "max_len=-1", "--out", (bounded / "bad").string()});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("max_len=-1") != std::string::npos);
 }
 
 TEST_CASE("locked-queue: every dequeued element was enqueued, and none twice", "[examples]") {
