@@ -88,9 +88,10 @@ TEST_CASE("striped-map: the correct map passes", "[injected-bugs][tlc]") {
 }
 
 // Budgets: bench/bug_hunt's rr chaos lane, which these cases run (the campaigns' default timeslice of
-// 2000 ticks, no perturbation), found every bug in 20 of 20 runs; a per-run rate below 0.85 is then
-// unlikely (rule of three), and 0.15^5 < 1e-4. The files' own sleep perturbation lowers the map's
-// rate under rr (7 of 8 in docs/results.md, 4 of 6 in one CI run), so it is turned off here.
+// 2000 ticks, no perturbation), found every bug in 20 of 20 runs; in CI, under ctest -j2, the queue
+// and the stack failed 5 of 5 every time, the map once only 4 of 5. Assumed per-run rates: 0.85 for
+// the queue and the stack (0.15^5 < 1e-4), 0.75 for the map (0.25^7 < 1e-4). The files' own sleep
+// perturbation lowers the map's rate under rr (7 of 8 in docs/results.md), so it is turned off here.
 TEST_CASE("ms-queue: the missing re-check is found under rr chaos", "[injected-bugs][tlc][rr]") {
   require_found_under_rr("ms-queue", 5);
 }
@@ -100,5 +101,5 @@ TEST_CASE("treiber-stack: publishing before initialising is found under rr chaos
 }
 
 TEST_CASE("striped-map: the unlocked reader is found under rr chaos", "[injected-bugs][tlc][rr]") {
-  require_found_under_rr("striped-map", 5);
+  require_found_under_rr("striped-map", 7);
 }
