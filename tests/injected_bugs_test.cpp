@@ -29,6 +29,15 @@ void require_all_pass(const CampaignResult& r, const std::string& target, std::s
   CHECK(r.outcomes(target) == std::vector<std::string>(runs, "pass"));
 }
 
+// The campaign found BUG (exit 1, a failed run among its `budget`); prints after how many runs.
+void require_found(const CampaignResult& r, const std::string& bug, int budget, const std::string& lane) {
+  CHECK(r.exit_code == 1);
+  const std::size_t first = r.first_failure(bug);
+  CHECK(first >= 1);
+  std::cout << bug << " " << lane << ": first failure at run " << first << ", " << r.count(bug, "fail") << " of "
+            << budget << " runs failed\n";
+}
+
 // Runs STRUCTURE's shipped campaign under rr chaos without perturbation, its bug target only, for
 // `budget` runs, and asserts a failure among them; prints how many runs it took.
 void require_found_under_rr(const std::string& structure, int budget) {
@@ -41,11 +50,7 @@ void require_found_under_rr(const std::string& structure, int budget) {
                                                   "targets." + bug + ".runs=" + std::to_string(budget),
                                                   "--harness-arg=--perturb", "--harness-arg=none"});
   INFO(r.output);
-  CHECK(r.exit_code == 1);
-  const std::size_t first = r.first_failure(bug);
-  CHECK(first >= 1);
-  std::cout << bug << " under rr chaos: first failure at run " << first << ", " << r.count(bug, "fail") << " of "
-            << budget << " runs failed\n";
+  require_found(r, bug, budget, "under rr chaos");
 }
 
 // Runs STRUCTURE's shipped campaign natively (rr off, the file's perturbation): its correct target
@@ -56,17 +61,13 @@ void require_found_natively(const std::string& structure, int budget) {
   const std::string bug = structure + "-bug";
   const auto r = run_shipped(structure, dir, budget, 1);
   INFO(r.output);
-  CHECK(r.exit_code == 1);
   require_all_pass(r, structure, 1);
-  const std::size_t first = r.first_failure(bug);
-  CHECK(first >= 1);
-  std::cout << bug << " natively: first failure at run " << first << ", " << r.count(bug, "fail") << " of " << budget
-            << " runs failed\n";
+  require_found(r, bug, budget, "natively");
 }
 
 }  // namespace
 
-// Natively, with the files' sleep perturbation: ms-queue-bug failed 19 of 20 runs, treiber-stack-bug
+// Natively, with the files' sleep perturbation: ms-queue-bug failed 17 of 20 runs, treiber-stack-bug
 // 15 of 20 (bench/bug_hunt); before the harness's start latch, on a loaded machine, 8 of 16 and 3 of
 // 16. Budgets assume 0.5 for the queue (0.5^14 < 1e-4) and 0.4 for the stack (0.6^20 < 1e-4).
 // striped-map-bug failed 2 of 20: too rare for a bounded native test.
