@@ -25,6 +25,9 @@ ValidationRecord validation_record(const tla::ValidationResult& result, const st
   v.operations = result.operations;
   v.linearized = result.linearized;
   if (result.verdict == "fail") v.frontier_summary = result.summary();
+  // A pass on a consistent cut, or with pending operations, says so where a pass has no reason.
+  if (result.verdict == "pass")
+    for (const auto& caveat : result.caveats) v.reason += (v.reason.empty() ? "" : "; ") + caveat;
   v.created_ms = now_ms();
   return v;
 }
@@ -84,6 +87,7 @@ void record_validation(Store& store, RunRecord& run, const tla::ValidationResult
     run.status = "bad-trace";
     run.detail = result.reason;
   }
+  if (result.cut) run.detail += std::string(run.detail.empty() ? "" : "; ") + "validated on its consistent cut: " + result.cut->describe(result.clock);
   if (result.verdict == "fail") write_failure_replay_files(run.dir, run.key(), result);
   run.finished_ms = now_ms();
   store.add_validation(run.campaign, run.id, v);

@@ -22,10 +22,11 @@ std::string describe_run(const trace::RunDir& run) {
 }
 
 std::string format_op(const trace::Operation& op) {
-  std::string line = op.id() + "  [" + std::to_string(op.start) +
-                     ", " + (op.kind == trace::RecordKind::abort ? std::string("?") : std::to_string(op.end)) + "]  " + op.call();
+  std::string line = op.id() + "  [" + std::to_string(op.start) + ", " + (op.pending() ? std::string("?") : std::to_string(op.end)) +
+                     "]  " + op.call();
   if (op.failed) line += "  failed-without-effect";
-  if (op.kind == trace::RecordKind::abort) line += "  ABORTED (in flight at signal " + std::to_string(op.signal) + ")";
+  if (op.pending())
+    line += "  PENDING (in flight at signal " + std::to_string(op.signal) + (op.inputs_known ? "; inputs shown" : "; inputs unknown") + ")";
   return line;
 }
 
@@ -84,14 +85,14 @@ int TraceCommand::stats() {
   nlohmann::json threads = nlohmann::json::array();
   std::map<std::string, std::uint64_t> by_name;
   std::vector<std::uint64_t> widths;
-  std::uint64_t total = 0, failed_total = 0, aborted_total = 0;
+  std::uint64_t total = 0, failed_total = 0, pending_total = 0;
   std::vector<std::string> errors;
   for (const auto& file : run.thread_files) {
     trace::ThreadTraceReader reader(file);
-    std::uint64_t ops = 0, failed = 0, aborted = 0;
+    std::uint64_t ops = 0, failed = 0, pending = 0;
     while (auto op = reader.next()) {
-      if (op->kind == trace::RecordKind::abort) {
-        ++aborted;
+      if (op->pending()) {
+        ++pending;
         continue;
       }
       ++ops;
@@ -100,16 +101,16 @@ int TraceCommand::stats() {
       widths.push_back(op->end - op->start);
     }
     if (reader.error()) errors.push_back(reader.error()->describe());
-    nlohmann::json t{{"file", file.filename().string()}, {"ops", ops}, {"failed", failed}, {"aborted", aborted}};
+    nlohmann::json t{{"file", file.filename().string()}, {"ops", ops}, {"failed", failed}, {"pending", pending}};
     if (reader.header()) {
       t["thread"] = reader.header()->thread;
       t["clock"] = reader.header()->clock;
     }
-    t["end"] = reader.end() ? reader.end()->reason : (reader.aborted() ? "aborted" : "missing");
+    t["end"] = reader.end() ? reader.end()->reason : (reader.has_pending() ? "pending" : "missing");
     threads.push_back(t);
     total += ops;
     failed_total += failed;
-    aborted_total += aborted;
+    pending_total += pending;
   }
   std::sort(widths.begin(), widths.end());
   nlohmann::json width{{"min", widths.empty() ? 0 : widths.front()},
@@ -120,7 +121,7 @@ int TraceCommand::stats() {
 
   if (json_) {
     nlohmann::json j{{"run", run.root.string()}, {"threads", threads}, {"operations", total},
-                     {"failed", failed_total}, {"aborted", aborted_total}, {"by_name", by_name},
+                     {"failed", failed_total}, {"pending", pending_total}, {"by_name", by_name},
                      {"timebox_width", width}, {"errors", errors}};
     if (run.meta) j["meta"] = run.meta->json;
     else j["meta_error"] = run.meta_error;
@@ -128,16 +129,16 @@ int TraceCommand::stats() {
     return code;
   }
   std::cout << describe_run(run) << "\n\n";
-  std::cout << "thread  ops        failed     aborted  end\n";
+  std::cout << "thread  ops        failed     pending  end\n";
   for (const auto& t : threads) {
     std::string id = t.contains("thread") ? std::to_string(t["thread"].get<std::uint32_t>()) : "?";
     auto pad = [](std::string s, std::size_t n) { return s.size() < n ? s + std::string(n - s.size(), ' ') : s + " "; };
     std::cout << pad(id, 8) << pad(std::to_string(t["ops"].get<std::uint64_t>()), 11)
               << pad(std::to_string(t["failed"].get<std::uint64_t>()), 11)
-              << pad(std::to_string(t["aborted"].get<std::uint64_t>()), 9) << t["end"].get<std::string>() << "\n";
+              << pad(std::to_string(t["pending"].get<std::uint64_t>()), 9) << t["end"].get<std::string>() << "\n";
   }
-  std::cout << "\noperations: " << total << " (" << failed_total << " failed without effect, " << aborted_total
-            << " aborted)\n";
+  std::cout << "\noperations: " << total << " (" << failed_total << " failed without effect, " << pending_total
+            << " pending)\n";
   for (const auto& [name, n] : by_name) std::cout << "  " << name << ": " << n << "\n";
   std::cout << "timebox width (clock units): min " << width["min"] << ", median " << width["median"] << ", p99 "
             << width["p99"] << ", max " << width["max"] << "\n";

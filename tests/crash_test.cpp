@@ -1,6 +1,6 @@
 // A harness that crashes (or is interrupted) mid-run leaves decodable traces: every committed
-// record, an abort record for each operation in flight, an end record per thread, and a meta.json
-// naming the signal.
+// record, a pending record (with its declared inputs) for each operation in flight, an end record
+// per thread, and a meta.json naming the signal.
 #include <catch2/catch.hpp>
 
 #include <csignal>
@@ -34,7 +34,8 @@ void check_crashed_run(const std::filesystem::path& out, int expected_signal, st
 
   auto traces = testing::read_run(out);
   REQUIRE(traces.size() == threads);
-  // Thread 0 died inside its operation 500: 500 complete records, then the abort record.
+  // Thread 0 died inside its operation 500: 500 complete records, then the pending record with the
+  // input it had set (n = 500).
   const auto& t0 = traces[0];
   INFO((t0.error ? t0.error->describe() : "no error"));
   REQUIRE_FALSE(t0.error.has_value());
@@ -43,12 +44,18 @@ void check_crashed_run(const std::filesystem::path& out, int expected_signal, st
     REQUIRE(t0.ops[k].kind == trace::RecordKind::op);
     REQUIRE(t0.ops[k].field("n")->as<std::int64_t>() == static_cast<std::int64_t>(k));
   }
-  const auto& abort = t0.ops[500];
-  CHECK(abort.kind == trace::RecordKind::abort);
-  CHECK(abort.index == 500);
-  CHECK(abort.name == "Step");
-  CHECK(abort.signal == expected_signal);
-  CHECK(abort.start > t0.ops[499].end);
+  const auto& pending = t0.ops[500];
+  CHECK(pending.kind == trace::RecordKind::pending);
+  CHECK(pending.index == 500);
+  CHECK(pending.name == "Step");
+  CHECK(pending.signal == expected_signal);
+  CHECK(pending.start > t0.ops[499].end);
+  REQUIRE(pending.inputs_known);
+  REQUIRE(pending.field("n") != nullptr);
+  CHECK(pending.field("n")->as<std::int64_t>() == 500);
+  REQUIRE(t0.header.has_value());
+  CHECK(t0.header->version == 2);
+  CHECK(t0.header->inputs == trace::InputDeclarations{{"Step", {"n"}}});
   REQUIRE(t0.end.has_value());
   CHECK(t0.end->reason == "signal");
   CHECK(t0.end->signal == expected_signal);
@@ -63,7 +70,7 @@ void check_crashed_run(const std::filesystem::path& out, int expected_signal, st
 
 }  // namespace
 
-TEST_CASE("a segfaulting harness leaves decodable logs with abort records", "[crash]") {
+TEST_CASE("a segfaulting harness leaves decodable logs with pending records", "[crash]") {
   testing::ScratchDir dir;
   ProcessResult r = run_crashing(dir.path(), "segv", 4);
   INFO(r.describe() << "\n" << r.err);
@@ -124,7 +131,8 @@ TEST_CASE("SIGTERM on a hanging harness flushes its traces and marks the run int
   auto traces = testing::read_run(dir.path());
   REQUIRE_FALSE(traces[0].error.has_value());
   REQUIRE(traces[0].ops.size() == 101);
-  CHECK(traces[0].ops[100].kind == trace::RecordKind::abort);
+  CHECK(traces[0].ops[100].kind == trace::RecordKind::pending);
+  CHECK(traces[0].ops[100].field("n")->as<std::int64_t>() == 100);
   CHECK(traces[0].end->reason == "signal");
   REQUIRE_FALSE(traces[1].error.has_value());
   CHECK(traces[1].ops.size() == 1000);

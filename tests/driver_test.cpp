@@ -248,7 +248,7 @@ TEST_CASE("a run writes meta.json describing it", "[driver][meta]") {
   CHECK(meta.ops_per_thread == 5);
   CHECK(meta.clock == "counter");
   CHECK(meta.exit_status == "ok");
-  CHECK(meta.json["trace_version"] == 1);
+  CHECK(meta.json["trace_version"] == schema::kTraceVersion);
   CHECK(meta.json["operations"] == nlohmann::json::array({"Other"}));
   CHECK(meta.json["end_time_unix_ns"].get<std::uint64_t>() >= meta.json["start_time_unix_ns"].get<std::uint64_t>());
 }

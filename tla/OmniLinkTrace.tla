@@ -16,6 +16,11 @@
 (* timestamp) plus, per thread, whether a multi-step operation (X_Step ...  *)
 (* X_Done) has begun. The trace itself is one immutable constant.         *)
 (*                                                                         *)
+(* Pending operations (outcome unknown: in flight when the run died) have  *)
+(* Herlihy and Wing's semantics: each may be linearized at any point after *)
+(* its start, with any results the spec accepts (unknown arguments range   *)
+(* over finite domains omnilink computes), or never.                       *)
+(*                                                                         *)
 (* Verdict: the invariant OmniLinkTrack keeps, in TLC registers, the      *)
 (* deepest state reached (the frontier), and stops TLC at the first state  *)
 (* that has consumed every operation (TLCSet("exit")): accepted. If TLC    *)
@@ -35,10 +40,13 @@ CONSTANTS
 (* The data file, written by omnilink (tla/validation_input.cpp): line 1   *)
 (* is a header; line 1 + t holds thread t's operations, in order, each     *)
 (*   [n |-> name, a |-> <<arguments in the action's parameter order>>,     *)
-(*    s |-> start rank, e |-> end rank, x |-> 0 (operation) or 2 (aborted),*)
-(*    i |-> per-thread index in the harness trace, d |-> TRUE if tagged]   *)
-(* Timestamps are dense ranks (their order is all that matters). An        *)
-(* aborted operation has e = the largest rank + 1: it never blocks others. *)
+(*    s |-> start rank, e |-> end rank, x |-> 0 (completed) or 1 (pending),*)
+(*    i |-> per-thread index in the harness trace, d |-> TRUE if tagged,   *)
+(*    k |-> <<positions of the known arguments>> (pending operations)]     *)
+(* Timestamps are dense ranks (their order is all that matters). A pending *)
+(* operation (outcome unknown) has e = the largest rank + 1: it never      *)
+(* blocks others; its unknown arguments range over the header's domains:   *)
+(* domains |-> [name |-> <<<<tagged values>>, ...>> per parameter].        *)
 (* Arguments are plain JSON (integers, strings, booleans, arrays = tuples, *)
 (* objects = string-keyed functions) unless d is TRUE: then each argument  *)
 (* is tagged, <<"i"|"s"|"b", v>>, <<"t", items>>, <<"S", items>> (a set),  *)
@@ -54,18 +62,38 @@ OmniLinkDecode(v) ==
     [] v[1] = "m" -> [key \in {OmniLinkDecode(v[2][k][1]) : k \in DOMAIN v[2]} |->
                         OmniLinkDecode(v[2][CHOOSE k \in DOMAIN v[2] : OmniLinkDecode(v[2][k][1]) = key][2])]
 
-OmniLinkDecodeOp(op) ==
+OmniLinkDecodeArgs(op) ==
   IF "d" \in DOMAIN op
   THEN [op EXCEPT !.a = [k \in DOMAIN op.a |-> OmniLinkDecode(op.a[k])]]
   ELSE op
+
+\* A pending operation's known positions become a set.
+OmniLinkDecodeOp(op) ==
+  IF op.x = 1
+  THEN [OmniLinkDecodeArgs(op) EXCEPT !.k = {op.k[j] : j \in DOMAIN op.k}]
+  ELSE OmniLinkDecodeArgs(op)
 
 \* The trace: thread t (1-based) |-> its operations. A constant: TLC evaluates it once.
 OmniLinkOps == [t \in 1 .. (Len(OmniLinkRaw) - 1) |->
                   [k \in DOMAIN OmniLinkRaw[t + 1] |-> OmniLinkDecodeOp(OmniLinkRaw[t + 1][k])]]
 OmniLinkThreads == DOMAIN OmniLinkOps
-OmniLinkTotal == LET RECURSIVE Sum(_)
-                     Sum(S) == IF S = {} THEN 0 ELSE LET t == CHOOSE u \in S : TRUE IN Len(OmniLinkOps[t]) + Sum(S \ {t})
-                 IN Sum(OmniLinkThreads)
+
+\* The sum of f[t] over the threads.
+OmniLinkSum(f) ==
+  LET RECURSIVE Sum(_)
+      Sum(S) == IF S = {} THEN 0 ELSE LET t == CHOOSE u \in S : TRUE IN f[t] + Sum(S \ {t})
+  IN Sum(DOMAIN f)
+
+\* Completed operations must all be linearized; pending ones (always last in their thread) may be
+\* linearized or left out. Required[t]: how many of thread t's operations are completed.
+OmniLinkRequired == [t \in OmniLinkThreads |-> Cardinality({k \in DOMAIN OmniLinkOps[t] : OmniLinkOps[t][k].x = 0})]
+OmniLinkTotal == OmniLinkSum(OmniLinkRequired)
+OmniLinkPendingTotal == OmniLinkSum([t \in OmniLinkThreads |-> Len(OmniLinkOps[t]) - OmniLinkRequired[t]])
+
+\* The values each unknown argument of a pending operation may take: name |-> <<set per parameter>>.
+OmniLinkDomainTable ==
+  LET raw == OmniLinkRaw[1].domains
+  IN [n \in DOMAIN raw |-> [k \in DOMAIN raw[n] |-> {OmniLinkDecode(raw[n][k][j]) : j \in DOMAIN raw[n][k]}]]
 
 \* Helpers for MC modules: every value logged for a field, e.g. Keys == OmniLinkFieldValues("Put", 1).
 OmniLinkFieldValues(name, position) ==
@@ -73,10 +101,12 @@ OmniLinkFieldValues(name, position) ==
           : t \in OmniLinkThreads}
 
 VARIABLES
-  omnilinkPc,       \* thread |-> index of its next operation (Len + 1 when done)
-  omnilinkStarted   \* thread |-> TRUE while its multi-step operation has begun
+  omnilinkPc,        \* thread |-> index of its next operation (Len + 1 when done)
+  omnilinkStarted,   \* thread |-> TRUE while its multi-step operation has begun
+  omnilinkChoice,    \* thread |-> the arguments its begun pending multi-step operation chose (<<>>: none)
+  omnilinkCompleted  \* the pending operations linearized so far: [t, i, a |-> arguments chosen]
 
-omnilinkVars == <<omnilinkPc, omnilinkStarted>>
+omnilinkVars == <<omnilinkPc, omnilinkStarted, omnilinkChoice>>
 
 OmniLinkPending(t) == omnilinkPc[t] <= Len(OmniLinkOps[t])
 OmniLinkCurrent(t) == OmniLinkOps[t][omnilinkPc[t]]
@@ -92,44 +122,62 @@ OmniLinkViable(t) ==
 OmniLinkInit ==
   /\ omnilinkPc = [t \in OmniLinkThreads |-> 1]
   /\ omnilinkStarted = [t \in OmniLinkThreads |-> FALSE]
+  /\ omnilinkChoice = [t \in OmniLinkThreads |-> <<>>]
+  /\ omnilinkCompleted = {}
 
-\* Thread t's current operation is complete.
+\* Thread t's current (completed) operation is linearized.
 OmniLinkAdvance(t) ==
   /\ omnilinkPc' = [omnilinkPc EXCEPT ![t] = @ + 1]
   /\ omnilinkStarted' = [omnilinkStarted EXCEPT ![t] = FALSE]
+  /\ UNCHANGED <<omnilinkChoice, omnilinkCompleted>>
 
 \* Thread t's multi-step operation took a step and goes on.
 OmniLinkContinue(t) ==
   /\ omnilinkStarted' = [omnilinkStarted EXCEPT ![t] = TRUE]
-  /\ UNCHANGED omnilinkPc
+  /\ UNCHANGED <<omnilinkPc, omnilinkChoice, omnilinkCompleted>>
 
-\* An aborted operation (in flight when the harness died) may be skipped: it may never have taken effect.
-OmniLinkAborted(t) == OmniLinkCurrent(t).x = 2
+\* Thread t's pending operation is linearized with arguments args (its results chosen).
+OmniLinkAdvancePending(t, args) ==
+  /\ omnilinkPc' = [omnilinkPc EXCEPT ![t] = @ + 1]
+  /\ omnilinkStarted' = [omnilinkStarted EXCEPT ![t] = FALSE]
+  /\ omnilinkChoice' = [omnilinkChoice EXCEPT ![t] = <<>>]
+  /\ omnilinkCompleted' = omnilinkCompleted \cup {[t |-> t, i |-> OmniLinkCurrent(t).i, a |-> args]}
 
+\* Thread t's pending multi-step operation took a step with arguments args, which it keeps.
+OmniLinkContinuePending(t, args) ==
+  /\ omnilinkStarted' = [omnilinkStarted EXCEPT ![t] = TRUE]
+  /\ omnilinkChoice' = [omnilinkChoice EXCEPT ![t] = args]
+  /\ UNCHANGED <<omnilinkPc, omnilinkCompleted>>
+
+\* The argument tuples a pending multi-step operation may use: the ones it chose at its first step.
+OmniLinkChosen(t, Candidates) == IF omnilinkStarted[t] THEN {omnilinkChoice[t]} ELSE Candidates
+
+\* Completed operations linearized (pending ones do not count: they are optional).
 OmniLinkProgress ==
-  LET RECURSIVE Sum(_)
-      Sum(S) == IF S = {} THEN 0 ELSE LET t == CHOOSE u \in S : TRUE IN (omnilinkPc[t] - 1) + Sum(S \ {t})
-  IN Sum(OmniLinkThreads)
+  OmniLinkSum([t \in OmniLinkThreads |-> IF omnilinkPc[t] - 1 < OmniLinkRequired[t] THEN omnilinkPc[t] - 1 ELSE OmniLinkRequired[t]])
 
-OmniLinkDone == \A t \in OmniLinkThreads : ~OmniLinkPending(t)
+OmniLinkDone == \A t \in OmniLinkThreads : omnilinkPc[t] > OmniLinkRequired[t]
 
 ASSUME TLCSet(1, -1)
-ASSUME TLCSet(2, [pc |-> <<>>, started |-> <<>>, state |-> <<>>])
+ASSUME TLCSet(2, [pc |-> <<>>, started |-> <<>>, completed |-> {}, state |-> <<>>])
 
 \* Invariant (always TRUE): remembers the first deepest state (storing the value is cheap; it is
-\* rendered as text once, in the report), and ends the search at a complete linearization.
+\* rendered as text once, in the report), and ends the search at a complete linearization: the
+\* first state with every completed operation linearized (progress = OmniLinkTotal) is done.
 OmniLinkTrack(specState) ==
   IF OmniLinkProgress > TLCGet(1)
   THEN /\ TLCSet(1, OmniLinkProgress)
-       /\ TLCSet(2, [pc |-> omnilinkPc, started |-> omnilinkStarted, state |-> specState])
+       /\ TLCSet(2, [pc |-> omnilinkPc, started |-> omnilinkStarted, completed |-> omnilinkCompleted, state |-> specState])
        /\ OmniLinkDone => TLCSet("exit", TRUE)
   ELSE TRUE
 
-\* POSTCONDITION: writes the frontier for omnilink to read, the spec's state as TLA+ text (a JSON
-\* rendering could not carry sets or functions faithfully).
+\* POSTCONDITION: writes the frontier for omnilink to read, the spec's state and the arguments of
+\* linearized pending operations as TLA+ text (a JSON rendering could not carry sets or functions
+\* faithfully).
 OmniLinkReport ==
   LET f == TLCGet(2) IN
   JsonSerialize(OmniLinkFrontierFile,
-                [linearized |-> TLCGet(1), total |-> OmniLinkTotal,
-                 frontier |-> [pc |-> f.pc, started |-> f.started, state |-> ToString(f.state)]])
+                [linearized |-> TLCGet(1), total |-> OmniLinkTotal, pending |-> OmniLinkPendingTotal,
+                 frontier |-> [pc |-> f.pc, started |-> f.started, state |-> ToString(f.state),
+                               completed |-> {[t |-> e.t, i |-> e.i, a |-> [k \in DOMAIN e.a |-> ToString(e.a[k])]] : e \in f.completed}]])
 =============================================================================

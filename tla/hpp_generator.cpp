@@ -116,6 +116,22 @@ std::string lower(std::string s) {
 
 std::string cpp_type_of(const std::string& apalache_type) { return TypeParser(apalache_type).parse_all(); }
 
+std::vector<std::string> cpp_param_types(const Spec& spec, const OperationSpec& op) {
+  if (!op.type) return std::vector<std::string>(op.params.size(), "std::int64_t");
+  std::vector<std::string> types;
+  try {
+    types = TypeParser(op.type->text).operator_params();
+  } catch (const std::invalid_argument& e) {
+    throw SpecError(spec.file, op.type->pos, std::string("in the @type annotation of ") + op.name + ": " + e.what());
+  }
+  if (types.size() != op.params.size()) {
+    throw SpecError(spec.file, op.type->pos,
+                    "the @type annotation of " + op.name + " lists " + std::to_string(types.size()) +
+                        " parameter types, the action has " + std::to_string(op.params.size()));
+  }
+  return types;
+}
+
 std::string generate_hpp(const Spec& spec, const HppOptions& options) {
   const std::string ns = options.namespace_name.empty() ? lower(spec.module) : options.namespace_name;
   std::ostringstream out;
@@ -130,21 +146,9 @@ std::string generate_hpp(const Spec& spec, const HppOptions& options) {
       << "namespace " << ns << " {\n";
   std::string list;
   for (const OperationSpec& op : spec.operations) {
-    std::vector<std::string> types(op.params.size(), "std::int64_t");
-    std::string type_note = "untyped parameters are logged as Int (annotate the action with \\* @type: (...) => Bool;)";
-    if (op.type) {
-      try {
-        types = TypeParser(op.type->text).operator_params();
-      } catch (const std::invalid_argument& e) {
-        throw SpecError(spec.file, op.type->pos, std::string("in the @type annotation of ") + op.name + ": " + e.what());
-      }
-      if (types.size() != op.params.size()) {
-        throw SpecError(spec.file, op.type->pos,
-                        "the @type annotation of " + op.name + " lists " + std::to_string(types.size()) +
-                            " parameter types, the action has " + std::to_string(op.params.size()));
-      }
-      type_note = "types from the @type annotation";
-    }
+    const std::vector<std::string> types = cpp_param_types(spec, op);
+    const std::string type_note = op.type ? "types from the @type annotation"
+                                          : "untyped parameters are logged as Int (annotate the action with \\* @type: (...) => Bool;)";
     out << "\n// " << op.name << "(";
     for (std::size_t k = 0; k < op.params.size(); ++k) out << (k ? ", " : "") << op.params[k];
     out << ")";

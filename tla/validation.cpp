@@ -9,6 +9,7 @@
 #include "tla/validation_input.hpp"
 #include "tla/validation_module.hpp"
 #include "trace/run_dir.hpp"
+#include "validation/history.hpp"
 
 namespace omnilink::tla {
 namespace fs = std::filesystem;
@@ -21,31 +22,53 @@ void write_file(const fs::path& path, const std::string& text) {
 }
 
 std::string describe_op(const trace::Operation& op) {
-  std::string s = op.id() + " " + op.call() + " [" +
-                  std::to_string(op.start) + ", " + (op.kind == trace::RecordKind::abort ? "?" : std::to_string(op.end)) + "]";
-  if (op.kind == trace::RecordKind::abort) s += " aborted";
+  std::string s = op.id() + " " + op.call() + " [" + std::to_string(op.start) + ", " + (op.pending() ? "?" : std::to_string(op.end)) + "]";
+  if (op.pending()) s += op.inputs_known ? " pending" : " pending, inputs unknown";
   return s;
 }
 
-// The pending operations at the frontier (thread t's next is threads[t][pc[t] - 1]).
-std::vector<FrontierOp> pending_at(const ValidationInput& input, const nlohmann::json& pc) {
-  std::vector<const trace::Operation*> pending;
-  for (std::size_t t = 0; t < input.threads.size() && t < pc.size(); ++t) {
-    const auto next = pc[t].get<std::int64_t>();
-    if (next >= 1 && static_cast<std::size_t>(next) <= input.threads[t].size()) pending.push_back(&input.threads[t][next - 1]);
+// Each thread's next operation at the frontier (thread t's next is threads[t][pc[t] - 1]).
+std::vector<FrontierOp> next_at(const validation::History& history, const nlohmann::json& pc) {
+  std::vector<const trace::Operation*> next;
+  for (std::size_t t = 0; t < history.threads.size() && t < pc.size(); ++t) {
+    const auto at = pc[t].get<std::int64_t>();
+    if (at >= 1 && static_cast<std::size_t>(at) <= history.threads[t].size()) next.push_back(&history.threads[t][at - 1]);
   }
   std::vector<FrontierOp> out;
-  for (const auto* op : pending) {
+  for (const auto* op : next) {
     bool blocked = false;
-    for (const auto* other : pending)
-      if (other != op && other->kind == trace::RecordKind::op && other->end < op->start) blocked = true;
+    for (const auto* other : next)
+      if (other != op && !other->pending() && other->end < op->start) blocked = true;
     out.push_back({*op, !blocked});
   }
   return out;
 }
 
-void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const ValidationInput& input, const fs::path& frontier_file,
-                     const ValidateOptions& options) {
+// Every pending operation of the history, with the arguments the report says it was linearized
+// with: [{t, i, a: [TLA+ text per parameter]}] (TLA+ thread t is position t - 1).
+std::vector<PendingOutcome> pending_outcomes(const validation::History& history, const Spec& spec, const nlohmann::json& completed) {
+  std::vector<PendingOutcome> out;
+  for (const auto& ops : history.threads)
+    for (const auto& op : ops) {
+      if (!op.pending()) continue;
+      PendingOutcome outcome{op, false, {}};
+      for (const auto& c : completed.is_array() ? completed : nlohmann::json::array()) {
+        if (c.value("t", 0) != static_cast<std::int64_t>(op.thread) + 1 || c.value("i", std::int64_t{-1}) != static_cast<std::int64_t>(op.index)) continue;
+        outcome.linearized = true;
+        const OperationSpec* spec_op = nullptr;
+        for (const auto& candidate : spec.operations)
+          if (candidate.name == op.name) spec_op = &candidate;
+        const nlohmann::json args = c.contains("a") && c["a"].is_array() ? c["a"] : nlohmann::json::array();
+        for (std::size_t k = 0; spec_op != nullptr && k < spec_op->params.size() && k < args.size(); ++k)
+          outcome.arguments.emplace_back(spec_op->params[k], args[k].get<std::string>());
+      }
+      out.push_back(std::move(outcome));
+    }
+  return out;
+}
+
+void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const ValidationInput& input, const Spec& spec,
+                     const fs::path& frontier_file, const ValidateOptions& options) {
   result.tlc_command = tlc.command;
   result.peak_rss_kb = tlc.peak_rss_kb;
   result.duration = tlc.duration;
@@ -85,11 +108,14 @@ void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const Vali
     // report says which. Nothing else counts as a pass.
     if (!have_frontier) return set("unknown", "TLC finished but wrote no frontier (" + frontier_file.string() + ")");
     if (*result.linearized < 0) return set("error", "no initial state: the spec's " + options.init + " is not satisfiable");
-    if (frontier.value("total", -1) != static_cast<std::int64_t>(input.operations))
-      return set("unknown", "TLC's report counts " + std::to_string(frontier.value("total", -1)) + " operations, the data file " +
-                                std::to_string(input.operations));
+    if (frontier.value("total", -1) != static_cast<std::int64_t>(input.operations) ||
+        frontier.value("pending", -1) != static_cast<std::int64_t>(input.pending))
+      return set("unknown", "TLC's report counts " + std::to_string(frontier.value("total", -1)) + " completed and " +
+                                std::to_string(frontier.value("pending", -1)) + " pending operations, the data file " +
+                                std::to_string(input.operations) + " and " + std::to_string(input.pending));
+    result.pending_outcomes = pending_outcomes(input.history, spec, frontier["frontier"].value("completed", nlohmann::json()));
     if (*result.linearized == static_cast<std::int64_t>(input.operations)) return set("pass", "");
-    result.frontier = pending_at(input, frontier["frontier"]["pc"]);
+    result.frontier = next_at(input.history, frontier["frontier"]["pc"]);
     return set("fail", "no order of the operations is accepted by the spec; the deepest search linearized " +
                            std::to_string(*result.linearized) + " of " + std::to_string(input.operations));
   }
@@ -125,11 +151,21 @@ ValidationResult validate_run(const ValidateOptions& options) {
     const fs::path dir = fs::absolute(result.directory);
     const fs::path data_file = dir / "data.ndjson";
     const fs::path frontier_file = dir / "frontier.json";
-    const ValidationInput input = write_validation_input(run, spec, data_file);
+    validation::History history = validation::read_history(run);
+    result.cut = history.cut;
+    result.clock = history.clock;
+    result.dropped_failed = history.dropped_failed;
+    const ValidationInput input = write_validation_input(std::move(history), spec, mc ? &*mc : nullptr, data_file);
     result.operations = input.operations;
-    result.dropped_failed = input.dropped_failed;
-    result.aborted = input.aborted;
+    result.pending = input.pending;
     result.caveats = input.caveats;
+    if (input.history.cut && input.operations == 0) {
+      // Nothing survived the cut: a pass would claim a run was checked that was not.
+      result.verdict = "unknown";
+      result.reason = "the run was killed and its consistent cut keeps no completed operation to validate";
+      write_result();
+      return result;
+    }
 
     ValidationModuleOptions module_options;
     module_options.init = options.init;
@@ -163,14 +199,14 @@ ValidationResult validate_run(const ValidateOptions& options) {
       tlc_run.cancel = options.cancel;
       const TlcOutcome tlc = run_tlc(tlc_run);
       write_file(dir / "tlc.out", tlc.raw_output);
-      finish_from_tlc(result, tlc, input, frontier_file, options);
+      finish_from_tlc(result, tlc, input, spec, frontier_file, options);
       std::error_code ec;
       fs::remove_all(dir / "tlc-states", ec);  // TLC's fingerprint files: large, and of no use afterwards
     }
   } catch (const SpecError& e) {
     result.verdict = "error";
     result.reason = e.what();
-  } catch (const CorruptTraceError& e) {
+  } catch (const validation::HistoryError& e) {
     result.verdict = "error";
     result.reason = e.what();
     result.corrupt_trace = true;
@@ -189,10 +225,25 @@ ValidationResult validate_run(const ValidateOptions& options) {
 }
 
 nlohmann::json ValidationResult::to_json() const {
-  nlohmann::json j{{"format", "omnilink-validation-result"}, {"version", 1}, {"verdict", verdict},
+  nlohmann::json j{{"format", "omnilink-validation-result"}, {"version", 2}, {"verdict", verdict},
                    {"reason", reason}, {"operations", operations}, {"dropped_failed_without_effect", dropped_failed},
-                   {"aborted", aborted}, {"caveats", caveats}, {"duration_ms", duration.count()},
+                   {"pending", pending}, {"caveats", caveats}, {"duration_ms", duration.count()},
                    {"peak_rss_kb", peak_rss_kb}};
+  if (cut)
+    j["cut"] = {{"at", cut->at}, {"clock", clock}, {"cut_short_threads", cut->cut_short_threads}, {"dropped", cut->dropped},
+                {"made_pending", cut->made_pending}};
+  if (!pending_outcomes.empty()) {
+    nlohmann::json outcomes = nlohmann::json::array();
+    for (const auto& p : pending_outcomes) {
+      nlohmann::json inputs = nlohmann::json::object(), arguments = nlohmann::json::object();
+      for (const auto& [name, value] : p.op.fields) inputs[name] = trace::to_tla(value);
+      for (const auto& [name, text] : p.arguments) arguments[name] = text;
+      outcomes.push_back({{"thread", p.op.thread}, {"index", p.op.index}, {"name", p.op.name}, {"start", p.op.start},
+                          {"inputs_known", p.op.inputs_known}, {"inputs", inputs}, {"linearized", p.linearized},
+                          {"arguments", p.linearized ? arguments : nlohmann::json()}});
+    }
+    j["pending_operations"] = outcomes;
+  }
   if (linearized) j["linearized"] = *linearized;
   if (states_generated) j["states_generated"] = *states_generated;
   if (states_distinct) j["states_distinct"] = *states_distinct;
@@ -204,8 +255,8 @@ nlohmann::json ValidationResult::to_json() const {
       nlohmann::json fields = nlohmann::json::object();
       for (const auto& [name, value] : f.op.fields) fields[name] = trace::to_tla(value);
       pending.push_back({{"thread", f.op.thread}, {"index", f.op.index}, {"name", f.op.name}, {"fields", fields},
-                         {"start", f.op.start}, {"end", f.op.kind == trace::RecordKind::abort ? nlohmann::json() : nlohmann::json(f.op.end)},
-                         {"aborted", f.op.kind == trace::RecordKind::abort}, {"viable", f.viable}});
+                         {"start", f.op.start}, {"end", f.op.pending() ? nlohmann::json() : nlohmann::json(f.op.end)},
+                         {"pending", f.op.pending()}, {"viable", f.viable}});
     }
     j["frontier"] = {{"linearized", linearized.value_or(0)}, {"total", operations}, {"pending", pending}, {"spec_state", spec_state}};
   }
@@ -215,7 +266,7 @@ nlohmann::json ValidationResult::to_json() const {
 std::string ValidationResult::summary() const {
   std::ostringstream s;
   if (verdict == "pass") {
-    s << "pass: all " << operations << " operations linearized";
+    s << "pass: all " << operations << " completed operations linearized";
   } else if (verdict == "fail") {
     s << "FAIL: " << reason << "\n  pending at the deepest state:";
     for (const auto& f : frontier) s << "\n    " << describe_op(f.op) << (f.viable ? "" : "  (not yet viable)");
@@ -225,6 +276,16 @@ std::string ValidationResult::summary() const {
   }
   if (states_generated) s << "\n  " << *states_generated << " states generated, " << states_distinct.value_or(0) << " distinct";
   if (duration.count() > 0) s << "; TLC " << duration.count() / 1000.0 << " s, peak " << peak_rss_kb / 1024 << " MiB";
+  for (const auto& p : pending_outcomes) {
+    s << "\n  pending " << p.op.id() << " " << p.op.name << ": ";
+    if (!p.linearized) {
+      s << "left out";
+      continue;
+    }
+    s << "linearized as " << p.op.name << "(";
+    for (std::size_t k = 0; k < p.arguments.size(); ++k) s << (k ? ", " : "") << p.arguments[k].first << " = " << p.arguments[k].second;
+    s << ")";
+  }
   for (const auto& c : caveats) s << "\n  note: " << c;
   return s.str();
 }

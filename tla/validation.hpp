@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trace/reader.hpp"
+#include "validation/consistent_cut.hpp"
 
 namespace omnilink::tla {
 
@@ -36,21 +37,34 @@ struct ValidateOptions {
 
 struct FrontierOp {
   trace::Operation op;
-  bool viable = false;  // no other pending operation ended before it started
+  bool viable = false;  // no other operation still to linearize ended before it started
+};
+
+// A pending operation (outcome unknown) and what the search made of it: linearized with these
+// arguments (TLA+ text, results included), or left out.
+struct PendingOutcome {
+  trace::Operation op;
+  bool linearized = false;
+  std::vector<std::pair<std::string, std::string>> arguments;  // parameter -> TLA+ text, when linearized
 };
 
 struct ValidationResult {
   std::string verdict;  // pass | fail | unknown | error
   std::string reason;   // for unknown and error; a one-line summary for fail
-  std::uint64_t operations = 0;
+  std::uint64_t operations = 0;      // completed operations (every one must be linearized)
   std::uint64_t dropped_failed = 0;
-  std::uint64_t aborted = 0;
+  std::uint64_t pending = 0;         // pending operations (each may be linearized or left out)
+  std::optional<validation::Cut> cut;  // the consistent cut validated, when the run was killed
+  std::string clock;
   std::vector<std::string> caveats;
-  bool corrupt_trace = false;  // error because the trace cannot be read (not because of the spec)
+  // error because the run directory cannot be validated as it is (a corrupt thread file, files that
+  // contradict meta.json), not because of the spec. Campaigns report such runs as `bad-trace`.
+  bool corrupt_trace = false;
   bool cancelled = false;      // unknown because ValidateOptions::cancel stopped TLC
   std::optional<std::int64_t> linearized;  // deepest number of operations linearized
-  std::vector<FrontierOp> frontier;        // pending operations at the deepest state (fail)
+  std::vector<FrontierOp> frontier;        // each thread's next operation at the deepest state (fail)
   std::string spec_state;                  // the spec's variables there, as TLA+ text
+  std::vector<PendingOutcome> pending_outcomes;  // at the accepting (pass) or deepest (fail) state
   std::optional<std::uint64_t> states_generated, states_distinct;
   std::uint64_t peak_rss_kb = 0;
   std::chrono::milliseconds duration{0};

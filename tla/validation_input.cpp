@@ -7,6 +7,9 @@
 
 #include <omnilink/run_meta.hpp>
 
+#include "tla/hpp_generator.hpp"
+#include "validation/pending_domains.hpp"
+
 namespace omnilink::tla {
 namespace {
 
@@ -125,35 +128,37 @@ std::string known_operations(const Spec& spec) {
 
 }  // namespace
 
-ValidationInput write_validation_input(const trace::RunDir& run, const Spec& spec, const std::filesystem::path& data_file) {
-  ValidationInput input;
-  for (const auto& file : run.thread_files) {
-    trace::ThreadTraceReader reader(file);
-    std::vector<trace::Operation> ops;
-    while (auto op = reader.next()) {
-      if (op->failed) {
-        ++input.dropped_failed;
-        continue;
-      }
-      ops.push_back(std::move(*op));
+std::string domain_override_name(const std::string& operation, const std::string& param) {
+  return "OmniLinkDomain_" + operation + "_" + param;
+}
+
+std::map<std::string, validation::OperationParams> operation_params(const Spec& spec, const Spec* mc) {
+  std::map<std::string, validation::OperationParams> params;
+  for (const auto& op : spec.operations) {
+    validation::OperationParams& p = params[op.name];
+    p.names = op.params;
+    const std::vector<std::string> types = cpp_param_types(spec, op);
+    for (std::size_t k = 0; k < op.params.size(); ++k) {
+      p.boolean.push_back(types[k] == "bool");
+      p.defined.push_back(mc != nullptr && mc->find_operator(domain_override_name(op.name, op.params[k])) != nullptr);
     }
-    if (const auto& err = reader.error()) {
-      if (reader.header() && !reader.end() && err->message.starts_with("no end record")) {
-        input.caveats.push_back(err->describe() + "; validated the operations before it");
-      } else {
-        throw CorruptTraceError("corrupt trace: " + err->describe());
-      }
-    }
-    input.threads.push_back(std::move(ops));
   }
-  if (input.threads.empty()) throw ValidationError(run.root.string() + ": the run has no thread files");
+  return params;
+}
+
+ValidationInput write_validation_input(validation::History history, const Spec& spec, const Spec* mc,
+                                       const std::filesystem::path& data_file) {
+  ValidationInput input;
+  input.caveats = history.caveats;
+  const auto params = operation_params(spec, mc);
+  const auto domains = validation::pending_domains(history, params, input.caveats);
 
   // Dense ranks: only the order of timestamps matters, and ranks fit TLC's integers.
   std::vector<std::uint64_t> stamps;
-  for (const auto& ops : input.threads)
+  for (const auto& ops : history.threads)
     for (const auto& op : ops) {
       stamps.push_back(op.start);
-      if (op.kind == trace::RecordKind::op) stamps.push_back(op.end);
+      if (!op.pending()) stamps.push_back(op.end);
     }
   std::sort(stamps.begin(), stamps.end());
   stamps.erase(std::unique(stamps.begin(), stamps.end()), stamps.end());
@@ -161,24 +166,42 @@ ValidationInput write_validation_input(const trace::RunDir& run, const Spec& spe
   auto rank = [&](std::uint64_t t) { return std::lower_bound(stamps.begin(), stamps.end(), t) - stamps.begin() + 1; };
   const auto after_everything = static_cast<std::int64_t>(stamps.size()) + 1;
 
-  std::map<std::string, std::vector<std::string>> schema;
-  for (const auto& op : spec.operations) schema[op.name] = op.params;
-
   std::ofstream out(data_file, std::ios::trunc);
   if (!out) throw ValidationError("cannot write " + data_file.string());
-  std::string header = "{\"format\":\"omnilink-validation-data\",\"version\":1,\"threads\":" +
-                       std::to_string(input.threads.size()) + ",\"operations\":{";
+  std::string header = "{\"format\":\"omnilink-validation-data\",\"version\":2,\"threads\":" +
+                       std::to_string(history.threads.size()) + ",\"operations\":{";
   bool first = true;
-  for (const auto& [name, params] : schema) {
+  for (const auto& [name, p] : params) {
     header += (first ? "" : ",") + json_quote(name) + ":[";
-    for (std::size_t k = 0; k < params.size(); ++k) header += (k ? "," : "") + json_quote(params[k]);
+    for (std::size_t k = 0; k < p.names.size(); ++k) header += (k ? "," : "") + json_quote(p.names[k]);
+    header += "]";
+    first = false;
+  }
+  header += "},\"domains\":{";
+  first = true;
+  for (const auto& [name, slots] : domains) {
+    header += (first ? "" : ",") + json_quote(name) + ":[";
+    for (std::size_t k = 0; k < slots.size(); ++k) {
+      header += k ? ",[" : "[";
+      if (slots[k] && slots[k]->boolean) {
+        header += "[\"b\",true],[\"b\",false]";
+      } else if (slots[k] && !slots[k]->defined) {
+        const std::string where = "the domain of " + name + "'s " + params.at(name).names[k];
+        JsonValueWriter writer(header, where);
+        for (std::size_t v = 0; v < slots[k]->values.size(); ++v) {
+          if (v) header += ',';
+          writer.tagged(slots[k]->values[v]);
+        }
+      }
+      header += "]";
+    }
     header += "]";
     first = false;
   }
   out << header << "}}\n";
 
   std::string line;
-  for (const auto& ops : input.threads) {
+  for (const auto& ops : history.threads) {
     line = "[";
     for (std::size_t k = 0; k < ops.size(); ++k) {
       const trace::Operation& op = ops[k];
@@ -189,21 +212,24 @@ ValidationInput write_validation_input(const trace::RunDir& run, const Spec& spe
                               known_operations(spec) + ")");
       line += k ? ",{" : "{";
       line += "\"n\":" + json_quote(op.name) + ",\"i\":" + std::to_string(op.index) + ",\"s\":" + std::to_string(rank(op.start));
-      if (op.kind == trace::RecordKind::abort) {
-        ++input.aborted;
-        line += ",\"e\":" + std::to_string(after_everything) + ",\"x\":2,\"a\":[]}";
-        continue;
-      }
-      line += ",\"e\":" + std::to_string(rank(op.end)) + ",\"x\":0";
+      line += ",\"e\":" + std::to_string(op.pending() ? after_everything : rank(op.end)) + ",\"x\":" + (op.pending() ? "1" : "0");
       for (const auto& [name, value] : op.fields)
         if (std::find(spec_op->params.begin(), spec_op->params.end(), name) == spec_op->params.end())
           throw ValidationError(where + ": field '" + name + "' is not a parameter of the spec's " + op.name);
+      // Arguments in parameter order; a pending operation's unknown ones are placeholders (FALSE)
+      // that the search never reads, and "k" lists the known positions.
       std::vector<const trace::Value*> args;
-      for (const auto& param : spec_op->params) {
+      std::string known;
+      static const trace::Value placeholder = false;
+      for (std::size_t a = 0; a < spec_op->params.size(); ++a) {
+        const std::string& param = spec_op->params[a];
         const trace::Value* v = op.field(param);
-        if (v == nullptr) throw ValidationError(where + ": no field '" + param + "' (a parameter of the spec's " + op.name + ")");
-        args.push_back(v);
+        if (v == nullptr && !op.pending())
+          throw ValidationError(where + ": no field '" + param + "' (a parameter of the spec's " + op.name + ")");
+        if (op.pending() && v != nullptr) known += (known.empty() ? "" : ",") + std::to_string(a + 1);
+        args.push_back(v != nullptr ? v : &placeholder);
       }
+      if (op.pending()) line += ",\"k\":[" + known + "]";
       const bool tags = std::any_of(args.begin(), args.end(), [](const trace::Value* v) { return needs_tags(*v); });
       line += tags ? ",\"d\":true,\"a\":[" : ",\"a\":[";
       for (std::size_t a = 0; a < args.size(); ++a) {
@@ -213,16 +239,13 @@ ValidationInput write_validation_input(const trace::RunDir& run, const Spec& spe
         tags ? writer.tagged(*args[a]) : writer.plain(*args[a]);
       }
       line += "]}";
+      ++(op.pending() ? input.pending : input.operations);
     }
     line += "]\n";
     out << line;
-    input.operations += ops.size();
   }
   if (!out.flush()) throw ValidationError("cannot write " + data_file.string());
-  if (input.aborted > 0)
-    input.caveats.push_back(std::to_string(input.aborted) +
-                            " aborted operation(s) (in flight when the harness died) may or may not have taken effect; "
-                            "validation lets each be skipped, never performed (their results are unknown)");
+  input.history = std::move(history);
   return input;
 }
 

@@ -1,17 +1,20 @@
-// The data file TLC reads (OmniLinkTrace.tla describes its layout): the run's per-thread
-// operations checked against the spec's operations, with arguments in parameter order,
-// timestamps compressed to dense ranks, and every integer checked to fit TLC's 32-bit range.
+// The data file TLC reads (OmniLinkTrace.tla describes its layout): a run's history (read and cut
+// by validation/history.hpp) checked against the spec's operations, with arguments in parameter
+// order, timestamps compressed to dense ranks, every integer checked to fit TLC's 32-bit range,
+// and the domains of pending operations' unknown arguments (validation/pending_domains.hpp).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "tla/spec.hpp"
 #include "trace/reader.hpp"
-#include "trace/run_dir.hpp"
+#include "validation/history.hpp"
+#include "validation/pending_domains.hpp"
 
 namespace omnilink::tla {
 
@@ -22,23 +25,24 @@ class ValidationError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// The trace itself cannot be read (the reader's error: file, byte offset, what is wrong), as
-// opposed to a readable trace this spec cannot take. Campaigns report such runs as `bad-trace`.
-class CorruptTraceError : public ValidationError {
- public:
-  using ValidationError::ValidationError;
-};
-
+// What was written: the history (thread position t, 0-based, is TLA+ thread t + 1) and its
+// caveats with the domain rule's additions.
 struct ValidationInput {
-  // Thread position t (0-based) is TLA+ thread t + 1; entries are in the data file's order.
-  std::vector<std::vector<trace::Operation>> threads;
-  std::uint64_t operations = 0;      // written to the data file (aborted ones included)
-  std::uint64_t dropped_failed = 0;  // failed-without-effect: no effect, so not linearized
-  std::uint64_t aborted = 0;
-  std::vector<std::string> caveats;  // what the verdict must be read with
+  validation::History history;
+  std::uint64_t operations = 0;  // completed operations: every one must be linearized
+  std::uint64_t pending = 0;     // pending operations: each may be linearized or left out
+  std::vector<std::string> caveats;
 };
 
-// Reads every thread of `run`, checks it against `spec` and writes `data_file`.
-ValidationInput write_validation_input(const trace::RunDir& run, const Spec& spec, const std::filesystem::path& data_file);
+// The spec's parameters of each operation, for the pending-domain rule: Bool-typed ones from the
+// @type annotations, and those whose domain the MC module defines (OmniLinkDomain_<Op>_<param>).
+std::map<std::string, validation::OperationParams> operation_params(const Spec& spec, const Spec* mc);
+
+// The MC-module operator that overrides the domain of an unknown argument.
+std::string domain_override_name(const std::string& operation, const std::string& param);
+
+// Checks `history` against `spec` and writes `data_file`.
+ValidationInput write_validation_input(validation::History history, const Spec& spec, const Spec* mc,
+                                       const std::filesystem::path& data_file);
 
 }  // namespace omnilink::tla

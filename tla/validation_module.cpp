@@ -8,11 +8,30 @@
 namespace omnilink::tla {
 namespace {
 
-std::string args_of(const OperationSpec& op) {
+// "(op.a[1], op.a[2])" (a completed operation's logged arguments) or "(args[1], args[2])" (the
+// tuple a pending one chose); "" without parameters.
+std::string args_of(const OperationSpec& op, const std::string& tuple) {
   if (op.params.empty()) return "";
   std::string args = "(";
-  for (std::size_t k = 0; k < op.params.size(); ++k) args += (k ? ", " : "") + std::string("op.a[") + std::to_string(k + 1) + "]";
+  for (std::size_t k = 0; k < op.params.size(); ++k) args += (k ? ", " : "") + tuple + "[" + std::to_string(k + 1) + "]";
   return args + ")";
+}
+
+// The argument tuples a pending operation may be linearized with: each known argument as logged,
+// each unknown one from its domain (the MC module's OmniLinkDomain_<Op>_<param>, else omnilink's).
+std::string candidate_args(const OperationSpec& op, const Spec* mc) {
+  if (op.params.empty()) return "{<<>>}";
+  std::string tuple, binders;
+  for (std::size_t k = 0; k < op.params.size(); ++k) {
+    const std::string v = "v" + std::to_string(k + 1), pos = std::to_string(k + 1);
+    const std::string override_name = domain_override_name(op.name, op.params[k]);
+    const std::string domain = mc != nullptr && mc->find_operator(override_name) != nullptr
+                                   ? override_name
+                                   : "OmniLinkDomainTable[\"" + op.name + "\"][" + pos + "]";
+    tuple += (k ? ", " : "") + v;
+    binders += (k ? ", " : "") + v + " \\in (IF " + pos + " \\in op.k THEN {op.a[" + pos + "]} ELSE " + domain + ")";
+  }
+  return "{<<" + tuple + ">> : " + binders + "}";
 }
 
 // A TLA+ string literal (the cfg's paths come from the user's file system).
@@ -72,22 +91,38 @@ ValidationModule generate_validation_module(const Spec& spec, const ValidationMo
   tla << "OmniLinkSpec == INSTANCE " << spec.module;
   for (std::size_t k = 0; k < unused.size(); ++k) tla << (k ? ", " : " WITH ") << unused[k] << " <- OmniLinkUnused_" << unused[k];
   tla << "\nOmniLinkSpecVars == <<" << vars << ">>\n\n"
-      << "OmniLinkPerform(t) ==\n  LET op == OmniLinkCurrent(t) IN\n";
+      << "OmniLinkPerform(t) ==\n  LET op == OmniLinkCurrent(t) IN\n  IF op.x = 0 THEN\n";
+  // One line per arm: a bulleted \/ list would have to be column-aligned inside the CASE arm.
   for (std::size_t k = 0; k < spec.operations.size(); ++k) {
     const OperationSpec& op = spec.operations[k];
-    tla << (k ? "    [] " : "  CASE ") << "op.n = \"" << op.name << "\" -> ";
+    tla << (k ? "      [] " : "    (CASE ") << "op.n = \"" << op.name << "\" -> ";
     if (op.multi_step) {
-      // One line: a bulleted \/ list would have to be column-aligned inside the CASE arm.
-      tla << "(OmniLinkSpec!" << op.name << "_Step" << args_of(op) << " /\\ OmniLinkContinue(t)) \\/ (OmniLinkSpec!"
-          << op.name << "_Done" << args_of(op) << " /\\ OmniLinkAdvance(t))\n";
+      tla << "(OmniLinkSpec!" << op.name << "_Step" << args_of(op, "op.a") << " /\\ OmniLinkContinue(t)) \\/ (OmniLinkSpec!"
+          << op.name << "_Done" << args_of(op, "op.a") << " /\\ OmniLinkAdvance(t))\n";
     } else {
-      tla << "OmniLinkSpec!" << op.name << args_of(op) << " /\\ OmniLinkAdvance(t)\n";
+      tla << "OmniLinkSpec!" << op.name << args_of(op, "op.a") << " /\\ OmniLinkAdvance(t)\n";
     }
   }
+  // Pending: linearized with any candidate arguments the action accepts (a multi-step one keeps the
+  // tuple it chose at its first step), or never, which needs no action.
+  tla << "    )\n  ELSE\n";
+  for (std::size_t k = 0; k < spec.operations.size(); ++k) {
+    const OperationSpec& op = spec.operations[k];
+    tla << (k ? "      [] " : "    (CASE ") << "op.n = \"" << op.name << "\" -> ";
+    if (op.multi_step) {
+      tla << "\\E args \\in OmniLinkChosen(t, " << candidate_args(op, options.mc) << ") : (OmniLinkSpec!" << op.name << "_Step"
+          << args_of(op, "args") << " /\\ OmniLinkContinuePending(t, args)) \\/ (OmniLinkSpec!" << op.name << "_Done"
+          << args_of(op, "args") << " /\\ OmniLinkAdvancePending(t, args))\n";
+    } else {
+      tla << "\\E args \\in " << candidate_args(op, options.mc) << " : OmniLinkSpec!" << op.name << args_of(op, "args")
+          << " /\\ OmniLinkAdvancePending(t, args)\n";
+    }
+  }
+  tla << "    )\n";
   tla << "\nOmniLinkValidateInit == OmniLinkSpec!" << options.init << " /\\ OmniLinkInit\n"
       << "OmniLinkValidateNext ==\n  \\E t \\in OmniLinkThreads :\n"
       << "    /\\ OmniLinkViable(t)\n"
-      << "    /\\ IF OmniLinkAborted(t) THEN OmniLinkAdvance(t) /\\ UNCHANGED OmniLinkSpecVars ELSE OmniLinkPerform(t)\n"
+      << "    /\\ OmniLinkPerform(t)\n"
       << "OmniLinkValidateTrack == OmniLinkTrack(OmniLinkSpecVars)\n";
   if (options.view) tla << "OmniLinkValidateView == <<omnilinkVars, " << *options.view << ">>\n";
   tla << "====\n";

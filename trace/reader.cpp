@@ -107,10 +107,54 @@ class RecordView {
       throw std::runtime_error("field '" + std::string(key) + "' is not a non-negative integer");
     return v.via.u64;
   }
+  // A 32-bit field: a larger value is an error, never truncated.
+  std::uint32_t uint32(std::string_view key) const {
+    const std::uint64_t v = uint(key);
+    if (v > std::numeric_limits<std::uint32_t>::max())
+      throw std::runtime_error("field '" + std::string(key) + "' is " + std::to_string(v) + ", above the 32-bit range");
+    return static_cast<std::uint32_t>(v);
+  }
 
  private:
   const msgpack::object& o_;
 };
+
+// The header's input declarations: a map from operation name to an array of field names.
+InputDeclarations read_inputs(const msgpack::object& o) {
+  if (o.type != msgpack::type::MAP) throw std::runtime_error("field '" + std::string(schema::kInputs) + "' is not a map");
+  InputDeclarations inputs;
+  for (std::uint32_t i = 0; i < o.via.map.size; ++i) {
+    const auto& k = o.via.map.ptr[i].key;
+    const auto& v = o.via.map.ptr[i].val;
+    if (k.type != msgpack::type::STR || v.type != msgpack::type::ARRAY)
+      throw std::runtime_error("input declarations must map operation names to arrays of field names");
+    std::vector<std::string> names;
+    for (std::uint32_t j = 0; j < v.via.array.size; ++j) {
+      if (v.via.array.ptr[j].type != msgpack::type::STR) throw std::runtime_error("an input field name is not a string");
+      names.push_back(checked_string(v.via.array.ptr[j], "an input field name"));
+    }
+    if (!inputs.emplace(checked_string(k, "an operation name"), std::move(names)).second)
+      throw std::runtime_error("an operation's inputs are declared twice");
+  }
+  return inputs;
+}
+
+// An op's field map ('f') into op.fields; the problem, if any.
+std::optional<std::string> read_fields(const msgpack::object& fields, Operation& op) {
+  if (fields.type != msgpack::type::MAP) return "fields ('f') are not a map";
+  for (std::uint32_t i = 0; i < fields.via.map.size; ++i) {
+    const auto& k = fields.via.map.ptr[i].key;
+    if (k.type != msgpack::type::STR) return "a field name is not a string";
+    std::string name;
+    try {
+      name = checked_string(k, "a field name");
+      op.fields.emplace_back(name, to_value(fields.via.map.ptr[i].val));
+    } catch (const std::exception& e) {
+      return "field '" + name + "': " + e.what();
+    }
+  }
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -152,8 +196,8 @@ ThreadTraceReader::ThreadTraceReader(std::filesystem::path file)
 
 ThreadTraceReader::~ThreadTraceReader() = default;
 
-std::optional<Operation> ThreadTraceReader::fail(std::uint64_t offset, std::string message) {
-  error_ = TraceError{file_, offset, std::move(message)};
+std::optional<Operation> ThreadTraceReader::fail(std::uint64_t offset, std::string message, bool cut_short) {
+  error_ = TraceError{file_, offset, std::move(message), cut_short};
   done_ = true;
   return std::nullopt;
 }
@@ -177,11 +221,11 @@ std::optional<Operation> ThreadTraceReader::next() {
         fed_ += n;
         continue;
       }
+      if (!header_) return fail(0, fed_ > 0 ? "truncated header record" : "empty file: no header record");
       if (fed_ > record_start_)
         return fail(record_start_, "truncated record: the file ends " + std::to_string(fed_ - record_start_) +
-                                       " bytes into it");
-      if (!header_) return fail(0, "empty file: no header record");
-      if (!end_) return fail(fed_, "no end record: the harness stopped without closing this thread (killed?)");
+                                       " bytes into it (cut short while it was written?)", /*cut_short=*/!end_);
+      if (!end_) return fail(fed_, "no end record: the harness stopped without closing this thread (killed?)", /*cut_short=*/true);
       done_ = true;
       return std::nullopt;
     }
@@ -195,12 +239,13 @@ std::optional<Operation> ThreadTraceReader::next() {
         if (kind != schema::kKindHeader) return fail(offset, "first record is '" + kind + "', expected a header");
         if (rec.str(schema::kFormat) != schema::kTraceFormat) return fail(offset, "not an omnilink trace (format field)");
         ThreadHeader h;
-        h.version = static_cast<std::uint32_t>(rec.uint(schema::kVersion));
-        if (h.version != schema::kTraceVersion)
-          return fail(offset, "trace format version " + std::to_string(h.version) + ", this omnilink reads version " +
-                                  std::to_string(schema::kTraceVersion));
-        h.thread = static_cast<std::uint32_t>(rec.uint(schema::kThread));
+        h.version = rec.uint32(schema::kVersion);
+        if (h.version < schema::kOldestTraceVersion || h.version > schema::kTraceVersion)
+          return fail(offset, "trace format version " + std::to_string(h.version) + ", this omnilink reads versions " +
+                                  std::to_string(schema::kOldestTraceVersion) + " to " + std::to_string(schema::kTraceVersion));
+        h.thread = rec.uint32(schema::kThread);
         h.clock = rec.str(schema::kClock);
+        if (h.version >= 2) h.inputs = read_inputs(rec.get(schema::kInputs));
         header_ = std::move(h);
         continue;
       }
@@ -217,10 +262,12 @@ std::optional<Operation> ThreadTraceReader::next() {
         end_ = std::move(e);
         continue;
       }
-      if (kind != schema::kKindOp && kind != schema::kKindAbort) return fail(offset, "unknown record kind '" + kind + "'");
-      if (aborted_) return fail(offset, "record after the thread's abort record");
+      // Version 1 wrote "abort" where version 2 writes "pending".
+      const std::string_view pending_kind = header_->version >= 2 ? schema::kKindPending : schema::kKindAbort;
+      if (kind != schema::kKindOp && kind != pending_kind) return fail(offset, "unknown record kind '" + kind + "'");
+      if (pending_) return fail(offset, "record after the thread's pending record");
       Operation op;
-      op.kind = kind == schema::kKindOp ? RecordKind::op : RecordKind::abort;
+      op.kind = kind == schema::kKindOp ? RecordKind::op : RecordKind::pending;
       op.thread = header_->thread;
       op.offset = offset;
       op.index = rec.uint(schema::kIndex);
@@ -229,30 +276,27 @@ std::optional<Operation> ThreadTraceReader::next() {
                                 " was expected");
       op.name = rec.str(schema::kOp);
       op.start = rec.uint(schema::kStart);
-      if (op.kind == RecordKind::abort) {
-        const auto& sig = rec.get(schema::kSignal);
-        op.signal = static_cast<int>(sig.type == msgpack::type::POSITIVE_INTEGER ? sig.via.u64 : 0);
-        aborted_ = true;
+      if (op.start < last_end_)
+        return fail(offset, "operation starts (" + std::to_string(op.start) + ") before the thread's previous operation ended (" +
+                                std::to_string(last_end_) + ")");
+      if (op.pending()) {
+        const auto* sig = rec.find(schema::kSignal);
+        op.signal = static_cast<int>(sig != nullptr && sig->type == msgpack::type::POSITIVE_INTEGER ? sig->via.u64 : 0);
+        if (const auto* fields = rec.find(schema::kFields)) {
+          if (auto bad = read_fields(*fields, op)) return fail(offset, *bad);
+          op.inputs_known = true;
+        }
+        pending_ = true;
         return op;
       }
       op.end = rec.uint(schema::kEnd);
       if (op.end < op.start)
         return fail(offset, "operation ends (" + std::to_string(op.end) + ") before it starts (" + std::to_string(op.start) + ")");
-      const auto& fields = rec.get(schema::kFields);
-      if (fields.type != msgpack::type::MAP) return fail(offset, "fields ('f') are not a map");
-      for (std::uint32_t i = 0; i < fields.via.map.size; ++i) {
-        const auto& k = fields.via.map.ptr[i].key;
-        if (k.type != msgpack::type::STR) return fail(offset, "a field name is not a string");
-        std::string name = checked_string(k, "a field name");
-        try {
-          op.fields.emplace_back(name, to_value(fields.via.map.ptr[i].val));
-        } catch (const std::exception& e) {
-          return fail(offset, "field '" + name + "': " + e.what());
-        }
-      }
+      if (auto bad = read_fields(rec.get(schema::kFields), op)) return fail(offset, *bad);
       if (const auto* f = rec.find(schema::kFailed)) op.failed = f->type == msgpack::type::BOOLEAN && f->via.boolean;
       if (rec.find(schema::kHookStart)) op.hook_start = rec.uint(schema::kHookStart);
       ++next_index_;
+      last_end_ = op.end;
       return op;
     } catch (const std::exception& e) {
       return fail(offset, e.what());
@@ -269,7 +313,7 @@ ThreadTrace read_thread_trace(const std::filesystem::path& file) {
   t.header = reader.header();
   t.end = reader.end();
   t.error = reader.error();
-  t.aborted = reader.aborted();
+  t.has_pending = reader.has_pending();
   return t;
 }
 

@@ -1,11 +1,15 @@
 // The trace reader every component uses (docs/trace-format.md). Streams one thread's file record
-// by record; validates the header and version, the record schema, index continuity and timeboxes.
-// On a truncated or corrupt file it stops at the first bad record, reports the file and the byte
-// offset where that record starts, and every complete record before it has been returned.
+// by record; validates the header and version (1 or 2), the record schema, index continuity,
+// timeboxes and the thread's timestamp order. On a truncated or corrupt file it stops at the first
+// bad record, reports the file and the byte offset where that record starts, and every complete
+// record before it has been returned. A file that merely stops early (no end record, or a last
+// record cut off by the end of the file: SIGKILL, power loss) is reported as cut short, which a
+// consistent cut can still validate; anything else wrong is corruption.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -21,31 +25,41 @@ struct TraceError {
   std::filesystem::path file;
   std::uint64_t offset = 0;  // byte offset of the first record that could not be read
   std::string message;
+  bool cut_short = false;    // the file just stops (no end record, or a torn last record)
   // "FILE: byte OFFSET: MESSAGE"
   std::string describe() const;
 };
+
+// Operation name -> its declared input fields (trace version 2).
+using InputDeclarations = std::map<std::string, std::vector<std::string>>;
 
 struct ThreadHeader {
   std::uint32_t version = 0;
   std::uint32_t thread = 0;
   std::string clock;
+  InputDeclarations inputs;  // operations that declared their inputs (none in version 1)
 };
 
-enum class RecordKind { op, abort };
+// op: a completed call with all its fields. pending: a call whose outcome is unknown (in flight
+// when the run died: a version 2 "pending" or version 1 "abort" record).
+enum class RecordKind { op, pending };
 
-// An operation record, or an abort record for an operation in flight when the run died.
 struct Operation {
   RecordKind kind = RecordKind::op;
   std::uint32_t thread = 0;
   std::uint64_t index = 0;  // per-thread, contiguous from 0
   std::string name;
-  std::vector<std::pair<std::string, Value>> fields;  // in logged order; empty for abort
+  // op: every field, in logged order. pending: its inputs, when inputs_known; else empty.
+  std::vector<std::pair<std::string, Value>> fields;
+  bool inputs_known = false;  // pending: `fields` are all of the operation's inputs
   std::uint64_t start = 0;
-  std::uint64_t end = 0;     // abort: 0 (the operation never finished)
+  std::uint64_t end = 0;     // pending: 0 (the operation never finished)
   bool failed = false;       // failed without effect
   std::optional<std::uint64_t> hook_start;  // the replay hook's start, when the op refined its start
-  int signal = 0;            // abort: the signal that ended the run
+  int signal = 0;            // pending: the signal that ended the run (0 when unknown)
   std::uint64_t offset = 0;  // byte offset of the record in its file
+
+  bool pending() const { return kind == RecordKind::pending; }
 
   // The timestamp the replay hook was called with (see replay_hook.hpp).
   std::uint64_t replay_start() const { return hook_start.value_or(start); }
@@ -79,12 +93,12 @@ class ThreadTraceReader {
   const std::optional<ThreadHeader>& header() const { return header_; }
   const std::optional<ThreadEnd>& end() const { return end_; }
   const std::optional<TraceError>& error() const { return error_; }
-  // True if an abort record was read: the run died while this thread had an operation in flight.
-  bool aborted() const { return aborted_; }
+  // True if a pending record was read: the run died while this thread had an operation in flight.
+  bool has_pending() const { return pending_; }
 
  private:
   struct Unpacker;
-  std::optional<Operation> fail(std::uint64_t offset, std::string message);
+  std::optional<Operation> fail(std::uint64_t offset, std::string message, bool cut_short = false);
 
   std::filesystem::path file_;
   std::ifstream in_;
@@ -92,8 +106,9 @@ class ThreadTraceReader {
   std::uint64_t fed_ = 0;            // bytes given to the unpacker
   std::uint64_t record_start_ = 0;   // offset of the next record
   std::uint64_t next_index_ = 0;
+  std::uint64_t last_end_ = 0;       // end of the thread's previous operation
   bool done_ = false;
-  bool aborted_ = false;
+  bool pending_ = false;
   std::optional<ThreadHeader> header_;
   std::optional<ThreadEnd> end_;
   std::optional<TraceError> error_;
@@ -106,7 +121,7 @@ struct ThreadTrace {
   std::vector<Operation> ops;
   std::optional<ThreadEnd> end;
   std::optional<TraceError> error;
-  bool aborted = false;
+  bool has_pending = false;
 };
 
 ThreadTrace read_thread_trace(const std::filesystem::path& file);

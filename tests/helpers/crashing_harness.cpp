@@ -1,10 +1,13 @@
-// A harness that dies on purpose, for the crash and campaign tests. Thread 0 dies at its operation
+// A harness that dies on purpose, for the crash and campaign tests. Its one operation, Step(n),
+// declares n as its input, so the operation in flight at a crash is logged pending with it. Thread
+// 0 dies at its operation
 // --param crash_at=K (default 50) in the way --param how=segv|abort|fpe|hang selects; the other
 // threads keep working meanwhile (or finish early with --param others_ops=N; --param wait_ms=T
 // delays the death so they can). --param how=corrupt instead finishes normally, then overwrites a
 // byte in the middle of thread 0's trace with 0xc1, a byte msgpack never uses. --param sleep_us=N
 // makes every operation take N microseconds (runs of a predictable length, for interrupting them);
 // --param crash_at=-1 never dies.
+#include <array>
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
@@ -18,6 +21,7 @@ namespace {
 
 struct Step {
   static constexpr std::string_view omnilink_name = "Step";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"n"};
   std::int64_t n = 0;
   template <class V>
   void omnilink_fields(V&& f) const { f("n", n); }
@@ -50,6 +54,7 @@ int main(int argc, char** argv) {
   }
   harness.op<Step>([](Config& c, omnilink::Context& ctx, Step& op) {
     op.n = static_cast<std::int64_t>(ctx.index());
+    ctx.inputs_ready();
     if (c.sleep_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(c.sleep_us));
     if (ctx.thread() != 0) {
       if (c.others_ops >= 0 && op.n >= c.others_ops) return ctx.unsupported();

@@ -1,10 +1,16 @@
-// Writes run directories with chosen operations and timestamps (e.g. the paper's Figure 2), in
-// the trace format, using the schema constants the harness uses.
+// Writes run directories with chosen operations and timestamps (e.g. the paper's Figure 2, Herlihy
+// and Wing's Figure 1), in the trace format, using the schema constants the harness uses: completed
+// and pending operations, declared inputs, thread files cut short, and version 1 files for the
+// compatibility tests.
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -19,7 +25,9 @@ class TraceBuilder {
   using Packer = msgpack::packer<msgpack::sbuffer>;
   using FieldWriter = std::function<void(Packer&)>;  // packs the field map
 
-  explicit TraceBuilder(std::uint32_t threads) : threads_(threads) {}
+  explicit TraceBuilder(std::uint32_t threads) : threads_(threads) {
+    for (std::uint32_t t = 0; t < threads; ++t) records_[t];
+  }
 
   // op(thread, "Enqueue", start, end, fields): fields packs a map, e.g. with TraceBuilder::fields.
   TraceBuilder& op(std::uint32_t t, const std::string& name, std::uint64_t start, std::uint64_t end, FieldWriter fields,
@@ -33,13 +41,37 @@ class TraceBuilder {
     });
     return *this;
   }
-  TraceBuilder& abort(std::uint32_t t, const std::string& name, std::uint64_t start) {
-    records_.at(t).push_back([=](Packer& pk, std::uint64_t index) {
-      pk.pack_map(5);
-      str(pk, schema::kKind), str(pk, schema::kKindAbort), str(pk, schema::kIndex), pk.pack_uint64(index);
-      str(pk, schema::kOp), str(pk, name), str(pk, schema::kStart), pk.pack_uint64(start), str(pk, schema::kSignal), pk.pack(11);
+  // An operation in flight when the run died: with its inputs (a field map), or none known. In a
+  // version 1 file it is an "abort" record, which never has inputs.
+  TraceBuilder& pending(std::uint32_t t, const std::string& name, std::uint64_t start, std::optional<FieldWriter> inputs = std::nullopt) {
+    records_.at(t).push_back([=, this](Packer& pk, std::uint64_t index) {
+      const bool with_inputs = inputs && version_ >= 2;
+      pk.pack_map(with_inputs ? 6 : 5);
+      str(pk, schema::kKind), str(pk, version_ >= 2 ? schema::kKindPending : schema::kKindAbort);
+      str(pk, schema::kIndex), pk.pack_uint64(index), str(pk, schema::kOp), str(pk, name);
+      str(pk, schema::kStart), pk.pack_uint64(start), str(pk, schema::kSignal), pk.pack(11);
+      if (with_inputs) str(pk, schema::kFields), (*inputs)(pk);
     });
-    aborted_.push_back(t);
+    ended_by_signal_.insert(t);
+    return *this;
+  }
+  // The header's declaration of an operation's input fields (version 2).
+  TraceBuilder& inputs(const std::string& name, std::vector<std::string> fields) {
+    inputs_[name] = std::move(fields);
+    return *this;
+  }
+  // Thread t's file stops without an end record, as after SIGKILL.
+  TraceBuilder& cut_short(std::uint32_t t) {
+    cut_short_.insert(t);
+    return *this;
+  }
+  // meta.json's exit status (default "ok"; a run with pending records says "crashed").
+  TraceBuilder& status(std::string s) {
+    status_ = std::move(s);
+    return *this;
+  }
+  TraceBuilder& version(std::uint32_t v) {
+    version_ = v;
     return *this;
   }
 
@@ -57,26 +89,41 @@ class TraceBuilder {
     for (std::uint32_t t = 0; t < threads_; ++t) {
       msgpack::sbuffer buf;
       Packer pk(buf);
-      pk.pack_map(5);
+      pk.pack_map(version_ >= 2 ? 6 : 5);
       str(pk, schema::kKind), str(pk, schema::kKindHeader), str(pk, schema::kFormat), str(pk, schema::kTraceFormat);
-      str(pk, schema::kVersion), pk.pack(schema::kTraceVersion), str(pk, schema::kThread), pk.pack(t);
+      str(pk, schema::kVersion), pk.pack(version_), str(pk, schema::kThread), pk.pack(t);
       str(pk, schema::kClock), str(pk, "counter");
+      if (version_ >= 2) {
+        str(pk, schema::kInputs), pk.pack_map(static_cast<std::uint32_t>(inputs_.size()));
+        for (const auto& [name, names] : inputs_) {
+          str(pk, name), pk.pack_array(static_cast<std::uint32_t>(names.size()));
+          for (const auto& n : names) str(pk, n);
+        }
+      }
       std::uint64_t index = 0;
       for (const auto& rec : records_.at(t)) rec(pk, index++);
-      const bool aborted = std::find(aborted_.begin(), aborted_.end(), t) != aborted_.end();
-      pk.pack_map(3);
-      str(pk, schema::kKind), str(pk, schema::kKindEnd), str(pk, schema::kReason);
-      if (aborted) {
-        str(pk, schema::kReasonSignal), str(pk, schema::kSignal), pk.pack(11);
-      } else {
-        str(pk, schema::kReasonDone), str(pk, schema::kCount), pk.pack_uint64(records_.at(t).size());
+      if (!cut_short_.contains(t)) {
+        pk.pack_map(3);
+        str(pk, schema::kKind), str(pk, schema::kKindEnd), str(pk, schema::kReason);
+        if (ended_by_signal_.contains(t)) {
+          str(pk, schema::kReasonSignal), str(pk, schema::kSignal), pk.pack(11);
+        } else {
+          str(pk, schema::kReasonDone), str(pk, schema::kCount), pk.pack_uint64(records_.at(t).size());
+        }
       }
-      char name[32];
-      std::snprintf(name, sizeof name, "thread-%04u.msgpack", t);
-      std::ofstream(dir / "trace" / name, std::ios::binary) << std::string(buf.data(), buf.size());
+      std::ofstream(dir / "trace" / thread_file(t), std::ios::binary) << std::string(buf.data(), buf.size());
     }
-    std::ofstream(dir / "meta.json") << "{\"format\": \"omnilink-run\", \"version\": 1, \"seed\": 0, \"threads\": " << threads_
-                                     << ", \"ops_per_thread\": 0, \"clock\": \"counter\", \"exit\": {\"status\": \"ok\", \"code\": 0}}\n";
+    std::string status = status_;
+    if (status.empty()) status = !cut_short_.empty() ? "running" : !ended_by_signal_.empty() ? "crashed" : "ok";
+    std::ofstream(dir / "meta.json") << "{\"format\": \"omnilink-run\", \"version\": 1, \"trace_version\": " << version_
+                                     << ", \"seed\": 0, \"threads\": " << threads_
+                                     << ", \"ops_per_thread\": 0, \"clock\": \"counter\", \"exit\": {\"status\": \"" << status << "\"}}\n";
+  }
+
+  static std::string thread_file(std::uint32_t t) {
+    char name[32];
+    std::snprintf(name, sizeof name, "thread-%04u.msgpack", t);
+    return name;
   }
 
  private:
@@ -90,12 +137,11 @@ class TraceBuilder {
   }
 
   std::uint32_t threads_;
-  std::map<std::uint32_t, std::vector<std::function<void(Packer&, std::uint64_t)>>> records_ = [this] {
-    std::map<std::uint32_t, std::vector<std::function<void(Packer&, std::uint64_t)>>> m;
-    for (std::uint32_t t = 0; t < threads_; ++t) m[t];
-    return m;
-  }();
-  std::vector<std::uint32_t> aborted_;
+  std::uint32_t version_ = schema::kTraceVersion;
+  std::map<std::uint32_t, std::vector<std::function<void(Packer&, std::uint64_t)>>> records_;
+  std::map<std::string, std::vector<std::string>> inputs_;
+  std::set<std::uint32_t> ended_by_signal_, cut_short_;
+  std::string status_;
 };
 
 }  // namespace omnilink::testing

@@ -1,8 +1,8 @@
 // Flushes every thread's trace when the process dies by a signal, so nothing already recorded is
 // lost: SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT (a crash) and SIGINT, SIGTERM (an interrupt, e.g.
 // Ctrl-C or a campaign stopping the run). For each thread the handler writes the committed
-// records, then an abort record for the operation in flight, if any (it may or may not have taken
-// effect), then an end record with reason "signal" unless the thread had closed its trace already.
+// records, then a pending record for the operation in flight, if any (it may or may not have taken
+// effect; its inputs are included when the workload had set them), then an end record with reason "signal" unless the thread had closed its trace already.
 // meta.json is rewritten with the signal. Then the signal is re-raised with its
 // default action, so the exit status the parent sees is the real one.
 //
@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include <signal.h>
 #include <unistd.h>
@@ -97,31 +99,46 @@ class CrashGuard {
     return log;
   }
 
-  // Packs the crash-path records without allocating.
+  static void pack_str(msgpack::packer<FixedBuffer>& pk, std::string_view s) {
+    pk.pack_str(static_cast<std::uint32_t>(s.size()));
+    pk.pack_str_body(s.data(), static_cast<std::uint32_t>(s.size()));
+  }
+
+  // Packs the crash-path records without allocating: a pending record for the operation in flight
+  // (with its inputs when they were all known), then the end record.
   static void write_final_records(ThreadLog& log, ThreadLog::CrashSnapshot snap, int sig) {
     FixedBuffer buf;
     msgpack::packer<FixedBuffer> pk(buf);
-    auto str = [&](std::string_view s) {
-      pk.pack_str(static_cast<std::uint32_t>(s.size()));
-      pk.pack_str_body(s.data(), static_cast<std::uint32_t>(s.size()));
-    };
+    auto str = [&pk](std::string_view s) { pack_str(pk, s); };
+    std::optional<std::string_view> inputs;
     if (snap.inflight) {
       std::string_view name = log.inflight_name();
       if (name.size() > 256) name = name.substr(0, 256);
-      pk.pack_map(5);
-      str(schema::kKind), str(schema::kKindAbort);
+      inputs = log.crash_inputs();
+      pk.pack_map(inputs ? 6 : 5);
+      str(schema::kKind), str(schema::kKindPending);
       str(schema::kIndex), pk.pack_uint64(log.inflight_index());
       str(schema::kOp), str(name);
       str(schema::kStart), pk.pack_uint64(log.inflight_start());
       str(schema::kSignal), pk.pack_uint32(static_cast<std::uint32_t>(sig));
+      if (inputs) {
+        str(schema::kFields);
+        if (inputs->empty()) pk.pack_map(0);
+      }
     }
+    if (buf.overflow()) return;
+    // The inputs map is already packed: its bytes follow the buffer as they are.
+    write_all(log.fd(), buf.data(), buf.size());
+    if (inputs && !inputs->empty()) write_all(log.fd(), inputs->data(), inputs->size());
     if (!snap.closed) {
-      pk.pack_map(3);
-      str(schema::kKind), str(schema::kKindEnd);
-      str(schema::kReason), str(schema::kReasonSignal);
-      str(schema::kSignal), pk.pack_uint32(static_cast<std::uint32_t>(sig));
+      FixedBuffer end;
+      msgpack::packer<FixedBuffer> epk(end);
+      epk.pack_map(3);
+      pack_str(epk, schema::kKind), pack_str(epk, schema::kKindEnd);
+      pack_str(epk, schema::kReason), pack_str(epk, schema::kReasonSignal);
+      pack_str(epk, schema::kSignal), epk.pack_uint32(static_cast<std::uint32_t>(sig));
+      write_all(log.fd(), end.data(), end.size());
     }
-    if (!buf.overflow()) write_all(log.fd(), buf.data(), buf.size());
   }
 
   static void handle(int sig, siginfo_t*, void*) {

@@ -35,6 +35,26 @@ concept Operation = requires(const Op& op) {
   op.omnilink_fields([](std::string_view, const auto&) {});
 };
 
+// An operation that declares which of its fields are inputs (set by the workload before the call;
+// the others are results). A run that dies while the call is in flight then logs it as pending
+// with those inputs, and validation may complete it with any results the spec accepts:
+//   static constexpr std::array<std::string_view, 1> omnilink_inputs{"elem"};
+// An operation without the declaration keeps compiling; its pending records carry no inputs.
+template <class Op>
+concept DeclaresInputs = Operation<Op> && requires {
+  { std::size(Op::omnilink_inputs) } -> std::convertible_to<std::size_t>;
+  { *std::begin(Op::omnilink_inputs) } -> std::convertible_to<std::string_view>;
+};
+
+template <class Op>
+bool is_input(std::string_view field) {
+  if constexpr (DeclaresInputs<Op>) {
+    for (std::string_view name : Op::omnilink_inputs)
+      if (name == field) return true;
+  }
+  return false;
+}
+
 template <class T>
 struct ValueCodec;  // specialised below for every loggable C++ type
 
@@ -166,6 +186,17 @@ void pack_fields(P& pk, const Op& op) {
   op.omnilink_fields([&](std::string_view, const auto&) { ++count; });
   pk.pack_map(count);
   op.omnilink_fields([&](std::string_view name, const auto& value) {
+    pack_value(pk, name);
+    pack_value(pk, value);
+  });
+}
+
+// Packs an operation's declared input fields as a msgpack map {field name -> value}.
+template <class P, DeclaresInputs Op>
+void pack_inputs(P& pk, const Op& op) {
+  pk.pack_map(static_cast<std::uint32_t>(std::size(Op::omnilink_inputs)));
+  op.omnilink_fields([&](std::string_view name, const auto& value) {
+    if (!is_input<Op>(name)) return;
     pack_value(pk, name);
     pack_value(pk, value);
   });

@@ -15,6 +15,7 @@
 // A fatal signal ends the run by that signal, after the crash guard flushed the traces.
 #pragma once
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -79,7 +80,25 @@ class Harness {
     static_assert(std::is_invocable_v<Fn&, Sut&, Context&, Op&>,
                   "an operation function takes (Sut&, omnilink::Context&, Op&)");
     if (weight == 0) return *this;
-    ops_.push_back(OpEntry{Op::omnilink_name, weight, [fn = std::move(fn)](Worker& w) mutable { w.template perform<Op>(fn); }});
+    OpEntry entry{Op::omnilink_name, weight, [fn = std::move(fn)](Worker& w) mutable { w.template perform<Op>(fn); }, {}, false};
+    if constexpr (DeclaresInputs<Op>) {
+      entry.declares_inputs = true;
+      for (std::string_view input : Op::omnilink_inputs) {
+        bool is_field = false;
+        Op{}.omnilink_fields([&](std::string_view name, const auto&) { is_field |= name == input; });
+        if (!is_field) {
+          std::cerr << "omnilink: operation " << Op::omnilink_name << " declares input '" << input << "', which is not one of its fields\n";
+          std::exit(kExitUsage);
+        }
+        entry.inputs.push_back(input);
+      }
+    }
+    for (const OpEntry& other : ops_)
+      if (other.name == entry.name && (other.declares_inputs != entry.declares_inputs || other.inputs != entry.inputs)) {
+        std::cerr << "omnilink: operation " << entry.name << " is registered twice with different input declarations\n";
+        std::exit(kExitUsage);
+      }
+    ops_.push_back(std::move(entry));
     total_weight_ += weight;
     return *this;
   }
@@ -193,6 +212,8 @@ class Harness {
     std::string_view name;
     std::uint32_t weight;
     std::function<void(Worker&)> perform;
+    std::vector<std::string_view> inputs;  // its declared input fields
+    bool declares_inputs;                  // inputs is the operation's declaration, not just empty
   };
 
   // One worker thread: its log, random streams and the operation loop. Cache-line aligned: the
@@ -212,6 +233,9 @@ class Harness {
         return false;
       }
       write_header();
+      // On disk at once: a thread killed outright (SIGKILL) before its first flush still leaves a
+      // file that says which thread it was and from which run.
+      log_.flush();
       return true;
     }
     const std::string& error() const { return error_; }
@@ -251,11 +275,17 @@ class Harness {
     void perform(Fn& fn) {
       Op op{};
       const std::uint64_t start = clock_.before();
-      log_.begin_op(index_, Op::omnilink_name, start);
+      bool no_inputs = false;
+      if constexpr (DeclaresInputs<Op>) no_inputs = std::size(Op::omnilink_inputs) == 0;
+      log_.begin_op(index_, Op::omnilink_name, start, no_inputs);
       const omnilink_op_header header{thread_, 0, index_, start};
       if (index_ % OMNILINK_CHECKPOINT_INTERVAL == 0) omnilink_checkpoint(&header);
       omnilink_op_start(&header);
-      ctx_.reset(index_, start);
+      if constexpr (DeclaresInputs<Op>) {
+        ctx_.reset(index_, start, no_inputs ? nullptr : &Worker::take_inputs<Op>, this, &op);
+      } else {
+        ctx_.reset(index_, start, nullptr, nullptr, nullptr);
+      }
       fn(sut_, ctx_, op);
       const std::uint64_t end = ctx_.end_refined_ ? ctx_.end_ : clock_.after();
       if (ctx_.unsupported_) {
@@ -280,6 +310,16 @@ class Harness {
     }
 
    private:
+    // Context::inputs_ready(): the operation's inputs, packed for the crash handler's pending record.
+    template <class Op>
+    static void take_inputs(void* self, const void* op) {
+      Worker& w = *static_cast<Worker*>(self);
+      w.inputs_.clear();
+      msgpack::packer<msgpack::sbuffer> pk(w.inputs_);
+      pack_inputs(pk, *static_cast<const Op*>(op));
+      w.log_.set_inputs(w.inputs_.data(), w.inputs_.size());
+    }
+
     static std::string thread_file_name(std::uint32_t thread) {
       char digits[16];
       std::snprintf(digits, sizeof digits, "%04u", thread);
@@ -289,12 +329,23 @@ class Harness {
     void raw(const std::string& bytes) { log_.write(bytes.data(), bytes.size()); }
 
     void write_header() {
-      pk_.pack_map(5);
+      pk_.pack_map(6);
       key(schema::kKind), key(schema::kKindHeader);
       key(schema::kFormat), key(schema::kTraceFormat);
       key(schema::kVersion), pk_.pack_uint32(schema::kTraceVersion);
       key(schema::kThread), pk_.pack_uint32(thread_);
       key(schema::kClock), key(clock_name(clock_.kind()));
+      // The operations that declare their inputs, and which fields those are (an operation registered
+      // with several functions is listed once; registration checked that they agree).
+      std::vector<const OpEntry*> declaring;
+      for (const OpEntry& e : h_.ops_)
+        if (e.declares_inputs && std::none_of(declaring.begin(), declaring.end(), [&](const OpEntry* d) { return d->name == e.name; }))
+          declaring.push_back(&e);
+      key(schema::kInputs), pk_.pack_map(static_cast<std::uint32_t>(declaring.size()));
+      for (const OpEntry* e : declaring) {
+        key(e->name), pk_.pack_array(static_cast<std::uint32_t>(e->inputs.size()));
+        for (std::string_view input : e->inputs) key(input);
+      }
       log_.commit();
     }
     void write_end(std::string_view reason) {
@@ -317,6 +368,7 @@ class Harness {
     Context ctx_;
     Perturber perturb_;
     std::uint64_t index_ = 0;
+    msgpack::sbuffer inputs_;  // take_inputs' scratch space, reused
   };
 
   const OpEntry& pick(Rng& rng) const {

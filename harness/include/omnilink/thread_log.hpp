@@ -12,8 +12,13 @@
 //
 // The committed byte count, the "operation in flight" flag and the "end record committed" flag
 // live in one atomic word, so the handler sees a consistent snapshot: an operation's record is
-// either committed or the operation is in flight (and gets an abort record), never both and never
+// either committed or the operation is in flight (and gets a pending record), never both and never
 // neither; and the handler adds an end record exactly when the thread has not written its own.
+//
+// The inputs of the operation in flight (its declared input fields, packed once the workload has
+// set them) sit in a fixed slot the owner fills under the same state word as a flush, so the
+// handler either sees a complete map or none: a pending record carries its inputs exactly when
+// they were all known.
 #pragma once
 
 #include <atomic>
@@ -21,6 +26,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -146,8 +152,10 @@ class ThreadLog {
   }
   int fd() const { return fd_; }
 
-  // The operation in flight, read by the crash handler to write an abort record.
-  void begin_op(std::uint64_t index, std::string_view name, std::uint64_t start) {
+  // The operation in flight, read by the crash handler to write a pending record. `no_inputs`: the
+  // operation declares that it has no input fields, so its inputs are known (none) from the start.
+  void begin_op(std::uint64_t index, std::string_view name, std::uint64_t start, bool no_inputs = false) {
+    inputs_size_.store(no_inputs ? kNoInputs : kInputsUnknown, std::memory_order_relaxed);
     inflight_index_.store(index, std::memory_order_relaxed);
     inflight_start_.store(start, std::memory_order_relaxed);
     inflight_name_.store(name.data(), std::memory_order_relaxed);
@@ -162,6 +170,22 @@ class ThreadLog {
     return {inflight_name_.load(std::memory_order_relaxed), inflight_name_len_.load(std::memory_order_relaxed)};
   }
 
+  // The operation in flight's inputs, a packed msgpack map. Owner only; inputs larger than the slot
+  // stay unknown (the pending record then carries none).
+  void set_inputs(const char* data, std::size_t size) {
+    lock_for_owner();
+    if (size <= kInputsCapacity) std::memcpy(inputs_, data, size);
+    inputs_size_.store(size <= kInputsCapacity ? static_cast<std::int64_t>(size) : kInputsUnknown, std::memory_order_release);
+    unlock_for_owner();
+  }
+  // For the crash handler, on a claimed log: the inputs map's bytes (an empty view for an operation
+  // without inputs: write an empty map), or nullopt when they are unknown.
+  std::optional<std::string_view> crash_inputs() const {
+    const std::int64_t size = inputs_size_.load(std::memory_order_acquire);
+    if (size == kInputsUnknown) return std::nullopt;
+    if (size == kNoInputs) return std::string_view();
+    return std::string_view(inputs_, static_cast<std::size_t>(size));
+  }
  private:
   // A record larger than what is left: its bytes so far move aside, and commit() writes it whole.
   [[gnu::noinline]] void write_slow(const char* data, std::size_t size) {
@@ -174,9 +198,19 @@ class ThreadLog {
     spill_.append(data, size);
   }
 
-  void flush(bool with_spill) {
+  // The owner's exclusive section (a flush, an inputs update): the crash handler waits for it to end,
+  // and once the handler has claimed the log the owner parks here instead of touching it again.
+  void lock_for_owner() {
     int expected = kIdle;
     if (!state_.compare_exchange_strong(expected, kFlushing, std::memory_order_acq_rel)) park_forever();
+  }
+  void unlock_for_owner() {
+    int expected = kFlushing;
+    if (!state_.compare_exchange_strong(expected, kIdle, std::memory_order_acq_rel)) park_forever();
+  }
+
+  void flush(bool with_spill) {
+    lock_for_owner();
     const std::size_t committed = committed_bytes();
     bool ok = write_all(fd_, buf_.get(), committed);
     if (with_spill && ok) ok = write_all(fd_, spill_.data(), spill_.size());
@@ -190,8 +224,7 @@ class ThreadLog {
       spill_.clear();
       spilling_ = false;
     }
-    expected = kFlushing;
-    if (!state_.compare_exchange_strong(expected, kIdle, std::memory_order_acq_rel)) park_forever();
+    unlock_for_owner();
   }
 
   int fd_;
@@ -216,6 +249,12 @@ class ThreadLog {
   std::atomic<std::uint64_t> inflight_start_{0};
   std::atomic<const char*> inflight_name_{nullptr};
   std::atomic<std::size_t> inflight_name_len_{0};
+
+  static constexpr std::size_t kInputsCapacity = 4096;
+  static constexpr std::int64_t kInputsUnknown = -1;
+  static constexpr std::int64_t kNoInputs = -2;
+  std::atomic<std::int64_t> inputs_size_{kInputsUnknown};
+  char inputs_[kInputsCapacity];
 };
 
 // Fixed-size stream for packing a record without allocation (used on the crash path).

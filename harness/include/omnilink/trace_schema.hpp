@@ -9,7 +9,9 @@
 namespace omnilink::schema {
 
 inline constexpr std::string_view kTraceFormat = "omnilink-trace";
-inline constexpr std::uint32_t kTraceVersion = 1;
+inline constexpr std::uint32_t kTraceVersion = 2;
+// The oldest trace version readers still accept (version 1: "abort" records, no declared inputs).
+inline constexpr std::uint32_t kOldestTraceVersion = 1;
 inline constexpr std::string_view kRunFormat = "omnilink-run";
 inline constexpr std::uint32_t kRunVersion = 1;
 
@@ -25,21 +27,23 @@ inline constexpr std::string_view kFormat = "format";  // header: kTraceFormat
 inline constexpr std::string_view kVersion = "version";  // header: kTraceVersion
 inline constexpr std::string_view kThread = "thread";  // header: thread index
 inline constexpr std::string_view kClock = "clock";    // header: clock source name
-inline constexpr std::string_view kIndex = "i";       // op/abort: per-thread operation index
-inline constexpr std::string_view kOp = "op";         // op/abort: operation (TLA+ action) name
-inline constexpr std::string_view kFields = "f";      // op: map field name -> value
-inline constexpr std::string_view kStart = "s";       // op/abort: timestamp before the call
+inline constexpr std::string_view kInputs = "in";     // header (v2): operation name -> its input field names
+inline constexpr std::string_view kIndex = "i";       // op/pending: per-thread operation index
+inline constexpr std::string_view kOp = "op";         // op/pending: operation (TLA+ action) name
+inline constexpr std::string_view kFields = "f";      // op: map field name -> value; pending: its inputs, when known
+inline constexpr std::string_view kStart = "s";       // op/pending: timestamp before the call
 inline constexpr std::string_view kEnd = "e";         // op: timestamp after the call
 inline constexpr std::string_view kFailed = "failed";  // op: true when it failed without effect
 inline constexpr std::string_view kHookStart = "hs";  // op: start passed to the replay hook, when refined
-inline constexpr std::string_view kSignal = "sig";    // abort, end: the signal that ended the run
+inline constexpr std::string_view kSignal = "sig";    // pending, end: the signal that ended the run
 inline constexpr std::string_view kCount = "n";       // end: operations logged (absent for "signal")
 inline constexpr std::string_view kReason = "reason";  // end: why the thread stopped
 
 // Record kinds.
 inline constexpr std::string_view kKindHeader = "header";
 inline constexpr std::string_view kKindOp = "op";
-inline constexpr std::string_view kKindAbort = "abort";
+inline constexpr std::string_view kKindPending = "pending";  // v2: an operation in flight when the run died
+inline constexpr std::string_view kKindAbort = "abort";      // v1's pending record (no inputs); read as pending
 inline constexpr std::string_view kKindEnd = "end";
 
 // End reasons.
