@@ -32,16 +32,17 @@ Cut cut_history(const std::vector<ThreadPrefix>& threads, const trace::InputDecl
   if (cut.cut_short_threads.empty()) return cut;
   for (const ThreadPrefix& thread : threads) {
     auto& ops = *thread.ops;
+    // A thread's operations are ordered (each starts after the previous one ended), so what is kept is
+    // a prefix: those that ended before C, then those in flight at C, made pending.
     std::size_t kept = 0;
-    for (auto& op : ops) {
-      if (op.start > cut.at) continue;  // may follow a lost operation: dropped
-      if (!op.pending() && op.end >= cut.at) {
-        make_pending(op, inputs);  // in flight at the cut: a lost operation may precede its end
+    while (kept < ops.size() && ops[kept].start <= cut.at) {
+      if (!ops[kept].pending() && ops[kept].end >= cut.at) {
+        make_pending(ops[kept], inputs);  // in flight at the cut: a lost operation may precede its end
         ++cut.made_pending;
       }
-      ops[kept++] = std::move(op);
+      ++kept;
     }
-    cut.dropped += ops.size() - kept;
+    cut.dropped += ops.size() - kept;  // started after C: a lost operation may precede them
     ops.resize(kept);
   }
   return cut;
