@@ -221,7 +221,8 @@ std::optional<Operation> ThreadTraceReader::next() {
         fed_ += n;
         continue;
       }
-      if (!header_) return fail(0, fed_ > 0 ? "truncated header record" : "empty file: no header record");
+      // A file cut before its header was whole is cut short too: it was created, then the run was killed.
+      if (!header_) return fail(0, fed_ > 0 ? "truncated header record" : "empty file: no header record", /*cut_short=*/true);
       if (fed_ > record_start_)
         return fail(record_start_, "truncated record: the file ends " + std::to_string(fed_ - record_start_) +
                                        " bytes into it (cut short while it was written?)", /*cut_short=*/!end_);

@@ -1,0 +1,257 @@
+// Reading a run into the history a checker decides on, without a checker: run-directory
+// integrity against meta.json (each damage is an error, never a silent pass), the reader's exact
+// header integers and per-thread timestamp order, version 1 traces, the consistent cut of a run
+// cut short, and the domains of pending operations' unknown fields.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "support/test_support.hpp"
+#include "support/trace_builder.hpp"
+#include "tla/validation.hpp"
+#include "validation/history.hpp"
+#include "validation/pending_domains.hpp"
+
+namespace {
+
+using namespace omnilink;
+using testing::TraceBuilder;
+using F = TraceBuilder;
+namespace fs = std::filesystem;
+
+// The verdict `omnilink validate` gives; damaged runs are refused before any checker runs.
+tla::ValidationResult validate(const fs::path& run) {
+  tla::ValidateOptions o;
+  o.run_dir = run;
+  o.spec = fs::path(OMNILINK_SPECS_DIR) / "LinearizableQueue.tla";
+  o.tlc_jar = "/nonexistent/tla2tools.jar";  // a run that gets this far would be `unknown`, not `error`
+  return tla::validate_run(o);
+}
+
+TraceBuilder two_threads() {
+  TraceBuilder b(2);
+  b.inputs("Enqueue", {"elem"}).inputs("Dequeue", {});
+  b.op(0, "Enqueue", 1, 2, F::fields("elem", 1)).op(0, "Enqueue", 5, 6, F::fields("elem", 2));
+  b.op(1, "Dequeue", 3, 4, F::fields("elem", 1, "ok", true)).op(1, "Dequeue", 7, 8, F::fields("elem", 2, "ok", true));
+  return b;
+}
+
+void set_meta(const fs::path& run, const std::string& key, const nlohmann::json& value) {
+  auto meta = nlohmann::json::parse(std::ifstream(run / "meta.json"));
+  meta[key] = value;
+  std::ofstream(run / "meta.json", std::ios::trunc) << meta.dump();
+}
+
+// A thread file whose header is packed by hand (for values the harness never writes).
+void write_header_only(const fs::path& file, std::uint64_t version, std::uint64_t thread) {
+  msgpack::sbuffer buf;
+  msgpack::packer<msgpack::sbuffer> pk(buf);
+  pk.pack_map(6);
+  pk.pack("k"), pk.pack("header"), pk.pack("format"), pk.pack("omnilink-trace");
+  pk.pack("version"), pk.pack_uint64(version), pk.pack("thread"), pk.pack_uint64(thread);
+  pk.pack("clock"), pk.pack("counter"), pk.pack("in"), pk.pack_map(0);
+  pk.pack_map(3), pk.pack("k"), pk.pack("end"), pk.pack("n"), pk.pack(0), pk.pack("reason"), pk.pack("done");
+  std::ofstream(file, std::ios::binary | std::ios::trunc) << std::string(buf.data(), buf.size());
+}
+
+}  // namespace
+
+TEST_CASE("a consistent run directory validates as far as the checker", "[history]") {
+  testing::ScratchDir dir;
+  two_threads().write(dir / "run");
+  const auto r = validate(dir / "run");
+  CHECK(r.verdict == "unknown");  // no TLC at that path: not refused as damaged
+  CHECK(r.operations == 4);
+}
+
+TEST_CASE("meta.json says 2 threads but one thread file is there: an error", "[history][integrity]") {
+  testing::ScratchDir dir;
+  two_threads().write(dir / "run");
+  fs::remove(dir / "run" / "trace" / TraceBuilder::thread_file(1));
+  const auto r = validate(dir / "run");
+  CHECK(r.verdict == "error");
+  CHECK_THAT(r.reason, Catch::Contains("says 2 thread(s)") && Catch::Contains("has 1 thread file(s)"));
+}
+
+TEST_CASE("a thread file from another run is an error, not a pass", "[history][integrity]") {
+  testing::ScratchDir dir;
+  two_threads().write(dir / "run");
+  SECTION("an extra file") {
+    fs::copy_file(dir / "run" / "trace" / TraceBuilder::thread_file(0), dir / "run" / "trace" / TraceBuilder::thread_file(2));
+    const auto r = validate(dir / "run");
+    CHECK(r.verdict == "error");
+    CHECK_THAT(r.reason, Catch::Contains("has 3 thread file(s)"));
+  }
+  SECTION("another run's thread 1, on another clock") {
+    TraceBuilder other(2);
+    other.op(1, "Enqueue", 1, 2, F::fields("elem", 9));
+    other.write(dir / "other");
+    set_meta(dir / "run", "clock", "monotonic");  // the run's own files now disagree with it too
+    const auto r = validate(dir / "run");
+    CHECK(r.verdict == "error");
+    CHECK_THAT(r.reason, Catch::Contains("clock 'counter'") && Catch::Contains("'monotonic'"));
+  }
+  SECTION("a file whose header names another thread") {
+    fs::copy_file(dir / "run" / "trace" / TraceBuilder::thread_file(0), dir / "run" / "trace" / TraceBuilder::thread_file(1),
+                  fs::copy_options::overwrite_existing);
+    const auto r = validate(dir / "run");
+    CHECK(r.verdict == "error");
+    CHECK_THAT(r.reason, Catch::Contains("header says thread 0, its name thread 1"));
+  }
+  SECTION("another trace version than meta.json says") {
+    set_meta(dir / "run", "trace_version", 1);
+    const auto r = validate(dir / "run");
+    CHECK(r.verdict == "error");
+    CHECK_THAT(r.reason, Catch::Contains("trace format version 2") && Catch::Contains("says 1"));
+  }
+}
+
+TEST_CASE("a thread file cut short while meta.json says the run ended ok: the directory is damaged", "[history][integrity]") {
+  testing::ScratchDir dir;
+  TraceBuilder b = two_threads();
+  b.cut_short(1).status("ok");
+  b.write(dir / "run");
+  const auto r = validate(dir / "run");
+  CHECK(r.verdict == "error");
+  CHECK(r.corrupt_trace);
+  CHECK_THAT(r.reason, Catch::Contains("no end record") && Catch::Contains("the run directory is damaged"));
+
+  // The same file behind a run that never finished (killed: meta.json still says running) is a cut.
+  set_meta(dir / "run", "exit", {{"status", "running"}});
+  const auto cut = validate(dir / "run");
+  CHECK(cut.verdict == "unknown");
+  REQUIRE(cut.cut.has_value());
+}
+
+TEST_CASE("header integers beyond 32 bits are errors, never truncated", "[history][reader]") {
+  testing::ScratchDir dir;
+  two_threads().write(dir / "run");
+  const fs::path file = dir / "run" / "trace" / TraceBuilder::thread_file(0);
+  SECTION("thread 2^32 is not thread 0") {
+    write_header_only(file, 2, std::uint64_t{1} << 32);
+    const auto t = trace::read_thread_trace(file);
+    REQUIRE(t.error.has_value());
+    CHECK_THAT(t.error->message, Catch::Contains("'thread' is 4294967296, above the 32-bit range"));
+    CHECK(validate(dir / "run").verdict == "error");
+  }
+  SECTION("version 2^32 + 1 is not version 1") {
+    write_header_only(file, (std::uint64_t{1} << 32) + 1, 0);
+    const auto t = trace::read_thread_trace(file);
+    REQUIRE(t.error.has_value());
+    CHECK_THAT(t.error->message, Catch::Contains("'version' is 4294967297"));
+    CHECK(validate(dir / "run").verdict == "error");
+  }
+}
+
+TEST_CASE("an operation that starts before its thread's previous one ended is an error", "[history][reader]") {
+  testing::ScratchDir dir;
+  TraceBuilder b(1);
+  b.op(0, "Enqueue", 1, 5, F::fields("elem", 1)).op(0, "Enqueue", 4, 6, F::fields("elem", 2));
+  b.write(dir / "run");
+  const auto r = validate(dir / "run");
+  CHECK(r.verdict == "error");
+  CHECK_THAT(r.reason, Catch::Contains("starts (4) before the thread's previous operation ended (5)"));
+}
+
+TEST_CASE("version 1 traces still read: an abort record is a pending operation without inputs", "[history][reader]") {
+  testing::ScratchDir dir;
+  TraceBuilder b(2);
+  b.version(1);
+  b.op(0, "Enqueue", 1, 2, F::fields("elem", 1)).pending(0, "Dequeue", 3);
+  b.op(1, "Dequeue", 2, 4, F::fields("elem", 1, "ok", true));
+  b.write(dir / "run");
+  const auto history = validation::read_history(trace::RunDir::open(dir / "run"));
+  REQUIRE(history.threads[0].size() == 2);
+  const trace::Operation& pending = history.threads[0][1];
+  CHECK(pending.pending());
+  CHECK_FALSE(pending.inputs_known);
+  CHECK(history.inputs.empty());
+  CHECK(history.pending_operations() == 1);
+}
+
+TEST_CASE("the consistent cut: kept before C, pending at C, dropped after", "[history][cut]") {
+  testing::ScratchDir dir;
+  TraceBuilder b(3);
+  b.inputs("Enqueue", {"elem"});  // Dequeue declares nothing: made pending, all its fields are unknown
+  // Thread 0, cut short: last logged end 10. Thread 1, cut short: last logged end 20. C = 10.
+  b.op(0, "Enqueue", 1, 2, F::fields("elem", 1)).op(0, "Enqueue", 8, 10, F::fields("elem", 2)).cut_short(0);
+  b.op(1, "Enqueue", 3, 20, F::fields("elem", 3)).cut_short(1);
+  // Thread 2, whole: before C, across C, after C.
+  b.op(2, "Dequeue", 4, 5, F::fields("elem", 1, "ok", true)).op(2, "Dequeue", 9, 12, F::fields("elem", 2, "ok", true));
+  b.op(2, "Dequeue", 13, 14, F::fields("elem", 3, "ok", true));
+  b.write(dir / "run");
+  const auto h = validation::read_history(trace::RunDir::open(dir / "run"));
+  REQUIRE(h.cut.has_value());
+  CHECK(h.cut->at == 10);
+  CHECK(h.cut->cut_short_threads == std::vector<std::uint32_t>{0, 1});
+  CHECK(h.cut->dropped == 1);       // thread 2's Dequeue at [13, 14]
+  CHECK(h.cut->made_pending == 3);  // Enqueue(2) ending at C, Enqueue(3) and thread 2's second Dequeue across it
+  CHECK_FALSE(h.threads[0][0].pending());
+  CHECK(h.threads[0][1].pending());
+  CHECK(h.threads[0][1].inputs_known);
+  REQUIRE(h.threads[0][1].field("elem") != nullptr);
+  CHECK(h.threads[0][1].field("elem")->as<std::int64_t>() == 2);
+  REQUIRE(h.threads[2].size() == 2);
+  CHECK(h.threads[2][1].pending());
+  CHECK_FALSE(h.threads[2][1].inputs_known);  // undeclared: its logged results are forgotten, not trusted
+  CHECK(h.threads[2][1].fields.empty());
+  CHECK_THAT(h.caveats[0], Catch::Contains("consistent cut at counter time 10") && Catch::Contains("1 operation(s) that started after it dropped"));
+}
+
+TEST_CASE("a torn last record or an empty file is a cut short, a bad byte inside is corruption", "[history][cut]") {
+  testing::ScratchDir dir;
+  TraceBuilder b = two_threads();
+  b.cut_short(1);
+  b.write(dir / "run");
+  const fs::path file = dir / "run" / "trace" / TraceBuilder::thread_file(1);
+  SECTION("torn") {
+    fs::resize_file(file, fs::file_size(file) - 3);  // the last Dequeue, cut mid-record
+    const auto h = validation::read_history(trace::RunDir::open(dir / "run"));
+    REQUIRE(h.cut.has_value());
+    CHECK(h.cut->at == 4);  // thread 1's last whole record ends at 4
+  }
+  SECTION("empty") {
+    fs::resize_file(file, 0);
+    const auto h = validation::read_history(trace::RunDir::open(dir / "run"));
+    REQUIRE(h.cut.has_value());
+    CHECK(h.cut->at == 0);  // it may have done anything from the start: nothing completed survives
+    CHECK(validate(dir / "run").verdict == "unknown");
+  }
+  SECTION("corrupt") {
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(file) / 2));
+    f.put(static_cast<char>(0xc1));
+    f.close();
+    CHECK_THROWS_AS(validation::read_history(trace::RunDir::open(dir / "run")), validation::HistoryError);
+  }
+}
+
+TEST_CASE("pending domains: Bool-typed or all-boolean fields are BOOLEAN, others every value of that name", "[history][domains]") {
+  testing::ScratchDir dir;
+  TraceBuilder b(2);
+  b.op(0, "Enqueue", 1, 2, F::fields("elem", 5)).op(0, "Enqueue", 3, 4, F::fields("elem", 6));
+  b.op(1, "Dequeue", 5, 6, F::fields("elem", 5, "ok", true)).pending(1, "Dequeue", 7);
+  b.write(dir / "run");
+  const auto h = validation::read_history(trace::RunDir::open(dir / "run"));
+  std::map<std::string, validation::OperationParams> params;
+  params["Enqueue"] = {{"elem"}, {false}, {false}};
+  params["Dequeue"] = {{"elem", "ok"}, {false, false}, {false, false}};
+  std::vector<std::string> caveats;
+  auto domains = validation::pending_domains(h, params, caveats);
+  REQUIRE(domains.count("Dequeue") == 1);
+  REQUIRE(domains["Dequeue"].size() == 2);
+  REQUIRE(domains["Dequeue"][0].has_value());
+  CHECK(domains["Dequeue"][0]->values == std::vector<trace::Value>{std::int64_t{5}, std::int64_t{6}});  // Enqueue's elem too
+  REQUIRE(domains["Dequeue"][1].has_value());
+  CHECK(domains["Dequeue"][1]->boolean);
+  CHECK(domains.count("Enqueue") == 0);  // no pending Enqueue: no domain needed
+  CHECK(caveats.empty());
+
+  // Defined by the MC module: no values computed; nothing logged under a name: a caveat says so.
+  params["Dequeue"] = {{"elem", "flag"}, {false, false}, {true, false}};
+  domains = validation::pending_domains(h, params, caveats);
+  CHECK(domains["Dequeue"][0]->defined);
+  CHECK(domains["Dequeue"][1]->values.empty());
+  REQUIRE(caveats.size() == 1);
+  CHECK_THAT(caveats[0], Catch::Contains("OmniLinkDomain_Dequeue_flag"));
+}
