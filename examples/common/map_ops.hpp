@@ -3,6 +3,7 @@
 // key is absent, Erase(key, erased), Find(key, value, found).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstdio>
 #include <string_view>
@@ -15,6 +16,7 @@ namespace examples {
 
 struct Insert {
   static constexpr std::string_view omnilink_name = "Insert";
+  static constexpr std::array<std::string_view, 2> omnilink_inputs{"key", "value"};
   std::int64_t key = 0;
   std::int64_t value = 0;
   bool inserted = false;
@@ -28,6 +30,7 @@ struct Insert {
 
 struct Erase {
   static constexpr std::string_view omnilink_name = "Erase";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"key"};
   std::int64_t key = 0;
   bool erased = false;
   template <class V>
@@ -39,6 +42,7 @@ struct Erase {
 
 struct Find {
   static constexpr std::string_view omnilink_name = "Find";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"key"};
   std::int64_t key = 0;
   std::int64_t value = 0;  // 0 when !found
   bool found = false;
@@ -65,14 +69,17 @@ int run_map_workload(int argc, char** argv, Map& map) {
   harness.template op<Insert>([keys](Map& m, omnilink::Context& ctx, Insert& op) {
     op.key = ctx.uniform(1, keys);
     op.value = unique_elem(ctx.thread(), ctx.index());
+    ctx.inputs_ready();
     op.inserted = m.insert(op.key, op.value, ctx);
   });
   harness.template op<Erase>([keys](Map& m, omnilink::Context& ctx, Erase& op) {
     op.key = ctx.uniform(1, keys);
+    ctx.inputs_ready();
     op.erased = m.erase(op.key, ctx);
   });
   harness.template op<Find>([keys](Map& m, omnilink::Context& ctx, Find& op) {
     op.key = ctx.uniform(1, keys);
+    ctx.inputs_ready();
     op.found = m.find(op.key, op.value, ctx);
   }, /*weight=*/2);
   return harness.run(map);

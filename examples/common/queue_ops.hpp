@@ -3,6 +3,7 @@
 // Dequeue with ok = FALSE rather than dropped.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +15,7 @@ namespace examples {
 
 struct Enqueue {
   static constexpr std::string_view omnilink_name = "Enqueue";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"elem"};
   std::int64_t elem = 0;
   template <class V>
   void omnilink_fields(V&& field) const { field("elem", elem); }
@@ -21,6 +23,7 @@ struct Enqueue {
 
 struct Dequeue {
   static constexpr std::string_view omnilink_name = "Dequeue";
+  static constexpr std::array<std::string_view, 0> omnilink_inputs{};  // elem and ok are results
   std::int64_t elem = 0;  // 0 when !ok
   bool ok = false;
   template <class V>
@@ -68,6 +71,7 @@ int run_queue_workload(int argc, char** argv) {
     if (bad_last && ctx.thread() == 0 && ctx.index() == last) return ctx.unsupported();  // a Dequeue it must be
     if (max_len > 0 && queued.load(std::memory_order_relaxed) >= max_len) return ctx.unsupported();
     op.elem = unique_elem(ctx.thread(), ctx.index());
+    ctx.inputs_ready();
     q.enqueue(op.elem, ctx);
     if (max_len > 0) queued.fetch_add(1, std::memory_order_relaxed);
   });

@@ -2,6 +2,7 @@
 // and Pop(elem, ok) where a pop that finds the stack empty is an observation too (ok = FALSE).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string_view>
 
@@ -13,6 +14,7 @@ namespace examples {
 
 struct Push {
   static constexpr std::string_view omnilink_name = "Push";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"elem"};
   std::int64_t elem = 0;
   template <class V>
   void omnilink_fields(V&& field) const { field("elem", elem); }
@@ -20,6 +22,7 @@ struct Push {
 
 struct Pop {
   static constexpr std::string_view omnilink_name = "Pop";
+  static constexpr std::array<std::string_view, 0> omnilink_inputs{};  // elem and ok are results
   std::int64_t elem = 0;  // 0 when !ok
   bool ok = false;
   template <class V>
@@ -37,6 +40,7 @@ int run_stack_workload(int argc, char** argv, Stack& stack) {
   omnilink::Harness<Stack> harness(argc, argv);
   harness.template op<Push>([](Stack& s, omnilink::Context& ctx, Push& op) {
     op.elem = unique_elem(ctx.thread(), ctx.index());
+    ctx.inputs_ready();
     if (!s.push(op.elem, ctx)) ctx.failed_without_effect();
   });
   harness.template op<Pop>([](Stack& s, omnilink::Context& ctx, Pop& op) { op.ok = s.try_pop(op.elem, ctx); });

@@ -20,6 +20,7 @@
 // run (measured: 4 of 15 native 8-thread runs of 2000 operations per thread with the monotonic
 // clock before it was fenced). Every clock is fenced now (harness/include/omnilink/clock.hpp);
 // examples/campaigns/moodycamel-queue.json passes --clock rdtsc, the cheapest one natively.
+#include <array>
 #include <cstdint>
 #include <iostream>
 #include <string_view>
@@ -40,6 +41,7 @@ using Queue = moodycamel::ConcurrentQueue<std::int64_t>;
 // The operations of PerProducerQueue.tla not shared with the other queues (Dequeue is).
 struct Enqueue {
   static constexpr std::string_view omnilink_name = "Enqueue";
+  static constexpr std::array<std::string_view, 2> omnilink_inputs{"producer", "elem"};
   std::int64_t producer = 0;
   std::int64_t elem = 0;
   template <class V>
@@ -51,6 +53,7 @@ struct Enqueue {
 
 struct EnqueueBulk {
   static constexpr std::string_view omnilink_name = "EnqueueBulk";
+  static constexpr std::array<std::string_view, 2> omnilink_inputs{"producer", "elems"};
   std::int64_t producer = 0;
   std::vector<std::int64_t> elems;
   template <class V>
@@ -62,6 +65,7 @@ struct EnqueueBulk {
 
 struct DequeueFromProducer {
   static constexpr std::string_view omnilink_name = "DequeueFromProducer";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"producer"};
   std::int64_t producer = 0;
   std::int64_t elem = 0;  // 0 when !ok
   bool ok = false;
@@ -76,6 +80,7 @@ struct DequeueFromProducer {
 // What try_dequeue_bulk returned, possibly nothing (a legal observation: DequeueBulk(<<>>)).
 struct DequeueBulk {
   static constexpr std::string_view omnilink_name = "DequeueBulk";
+  static constexpr std::array<std::string_view, 0> omnilink_inputs{};  // elems is the result
   std::vector<std::int64_t> elems;
   template <class V>
   void omnilink_fields(V&& field) const { field("elems", elems); }
@@ -84,6 +89,7 @@ struct DequeueBulk {
 // `call` is unique in the run: the spec keys the call's starting snapshot by it.
 struct SizeApprox {
   static constexpr std::string_view omnilink_name = "SizeApprox";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"call"};
   std::int64_t call = 0;
   std::int64_t size = 0;
   template <class V>
