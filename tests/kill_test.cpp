@@ -9,6 +9,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include <spawn.h>
@@ -150,4 +151,91 @@ TEST_CASE("SIGKILL of rr record --chaos at 20 random moments: a correct queue ne
   const auto racy = kill_runs(OMNILINK_EXAMPLE_RACY_QUEUE, racy_dir, rr_record(), "counter", std::chrono::milliseconds(400), true);
   INFO(report("racy-queue, rr record killed", racy));
   CHECK(racy.count("fail") == 1);
+}
+
+namespace {
+
+// The pid a run's meta.json names (the harness), once the run has started; 0 until then.
+pid_t harness_pid(const fs::path& store) {
+  std::error_code ec;
+  for (const auto& campaign : fs::directory_iterator(store, ec)) {
+    if (!campaign.is_directory()) continue;
+    for (const auto& run : fs::directory_iterator(campaign.path(), ec)) {
+      std::ifstream in(run.path() / "meta.json");
+      const auto meta = nlohmann::json::parse(in, nullptr, false);
+      if (meta.is_object() && meta.contains("pid")) return meta["pid"].get<pid_t>();
+    }
+  }
+  return 0;
+}
+
+pid_t parent_of(pid_t pid) {
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), {});
+  const auto close = text.rfind(')');  // the command name may contain spaces and parentheses
+  std::istringstream rest(close == std::string::npos ? "" : text.substr(close + 2));
+  char state = 0;
+  pid_t ppid = 0;
+  rest >> state >> ppid;
+  return ppid;
+}
+
+// Runs a one-run campaign of the locked queue and SIGKILLs, mid-run, its harness (or the rr
+// recording it). The campaign's outcome for that run.
+testing::CampaignResult campaign_with_kill(const ScratchDir& dir, const std::string& rr, bool kill_rr) {
+  const nlohmann::json target{{"name", "locked-queue"},
+                              {"harness", OMNILINK_EXAMPLE_LOCKED_QUEUE},
+                              {"spec", std::string(OMNILINK_SPECS_DIR) + "/LinearizableQueue.tla"},
+                              {"threads", {2}},
+                              {"ops", {200000}},
+                              {"runs", 1},
+                              {"args", {"--perturb", "sleep", "--perturb-rate", "0.02", "--sleep-max-us", "2000", "--param", "max_len=16"}}};
+  const nlohmann::json file{{"format", 1}, {"name", "killed"}, {"rr", rr}, {"run_timeout_s", 600},
+                            {"tlc", {{"heap", "1g"}, {"timeout_s", 300}}}, {"targets", {target}}};
+  std::ofstream(dir / "killed.json") << file.dump(2);
+  std::thread killer([&] {
+    pid_t pid = 0;
+    for (int i = 0; i < 600 && pid == 0; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      pid = harness_pid(dir / "store");
+    }
+    if (pid == 0) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    ::kill(kill_rr ? parent_of(pid) : pid, SIGKILL);
+  });
+  auto result = testing::run_campaign(dir / "killed.json", dir);
+  killer.join();
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("a campaign whose harness is SIGKILLed validates the run on its consistent cut: no FAILURES FOUND") {
+  testing::require_tlc();
+  ScratchDir dir;
+  const auto r = campaign_with_kill(dir, "off", false);
+  INFO(r.output);
+  CHECK(r.exit_code == 2);  // a run without a pass verdict, not a failure found
+  CHECK(r.output.find("FAILURES FOUND") == std::string::npos);
+  REQUIRE(r.summary["runs"].size() == 1);
+  const auto& run = r.summary["runs"][0];
+  CHECK(run["outcome"] == "crashed");
+  CHECK_THAT(run["detail"].get<std::string>(), Catch::Contains("validated on its consistent cut"));
+  const auto result = nlohmann::json::parse(std::ifstream(fs::path(run["dir"].get<std::string>()) / "validation" / "result.json"));
+  CHECK(result["verdict"] == "pass");
+  CHECK(result.contains("cut"));
+}
+
+TEST_CASE("a campaign whose rr record is SIGKILLed under chaos validates the run on its consistent cut") {
+  testing::require_tlc();
+  testing::require_rr_chaos();
+  ScratchDir dir;
+  const auto r = campaign_with_kill(dir, "chaos", true);
+  INFO(r.output);
+  CHECK(r.exit_code == 2);
+  CHECK(r.output.find("FAILURES FOUND") == std::string::npos);
+  REQUIRE(r.summary["runs"].size() == 1);
+  const auto& run = r.summary["runs"][0];
+  CHECK(run["outcome"] != "fail");
+  CHECK_THAT(run["detail"].get<std::string>(), Catch::Contains("validated on its consistent cut"));
 }
