@@ -6,6 +6,10 @@
 #include <thread>
 #include <utility>
 
+#include <unistd.h>
+#include <algorithm>
+#include <fstream>
+
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
@@ -15,6 +19,9 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kDatabaseFile = "omnilink.db";
+// In every campaign directory: what the campaign was (its id, name, file and configuration), so
+// the directory says whose it is and an index can be rebuilt from it.
+constexpr const char* kCampaignFile = "campaign.json";
 // How long a statement waits for another process's write transaction before failing: long enough
 // for any of the store's short transactions, even on a loaded machine.
 constexpr int kBusyTimeoutMs = 30'000;
@@ -30,12 +37,38 @@ nlohmann::json json_or_null(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
+// "file:" URI of a path, for SQLite's URI parameters: the characters a URI gives meaning to are
+// percent-encoded.
+std::string file_uri(const fs::path& path) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string uri = "file:";
+  for (const unsigned char c : fs::absolute(path).string()) {
+    if (c == '%' || c == '?' || c == '#' || c < 0x20 || c >= 0x7f) {
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 15];
+    } else {
+      uri += static_cast<char>(c);
+    }
+  }
+  return uri;
+}
+
 // An open database connection, closed on destruction.
 class Connection {
  public:
-  Connection(fs::path path, bool create) : path_(std::move(path)) {
-    const int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-    const int rc = sqlite3_open_v2(path_.c_str(), &db_, flags, nullptr);
+  enum class Mode { create, existing, read_only, immutable, create_bare };
+
+  Connection(fs::path path, Mode mode) : path_(std::move(path)) {
+    // immutable: a read-only file system, where SQLite cannot make the WAL index it needs to read
+    // a WAL database; the file is then read as it is, without locks.
+    const int flags = mode == Mode::create || mode == Mode::create_bare ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+                      : mode == Mode::existing ? SQLITE_OPEN_READWRITE
+                                               : SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+    const std::string name = mode == Mode::immutable ? file_uri(path_) + "?immutable=1"
+                             : mode == Mode::read_only ? file_uri(path_)
+                                                       : path_.string();
+    const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
     if (rc != SQLITE_OK) {
       // sqlite3_open_v2 allocates a handle (carrying the message) even when it fails.
       const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
@@ -45,6 +78,7 @@ class Connection {
     sqlite3_busy_timeout(db_, kBusyTimeoutMs);
   }
   ~Connection() { sqlite3_close(db_); }
+  Connection(Connection&& other) noexcept : path_(std::move(other.path_)), db_(std::exchange(other.db_, nullptr)) {}
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
@@ -219,6 +253,47 @@ CREATE TABLE validations (
 CREATE INDEX validations_by_run ON validations(campaign, run);
 )sql";
 
+// The store's campaign directories (STORE/<campaign-id>/, each with campaign.json or run
+// directories), by name.
+std::vector<std::string> campaign_directories(const fs::path& store) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(store, ec)) {
+    if (!entry.is_directory(ec)) continue;
+    bool campaign = fs::exists(entry.path() / kCampaignFile, ec);
+    for (auto run = fs::directory_iterator(entry.path(), ec); !campaign && !ec && run != fs::directory_iterator(); run.increment(ec))
+      campaign = fs::exists(run->path() / "meta.json", ec);
+    if (campaign) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::string name_list(const std::vector<std::string>& names) {
+  std::string list;
+  for (std::size_t i = 0; i < names.size() && i < 5; ++i) list += (i ? ", " : "") + names[i];
+  if (names.size() > 5) list += ", ... (" + std::to_string(names.size()) + " in all)";
+  return list;
+}
+
+std::string lost_index_message(const fs::path& store, const std::string& what, const std::vector<std::string>& orphans) {
+  return (store / kDatabaseFile).string() + " " + what + ", but " + store.string() + " holds campaign directories (" +
+         name_list(orphans) + "). A new index would number campaigns from 1 again, over them, so none is made. " +
+         "Rebuild the index from the directories with `omnilink store rebuild " + store.string() +
+         "`, or point --store at another directory.";
+}
+
+std::string orphan_note(const fs::path& store) {
+  const auto orphans = campaign_directories(store);
+  return orphans.empty() ? "" : " (" + store.string() + " holds campaign directories: " + name_list(orphans) +
+                                    "; `omnilink store rebuild " + store.string() + "` makes their index again)";
+}
+
+void require_index(const fs::path& store) {
+  if (!fs::exists(store / kDatabaseFile))
+    throw StoreError("no store at " + store.string() + " (" + kDatabaseFile + " missing)" + orphan_note(store));
+}
+
 // Switching a new database to WAL needs an exclusive lock, and SQLite reports a process opening
 // the same new store at that moment as SQLITE_BUSY at once rather than through the busy handler:
 // so the switch is retried here, for as long as the busy timeout. (Once the file is in WAL mode,
@@ -239,11 +314,21 @@ int user_version(Connection& db) {
   return s.int32();
 }
 
+void check_version(Connection& db) {
+  const int version = user_version(db);
+  if (version > kStoreSchemaVersion)
+    throw StoreError(db.path().string() + " has schema version " + std::to_string(version) + "; this omnilink knows up to " +
+                     std::to_string(kStoreSchemaVersion) + " (upgrade omnilink)");
+}
+
 // Creates the schema of a new database, or checks that an existing one is a version this build
 // knows. Two processes may open a new store at once: the version is read again under the write
-// lock, so only one of them creates the tables.
-void ensure_schema(Connection& db) {
+// lock, so only one of them creates the tables. An empty database beside campaign directories is
+// refused: a fresh index would number new campaigns from 1 again, over the old ones' directories.
+void ensure_schema(Connection& db, const fs::path& store) {
   if (user_version(db) == 0) {
+    if (const auto orphans = store.empty() ? std::vector<std::string>() : campaign_directories(store); !orphans.empty())
+      throw StoreError(lost_index_message(store, "is empty", orphans));
     Transaction t(db);
     if (user_version(db) == 0) {
       db.exec(kSchema);
@@ -251,10 +336,7 @@ void ensure_schema(Connection& db) {
     }
     t.commit();
   }
-  const int version = user_version(db);
-  if (version > kStoreSchemaVersion)
-    throw StoreError(db.path().string() + " has schema version " + std::to_string(version) + "; this omnilink knows up to " +
-                     std::to_string(kStoreSchemaVersion) + " (upgrade omnilink)");
+  check_version(db);
 }
 
 constexpr const char* kCampaignColumns = "id, name, file, config_json, status, created_ms, finished_ms";
@@ -328,29 +410,73 @@ RunRecord read_run(Statement& s) {
 // is durable in WAL mode except for the last transactions at a power loss, which a store of
 // re-runnable runs can afford. foreign_keys is per connection in SQLite, so it is set every time.
 struct Store::Db {
-  Db(fs::path path, bool create) : connection(std::move(path), create) {
+  Db(const fs::path& store, Connection::Mode mode) : connection(open(store, mode)) {
+    if (mode == Connection::Mode::read_only || mode == Connection::Mode::immutable) {
+      if (user_version(connection) == 0)
+        throw StoreError(connection.path().string() + " is empty: not a store's index" + orphan_note(store));
+      check_version(connection);
+      return;
+    }
     enable_wal(connection);
     connection.exec("PRAGMA foreign_keys=ON");
     connection.exec("PRAGMA synchronous=NORMAL");
-    ensure_schema(connection);
+    // create_bare: a rebuild, which indexes the campaign directories that ensure_schema guards.
+    ensure_schema(connection, mode == Connection::Mode::create_bare ? fs::path() : store);
   }
+
+  // A read-only connection that can read (a first query proves it), falling back to immutable
+  // mode where the store's file system is read-only.
+  static Connection open(const fs::path& store, Connection::Mode mode) {
+    const fs::path file = store / kDatabaseFile;
+    if (mode != Connection::Mode::read_only) return Connection(file, mode);
+    try {
+      Connection connection(file, mode);
+      user_version(connection);
+      return connection;
+    } catch (const StoreError&) {
+      if (::access(store.c_str(), W_OK) == 0) throw;  // a writable directory: the error is real
+      return Connection(file, Connection::Mode::immutable);
+    }
+  }
+
   Connection connection;
 };
 
-Store::Store(fs::path directory, bool create)
-    : directory_(std::move(directory)), db_(std::make_unique<Db>(directory_ / kDatabaseFile, create)) {}
+Store::Store(fs::path directory, int mode)
+    : directory_(std::move(directory)), db_(std::make_unique<Db>(directory_, static_cast<Connection::Mode>(mode))) {}
 
 Store Store::open(const fs::path& directory) {
   std::error_code ec;
   fs::create_directories(directory, ec);
   if (ec) throw StoreError("cannot create the store directory " + directory.string() + ": " + ec.message());
-  return Store(directory, true);
+  if (!fs::exists(directory / kDatabaseFile))
+    if (const auto orphans = campaign_directories(directory); !orphans.empty())
+      throw StoreError(lost_index_message(directory, "is missing", orphans));
+  return Store(directory, static_cast<int>(Connection::Mode::create));
 }
 
 Store Store::open_existing(const fs::path& directory) {
-  if (!fs::exists(directory / kDatabaseFile))
-    throw StoreError("no store at " + directory.string() + " (" + kDatabaseFile + " missing)");
-  return Store(directory, false);
+  require_index(directory);
+  return Store(directory, static_cast<int>(Connection::Mode::existing));
+}
+
+Store Store::open_for_rebuild(const fs::path& directory) {
+  const fs::path index = directory / kDatabaseFile;
+  if (fs::exists(index)) {
+    {
+      Connection existing(index, Connection::Mode::read_only);
+      if (user_version(existing) != 0)
+        throw StoreError(index.string() + " is an index already; rebuild makes one only where it is missing or empty");
+    }
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(index.string() + suffix);
+  }
+  Store store(directory, static_cast<int>(Connection::Mode::create_bare));
+  return store;
+}
+
+Store Store::open_read_only(const fs::path& directory) {
+  require_index(directory);
+  return Store(directory, static_cast<int>(Connection::Mode::read_only));
 }
 
 Store::Store(Store&&) noexcept = default;
@@ -362,13 +488,37 @@ std::string Store::create_campaign(const std::string& name, const std::string& f
   Transaction t(db);
   Statement next(db, "SELECT COALESCE(MAX(seq), 0) + 1 FROM campaigns WHERE name = ?");
   next.bind(name).step();
-  const std::int64_t seq = next.int64();
-  const std::string id = name + "-" + std::to_string(seq);
+  // The next number whose directory does not exist yet: a directory the index does not know (an
+  // index restored from a backup, a directory copied in) is never reused. Creating it is the
+  // claim; the transaction keeps another omnilink from taking the same number meanwhile.
+  std::int64_t seq = next.int64();
+  std::string id;
+  for (;; ++seq) {
+    id = name + "-" + std::to_string(seq);
+    std::error_code ec;
+    if (fs::create_directory(directory_ / id, ec)) break;
+    if (ec) throw StoreError("cannot create the campaign directory " + (directory_ / id).string() + ": " + ec.message());
+  }
+  const std::int64_t created = now_ms();
+  const nlohmann::json record{{"format", "omnilink-campaign"}, {"version", 1}, {"id", id}, {"name", name}, {"seq", seq},
+                              {"file", file}, {"created_ms", created}, {"config", nlohmann::json::parse(config_json)}};
+  std::ofstream out(campaign_record_file(directory_, id));
+  out << record.dump(2) << "\n";
+  if (!out.flush()) throw StoreError("cannot write " + campaign_record_file(directory_, id).string());
   Statement insert(db, "INSERT INTO campaigns (id, name, seq, file, config_json, status, created_ms, finished_ms) "
                        "VALUES (?, ?, ?, ?, ?, 'running', ?, 0)");
-  insert.bind(id).bind(name).bind(seq).bind(file).bind(config_json).bind(now_ms()).run();
+  insert.bind(id).bind(name).bind(seq).bind(file).bind(config_json).bind(created).run();
   t.commit();
   return id;
+}
+
+void Store::restore_campaign(const CampaignRecord& c, std::int64_t seq) {
+  Connection& db = db_->connection;
+  Transaction t(db);
+  Statement insert(db, "INSERT INTO campaigns (id, name, seq, file, config_json, status, created_ms, finished_ms) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  insert.bind(c.id).bind(c.name).bind(seq).bind(c.file).bind(c.config_json).bind(c.status).bind(c.created_ms).bind(c.finished_ms).run();
+  t.commit();
 }
 
 std::optional<CampaignRecord> Store::campaign(const std::string& id) {
@@ -471,6 +621,8 @@ std::vector<RunRecord> Store::runs(const std::string& campaign, const std::optio
   while (s.step()) runs.push_back(read_run(s));
   return runs;
 }
+
+fs::path campaign_record_file(const fs::path& store, const std::string& campaign_id) { return store / campaign_id / kCampaignFile; }
 
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();

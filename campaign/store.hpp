@@ -93,9 +93,19 @@ class Store {
  public:
   // Opens STORE/omnilink.db, creating the directory and the schema if needed.
   static Store open(const std::filesystem::path& directory);
-  // Opens an existing store; never creates one (for commands that only read). Throws StoreError
+  // Refuses (StoreError, saying how to recover) a missing or empty omnilink.db beside campaign
+  // directories: a new index would reuse their names and overwrite their runs.
+  //
+  // Opens an existing store for reading and writing; never creates one. Throws StoreError
   // "no store at DIR (omnilink.db missing)" when there is none.
   static Store open_existing(const std::filesystem::path& directory);
+  // Opens an existing store read-only (for verbs that only read: ls, show, results, replay): it
+  // writes nothing, not even a schema into an empty file, and works on a read-only file system.
+  static Store open_read_only(const std::filesystem::path& directory);
+  // Makes a new, empty index for `omnilink store rebuild`: the one opening that accepts campaign
+  // directories beside a missing or empty omnilink.db (which it removes). Refuses a store whose
+  // index has a schema already.
+  static Store open_for_rebuild(const std::filesystem::path& directory);
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;
   ~Store();
@@ -103,8 +113,12 @@ class Store {
   const std::filesystem::path& directory() const { return directory_; }
 
   // A new campaign named `name` (status running); returns its id, unique in the store even when
-  // two processes create campaigns of the same name at once.
+  // two processes create campaigns of the same name at once, and never the name of a directory
+  // already in the store: the campaign's directory STORE/<id>/ is created here, with its
+  // campaign.json, and a campaign writes only inside its own.
   std::string create_campaign(const std::string& name, const std::string& file, const std::string& config_json);
+  // Indexes a campaign whose directory exists already (rebuild): its id and number as they were.
+  void restore_campaign(const CampaignRecord& campaign, std::int64_t seq);
   std::optional<CampaignRecord> campaign(const std::string& id);
   // The newest campaign with that name, if any.
   std::optional<CampaignRecord> latest_campaign(const std::string& name);
@@ -126,11 +140,14 @@ class Store {
   std::vector<RunRecord> runs(const std::string& campaign, const std::optional<std::string>& status = std::nullopt);
 
  private:
-  Store(std::filesystem::path directory, bool create);
+  Store(std::filesystem::path directory, int mode);
   struct Db;
   std::filesystem::path directory_;
   std::unique_ptr<Db> db_;
 };
+
+// STORE/<campaign-id>/campaign.json: the campaign's id, name, number, file and configuration.
+std::filesystem::path campaign_record_file(const std::filesystem::path& store, const std::string& campaign_id);
 
 // Milliseconds since the Unix epoch, as the store records times.
 std::int64_t now_ms();

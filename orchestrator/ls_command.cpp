@@ -77,9 +77,13 @@ void StoreOption::add_to(CLI::App& sub) {
   sub.add_option("--store", directory, "The campaign store directory (default: $OMNILINK_STORE, else ./omnilink-store)");
 }
 
-campaign::Store StoreOption::open() const {
-  return campaign::Store::open_existing(directory.empty() ? campaign::default_store_directory() : std::filesystem::path(directory));
+std::filesystem::path StoreOption::path() const {
+  return directory.empty() ? campaign::default_store_directory() : std::filesystem::path(directory);
 }
+
+campaign::Store StoreOption::open() const { return campaign::Store::open_existing(path()); }
+
+campaign::Store StoreOption::open_read_only() const { return campaign::Store::open_read_only(path()); }
 
 std::string local_time(std::int64_t epoch_ms) {
   if (epoch_ms == 0) return "-";
@@ -133,7 +137,7 @@ void LsCommand::add_to(CLI::App& app) {
 
 int LsCommand::run() {
   try {
-    campaign::Store store = store_.open();
+    campaign::Store store = store_.open_read_only();
     return campaign_.empty() ? list_campaigns(store) : list_runs(store);
   } catch (const campaign::StoreError& e) {
     std::cerr << "omnilink ls: " << e.what() << "\n";

@@ -26,6 +26,9 @@ struct StoreOption {
   // The store, never created: a read command pointed at the wrong directory must say so rather
   // than leave an empty store there. Throws campaign::StoreError.
   campaign::Store open() const;
+  // The same, read-only: for verbs that only read (a read-only or archived store works too).
+  campaign::Store open_read_only() const;
+  std::filesystem::path path() const;
 };
 
 // An epoch-milliseconds time as local ISO 8601 ("2024-05-01T12:03:04"); "-" for 0 (not yet).

@@ -14,6 +14,7 @@
 #include "orchestrator/results_command.hpp"
 #include "orchestrator/revalidate_command.hpp"
 #include "orchestrator/show_command.hpp"
+#include "orchestrator/store_command.hpp"
 #include "orchestrator/trace_command.hpp"
 #include "orchestrator/validate_command.hpp"
 #include "orchestrator/version.hpp"
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<RevalidateCommand>());
   commands.push_back(std::make_unique<ReplayCommand>());
   commands.push_back(std::make_unique<ResultsCommand>());
+  commands.push_back(std::make_unique<StoreCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

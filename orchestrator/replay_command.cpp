@@ -34,7 +34,7 @@ ResolvedRun resolve_run(const std::string& what, const StoreOption& store_option
   std::error_code ec;
   if (fs::is_regular_file(fs::path(what) / "meta.json", ec))
     return {fs::absolute(what), what, campaign::recorded_with_soft_counters(what)};
-  campaign::Store store = store_option.open();
+  campaign::Store store = store_option.open_read_only();
   if (auto run = store.run(what)) return {run->dir, what, run->rr_soft_counters};
   throw ReplayError("'" + what + "' is not a run directory; " + unknown_run_message(store, what));
 }

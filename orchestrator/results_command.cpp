@@ -30,7 +30,7 @@ void ResultsCommand::add_to(CLI::App& app) {
 
 int ResultsCommand::run() {
   try {
-    Store store = store_.open();
+    Store store = store_.open_read_only();
     const auto load = [&](const std::string& what) -> std::optional<CampaignRuns> {
       const auto campaign = find_campaign(store, what);
       if (!campaign) {

@@ -101,7 +101,7 @@ void ShowCommand::add_to(CLI::App& app) {
 
 int ShowCommand::run() {
   try {
-    campaign::Store store = store_.open();
+    campaign::Store store = store_.open_read_only();
     const std::optional<RunRecord> run = store.run(key_);
     if (!run) {
       std::cerr << "omnilink show: " << unknown_run_message(store, key_) << "\n";

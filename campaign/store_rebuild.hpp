@@ -1,0 +1,28 @@
+// `omnilink store rebuild`: a store's index (omnilink.db) made again from its campaign
+// directories, after it was deleted, emptied or lost. Each STORE/<campaign-id>/campaign.json says
+// which campaign a directory holds and its configuration, so its plan is made again and every run
+// directory read back: the harness's outcome from meta.json, how it was recorded from
+// recording.json, the newest verdict from validation/result.json. Nothing in a run directory is
+// changed.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace omnilink::campaign {
+
+/// What a rebuild indexed and what it left alone.
+struct RebuildReport {
+  std::vector<std::string> campaigns;    // indexed, by id
+  std::size_t runs = 0;                  // planned runs indexed (those never started as pending)
+  std::size_t run_directories = 0;       // of them, with a run directory read back
+  std::size_t validations = 0;           // verdicts read back from validation/result.json
+  std::vector<std::string> left_alone;   // what could not be indexed, and why
+};
+
+/// Rebuilds the index of `store`. Throws StoreError when the store has an index already.
+RebuildReport rebuild_index(const std::filesystem::path& store);
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,37 @@
+#include "orchestrator/store_command.hpp"
+
+#include <iostream>
+
+#include "campaign/store.hpp"
+#include "campaign/store_rebuild.hpp"
+
+namespace omnilink::cli {
+
+void StoreCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("store", "Maintain a campaign store");
+  sub_->require_subcommand(1);
+  rebuild_ = sub_->add_subcommand("rebuild", "Make the store's index (omnilink.db) again from its campaign directories");
+  rebuild_->add_option("STORE", directory_, "The store directory (default: $OMNILINK_STORE, else ./omnilink-store)");
+}
+
+int StoreCommand::run() {
+  const std::filesystem::path store = directory_.empty() ? campaign::default_store_directory() : std::filesystem::path(directory_);
+  campaign::RebuildReport report;
+  try {
+    report = campaign::rebuild_index(store);
+  } catch (const campaign::StoreError& e) {
+    std::cerr << "omnilink store rebuild: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "omnilink store rebuild: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  std::cout << "rebuilt the index of " << store.string() << ": " << report.campaigns.size() << " campaign(s), " << report.runs
+            << " planned run(s), " << report.run_directories << " run directories read back, " << report.validations
+            << " verdict(s)\n";
+  for (const auto& id : report.campaigns) std::cout << "  " << id << "\n";
+  for (const auto& why : report.left_alone) std::cout << "  left alone: " << why << "\n";
+  return report.left_alone.empty() ? kExitOk : kExitProblem;
+}
+
+}  // namespace omnilink::cli

@@ -1,0 +1,157 @@
+// A store never overwrites: an emptied or deleted index beside campaign directories is refused by
+// every verb (and not silently recreated by a read-only one), `omnilink store rebuild` makes it
+// again from the directories, a directory the index does not know is never reused, and the
+// read-only verbs work on a read-only file system. The read-only mount needs a private mount
+// namespace; without the privilege for one that case reports SKIPPED (77).
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/store.hpp"
+#include "platform/subprocess.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using namespace omnilink;
+namespace fs = std::filesystem;
+
+ProcessResult omnilink_cli(const std::vector<std::string>& args) { return run_process(OMNILINK_CLI, args); }
+
+// A two-run campaign of the crashing harness that never crashes, rr off: quick, with or without TLC.
+void run_campaign(const fs::path& dir) {
+  const nlohmann::json target{{"name", "steps"}, {"harness", OMNILINK_CRASHING_HARNESS},
+                              {"spec", std::string(OMNILINK_TEST_SPECS) + "/Steps.tla"}, {"threads", {2}}, {"ops", {50}},
+                              {"runs", 2}, {"args", {"--param", "crash_at=-1"}}};
+  std::ofstream(dir / "steps.json") << nlohmann::json{{"format", 1}, {"name", "steps"}, {"rr", "off"}, {"targets", {target}}}.dump();
+}
+
+std::string read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// What `ls CAMPAIGN --json` says of each run: status and verdict.
+std::map<std::string, std::string> outcomes(const fs::path& store, const std::string& campaign) {
+  const auto r = omnilink_cli({"ls", campaign, "--store", store.string(), "--json"});
+  REQUIRE(r.exit_code == 0);
+  std::map<std::string, std::string> out;
+  for (const auto& run : nlohmann::json::parse(r.out))
+    out[run["id"].get<std::string>()] = run["status"].get<std::string>() + "/" +
+                                        (run["validation"].is_null() ? std::string("-") : run["validation"]["verdict"].get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("an emptied or deleted index is refused by every verb, rebuilt from the directories, and nothing is overwritten",
+          "[store][safety]") {
+  testing::ScratchDir dir;
+  const fs::path store = dir / "store";
+  run_campaign(dir.path());
+  const auto first = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"});
+  INFO(first.out << first.err);
+  REQUIRE((first.exit_code == 0 || first.exit_code == 2));  // 2: no TLC here, verdicts unknown
+  const auto before = outcomes(store, "steps-1");
+  REQUIRE(before.size() == 2);
+  const fs::path kept = store / "steps-1" / before.begin()->first / "trace" / "thread-0000.msgpack";
+  const std::string kept_bytes = read_bytes(kept);
+  REQUIRE_FALSE(kept_bytes.empty());
+
+  for (const std::string how : {"emptied", "deleted"}) {
+    INFO("index " << how);
+    for (const char* suffix : {"-wal", "-shm"}) fs::remove(store.string() + "/omnilink.db" + suffix);
+    if (how == "emptied") std::ofstream(store / "omnilink.db", std::ios::trunc);
+    else fs::remove(store / "omnilink.db");
+
+    const auto ls = omnilink_cli({"ls", "--store", store.string()});
+    CHECK(ls.exit_code == 3);
+    CHECK_THAT(ls.err, Catch::Contains("steps-1") && Catch::Contains("omnilink store rebuild"));
+    if (how == "emptied") CHECK(fs::file_size(store / "omnilink.db") == 0);  // a read-only verb wrote no schema
+    else CHECK_FALSE(fs::exists(store / "omnilink.db"));
+
+    const auto again = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"});
+    CHECK(again.exit_code == 3);
+    CHECK_THAT(again.err, Catch::Contains("would number campaigns from 1 again"));
+    CHECK(read_bytes(kept) == kept_bytes);
+  }
+
+  const auto rebuild = omnilink_cli({"store", "rebuild", store.string()});
+  INFO(rebuild.out << rebuild.err);
+  REQUIRE(rebuild.exit_code == 0);
+  CHECK_THAT(rebuild.out, Catch::Contains("1 campaign(s), 2 planned run(s), 2 run directories read back"));
+  CHECK(outcomes(store, "steps-1") == before);
+  CHECK(omnilink_cli({"store", "rebuild", store.string()}).exit_code == 3);  // an index exists now
+
+  const auto next = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"});
+  CHECK_THAT(next.out, Catch::Contains("omnilink campaign steps-2"));
+  CHECK(read_bytes(kept) == kept_bytes);
+}
+
+TEST_CASE("a new campaign never takes the name of a directory the index does not know", "[store][safety]") {
+  testing::ScratchDir dir;
+  campaign::Store store = campaign::Store::open(dir.path());
+  fs::create_directories(dir / "x-1");
+  std::ofstream(dir / "x-1" / "notes.txt") << "someone else's\n";
+  const std::string id = store.create_campaign("x", "/x.json", "{}");
+  CHECK(id == "x-2");
+  CHECK(fs::exists(dir / "x-2" / "campaign.json"));
+  CHECK(read_bytes(dir / "x-1" / "notes.txt") == "someone else's\n");
+  const auto record = nlohmann::json::parse(read_bytes(dir / "x-2" / "campaign.json"));
+  CHECK(record["id"] == "x-2");
+  CHECK(record["seq"] == 2);
+}
+
+TEST_CASE("ls, show and results work on a store on a read-only file system", "[store][safety][readonly]") {
+  testing::ScratchDir dir;
+  const fs::path store = dir / "store";
+  run_campaign(dir.path());
+  REQUIRE(omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"}).exit_code != 3);
+  const fs::path mount_point = dir / "ro";
+  fs::create_directories(mount_point);
+  const auto runs = outcomes(store, "steps-1");
+  const std::string run = "steps-1/" + runs.begin()->first;
+
+  // Each command in a child with a private mount namespace, the store bind-mounted read-only.
+  auto read_only = [&](std::vector<std::string> args) {
+    const fs::path out = dir / "out.txt";
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      if (unshare(CLONE_NEWNS) != 0 || mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+          mount(store.c_str(), mount_point.c_str(), nullptr, MS_BIND, nullptr) != 0 ||
+          mount(nullptr, mount_point.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr) != 0)
+        _exit(77);
+      const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      dup2(fd, STDOUT_FILENO), dup2(fd, STDERR_FILENO);
+      args.insert(args.begin(), OMNILINK_CLI);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      execv(argv[0], argv.data());
+      _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 77) testing::skip_test("cannot make a private read-only mount here (needs CAP_SYS_ADMIN)");
+    return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_bytes(out)};
+  };
+  const auto [ls_code, ls_out] = read_only({"ls", "--store", mount_point.string()});
+  INFO(ls_out);
+  CHECK(ls_code == 0);
+  CHECK_THAT(ls_out, Catch::Contains("steps-1"));
+  const auto [show_code, show_out] = read_only({"show", run, "--store", mount_point.string()});
+  INFO(show_out);
+  CHECK(show_code == 0);
+  const auto [results_code, results_out] = read_only({"results", "--store", mount_point.string()});
+  INFO(results_out);
+  CHECK(results_code == 0);
+}
