@@ -15,6 +15,7 @@
 #include "campaign/store.hpp"
 #include "campaign/validation_pool.hpp"
 #include "orchestrator/bundled_paths.hpp"
+#include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
 
 namespace omnilink::cli {
@@ -39,6 +40,27 @@ bool write_report(const std::string& file, const std::string& text) {
 }
 
 }  // namespace
+
+std::vector<std::string> CampaignCommand::resume_command(const fs::path& store) const {
+  std::vector<std::string> argv{"omnilink", "campaign", fs::absolute(file_).string(), "--resume", "--store", fs::absolute(store).string()};
+  auto add = [&argv](const std::string& flag, const std::string& value) { argv.insert(argv.end(), {flag, value}); };
+  for (const auto& o : overrides_) add("--set", o);
+  if (jobs_) add("--jobs", std::to_string(*jobs_));
+  if (!rr_.empty()) add("--rr", rr_);
+  if (run_timeout_s_) add("--run-timeout", std::to_string(*run_timeout_s_));
+  if (runs_) add("--runs", std::to_string(*runs_));
+  if (!tlc_heap_.empty()) add("--tlc-heap", tlc_heap_);
+  if (tlc_timeout_s_) add("--tlc-timeout", std::to_string(*tlc_timeout_s_));
+  if (tlc_jobs_) add("--tlc-jobs", std::to_string(*tlc_jobs_));
+  if (!name_.empty()) add("--name", name_);
+  for (const auto& t : only_targets_) add("--only", t);
+  for (const auto& a : extra_harness_args_) argv.push_back("--harness-arg=" + a);
+  for (const auto& d : harness_dirs_) add("--harness-dir", fs::absolute(d).string());
+  if (plain_) argv.push_back("--plain");
+  if (!json_file_.empty()) add("--json", fs::absolute(json_file_).string());
+  if (!junit_file_.empty()) add("--junit", fs::absolute(junit_file_).string());
+  return argv;
+}
 
 void CampaignCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("campaign", "Run a campaign: many harness runs (under rr chaos when possible), each archived and validated with TLC");
@@ -93,7 +115,8 @@ int CampaignCommand::run() {
   std::optional<Store> store;
   std::string campaign_id;
   try {
-    store = Store::open(config.store);
+    // --resume continues a campaign: a store that is not there is a mistake, not one to create.
+    store = resume_ ? Store::open_existing(config.store) : Store::open(config.store);
     if (resume_) {
       const auto previous = store->latest_campaign(config.name);
       if (!previous) {
@@ -176,7 +199,7 @@ int CampaignCommand::run() {
   if (!completed && code == 0) code = 2;  // the runs it did all passed, but not all were done
   std::cout << "\ncampaign " << campaign_id << ": "
             << (completed ? code == 0 ? "every run passed" : code == 1 ? "FAILURES FOUND" : "some runs have no pass verdict"
-                          : "INTERRUPTED; continue it with: omnilink campaign " + file_ + " --resume")
+                          : "INTERRUPTED; continue it with: " + shell_command_line(resume_command(config.store)))
             << " (exit " << code << "; details: omnilink ls " << campaign_id << ")\n";
   return reports_ok ? code : std::max(code, 2);
 }

@@ -6,6 +6,7 @@
 // configuration error (docs/campaign.md).
 #pragma once
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ class CampaignCommand : public Command {
   int run() override;
 
  private:
+  // The command that continues this campaign: this invocation's options, --resume, and the store
+  // it used, absolute (the default store depends on the directory and environment it ran in).
+  std::vector<std::string> resume_command(const std::filesystem::path& store) const;
+
   std::string file_;
   std::vector<std::string> overrides_;
   std::string store_;

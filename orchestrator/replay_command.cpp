@@ -1,5 +1,6 @@
 #include "orchestrator/replay_command.hpp"
 
+#include <charconv>
 #include <fstream>
 #include <optional>
 #include <iostream>
@@ -39,22 +40,26 @@ ResolvedRun resolve_run(const std::string& what, const StoreOption& store_option
   throw ReplayError("'" + what + "' is not a run directory; " + unknown_run_message(store, what));
 }
 
-// "T1.79" or "1.79" -> (1, 79)
+// "T1.79" or "1.79" -> (1, 79). Digits only, each part within its type's range: a thread of
+// 2^32 + 1 is an error, never thread 1.
 std::pair<std::uint32_t, std::uint64_t> parse_operation(const std::string& text) {
-  std::string s = text;
-  if (!s.empty() && (s[0] == 'T' || s[0] == 't')) s.erase(0, 1);
+  const std::string_view s = !text.empty() && (text[0] == 'T' || text[0] == 't') ? std::string_view(text).substr(1) : text;
   const auto dot = s.find('.');
-  try {
-    std::size_t used = 0;
-    if (dot == std::string::npos || dot == 0) throw std::invalid_argument("");
-    const unsigned long thread = std::stoul(s.substr(0, dot), &used);
-    if (used != dot) throw std::invalid_argument("");
-    const unsigned long long index = std::stoull(s.substr(dot + 1), &used);
-    if (used != s.size() - dot - 1) throw std::invalid_argument("");
-    return {static_cast<std::uint32_t>(thread), index};
-  } catch (const std::exception&) {
-    throw ReplayError("'" + text + "' is not an operation: write THREAD.INDEX, e.g. T1.79 or 1.79");
-  }
+  const auto usage = [&](const std::string& why) {
+    return ReplayError("'" + text + "' is not an operation" + why + ": write THREAD.INDEX, e.g. T1.79 or 1.79");
+  };
+  if (dot == std::string_view::npos) throw usage("");
+  auto number = [&](std::string_view digits, auto& value, const char* what) {
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string_view::npos || end != digits.data() + digits.size())
+      throw usage("");
+    if (ec == std::errc::result_out_of_range) throw usage(std::string(" (its ") + what + " is out of range)");
+  };
+  std::uint32_t thread = 0;
+  std::uint64_t index = 0;
+  number(s.substr(0, dot), thread, "thread");
+  number(s.substr(dot + 1), index, "index");
+  return {thread, index};
 }
 
 trace::Operation find_operation(const fs::path& run_dir, const std::string& text) {

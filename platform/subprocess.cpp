@@ -117,4 +117,19 @@ std::optional<std::filesystem::path> find_on_path(const std::string& name) {
   return std::nullopt;
 }
 
+std::string shell_command_line(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const std::string& arg : argv) {
+    const bool safe = !arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                            "_-./=:,+@%") == std::string::npos;
+    std::string word = safe ? arg : "'";
+    if (!safe) {
+      for (char c : arg) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      word += "'";
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return line;
+}
+
 }  // namespace omnilink

@@ -49,6 +49,11 @@ ProcessResult run_process(const std::filesystem::path& exe, const std::vector<st
 // 400 characters: enough to say why a tool failed in one line of a report.
 std::string summarize_output(const std::string& text, std::size_t max_lines = 1);
 
+// A command line for a person to copy into a POSIX shell: each argument as it is when it is made of
+// safe characters only, else in single quotes (with ' written as '\''). For messages only: omnilink
+// itself never runs a shell string.
+std::string shell_command_line(const std::vector<std::string>& argv);
+
 // The executable `name` on PATH, if any.
 std::optional<std::filesystem::path> find_on_path(const std::string& name);
 

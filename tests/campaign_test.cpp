@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <csignal>
 #include <fstream>
+#include <sstream>
 #include <map>
 #include <set>
 #include <thread>
@@ -268,9 +269,24 @@ TEST_CASE("SIGINT stops a campaign cleanly and --resume completes it, no run los
   }
   CHECK(no_process_mentions((dir / "store").string()));
 
-  const auto r = omnilink_cli({"campaign", (dir / "long.json").string(), "--store", (dir / "store").string(), "--plain", "--resume"});
+  // The printed command, run as printed from another directory, continues this campaign in this store.
+  const std::string first_out = read_text(dir / "first.out");
+  const auto from = first_out.find("continue it with: ");
+  REQUIRE(from != std::string::npos);
+  std::istringstream printed(first_out.substr(from + 18, first_out.find(" (exit", from) - from - 18));
+  std::vector<std::string> resume_args;
+  for (std::string word; printed >> word;) resume_args.push_back(word);
+  REQUIRE(resume_args.size() > 2);
+  CHECK(resume_args[0] == "omnilink");
+  CHECK(std::find(resume_args.begin(), resume_args.end(), "--store") != resume_args.end());
+  fs::create_directories(dir / "elsewhere");
+  ProcessOptions elsewhere;
+  elsewhere.cwd = dir / "elsewhere";
+  elsewhere.timeout = std::chrono::minutes(10);
+  const auto r = run_process(OMNILINK_CLI, std::vector<std::string>(resume_args.begin() + 1, resume_args.end()), elsewhere);
   INFO(r.out << r.err);
   CHECK(r.out.find("resuming") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "elsewhere" / "omnilink-store"));
   auto store = campaign::Store::open(dir / "store");
   CHECK(store.campaigns().size() == 1);
   CHECK(store.campaign("long-1")->status == "finished");

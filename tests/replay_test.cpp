@@ -121,6 +121,18 @@ TEST_CASE("replay errors name what exists") {
   r = cli({"replay", run.string(), "banana", "--batch"});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("THREAD.INDEX") != std::string::npos);
+  // A thread of 2^32 + 1 is out of range, not thread 1; signs and spaces are not digits.
+  r = cli({"replay", run.string(), "T4294967297.100", "--batch"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("its thread is out of range") != std::string::npos);
+  r = cli({"replay", run.string(), "T0.18446744073709551616", "--batch"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("its index is out of range") != std::string::npos);
+  for (const std::string bad : {"T-1.5", "T0.+5", "T 0.5", "T0.5x"}) {
+    r = cli({"replay", run.string(), bad, "--batch"});
+    CHECK(r.exit_code == 3);
+    CHECK(r.err.find("is not an operation") != std::string::npos);
+  }
 
   // Not recorded: said so, and --rerun offered because it is deterministic.
   r = cli({"replay", run.string(), "T0.1", "--batch"});
