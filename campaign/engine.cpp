@@ -57,7 +57,7 @@ struct Engine::State {
   State(const CampaignConfig& c, Store& s, std::string id, const Recording& r, const EngineSettings& e, Progress& p)
       : config(c), store(s), campaign_id(std::move(id)), recording(r), settings(e), progress(p), validations(io, e.tlc_jobs) {}
 
-  std::string run_dir(const std::string& run_id) const { return (config.store / campaign_id / run_id).string(); }
+  std::string run_dir(const std::string& run_id) const { return run_directory(config.store, campaign_id, run_id).string(); }
 
   const TargetConfig& target_of(const RunRecord& run) const {
     if (const TargetConfig* t = config.target(run.target)) return *t;
@@ -67,20 +67,8 @@ struct Engine::State {
   // --- set-up -------------------------------------------------------------------------------
 
   void add_plan() {
-    std::vector<RunRecord> planned;
-    for (const PlannedRun& p : plan_runs(config)) {
-      planned_ids.insert(p.id);
-      RunRecord r;
-      r.campaign = campaign_id;
-      r.id = p.id;
-      r.target = config.targets[p.target].name;
-      r.threads = p.threads;
-      r.ops = p.ops;
-      r.number = p.number;
-      r.seed = p.seed;
-      r.dir = run_dir(p.id);
-      planned.push_back(std::move(r));
-    }
+    const std::vector<RunRecord> planned = planned_records(config, campaign_id, config.store);
+    for (const RunRecord& r : planned) planned_ids.insert(r.id);
     store.add_runs(planned);
   }
 

@@ -44,4 +44,26 @@ std::vector<PlannedRun> plan_runs(const CampaignConfig& config) {
   return plan;
 }
 
+std::filesystem::path run_directory(const std::filesystem::path& store, const std::string& campaign_id, const std::string& run_id) {
+  return store / campaign_id / run_id;
+}
+
+std::vector<RunRecord> planned_records(const CampaignConfig& config, const std::string& campaign_id,
+                                       const std::filesystem::path& store) {
+  std::vector<RunRecord> records;
+  for (const PlannedRun& p : plan_runs(config)) {
+    RunRecord r;
+    r.campaign = campaign_id;
+    r.id = p.id;
+    r.target = config.targets[p.target].name;
+    r.threads = p.threads;
+    r.ops = p.ops;
+    r.number = p.number;
+    r.seed = p.seed;
+    r.dir = run_directory(store, campaign_id, p.id).string();
+    records.push_back(std::move(r));
+  }
+  return records;
+}
+
 }  // namespace omnilink::campaign

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "campaign/campaign_file.hpp"
+#include "campaign/store.hpp"
 
 namespace omnilink::campaign {
 
@@ -22,5 +24,12 @@ struct PlannedRun {
 // Round-robin over run numbers (every target and configuration gets its first run before any gets
 // its second), so an interrupted or early-failing campaign has looked at everything.
 std::vector<PlannedRun> plan_runs(const CampaignConfig& config);
+
+// A run's directory: STORE/<campaign-id>/<run-id>, derived from the plan, never read back.
+std::filesystem::path run_directory(const std::filesystem::path& store, const std::string& campaign_id, const std::string& run_id);
+
+// The plan's runs as the store records them before they start (status pending).
+std::vector<RunRecord> planned_records(const CampaignConfig& config, const std::string& campaign_id,
+                                       const std::filesystem::path& store);
 
 }  // namespace omnilink::campaign

@@ -327,10 +327,12 @@ void check_version(Connection& db) {
 // refused: a fresh index would number new campaigns from 1 again, over the old ones' directories.
 void ensure_schema(Connection& db, const fs::path& store) {
   if (user_version(db) == 0) {
-    if (const auto orphans = store.empty() ? std::vector<std::string>() : campaign_directories(store); !orphans.empty())
-      throw StoreError(lost_index_message(store, "is empty", orphans));
     Transaction t(db);
     if (user_version(db) == 0) {
+      // Under the write lock: campaign directories are made only by create_campaign, which takes
+      // it too, after the schema exists; so any seen now belong to an index that was lost.
+      if (const auto orphans = store.empty() ? std::vector<std::string>() : campaign_directories(store); !orphans.empty())
+        throw StoreError(lost_index_message(store, "is empty", orphans));
       db.exec(kSchema);
       db.exec("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion));
     }
@@ -449,8 +451,11 @@ Store Store::open(const fs::path& directory) {
   std::error_code ec;
   fs::create_directories(directory, ec);
   if (ec) throw StoreError("cannot create the store directory " + directory.string() + ": " + ec.message());
+  // Before SQLite creates the file. The second look at the file matters: another omnilink making
+  // a new store creates omnilink.db before any campaign directory, so a directory seen while the
+  // file is still missing afterwards belongs to an index that was lost.
   if (!fs::exists(directory / kDatabaseFile))
-    if (const auto orphans = campaign_directories(directory); !orphans.empty())
+    if (const auto orphans = campaign_directories(directory); !orphans.empty() && !fs::exists(directory / kDatabaseFile))
       throw StoreError(lost_index_message(directory, "is missing", orphans));
   return Store(directory, static_cast<int>(Connection::Mode::create));
 }

@@ -92,19 +92,7 @@ RebuildReport rebuild_index(const fs::path& store_dir) {
     CampaignRecord campaign{id, record.value("name", ""), record.value("file", ""), record["config"].dump(), "interrupted",
                             record.value("created_ms", std::int64_t{0}), 0};
     store.restore_campaign(campaign, record.value("seq", std::int64_t{0}));
-    std::vector<RunRecord> runs;
-    for (const PlannedRun& p : plan_runs(config)) {
-      RunRecord r;
-      r.campaign = id;
-      r.id = p.id;
-      r.target = config.targets[p.target].name;
-      r.threads = p.threads;
-      r.ops = p.ops;
-      r.number = p.number;
-      r.seed = p.seed;
-      r.dir = (store_dir / id / p.id).string();
-      runs.push_back(std::move(r));
-    }
+    std::vector<RunRecord> runs = planned_records(config, id, store_dir);
     store.add_runs(runs);
     bool all_final = true;
     for (RunRecord& run : runs) {

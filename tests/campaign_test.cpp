@@ -346,6 +346,12 @@ TEST_CASE("configuration errors exit 3 and name the field") {
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("tlc.heap") != std::string::npos);
 
+  // --resume never creates a store; in a store without that campaign it says so.
+  r = omnilink_cli({"campaign", (dir / "ok.json").string(), "--store", (dir / "store").string(), "--resume"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("no store at") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir / "store"));
+  campaign::Store::open(dir / "store");
   r = omnilink_cli({"campaign", (dir / "ok.json").string(), "--store", (dir / "store").string(), "--resume"});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("no campaign named 'bad'") != std::string::npos);

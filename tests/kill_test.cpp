@@ -119,38 +119,38 @@ std::vector<std::string> rr_record() {
 
 }  // namespace
 
-TEST_CASE("SIGKILL at 20 random moments: a correct queue never fails, a racy one still does (native)") {
-  testing::require_tlc();
+namespace {
+
+// Kills the correct queue and the racy one `kKills` times each (the racy one until it fails): no
+// cut of the correct one fails, most pass (a kill before some thread's first flush leaves nothing
+// to decide: unknown), and the racy one's bug is still found.
+void check_kills(const std::string& how, const std::vector<std::string>& wrap, const std::string& clock,
+                 std::chrono::milliseconds min_delay) {
   ScratchDir dir;
-  const auto correct = kill_runs(OMNILINK_EXAMPLE_LOCKED_QUEUE, dir, {}, "monotonic", std::chrono::milliseconds(500), false);
-  INFO(report("locked-queue killed natively", correct));
+  const auto correct = kill_runs(OMNILINK_EXAMPLE_LOCKED_QUEUE, dir, wrap, clock, min_delay, false);
+  INFO(report("locked-queue, " + how, correct));
   CHECK(correct.count("fail") == 0);
   CHECK(correct.count("error") == 0);
-  // The consistent cuts pass; a kill before some thread's first flush leaves nothing to decide (unknown).
   REQUIRE(correct.count("pass") == 1);
   CHECK(correct.at("pass") >= kKills / 2);
 
   ScratchDir racy_dir;
-  const auto racy = kill_runs(OMNILINK_EXAMPLE_RACY_QUEUE, racy_dir, {}, "monotonic", std::chrono::milliseconds(500), true);
-  INFO(report("racy-queue killed natively", racy));
+  const auto racy = kill_runs(OMNILINK_EXAMPLE_RACY_QUEUE, racy_dir, wrap, clock, min_delay, true);
+  INFO(report("racy-queue, " + how, racy));
   CHECK(racy.count("fail") == 1);
+}
+
+}  // namespace
+
+TEST_CASE("SIGKILL at 20 random moments: a correct queue never fails, a racy one still does (native)") {
+  testing::require_tlc();
+  check_kills("killed natively", {}, "monotonic", std::chrono::milliseconds(500));
 }
 
 TEST_CASE("SIGKILL of rr record --chaos at 20 random moments: a correct queue never fails, a racy one still does") {
   testing::require_tlc();
   testing::require_rr_chaos();
-  ScratchDir dir;
-  const auto correct = kill_runs(OMNILINK_EXAMPLE_LOCKED_QUEUE, dir, rr_record(), "counter", std::chrono::milliseconds(400), false);
-  INFO(report("locked-queue, rr record killed", correct));
-  CHECK(correct.count("fail") == 0);
-  CHECK(correct.count("error") == 0);
-  REQUIRE(correct.count("pass") == 1);
-  CHECK(correct.at("pass") >= kKills / 2);
-
-  ScratchDir racy_dir;
-  const auto racy = kill_runs(OMNILINK_EXAMPLE_RACY_QUEUE, racy_dir, rr_record(), "counter", std::chrono::milliseconds(400), true);
-  INFO(report("racy-queue, rr record killed", racy));
-  CHECK(racy.count("fail") == 1);
+  check_kills("rr record killed", rr_record(), "counter", std::chrono::milliseconds(400));
 }
 
 namespace {

@@ -191,6 +191,25 @@ TEST_CASE("a pending operation's results come from the values logged under the f
   CHECK(argument(outcome_of(old, 0), "elem") == "4");
 }
 
+TEST_CASE("a pending multi-step operation takes its steps with the arguments it chose", "[pending][tlc]") {
+  testing::ScratchDir dir;
+  // A bulk dequeue in flight when the run died took both elements of a bulk enqueue (one step
+  // each), or the later Dequeue could not have found 6 at the head of producer 1's stream. Its
+  // elems, a result, come from the values logged under "elems"; it need not have finished.
+  TraceBuilder b(2);
+  b.inputs("EnqueueBulk", {"producer", "elems"}).inputs("Enqueue", {"producer", "elem"}).inputs("DequeueBulk", {}).inputs("Dequeue", {});
+  b.op(0, "EnqueueBulk", 1, 2, F::fields("producer", 1, "elems", std::vector<std::int64_t>{4, 5}));
+  b.op(0, "Enqueue", 4, 5, F::fields("producer", 1, "elem", 6));
+  b.op(0, "Dequeue", 6, 7, F::fields("elem", 6, "ok", true));
+  b.pending(1, "DequeueBulk", 3, F::fields());
+  b.write(dir / "run");
+  const auto r = validate(dir / "run", kSpecs / "PerProducerQueue.tla");
+  INFO(r.summary());
+  CHECK(r.verdict == "pass");
+  CHECK(outcome_of(r, 1).linearized);
+  CHECK(argument(outcome_of(r, 1), "elems") == "<<4, 5>>");
+}
+
 TEST_CASE("an MC module's OmniLinkDomain_<Op>_<field> replaces the default domain", "[pending][tlc]") {
   testing::ScratchDir dir;
   TraceBuilder b(2);

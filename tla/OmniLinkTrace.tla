@@ -104,7 +104,7 @@ VARIABLES
   omnilinkPc,        \* thread |-> index of its next operation (Len + 1 when done)
   omnilinkStarted,   \* thread |-> TRUE while its multi-step operation has begun
   omnilinkChoice,    \* thread |-> the arguments its begun pending multi-step operation chose (<<>>: none)
-  omnilinkCompleted  \* the pending operations linearized so far: [t, i, a |-> arguments chosen]
+  omnilinkCompleted  \* the pending operations that took effect so far: [t, i, a |-> arguments chosen]
 
 omnilinkVars == <<omnilinkPc, omnilinkStarted, omnilinkChoice>>
 
@@ -143,11 +143,13 @@ OmniLinkAdvancePending(t, args) ==
   /\ omnilinkChoice' = [omnilinkChoice EXCEPT ![t] = <<>>]
   /\ omnilinkCompleted' = omnilinkCompleted \cup {[t |-> t, i |-> OmniLinkCurrent(t).i, a |-> args]}
 
-\* Thread t's pending multi-step operation took a step with arguments args, which it keeps.
+\* Thread t's pending multi-step operation took a step with arguments args, which it keeps. It has
+\* taken effect, so it counts as linearized (with those arguments) even if it never finishes.
 OmniLinkContinuePending(t, args) ==
   /\ omnilinkStarted' = [omnilinkStarted EXCEPT ![t] = TRUE]
   /\ omnilinkChoice' = [omnilinkChoice EXCEPT ![t] = args]
-  /\ UNCHANGED <<omnilinkPc, omnilinkCompleted>>
+  /\ omnilinkCompleted' = omnilinkCompleted \cup {[t |-> t, i |-> OmniLinkCurrent(t).i, a |-> args]}
+  /\ UNCHANGED omnilinkPc
 
 \* The argument tuples a pending multi-step operation may use: the ones it chose at its first step.
 OmniLinkChosen(t, Candidates) == IF omnilinkStarted[t] THEN {omnilinkChoice[t]} ELSE Candidates
