@@ -57,12 +57,12 @@ std::string file_uri(const fs::path& path) {
 // An open database connection, closed on destruction.
 class Connection {
  public:
-  enum class Mode { create, existing, read_only, immutable, create_bare };
+  enum class Mode { create, existing, read_only, immutable };
 
   Connection(fs::path path, Mode mode) : path_(std::move(path)) {
     // immutable: a read-only file system, where SQLite cannot make the WAL index it needs to read
     // a WAL database; the file is then read as it is, without locks.
-    const int flags = mode == Mode::create || mode == Mode::create_bare ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+    const int flags = mode == Mode::create     ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
                       : mode == Mode::existing ? SQLITE_OPEN_READWRITE
                                                : SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
     const std::string name = mode == Mode::immutable ? file_uri(path_) + "?immutable=1"
@@ -255,7 +255,7 @@ CREATE INDEX validations_by_run ON validations(campaign, run);
 
 // The store's campaign directories (STORE/<campaign-id>/, each with campaign.json or run
 // directories), by name.
-std::vector<std::string> campaign_directories(const fs::path& store) {
+std::vector<std::string> find_campaign_directories(const fs::path& store) {
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(store, ec)) {
@@ -284,7 +284,7 @@ std::string lost_index_message(const fs::path& store, const std::string& what, c
 }
 
 std::string orphan_note(const fs::path& store) {
-  const auto orphans = campaign_directories(store);
+  const auto orphans = find_campaign_directories(store);
   return orphans.empty() ? "" : " (" + store.string() + " holds campaign directories: " + name_list(orphans) +
                                     "; `omnilink store rebuild " + store.string() + "` makes their index again)";
 }
@@ -331,7 +331,7 @@ void ensure_schema(Connection& db, const fs::path& store) {
     if (user_version(db) == 0) {
       // Under the write lock: campaign directories are made only by create_campaign, which takes
       // it too, after the schema exists; so any seen now belong to an index that was lost.
-      if (const auto orphans = store.empty() ? std::vector<std::string>() : campaign_directories(store); !orphans.empty())
+      if (const auto orphans = find_campaign_directories(store); !orphans.empty())
         throw StoreError(lost_index_message(store, "is empty", orphans));
       db.exec(kSchema);
       db.exec("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion));
@@ -422,8 +422,7 @@ struct Store::Db {
     enable_wal(connection);
     connection.exec("PRAGMA foreign_keys=ON");
     connection.exec("PRAGMA synchronous=NORMAL");
-    // create_bare: a rebuild, which indexes the campaign directories that ensure_schema guards.
-    ensure_schema(connection, mode == Connection::Mode::create_bare ? fs::path() : store);
+    ensure_schema(connection, store);
   }
 
   // A read-only connection that can read (a first query proves it), falling back to immutable
@@ -437,6 +436,11 @@ struct Store::Db {
       return connection;
     } catch (const StoreError&) {
       if (::access(store.c_str(), W_OK) == 0) throw;  // a writable directory: the error is real
+      // Immutable mode reads omnilink.db alone: commits still in the write-ahead log would be missed.
+      std::error_code ec;
+      if (fs::file_size(file.string() + "-wal", ec) > 0 && !ec)
+        throw StoreError(file.string() + "-wal holds commits not yet in " + file.string() +
+                         ", and SQLite cannot read them on a read-only file system: copy the store to a writable directory");
       return Connection(file, Connection::Mode::immutable);
     }
   }
@@ -455,7 +459,7 @@ Store Store::open(const fs::path& directory) {
   // a new store creates omnilink.db before any campaign directory, so a directory seen while the
   // file is still missing afterwards belongs to an index that was lost.
   if (!fs::exists(directory / kDatabaseFile))
-    if (const auto orphans = campaign_directories(directory); !orphans.empty() && !fs::exists(directory / kDatabaseFile))
+    if (const auto orphans = find_campaign_directories(directory); !orphans.empty() && !fs::exists(directory / kDatabaseFile))
       throw StoreError(lost_index_message(directory, "is missing", orphans));
   return Store(directory, static_cast<int>(Connection::Mode::create));
 }
@@ -463,20 +467,6 @@ Store Store::open(const fs::path& directory) {
 Store Store::open_existing(const fs::path& directory) {
   require_index(directory);
   return Store(directory, static_cast<int>(Connection::Mode::existing));
-}
-
-Store Store::open_for_rebuild(const fs::path& directory) {
-  const fs::path index = directory / kDatabaseFile;
-  if (fs::exists(index)) {
-    {
-      Connection existing(index, Connection::Mode::read_only);
-      if (user_version(existing) != 0)
-        throw StoreError(index.string() + " is an index already; rebuild makes one only where it is missing or empty");
-    }
-    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(index.string() + suffix);
-  }
-  Store store(directory, static_cast<int>(Connection::Mode::create_bare));
-  return store;
 }
 
 Store Store::open_read_only(const fs::path& directory) {
@@ -628,6 +618,16 @@ std::vector<RunRecord> Store::runs(const std::string& campaign, const std::optio
 }
 
 fs::path campaign_record_file(const fs::path& store, const std::string& campaign_id) { return store / campaign_id / kCampaignFile; }
+
+std::vector<std::string> campaign_directories(const fs::path& store) { return find_campaign_directories(store); }
+
+fs::path index_file(const fs::path& store) { return store / kDatabaseFile; }
+
+bool has_index(const fs::path& store) {
+  if (!fs::exists(index_file(store))) return false;
+  Connection connection(index_file(store), Connection::Mode::read_only);
+  return user_version(connection) != 0;
+}
 
 std::int64_t now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();

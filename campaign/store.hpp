@@ -102,10 +102,6 @@ class Store {
   // Opens an existing store read-only (for verbs that only read: ls, show, results, replay): it
   // writes nothing, not even a schema into an empty file, and works on a read-only file system.
   static Store open_read_only(const std::filesystem::path& directory);
-  // Makes a new, empty index for `omnilink store rebuild`: the one opening that accepts campaign
-  // directories beside a missing or empty omnilink.db (which it removes). Refuses a store whose
-  // index has a schema already.
-  static Store open_for_rebuild(const std::filesystem::path& directory);
   Store(Store&&) noexcept;
   Store& operator=(Store&&) noexcept;
   ~Store();
@@ -145,6 +141,15 @@ class Store {
   std::filesystem::path directory_;
   std::unique_ptr<Db> db_;
 };
+
+// The store's campaign directories by name: those with a campaign.json or a run directory.
+std::vector<std::string> campaign_directories(const std::filesystem::path& store);
+
+// Whether STORE/omnilink.db is an index (it exists and has a schema).
+bool has_index(const std::filesystem::path& store);
+
+// STORE/omnilink.db, the index.
+std::filesystem::path index_file(const std::filesystem::path& store);
 
 // STORE/<campaign-id>/campaign.json: the campaign's id, name, number, file and configuration.
 std::filesystem::path campaign_record_file(const std::filesystem::path& store, const std::string& campaign_id);

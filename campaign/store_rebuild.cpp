@@ -1,7 +1,11 @@
 #include "campaign/store_rebuild.hpp"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <fstream>
+
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -27,7 +31,8 @@ void read_back_harness(RunRecord& run) {
   try {
     const trace::RunMeta meta = trace::read_run_meta(dir / "meta.json");
     const std::string& s = meta.exit_status;
-    run.status = s == "ok" || s == "stopped" ? "ok" : s == "error" ? "error" : "crashed";
+    // "interrupted": stopped by SIGINT/SIGTERM, the campaign's own stop; --resume runs it again.
+    run.status = s == "ok" || s == "stopped" ? "ok" : s == "error" ? "error" : s == "interrupted" ? "interrupted" : "crashed";
     if (s == "running") run.detail += " (meta.json says running: the harness was killed)";
     if (meta.exit_signal) run.exit_signal = *meta.exit_signal;
     else if (auto code = meta.json["exit"].find("code"); code != meta.json["exit"].end() && code->is_number_integer()) run.exit_code = code->get<int>();
@@ -43,9 +48,14 @@ void read_back_harness(RunRecord& run) {
 }
 
 // The newest verdict, as validation/result.json has it; nullopt when there is none.
-std::optional<ValidationRecord> read_back_validation(const fs::path& run_dir, const std::string& spec) {
+// (A validation that found the run directory unreadable makes the run `bad-trace`, as the engine does.)
+std::optional<ValidationRecord> read_back_validation(RunRecord& run, const fs::path& run_dir, const std::string& spec) {
   const nlohmann::json r = read_json(run_dir / "validation" / "result.json");
   if (!r.is_object() || !r.contains("verdict")) return std::nullopt;
+  if (r.value("corrupt_trace", false) && run.status == "ok") {
+    run.status = "bad-trace";
+    run.detail = r.value("reason", "");
+  }
   ValidationRecord v;
   v.verdict = r.value("verdict", "");
   v.reason = r.value("reason", "");
@@ -65,56 +75,72 @@ std::optional<ValidationRecord> read_back_validation(const fs::path& run_dir, co
   return v;
 }
 
+// Indexes campaign directory STORE/ID from its campaign.json and run directories.
+void index_campaign(Store& store, const fs::path& store_dir, const std::string& id, RebuildReport& report) {
+  const nlohmann::json record = read_json(campaign_record_file(store_dir, id));
+  if (!record.is_object() || record.value("id", "") != id || !record.contains("config")) {
+    report.left_alone.push_back(id + (fs::exists(campaign_record_file(store_dir, id))
+                                          ? ": campaign.json is unreadable or names another campaign"
+                                          : ": no campaign.json (made before omnilink wrote one, or it was lost): its plan cannot be made again"));
+    return;
+  }
+  CampaignConfig config;
+  try {
+    config = stored_campaign(record["config"], campaign_record_file(store_dir, id).string());
+  } catch (const CampaignFileError& e) {
+    report.left_alone.push_back(id + ": " + e.what());
+    return;
+  }
+  CampaignRecord campaign{id, record.value("name", ""), record.value("file", ""), record["config"].dump(), "interrupted",
+                          record.value("created_ms", std::int64_t{0}), 0};
+  store.restore_campaign(campaign, record.value("seq", std::int64_t{0}));
+  std::vector<RunRecord> runs = planned_records(config, id, store_dir);
+  store.add_runs(runs);
+  bool all_final = true;
+  for (RunRecord& run : runs) {
+    ++report.runs;
+    if (!fs::is_regular_file(fs::path(run.dir) / "meta.json")) {
+      all_final = false;  // never started: pending, for --resume
+      continue;
+    }
+    ++report.run_directories;
+    read_back_harness(run);
+    store.update_run(run);
+    const std::string spec = config.target(run.target)->spec.string();
+    if (auto v = read_back_validation(run, run.dir, spec)) {
+      store.update_run(run);
+      store.add_validation(id, run.id, *v);
+      ++report.validations;
+    } else if (run.status != "error") {
+      all_final = false;  // --resume validates it
+    }
+  }
+  if (all_final) store.set_campaign_status(id, "finished");
+  report.campaigns.push_back(id);
+}
+
 }  // namespace
 
 RebuildReport rebuild_index(const fs::path& store_dir) {
-  Store store = Store::open_for_rebuild(store_dir);
+  if (has_index(store_dir)) throw StoreError(index_file(store_dir).string() + " is an index already; rebuild makes one only where it is missing or empty");
+  // Built aside and linked into place whole: a rebuild that dies leaves no half index, and one
+  // made meanwhile by another omnilink is never replaced.
+  const fs::path aside = store_dir / (".rebuild-" + std::to_string(::getpid()));
+  fs::remove_all(aside);
   RebuildReport report;
-  std::vector<fs::path> dirs;
-  for (const auto& entry : fs::directory_iterator(store_dir))
-    if (entry.is_directory()) dirs.push_back(entry.path());
-  std::sort(dirs.begin(), dirs.end());
-  for (const fs::path& dir : dirs) {
-    const std::string id = dir.filename().string();
-    const nlohmann::json record = read_json(campaign_record_file(store_dir, id));
-    if (!record.is_object() || record.value("id", "") != id || !record.contains("config")) {
-      if (!fs::exists(campaign_record_file(store_dir, id))) continue;  // not a campaign directory
-      report.left_alone.push_back(id + ": campaign.json is unreadable or names another campaign");
-      continue;
-    }
-    CampaignConfig config;
-    try {
-      config = stored_campaign(record["config"], campaign_record_file(store_dir, id).string());
-    } catch (const CampaignFileError& e) {
-      report.left_alone.push_back(id + ": " + e.what());
-      continue;
-    }
-    CampaignRecord campaign{id, record.value("name", ""), record.value("file", ""), record["config"].dump(), "interrupted",
-                            record.value("created_ms", std::int64_t{0}), 0};
-    store.restore_campaign(campaign, record.value("seq", std::int64_t{0}));
-    std::vector<RunRecord> runs = planned_records(config, id, store_dir);
-    store.add_runs(runs);
-    bool all_final = true;
-    for (RunRecord& run : runs) {
-      ++report.runs;
-      if (!fs::is_regular_file(fs::path(run.dir) / "meta.json")) {
-        all_final = false;
-        continue;
-      }
-      ++report.run_directories;
-      read_back_harness(run);
-      store.update_run(run);
-      const std::string spec = config.target(run.target)->spec.string();
-      if (auto v = read_back_validation(run.dir, spec)) {
-        store.add_validation(id, run.id, *v);
-        ++report.validations;
-      } else if (run.status != "error") {
-        all_final = false;  // --resume validates it
-      }
-    }
-    if (all_final) store.set_campaign_status(id, "finished");
-    report.campaigns.push_back(id);
+  {
+    Store store = Store::open(aside);
+    for (const std::string& id : campaign_directories(store_dir)) index_campaign(store, store_dir, id, report);
   }
+  const fs::path index = index_file(store_dir);
+  if (fs::exists(index)) {
+    if (has_index(store_dir)) throw StoreError(index.string() + ": another omnilink made an index meanwhile; the rebuild is left in " + aside.string());
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(index.string() + suffix);
+  }
+  if (::link(index_file(aside).c_str(), index.c_str()) != 0)
+    throw StoreError("cannot put the rebuilt index in place (" + index.string() + "): " + std::strerror(errno) +
+                     "; it is left in " + aside.string());
+  fs::remove_all(aside);
   return report;
 }
 

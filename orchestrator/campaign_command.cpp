@@ -41,8 +41,9 @@ bool write_report(const std::string& file, const std::string& text) {
 
 }  // namespace
 
-std::vector<std::string> CampaignCommand::resume_command(const fs::path& store) const {
-  std::vector<std::string> argv{"omnilink", "campaign", fs::absolute(file_).string(), "--resume", "--store", fs::absolute(store).string()};
+std::vector<std::string> CampaignCommand::resume_command(const fs::path& store, const std::string& campaign_id) const {
+  std::vector<std::string> argv{"omnilink", "campaign", fs::absolute(file_).string(), "--resume", "--id", campaign_id,
+                                "--store", fs::absolute(store).string()};
   auto add = [&argv](const std::string& flag, const std::string& value) { argv.insert(argv.end(), {flag, value}); };
   for (const auto& o : overrides_) add("--set", o);
   if (jobs_) add("--jobs", std::to_string(*jobs_));
@@ -66,6 +67,8 @@ void CampaignCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("campaign", "Run a campaign: many harness runs (under rr chaos when possible), each archived and validated with TLC");
   sub_->add_option("FILE", file_, "The campaign file (docs/campaign.md)")->required();
   sub_->add_flag("--resume", resume_, "Continue the newest campaign of this name in the store: only runs without a final result are done");
+  sub_->add_option("--id", resume_id_, "With --resume: the campaign to continue (e.g. demo-3), rather than the newest of its name")
+      ->needs("--resume");
   sub_->add_option("--set", overrides_, "Override a field of the file: FIELD=VALUE (e.g. tlc.heap=1g, targets.NAME.runs=5)");
   sub_->add_option("--store", store_, "Store directory (default: the file's `store`, else $OMNILINK_STORE, else ./omnilink-store)");
   sub_->add_option("--jobs", jobs_, "Harness runs at once (default: cores)")->check(CLI::PositiveNumber);
@@ -118,9 +121,15 @@ int CampaignCommand::run() {
     // --resume continues a campaign: a store that is not there is a mistake, not one to create.
     store = resume_ ? Store::open_existing(config.store) : Store::open(config.store);
     if (resume_) {
-      const auto previous = store->latest_campaign(config.name);
+      const auto previous = resume_id_.empty() ? store->latest_campaign(config.name) : store->campaign(resume_id_);
       if (!previous) {
-        std::cerr << "omnilink campaign: --resume: no campaign named '" << config.name << "' in " << config.store.string() << "\n";
+        std::cerr << "omnilink campaign: --resume: no campaign " << (resume_id_.empty() ? "named '" + config.name + "'" : resume_id_)
+                  << " in " << config.store.string() << "\n";
+        return kExitUsage;
+      }
+      if (previous->name != config.name) {
+        std::cerr << "omnilink campaign: --resume --id " << resume_id_ << ": that campaign is named '" << previous->name
+                  << "', this file's '" << config.name << "'\n";
         return kExitUsage;
       }
       const std::string why = plan_difference(nlohmann::json::parse(previous->config_json), config.to_json());
@@ -199,7 +208,7 @@ int CampaignCommand::run() {
   if (!completed && code == 0) code = 2;  // the runs it did all passed, but not all were done
   std::cout << "\ncampaign " << campaign_id << ": "
             << (completed ? code == 0 ? "every run passed" : code == 1 ? "FAILURES FOUND" : "some runs have no pass verdict"
-                          : "INTERRUPTED; continue it with: " + shell_command_line(resume_command(config.store)))
+                          : "INTERRUPTED; continue it with: " + shell_command_line(resume_command(config.store, campaign_id)))
             << " (exit " << code << "; details: omnilink ls " << campaign_id << ")\n";
   return reports_ok ? code : std::max(code, 2);
 }

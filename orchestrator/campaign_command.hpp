@@ -21,9 +21,9 @@ class CampaignCommand : public Command {
   int run() override;
 
  private:
-  // The command that continues this campaign: this invocation's options, --resume, and the store
-  // it used, absolute (the default store depends on the directory and environment it ran in).
-  std::vector<std::string> resume_command(const std::filesystem::path& store) const;
+  // The command that continues this campaign: this invocation's options, --resume --id, and the
+  // store it used, absolute (the default store depends on the directory and environment it ran in).
+  std::vector<std::string> resume_command(const std::filesystem::path& store, const std::string& campaign_id) const;
 
   std::string file_;
   std::vector<std::string> overrides_;
@@ -33,6 +33,7 @@ class CampaignCommand : public Command {
   std::string rr_, tlc_heap_, name_;
   std::vector<std::string> harness_dirs_, only_targets_, extra_harness_args_;
   bool resume_ = false;
+  std::string resume_id_;  // --id: the campaign --resume continues (default: the newest of its name)
   bool plain_ = false;
   std::string json_file_, junit_file_;
 };

@@ -106,6 +106,16 @@ TEST_CASE("a thread file from another run is an error, not a pass", "[history][i
   }
 }
 
+TEST_CASE("thread files must be thread 0 to N-1, one each, whatever their names' digits", "[history][integrity]") {
+  testing::ScratchDir dir;
+  two_threads().write(dir / "run");
+  // thread-0001 and thread-01 both name thread 1; thread 0 is missing though the count is right.
+  fs::rename(dir / "run" / "trace" / TraceBuilder::thread_file(0), dir / "run" / "trace" / "thread-01.msgpack");
+  const auto r = validate(dir / "run");
+  CHECK(r.verdict == "error");
+  CHECK_THAT(r.reason, Catch::Contains("where thread 0 was expected"));
+}
+
 TEST_CASE("a thread file cut short while meta.json says the run ended ok: the directory is damaged", "[history][integrity]") {
   testing::ScratchDir dir;
   TraceBuilder b = two_threads();
@@ -141,6 +151,17 @@ TEST_CASE("header integers beyond 32 bits are errors, never truncated", "[histor
     CHECK_THAT(t.error->message, Catch::Contains("'version' is 4294967297"));
     CHECK(validate(dir / "run").verdict == "error");
   }
+}
+
+TEST_CASE("an input declared twice is an error", "[history][reader]") {
+  testing::ScratchDir dir;
+  TraceBuilder b(1);
+  b.inputs("Insert", {"key", "key"});
+  b.op(0, "Insert", 1, 2, F::fields("key", 1, "value", 2, "inserted", true));
+  b.write(dir / "run");
+  const auto t = trace::read_thread_trace(dir / "run" / "trace" / TraceBuilder::thread_file(0));
+  REQUIRE(t.error.has_value());
+  CHECK_THAT(t.error->message, Catch::Contains("input 'key' is declared twice"));
 }
 
 TEST_CASE("an operation that starts before its thread's previous one ended is an error", "[history][reader]") {

@@ -210,6 +210,44 @@ TEST_CASE("a pending multi-step operation takes its steps with the arguments it 
   CHECK(argument(outcome_of(r, 1), "elems") == "<<4, 5>>");
 }
 
+TEST_CASE("a FAIL that may come from a result missing from its domain is unknown unless the prefix before it fails",
+          "[pending][tlc]") {
+  testing::ScratchDir dir;
+  const fs::path spec = kSpecs / "AtomicCounter.tla";
+  auto counter_trace = [] {
+    TraceBuilder b(3);
+    b.inputs("Increment", {"by"}).inputs("Read", {});
+    return b;
+  };
+  // A's Increment(1) was in flight (and had taken effect: fetch_add returned 0) when the run died.
+  // No operation logged 0 under "old", so its real result is not in its domain, and without it B's
+  // old = 1 and the read of 3 are unexplained: a FAIL on a correct run, were it not certified.
+  TraceBuilder correct = counter_trace();
+  correct.pending(0, "Increment", 10, F::fields("by", 1));
+  correct.op(1, "Increment", 12, 13, F::fields("by", 2, "old", 1));
+  correct.op(2, "Read", 40, 50, F::fields("value", 3));
+  correct.write(dir / "correct");
+  const auto u = validate(dir / "correct", spec);
+  INFO(u.summary());
+  CHECK(u.verdict == "unknown");
+  CHECK_THAT(u.reason, Catch::Contains("OmniLinkDomain_"));
+
+  // The same, after a read of 5 from a counter that starts at 0, before anything else began: that
+  // fails on its own, whatever the pending increment returned.
+  TraceBuilder buggy = counter_trace();
+  buggy.op(2, "Read", 1, 2, F::fields("value", 5)).op(2, "Read", 40, 50, F::fields("value", 3));
+  buggy.pending(0, "Increment", 10, F::fields("by", 1));
+  buggy.op(1, "Increment", 12, 13, F::fields("by", 2, "old", 1));
+  buggy.write(dir / "buggy");
+  const auto f = validate(dir / "buggy", spec);
+  INFO(f.summary());
+  CHECK(f.verdict == "fail");
+  CHECK(f.linearized == 0);
+  REQUIRE_FALSE(f.frontier.empty());
+  CHECK(f.frontier[0].op.name == "Read");
+  CHECK(fs::exists(dir / "buggy" / "validation" / "certify" / "frontier.json"));
+}
+
 TEST_CASE("an MC module's OmniLinkDomain_<Op>_<field> replaces the default domain", "[pending][tlc]") {
   testing::ScratchDir dir;
   TraceBuilder b(2);

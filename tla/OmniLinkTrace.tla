@@ -108,16 +108,16 @@ VARIABLES
 
 omnilinkVars == <<omnilinkPc, omnilinkStarted, omnilinkChoice>>
 
-OmniLinkPending(t) == omnilinkPc[t] <= Len(OmniLinkOps[t])
+OmniLinkHasNext(t) == omnilinkPc[t] <= Len(OmniLinkOps[t])
 OmniLinkCurrent(t) == OmniLinkOps[t][omnilinkPc[t]]
 
 \* t's next operation may be linearized now unless another thread's next operation ended before it
 \* started (later operations of that thread ended even later, so checking the next one suffices).
 \* An operation already begun (multi-step) stays viable.
 OmniLinkViable(t) ==
-  /\ OmniLinkPending(t)
+  /\ OmniLinkHasNext(t)
   /\ \/ omnilinkStarted[t]
-     \/ ~\E u \in OmniLinkThreads : u # t /\ OmniLinkPending(u) /\ OmniLinkCurrent(u).e < OmniLinkCurrent(t).s
+     \/ ~\E u \in OmniLinkThreads : u # t /\ OmniLinkHasNext(u) /\ OmniLinkCurrent(u).e < OmniLinkCurrent(t).s
 
 OmniLinkInit ==
   /\ omnilinkPc = [t \in OmniLinkThreads |-> 1]

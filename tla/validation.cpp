@@ -129,6 +129,89 @@ void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const Vali
 
 }  // namespace
 
+namespace {
+
+// One TLC check of `history` in `dir` (the data file, the generated module, TLC's output and
+// frontier): sets the result's verdict and what TLC reported. Returns what was written.
+ValidationInput check_with_tlc(ValidationResult& result, validation::History history, const Spec& spec, const std::optional<Spec>& mc,
+                               const fs::path& dir, const ValidateOptions& options) {
+  fs::create_directories(dir);
+  const fs::path data_file = dir / "data.ndjson";
+  const fs::path frontier_file = dir / "frontier.json";
+  ValidationInput input = write_validation_input(std::move(history), spec, mc ? &*mc : nullptr, data_file);
+
+  ValidationModuleOptions module_options;
+  module_options.init = options.init;
+  module_options.mc = mc ? &*mc : nullptr;
+  module_options.view = options.view;
+  module_options.data_file = data_file;
+  module_options.frontier_file = frontier_file;
+  const ValidationModule module = generate_validation_module(spec, module_options);
+  write_file(dir / (std::string(kValidationModule) + ".tla"), module.tla);
+  write_file(dir / (std::string(kValidationModule) + ".cfg"), module.cfg);
+  write_file(dir / "OmniLinkTrace.tla", omnilink_trace_module());
+
+  ToolLocation jar = options.tlc_jar ? ToolLocation{"tlc", "--tlc", *options.tlc_jar, "--tlc", "", {}} : find_tlc_jar();
+  ToolLocation java = options.java ? ToolLocation{"java", "--java", *options.java, "--java", "", {}} : find_java();
+  if (!jar.found() || !fs::is_regular_file(*jar.path)) {
+    result.verdict = "unknown";
+    result.reason = "TLC not found: " + (jar.found() ? jar.path->string() + " is not a file" : jar.explain_missing());
+    return input;
+  }
+  if (!java.found()) {
+    result.verdict = "unknown";
+    result.reason = "java not found: " + java.explain_missing();
+    return input;
+  }
+  TlcRun tlc_run;
+  tlc_run.java = *java.path;
+  tlc_run.jar = *jar.path;
+  tlc_run.work_dir = dir;
+  tlc_run.module = kValidationModule;
+  tlc_run.library = {fs::absolute(options.spec).parent_path()};
+  if (options.mc) tlc_run.library.push_back(fs::absolute(*options.mc).parent_path());
+  tlc_run.heap = options.heap;
+  tlc_run.timeout = options.timeout;
+  tlc_run.cancel = options.cancel;
+  const TlcOutcome tlc = run_tlc(tlc_run);
+  write_file(dir / "tlc.out", tlc.raw_output);
+  finish_from_tlc(result, tlc, input, spec, frontier_file, options);
+  std::error_code ec;
+  fs::remove_all(dir / "tlc-states", ec);  // TLC's fingerprint files: large, and of no use afterwards
+  return input;
+}
+
+// A FAIL whose search gave pending operations results from the values logged in the run (the
+// domain rule's third case) may be false: the real results need not have been logged anywhere.
+// It stands only if the longest prefix of the run that every linearization must begin with, the
+// operations that all ended before anything else (pending operations included) started, fails on
+// its own; otherwise the verdict is unknown.
+void certify_failure(ValidationResult& result, const validation::History& history, const Spec& spec, const std::optional<Spec>& mc,
+                     const fs::path& dir, const ValidateOptions& options) {
+  const std::string hint = "define OmniLinkDomain_<Op>_<field> in an MC module with every result a pending operation could have "
+                           "returned for a decisive verdict";
+  validation::History prefix = validation::prefix_before_pending(history);
+  const std::uint64_t kept = prefix.operations();
+  ValidationResult certified;
+  if (kept > 0) check_with_tlc(certified, std::move(prefix), spec, mc, dir, options);
+  if (certified.verdict == "fail") {
+    result.caveats.push_back("the failure stands without the pending operations: the " + std::to_string(kept) +
+                             " operations that ended before any later one started fail on their own (validation/certify/); "
+                             "the frontier is theirs");
+    result.linearized = certified.linearized;
+    result.frontier = certified.frontier;
+    result.spec_state = certified.spec_state;
+    return;
+  }
+  result.verdict = "unknown";
+  result.reason = "no order is accepted when the pending operations' unknown results are taken from the values logged in the run, "
+                  "which may miss the real ones, and the " + std::to_string(kept) +
+                  " operations before them " + (kept == 0 ? "decide nothing" : "are accepted (" + certified.verdict + ")") + ": " + hint;
+  result.frontier.clear();
+}
+
+}  // namespace
+
 ValidationResult validate_run(const ValidateOptions& options) {
   ValidationResult result;
   result.directory = options.run_dir / "validation";
@@ -147,62 +230,24 @@ ValidationResult validate_run(const ValidateOptions& options) {
 
     // A fresh directory each time: nothing from an earlier validation can be mistaken for this one's.
     fs::remove_all(result.directory);
-    fs::create_directories(result.directory);
     const fs::path dir = fs::absolute(result.directory);
-    const fs::path data_file = dir / "data.ndjson";
-    const fs::path frontier_file = dir / "frontier.json";
     validation::History history = validation::read_history(run);
     result.cut = history.cut;
     result.clock = history.clock;
     result.dropped_failed = history.dropped_failed;
-    const ValidationInput input = write_validation_input(std::move(history), spec, mc ? &*mc : nullptr, data_file);
-    result.operations = input.operations;
-    result.pending = input.pending;
-    result.caveats = input.caveats;
-    if (input.history.cut && input.operations == 0) {
-      // Nothing survived the cut: a pass would claim a run was checked that was not.
+    if (history.cut && history.operations() == history.pending_operations()) {
+      // Nothing completed survived the cut: a pass would claim a run was checked that was not.
       result.verdict = "unknown";
       result.reason = "the run was killed and its consistent cut keeps no completed operation to validate";
+      result.caveats = history.caveats;
       write_result();
       return result;
     }
-
-    ValidationModuleOptions module_options;
-    module_options.init = options.init;
-    module_options.mc = mc ? &*mc : nullptr;
-    module_options.view = options.view;
-    module_options.data_file = data_file;
-    module_options.frontier_file = frontier_file;
-    const ValidationModule module = generate_validation_module(spec, module_options);
-    write_file(dir / (std::string(kValidationModule) + ".tla"), module.tla);
-    write_file(dir / (std::string(kValidationModule) + ".cfg"), module.cfg);
-    write_file(dir / "OmniLinkTrace.tla", omnilink_trace_module());
-
-    ToolLocation jar = options.tlc_jar ? ToolLocation{"tlc", "--tlc", *options.tlc_jar, "--tlc", "", {}} : find_tlc_jar();
-    ToolLocation java = options.java ? ToolLocation{"java", "--java", *options.java, "--java", "", {}} : find_java();
-    if (!jar.found() || !fs::is_regular_file(*jar.path)) {
-      result.verdict = "unknown";
-      result.reason = "TLC not found: " + (jar.found() ? jar.path->string() + " is not a file" : jar.explain_missing());
-    } else if (!java.found()) {
-      result.verdict = "unknown";
-      result.reason = "java not found: " + java.explain_missing();
-    } else {
-      TlcRun tlc_run;
-      tlc_run.java = *java.path;
-      tlc_run.jar = *jar.path;
-      tlc_run.work_dir = dir;
-      tlc_run.module = kValidationModule;
-      tlc_run.library = {fs::absolute(options.spec).parent_path()};
-      if (options.mc) tlc_run.library.push_back(fs::absolute(*options.mc).parent_path());
-      tlc_run.heap = options.heap;
-      tlc_run.timeout = options.timeout;
-      tlc_run.cancel = options.cancel;
-      const TlcOutcome tlc = run_tlc(tlc_run);
-      write_file(dir / "tlc.out", tlc.raw_output);
-      finish_from_tlc(result, tlc, input, spec, frontier_file, options);
-      std::error_code ec;
-      fs::remove_all(dir / "tlc-states", ec);  // TLC's fingerprint files: large, and of no use afterwards
-    }
+    const ValidationInput input = check_with_tlc(result, std::move(history), spec, mc, dir, options);
+    result.operations = input.operations;
+    result.pending = input.pending;
+    result.caveats.insert(result.caveats.begin(), input.caveats.begin(), input.caveats.end());
+    if (result.verdict == "fail" && input.logged_value_domains) certify_failure(result, input.history, spec, mc, dir / "certify", options);
   } catch (const SpecError& e) {
     result.verdict = "error";
     result.reason = e.what();
@@ -229,6 +274,7 @@ nlohmann::json ValidationResult::to_json() const {
                    {"reason", reason}, {"operations", operations}, {"dropped_failed_without_effect", dropped_failed},
                    {"pending", pending}, {"caveats", caveats}, {"duration_ms", duration.count()},
                    {"peak_rss_kb", peak_rss_kb}};
+  if (corrupt_trace) j["corrupt_trace"] = true;
   if (cut)
     j["cut"] = {{"at", cut->at}, {"clock", clock}, {"cut_short_threads", cut->cut_short_threads}, {"dropped", cut->dropped},
                 {"made_pending", cut->made_pending}};
@@ -250,15 +296,17 @@ nlohmann::json ValidationResult::to_json() const {
   if (tlc_exit_code) j["tlc"]["exit_code"] = *tlc_exit_code;
   if (!tlc_command.empty()) j["tlc"]["command"] = tlc_command;
   if (verdict == "fail") {
-    nlohmann::json pending = nlohmann::json::array();
+    nlohmann::json next = nlohmann::json::array();
     for (const auto& f : frontier) {
       nlohmann::json fields = nlohmann::json::object();
       for (const auto& [name, value] : f.op.fields) fields[name] = trace::to_tla(value);
-      pending.push_back({{"thread", f.op.thread}, {"index", f.op.index}, {"name", f.op.name}, {"fields", fields},
+      next.push_back({{"thread", f.op.thread}, {"index", f.op.index}, {"name", f.op.name}, {"fields", fields},
                          {"start", f.op.start}, {"end", f.op.pending() ? nlohmann::json() : nlohmann::json(f.op.end)},
                          {"pending", f.op.pending()}, {"viable", f.viable}});
     }
-    j["frontier"] = {{"linearized", linearized.value_or(0)}, {"total", operations}, {"pending", pending}, {"spec_state", spec_state}};
+    // "pending" here is each thread's next operation at the deepest state (a name older than
+    // pending operations; see docs/validation.md).
+    j["frontier"] = {{"linearized", linearized.value_or(0)}, {"total", operations}, {"pending", next}, {"spec_state", spec_state}};
   }
   return j;
 }

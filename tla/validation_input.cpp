@@ -186,6 +186,7 @@ ValidationInput write_validation_input(validation::History history, const Spec& 
       if (slots[k] && slots[k]->boolean) {
         header += "[\"b\",true],[\"b\",false]";
       } else if (slots[k] && !slots[k]->defined) {
+        input.logged_value_domains = true;
         const std::string where = "the domain of " + name + "'s " + params.at(name).names[k];
         JsonValueWriter writer(header, where);
         for (std::size_t v = 0; v < slots[k]->values.size(); ++v) {

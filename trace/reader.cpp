@@ -1,5 +1,6 @@
 #include "trace/reader.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include <msgpack.hpp>
@@ -131,7 +132,9 @@ InputDeclarations read_inputs(const msgpack::object& o) {
     std::vector<std::string> names;
     for (std::uint32_t j = 0; j < v.via.array.size; ++j) {
       if (v.via.array.ptr[j].type != msgpack::type::STR) throw std::runtime_error("an input field name is not a string");
-      names.push_back(checked_string(v.via.array.ptr[j], "an input field name"));
+      std::string name = checked_string(v.via.array.ptr[j], "an input field name");
+      if (std::find(names.begin(), names.end(), name) != names.end()) throw std::runtime_error("input '" + name + "' is declared twice");
+      names.push_back(std::move(name));
     }
     if (!inputs.emplace(checked_string(k, "an operation name"), std::move(names)).second)
       throw std::runtime_error("an operation's inputs are declared twice");
@@ -253,7 +256,7 @@ std::optional<Operation> ThreadTraceReader::next() {
       if (kind == schema::kKindEnd) {
         ThreadEnd e{next_index_, rec.str(schema::kReason), 0};
         if (e.reason == schema::kReasonSignal) {
-          e.signal = static_cast<int>(rec.uint(schema::kSignal));
+          e.signal = static_cast<int>(rec.uint32(schema::kSignal));
         } else {  // the crash handler cannot count; others must match
           e.count = rec.uint(schema::kCount);
           if (e.count != next_index_)
@@ -281,8 +284,7 @@ std::optional<Operation> ThreadTraceReader::next() {
         return fail(offset, "operation starts (" + std::to_string(op.start) + ") before the thread's previous operation ended (" +
                                 std::to_string(last_end_) + ")");
       if (op.pending()) {
-        const auto* sig = rec.find(schema::kSignal);
-        op.signal = static_cast<int>(sig != nullptr && sig->type == msgpack::type::POSITIVE_INTEGER ? sig->via.u64 : 0);
+        if (rec.find(schema::kSignal)) op.signal = static_cast<int>(rec.uint32(schema::kSignal));
         if (const auto* fields = rec.find(schema::kFields)) {
           if (auto bad = read_fields(*fields, op)) return fail(offset, *bad);
           op.inputs_known = true;

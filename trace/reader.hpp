@@ -85,12 +85,15 @@ class ThreadTraceReader {
   ThreadTraceReader(const ThreadTraceReader&) = delete;
   ThreadTraceReader& operator=(const ThreadTraceReader&) = delete;
 
-  // The next operation or abort record; nullopt at the end of the file or at the first error
+  // The next operation or pending record; nullopt at the end of the file or at the first error
   // (then error() says what and where).
   std::optional<Operation> next();
 
   const std::filesystem::path& file() const { return file_; }
   const std::optional<ThreadHeader>& header() const { return header_; }
+  // The end of the thread's last completed operation (failed-without-effect ones included); 0
+  // before the first. Where a thread cut short was when it last reached the disk.
+  std::uint64_t last_end() const { return last_end_; }
   const std::optional<ThreadEnd>& end() const { return end_; }
   const std::optional<TraceError>& error() const { return error_; }
   // True if a pending record was read: the run died while this thread had an operation in flight.

@@ -5,6 +5,9 @@
 
 namespace omnilink::validation {
 
+namespace {
+
+// The operation as pending: its declared inputs kept, its results and end forgotten.
 void make_pending(trace::Operation& op, const trace::InputDeclarations& inputs) {
   op.kind = trace::RecordKind::pending;
   op.end = 0;
@@ -16,6 +19,8 @@ void make_pending(trace::Operation& op, const trace::InputDeclarations& inputs) 
   });
 }
 
+}  // namespace
+
 Cut cut_history(const std::vector<ThreadPrefix>& threads, const trace::InputDeclarations& inputs) {
   Cut cut;
   // C: a cut-short thread lost only operations that started after its last logged one ended (or,
@@ -25,9 +30,9 @@ Cut cut_history(const std::vector<ThreadPrefix>& threads, const trace::InputDecl
   for (std::uint32_t t = 0; t < threads.size(); ++t) {
     if (!threads[t].cut_short) continue;
     const auto& ops = *threads[t].ops;
-    if (!ops.empty() && ops.back().pending()) continue;
+    if (!ops.empty() && ops.back().pending()) continue;  // (history.cpp says it lacks its end record)
     cut.cut_short_threads.push_back(t);
-    cut.at = std::min(cut.at, ops.empty() ? std::uint64_t{0} : ops.back().end);
+    cut.at = std::min(cut.at, threads[t].last_end);
   }
   if (cut.cut_short_threads.empty()) return cut;
   for (const ThreadPrefix& thread : threads) {

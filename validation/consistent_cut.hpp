@@ -32,18 +32,17 @@ struct Cut {
   std::string describe(const std::string& clock) const;
 };
 
-/// A thread as read: its operations, and whether its file was cut short.
+/// A thread as read: its operations, whether its file was cut short, and the end of its last
+/// completed operation as logged (failed-without-effect ones included, which `ops` leaves out).
 struct ThreadPrefix {
   std::vector<trace::Operation>* ops;
   bool cut_short = false;
+  std::uint64_t last_end = 0;
 };
 
 /// Cuts the threads in place. `inputs` says which fields of an operation are its inputs (an
 /// operation made pending keeps those; one without a declaration keeps none). Call only when some
 /// thread is cut short.
 Cut cut_history(const std::vector<ThreadPrefix>& threads, const trace::InputDeclarations& inputs);
-
-/// The operation as pending: its declared inputs kept, its results and end forgotten.
-void make_pending(trace::Operation& op, const trace::InputDeclarations& inputs);
 
 }  // namespace omnilink::validation

@@ -2,6 +2,9 @@
 
 #include "validation/run_integrity.hpp"
 
+#include <algorithm>
+#include <limits>
+
 namespace omnilink::validation {
 
 std::uint64_t History::operations() const {
@@ -40,7 +43,7 @@ History read_history(const trace::RunDir& run) {
           throw HistoryError(file.string() + ": declares other inputs for " + name + " than the run's other threads");
       }
     }
-    files.push_back({file, reader.header(), reader.end(), error, reader.has_pending()});
+    files.push_back({file, reader.header(), reader.end(), error, reader.has_pending(), reader.last_end()});
     history.threads.push_back(std::move(ops));
   }
   if (auto problem = check_run_integrity(run, files)) throw HistoryError(*problem);
@@ -51,7 +54,10 @@ History read_history(const trace::RunDir& run) {
   for (std::size_t t = 0; t < files.size(); ++t) {
     const bool cut_short = files[t].error.has_value();  // only cut-short errors are left at this point
     any_cut_short |= cut_short;
-    prefixes.push_back({&history.threads[t], cut_short});
+    prefixes.push_back({&history.threads[t], cut_short, files[t].last_end});
+    if (cut_short && files[t].has_pending)
+      history.caveats.push_back(files[t].error->describe() + " after its pending record: the crash handler was stopped while "
+                                                             "it wrote it; nothing was lost before it");
   }
   if (any_cut_short) {
     Cut cut = cut_history(prefixes, history.inputs);
@@ -65,6 +71,35 @@ History read_history(const trace::RunDir& run) {
                               " pending operation(s) (outcome unknown: in flight when the run died or at the cut) may each be "
                               "linearized with any results the spec accepts, or left out");
   return history;
+}
+
+History prefix_before_pending(const History& history) {
+  // Every operation's interval, by start; the prefix ends at the last point where everything before
+  // it has ended before everything after it starts, and before the first pending operation starts.
+  struct Interval {
+    std::uint64_t start, end;
+    bool pending;
+  };
+  std::vector<Interval> all;
+  for (const auto& ops : history.threads)
+    for (const auto& op : ops) all.push_back({op.start, op.pending() ? std::numeric_limits<std::uint64_t>::max() : op.end, op.pending()});
+  std::sort(all.begin(), all.end(), [](const Interval& a, const Interval& b) { return a.start < b.start; });
+  std::size_t length = 0;  // how many of `all` the prefix holds
+  std::uint64_t latest_end = 0;
+  for (std::size_t k = 0; k < all.size() && !all[k].pending; ++k) {
+    latest_end = std::max(latest_end, all[k].end);
+    if (k + 1 == all.size() || latest_end < all[k + 1].start) length = k + 1;
+  }
+  const std::uint64_t bound = length == 0 ? 0 : all[length - 1].start;  // the last start inside the prefix
+  History prefix;
+  prefix.clock = history.clock;
+  prefix.inputs = history.inputs;
+  for (const auto& ops : history.threads) {
+    auto& kept = prefix.threads.emplace_back();
+    for (const auto& op : ops)
+      if (length > 0 && !op.pending() && op.start <= bound) kept.push_back(op);
+  }
+  return prefix;
 }
 
 }  // namespace omnilink::validation

@@ -47,4 +47,10 @@ struct History {
 /// Reads and checks every thread of `run`. Throws HistoryError.
 History read_history(const trace::RunDir& run);
 
+/// The longest prefix every linearization of `history` must begin with that holds no pending
+/// operation: the completed operations that all ended before every other operation (pending ones
+/// included) started. If the history is linearizable, so is this prefix; so a prefix that is not
+/// proves the history is not, whatever the pending operations' results were.
+History prefix_before_pending(const History& history);
+
 }  // namespace omnilink::validation

@@ -29,12 +29,15 @@ std::optional<std::string> check_run_integrity(const trace::RunDir& run, const s
            " has " + std::to_string(files.size()) + " thread file(s)";
   // Clean finishes are the harness's own: every thread wrote its end record before meta.json said so.
   const bool finished = meta.exit_status == "ok" || meta.exit_status == "stopped" || meta.exit_status == "error";
-  for (const ThreadFileSummary& f : files) {
+  for (std::size_t position = 0; position < files.size(); ++position) {
+    const ThreadFileSummary& f = files[position];
     const std::string file = f.file.string();
     const auto index = thread_index_of(f.file);
     if (!index) return file + ": not a thread file name (thread-NNNN.msgpack)";
-    if (*index >= meta.threads)
-      return file + ": thread " + std::to_string(*index) + ", but " + meta_file + " says the run had " + std::to_string(meta.threads);
+    // Files sort by name: thread-0000 ... thread-(N-1), each once ("thread-01" beside "thread-0001" is not).
+    if (*index != position)
+      return file + ": thread " + std::to_string(*index) + " where thread " + std::to_string(position) + " was expected: " + meta_file +
+             " says the run had threads 0 to " + std::to_string(meta.threads - 1) + ", one file each";
     if (f.header) {
       if (f.header->thread != *index)
         return file + ": its header says thread " + std::to_string(f.header->thread) + ", its name thread " + std::to_string(*index) +

@@ -21,6 +21,7 @@ struct ThreadFileSummary {
   std::optional<trace::ThreadEnd> end;
   std::optional<trace::TraceError> error;
   bool has_pending = false;
+  std::uint64_t last_end = 0;  // ThreadTraceReader::last_end()
 };
 
 /// The thread index a file's name gives ("thread-0012.msgpack" -> 12), or nullopt.

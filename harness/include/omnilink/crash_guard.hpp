@@ -109,20 +109,19 @@ class CrashGuard {
   static void write_final_records(ThreadLog& log, ThreadLog::CrashSnapshot snap, int sig) {
     FixedBuffer buf;
     msgpack::packer<FixedBuffer> pk(buf);
-    auto str = [&pk](std::string_view s) { pack_str(pk, s); };
     std::optional<std::string_view> inputs;
     if (snap.inflight) {
       std::string_view name = log.inflight_name();
       if (name.size() > 256) name = name.substr(0, 256);
       inputs = log.crash_inputs();
       pk.pack_map(inputs ? 6 : 5);
-      str(schema::kKind), str(schema::kKindPending);
-      str(schema::kIndex), pk.pack_uint64(log.inflight_index());
-      str(schema::kOp), str(name);
-      str(schema::kStart), pk.pack_uint64(log.inflight_start());
-      str(schema::kSignal), pk.pack_uint32(static_cast<std::uint32_t>(sig));
+      pack_str(pk, schema::kKind), pack_str(pk, schema::kKindPending);
+      pack_str(pk, schema::kIndex), pk.pack_uint64(log.inflight_index());
+      pack_str(pk, schema::kOp), pack_str(pk, name);
+      pack_str(pk, schema::kStart), pk.pack_uint64(log.inflight_start());
+      pack_str(pk, schema::kSignal), pk.pack_uint32(static_cast<std::uint32_t>(sig));
       if (inputs) {
-        str(schema::kFields);
+        pack_str(pk, schema::kFields);
         if (inputs->empty()) pk.pack_map(0);
       }
     }

@@ -86,8 +86,9 @@ class Harness {
       for (std::string_view input : Op::omnilink_inputs) {
         bool is_field = false;
         Op{}.omnilink_fields([&](std::string_view name, const auto&) { is_field |= name == input; });
-        if (!is_field) {
-          std::cerr << "omnilink: operation " << Op::omnilink_name << " declares input '" << input << "', which is not one of its fields\n";
+        if (!is_field || std::find(entry.inputs.begin(), entry.inputs.end(), input) != entry.inputs.end()) {
+          std::cerr << "omnilink: operation " << Op::omnilink_name << " declares input '" << input << "' "
+                    << (is_field ? "twice" : "which is not one of its fields") << "\n";
           std::exit(kExitUsage);
         }
         entry.inputs.push_back(input);

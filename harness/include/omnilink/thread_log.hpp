@@ -131,7 +131,9 @@ class ThreadLog {
       int expected = kIdle;
       if (state_.compare_exchange_strong(expected, kCrashed, std::memory_order_acq_rel)) return true;
       if (expected == kCrashed) return false;  // already claimed
-      if (handler_is_owner) {                   // crashed inside our own flush
+      if (handler_is_owner) {  // the signal came inside our own flush or inputs update
+        // A flush may have written part of the committed bytes already: they are not written twice.
+        resume_from_ = in_flush_.load(std::memory_order_relaxed) ? flushed_.load(std::memory_order_relaxed) : 0;
         state_.store(kCrashed, std::memory_order_release);
         return true;
       }
@@ -147,7 +149,8 @@ class ThreadLog {
   // Writes the committed bytes of a claimed log.
   CrashSnapshot crash_write_committed() {
     const std::uint64_t word = word_.load(std::memory_order_acquire);
-    write_all(fd_, buf_.get(), static_cast<std::size_t>(word & kBytesMask));
+    const auto committed = static_cast<std::size_t>(word & kBytesMask);
+    if (resume_from_ < committed) write_all(fd_, buf_.get() + resume_from_, committed - resume_from_);
     return {(word & kInflightBit) != 0, (word & kClosedBit) != 0};
   }
   int fd() const { return fd_; }
@@ -198,6 +201,23 @@ class ThreadLog {
     spill_.append(data, size);
   }
 
+  // write_all that records in flushed_ how much of the buffer is on disk after every write(2), for
+  // a crash handler that interrupts it on this thread (regular-file writes are not interrupted by
+  // signals midway: the handler runs between them).
+  bool write_counted(const char* data, std::size_t size) {
+    std::size_t done = 0;
+    while (done < size) {
+      const ssize_t n = ::write(fd_, data + done, size - done);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return false;
+      }
+      done += static_cast<std::size_t>(n);
+      flushed_.store(done, std::memory_order_relaxed);
+    }
+    return true;
+  }
+
   // The owner's exclusive section (a flush, an inputs update): the crash handler waits for it to end,
   // and once the handler has claimed the log the owner parks here instead of touching it again.
   void lock_for_owner() {
@@ -212,7 +232,9 @@ class ThreadLog {
   void flush(bool with_spill) {
     lock_for_owner();
     const std::size_t committed = committed_bytes();
-    bool ok = write_all(fd_, buf_.get(), committed);
+    flushed_.store(0, std::memory_order_relaxed);
+    in_flush_.store(true, std::memory_order_relaxed);
+    bool ok = write_counted(buf_.get(), committed);
     if (with_spill && ok) ok = write_all(fd_, spill_.data(), spill_.size());
     if (!ok && !write_failed_) {
       write_failed_ = true;
@@ -220,6 +242,7 @@ class ThreadLog {
     }
     pos_ = 0;
     word_.store(closed_bit(), std::memory_order_release);
+    in_flush_.store(false, std::memory_order_relaxed);  // only now: the word no longer counts written bytes
     if (with_spill) {
       spill_.clear();
       spilling_ = false;
@@ -240,6 +263,9 @@ class ThreadLog {
   std::atomic<std::uint64_t> word_{0};  // committed bytes | kInflightBit | kClosedBit
   bool closed_ = false;                 // owner's copy of kClosedBit
   std::atomic<int> state_{kIdle};
+  std::atomic<std::size_t> flushed_{0};  // bytes of the buffer the flush in progress has written
+  std::atomic<bool> in_flush_{false};
+  std::size_t resume_from_ = 0;          // crash path: where the committed bytes still to write begin
   std::string spill_;
   bool spilling_ = false;
   bool write_failed_ = false;
