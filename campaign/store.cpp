@@ -253,9 +253,9 @@ CREATE TABLE validations (
 CREATE INDEX validations_by_run ON validations(campaign, run);
 )sql";
 
-// The store's campaign directories (STORE/<campaign-id>/, each with campaign.json or run
-// directories), by name.
-std::vector<std::string> find_campaign_directories(const fs::path& store) {
+}  // namespace
+
+std::vector<std::string> campaign_directories(const fs::path& store) {
   std::vector<std::string> names;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(store, ec)) {
@@ -268,6 +268,8 @@ std::vector<std::string> find_campaign_directories(const fs::path& store) {
   std::sort(names.begin(), names.end());
   return names;
 }
+
+namespace {
 
 std::string name_list(const std::vector<std::string>& names) {
   std::string list;
@@ -284,7 +286,7 @@ std::string lost_index_message(const fs::path& store, const std::string& what, c
 }
 
 std::string orphan_note(const fs::path& store) {
-  const auto orphans = find_campaign_directories(store);
+  const auto orphans = campaign_directories(store);
   return orphans.empty() ? "" : " (" + store.string() + " holds campaign directories: " + name_list(orphans) +
                                     "; `omnilink store rebuild " + store.string() + "` makes their index again)";
 }
@@ -331,7 +333,7 @@ void ensure_schema(Connection& db, const fs::path& store) {
     if (user_version(db) == 0) {
       // Under the write lock: campaign directories are made only by create_campaign, which takes
       // it too, after the schema exists; so any seen now belong to an index that was lost.
-      if (const auto orphans = find_campaign_directories(store); !orphans.empty())
+      if (const auto orphans = campaign_directories(store); !orphans.empty())
         throw StoreError(lost_index_message(store, "is empty", orphans));
       db.exec(kSchema);
       db.exec("PRAGMA user_version = " + std::to_string(kStoreSchemaVersion));
@@ -459,7 +461,7 @@ Store Store::open(const fs::path& directory) {
   // a new store creates omnilink.db before any campaign directory, so a directory seen while the
   // file is still missing afterwards belongs to an index that was lost.
   if (!fs::exists(directory / kDatabaseFile))
-    if (const auto orphans = find_campaign_directories(directory); !orphans.empty() && !fs::exists(directory / kDatabaseFile))
+    if (const auto orphans = campaign_directories(directory); !orphans.empty() && !fs::exists(directory / kDatabaseFile))
       throw StoreError(lost_index_message(directory, "is missing", orphans));
   return Store(directory, static_cast<int>(Connection::Mode::create));
 }
@@ -618,8 +620,6 @@ std::vector<RunRecord> Store::runs(const std::string& campaign, const std::optio
 }
 
 fs::path campaign_record_file(const fs::path& store, const std::string& campaign_id) { return store / campaign_id / kCampaignFile; }
-
-std::vector<std::string> campaign_directories(const fs::path& store) { return find_campaign_directories(store); }
 
 fs::path index_file(const fs::path& store) { return store / kDatabaseFile; }
 

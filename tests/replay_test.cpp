@@ -122,16 +122,17 @@ TEST_CASE("replay errors name what exists") {
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("THREAD.INDEX") != std::string::npos);
   // A thread of 2^32 + 1 is out of range, not thread 1; signs and spaces are not digits.
-  r = cli({"replay", run.string(), "T4294967297.100", "--batch"});
-  CHECK(r.exit_code == 3);
-  CHECK(r.err.find("its thread is out of range") != std::string::npos);
-  r = cli({"replay", run.string(), "T0.18446744073709551616", "--batch"});
-  CHECK(r.exit_code == 3);
-  CHECK(r.err.find("its index is out of range") != std::string::npos);
-  for (const std::string bad : {"T-1.5", "T0.+5", "T 0.5", "T0.5x"}) {
+  const std::pair<std::string, std::string> bad_ids[] = {{"T4294967297.100", "its thread is out of range"},
+                                                         {"T0.18446744073709551616", "its index is out of range"},
+                                                         {"T-1.5", "is not an operation"},
+                                                         {"T0.+5", "is not an operation"},
+                                                         {"T 0.5", "is not an operation"},
+                                                         {"T0.5x", "is not an operation"}};
+  for (const auto& [bad, says] : bad_ids) {
+    INFO(bad);
     r = cli({"replay", run.string(), bad, "--batch"});
     CHECK(r.exit_code == 3);
-    CHECK(r.err.find("is not an operation") != std::string::npos);
+    CHECK(r.err.find(says) != std::string::npos);
   }
 
   // Not recorded: said so, and --rerun offered because it is deterministic.

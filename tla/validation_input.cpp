@@ -128,10 +128,6 @@ std::string known_operations(const Spec& spec) {
 
 }  // namespace
 
-std::string domain_override_name(const std::string& operation, const std::string& param) {
-  return "OmniLinkDomain_" + operation + "_" + param;
-}
-
 std::map<std::string, validation::OperationParams> operation_params(const Spec& spec, const Spec* mc) {
   std::map<std::string, validation::OperationParams> params;
   for (const auto& op : spec.operations) {
@@ -140,7 +136,7 @@ std::map<std::string, validation::OperationParams> operation_params(const Spec& 
     const std::vector<std::string> types = cpp_param_types(spec, op);
     for (std::size_t k = 0; k < op.params.size(); ++k) {
       p.boolean.push_back(types[k] == "bool");
-      p.defined.push_back(mc != nullptr && mc->find_operator(domain_override_name(op.name, op.params[k])) != nullptr);
+      p.defined.push_back(mc != nullptr && mc->find_operator(validation::domain_override_name(op.name, op.params[k])) != nullptr);
     }
   }
   return params;

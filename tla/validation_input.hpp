@@ -41,9 +41,6 @@ struct ValidationInput {
 // @type annotations, and those whose domain the MC module defines (OmniLinkDomain_<Op>_<param>).
 std::map<std::string, validation::OperationParams> operation_params(const Spec& spec, const Spec* mc);
 
-// The MC-module operator that overrides the domain of an unknown argument.
-std::string domain_override_name(const std::string& operation, const std::string& param);
-
 // Checks `history` against `spec` and writes `data_file`.
 ValidationInput write_validation_input(validation::History history, const Spec& spec, const Spec* mc,
                                        const std::filesystem::path& data_file);

@@ -24,7 +24,7 @@ std::string candidate_args(const OperationSpec& op, const Spec* mc) {
   std::string tuple, binders;
   for (std::size_t k = 0; k < op.params.size(); ++k) {
     const std::string v = "v" + std::to_string(k + 1), pos = std::to_string(k + 1);
-    const std::string override_name = domain_override_name(op.name, op.params[k]);
+    const std::string override_name = validation::domain_override_name(op.name, op.params[k]);
     const std::string domain = mc != nullptr && mc->find_operator(override_name) != nullptr
                                    ? override_name
                                    : "OmniLinkDomainTable[\"" + op.name + "\"][" + pos + "]";

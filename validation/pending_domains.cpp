@@ -5,6 +5,10 @@
 
 namespace omnilink::validation {
 
+std::string domain_override_name(const std::string& operation, const std::string& param) {
+  return "OmniLinkDomain_" + operation + "_" + param;
+}
+
 bool known_input(const trace::Operation& op, const std::string& name) {
   return op.inputs_known && op.field(name) != nullptr;
 }
@@ -52,7 +56,7 @@ std::map<std::string, std::vector<std::optional<Domain>>> pending_domains(
         slots[k]->values.assign(values.begin(), values.end());
         if (values.empty())
           caveats.push_back("no operation logged a value of field '" + params.names[k] + "', so a pending " + name +
-                            " cannot be completed (only left out); define OmniLinkDomain_" + name + "_" + params.names[k] +
+                            " cannot be completed (only left out); define " + domain_override_name(name, params.names[k]) +
                             " in an MC module to give its values");
       }
     }

@@ -41,6 +41,9 @@ struct Domain {
 std::map<std::string, std::vector<std::optional<Domain>>> pending_domains(
     const History& history, const std::map<std::string, OperationParams>& operations, std::vector<std::string>& caveats);
 
+/// The MC-module operator that gives the domain of `operation`'s parameter `param` (rule 1).
+std::string domain_override_name(const std::string& operation, const std::string& param);
+
 /// Whether parameter `name` of a pending operation is known (one of its logged inputs).
 bool known_input(const trace::Operation& op, const std::string& name);
 
