@@ -20,3 +20,6 @@ find_package(CLI11 2.1 REQUIRED)
 # Boost >= 1.89 has no separate boost_system library (it became header-only).
 find_package(Boost 1.74 REQUIRED COMPONENTS filesystem OPTIONAL_COMPONENTS system)
 find_package(SQLite3 REQUIRED)
+# The tree-sitter runtime that runs the TLA+ grammar (language/).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(TreeSitter REQUIRED IMPORTED_TARGET tree-sitter)

@@ -1,0 +1,698 @@
+#include "language/evaluator.hpp"
+
+#include <algorithm>
+#include <iostream>
+
+namespace omnilink::language {
+
+namespace {
+// Nested calls: a spec recursing deeper is running away (and the native stack is finite).
+constexpr std::size_t kMaxDepth = 2000;
+
+std::int64_t floor_div(std::int64_t a, std::int64_t b) {
+  std::int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+}  // namespace
+
+Evaluator::Evaluator(const LoadedSpec& spec, TraceHooks hooks) : spec_(spec), hooks_(std::move(hooks)) {}
+
+void Evaluator::fail(const Expr& at, const std::string& what) const { throw EvalError(at.pos.text() + ": " + what); }
+
+std::string Evaluator::variable_name(std::size_t index) const {
+  return index < spec_.variables().size() ? spec_.variables()[index] : "#" + std::to_string(index);
+}
+
+const Value& Evaluator::lookup(const Symbol* s, const Expr& at) const {
+  for (auto it = env_.rbegin(); it != env_.rend(); ++it)
+    if (it->first == s) return it->second;
+  fail(at, "internal: " + s->name + " is not bound");
+}
+
+Value Evaluator::variable(std::size_t index, bool primed, const Expr& at) const {
+  if (init_mode_ || primed) {
+    if (index >= next_.size() || !next_[index])
+      fail(at, (primed ? variable_name(index) + "' is read before the action assigns it"
+                       : variable_name(index) + " is read before the initial predicate assigns it"));
+    return *next_[index];
+  }
+  if (current_ == nullptr) fail(at, "the variable " + variable_name(index) + " in a constant expression");
+  return (*current_)[index];
+}
+
+std::vector<State> Evaluator::initial_states(const Definition& init) {
+  std::vector<State> out;
+  init_mode_ = true;
+  current_ = nullptr;
+  next_.assign(spec_.variables().size(), std::nullopt);
+  act(*init.body, [&] {
+    State s;
+    for (std::size_t k = 0; k < next_.size(); ++k) {
+      if (!next_[k]) fail(*init.body, "the initial predicate " + init.name + " does not assign " + variable_name(k));
+      s.push_back(*next_[k]);
+    }
+    out.push_back(std::move(s));
+  });
+  init_mode_ = false;
+  return out;
+}
+
+void Evaluator::successors(const Definition& action, const std::vector<Value>& args, const State& from, std::vector<State>& out) {
+  current_ = &from;
+  init_mode_ = false;
+  next_.assign(from.size(), std::nullopt);
+  const std::size_t depth = env_.size();
+  for (std::size_t k = 0; k < action.params.size(); ++k) push(action.params[k].get(), args.at(k));
+  try {
+    act(*action.body, [&] {
+      State s;
+      s.reserve(next_.size());
+      for (std::size_t k = 0; k < next_.size(); ++k) {
+        if (!next_[k]) fail(*action.body, "the action " + action.name + " does not determine " + variable_name(k) + "'");
+        s.push_back(*next_[k]);
+      }
+      out.push_back(std::move(s));
+    });
+  } catch (...) {
+    env_.resize(depth);
+    throw;
+  }
+  env_.resize(depth);
+}
+
+Value Evaluator::evaluate(const Definition& def, const State& state) {
+  current_ = state.empty() ? nullptr : &state;
+  init_mode_ = false;
+  return call_values(def, {}, *def.body);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Actions.
+
+void Evaluator::act_conjunction(const Expr& e, std::size_t from, const Continuation& k) {
+  if (from == e.kids.size()) return k();
+  act(*e.kids[from], [&] { act_conjunction(e, from + 1, k); });
+}
+
+void Evaluator::act(const Expr& e, const Continuation& k) {
+  switch (e.kind) {
+    case ExprKind::Conj:
+      return act_conjunction(e, 0, k);
+    case ExprKind::Disj:
+      for (const auto& branch : e.kids) {
+        const auto saved = next_;
+        act(*branch, k);
+        next_ = saved;
+      }
+      return;
+    case ExprKind::Exists: {
+      for_each_binding(e.bounds, [&] {
+        const auto saved = next_;
+        act(*e.kids[0], k);
+        next_ = saved;
+        return true;
+      });
+      return;
+    }
+    case ExprKind::If:
+      return act(*e.kids[truth(*e.kids[0]) ? 1 : 2], k);
+    case ExprKind::Case: {
+      const std::size_t arms = (e.kids.size() - (e.has_other ? 1 : 0)) / 2;
+      for (std::size_t a = 0; a < arms; ++a)
+        if (truth(*e.kids[2 * a])) return act(*e.kids[2 * a + 1], k);
+      if (e.has_other) return act(*e.kids.back(), k);
+      fail(e, "no CASE arm applies and there is no OTHER");
+    }
+    case ExprKind::Let:
+      return act(*e.kids[0], k);
+    case ExprKind::RefDefinition: {
+      const Definition& def = *e.definition;
+      if (def.constant || !def.function_bounds.empty() || (!def.uses_state && !def.in_let)) break;  // a value: test it below
+      if (++depth_ > kMaxDepth) fail(e, "recursion deeper than " + std::to_string(kMaxDepth) + " calls");
+      std::vector<Value> args;
+      for (const auto& a : e.kids) args.push_back(eval(*a));
+      const std::size_t depth = env_.size();
+      for (std::size_t p = 0; p < def.params.size(); ++p) push(def.params[p].get(), std::move(args[p]));
+      act(*def.body, k);
+      env_.resize(depth);
+      --depth_;
+      return;
+    }
+    case ExprKind::RefBuiltin: {
+      if ((e.builtin != Builtin::Eq && e.builtin != Builtin::In) || e.kids.size() != 2) break;
+      const Expr& lhs = *e.kids[0];
+      const bool assignable = (lhs.kind == ExprKind::RefPrimed && !init_mode_) || (lhs.kind == ExprKind::RefVariable && init_mode_);
+      if (!assignable || next_[lhs.index]) break;
+      const Value rhs = eval(*e.kids[1]);
+      if (e.builtin == Builtin::Eq) {
+        next_[lhs.index] = rhs;
+        k();
+      } else {
+        for (const Value& v : rhs.elements()) {
+          next_[lhs.index] = v;
+          k();
+        }
+      }
+      next_[lhs.index].reset();
+      return;
+    }
+    case ExprKind::Unchanged: {
+      std::vector<std::size_t> assigned;
+      bool holds = true;
+      auto visit = [&](const Expr& x, auto&& self) -> void {
+        if (x.kind == ExprKind::Tuple) {
+          for (const auto& kid : x.kids) self(*kid, self);
+        } else if (x.kind == ExprKind::RefDefinition) {
+          self(*x.definition->body, self);
+        } else if (!next_[x.index]) {
+          next_[x.index] = (*current_)[x.index];
+          assigned.push_back(x.index);
+        } else if (!next_[x.index]->equals((*current_)[x.index])) {
+          holds = false;
+        }
+      };
+      if (current_ == nullptr) fail(e, "UNCHANGED in an initial predicate");
+      visit(*e.kids[0], visit);
+      if (holds) k();
+      for (std::size_t index : assigned) next_[index].reset();
+      return;
+    }
+    default:
+      break;
+  }
+  if (truth(e)) k();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Expressions.
+
+bool Evaluator::truth(const Expr& e) {
+  const Value v = eval(e);
+  if (!v.is_bool()) fail(e, "expected a boolean, got " + v.describe() + ": " + v.text());
+  return v.as_bool();
+}
+
+void Evaluator::for_each_binding(const std::vector<Bound>& bounds, const std::function<bool()>& body) {
+  std::vector<std::vector<Value>> sets;
+  for (const Bound& b : bounds) {
+    const Value s = eval(*b.set);
+    if (!s.is_set()) fail(*b.set, "expected a set to bind " + b.names[0]->name + " to, got " + s.describe() + ": " + s.text());
+    try {
+      sets.push_back(s.elements());
+    } catch (const EvalError& err) {
+      fail(*b.set, err.what());
+    }
+  }
+  std::function<bool(std::size_t)> level = [&](std::size_t i) -> bool {
+    if (i == bounds.size()) return body();
+    const Bound& b = bounds[i];
+    for (const Value& v : sets[i]) {
+      const std::size_t depth = env_.size();
+      if (b.tuple) {
+        if (v.kind() != Value::Kind::Seq || v.items().size() != b.names.size())
+          fail(*b.set, "cannot bind a tuple of " + std::to_string(b.names.size()) + " names to " + v.text());
+        for (std::size_t n = 0; n < b.names.size(); ++n) push(b.names[n].get(), v.items()[n]);
+        const bool go_on = level(i + 1);
+        env_.resize(depth);
+        if (!go_on) return false;
+        continue;
+      }
+      // \E x, y \in S: each name ranges over S.
+      std::function<bool(std::size_t)> names = [&](std::size_t n) -> bool {
+        if (n == b.names.size()) return level(i + 1);
+        for (const Value& w : sets[i]) {
+          push(b.names[n].get(), w);
+          const bool go_on = names(n + 1);
+          pop(1);
+          if (!go_on) return false;
+        }
+        return true;
+      };
+      if (b.names.size() > 1) return names(0);
+      push(b.names[0].get(), v);
+      const bool go_on = level(i + 1);
+      env_.resize(depth);
+      if (!go_on) return false;
+    }
+    return true;
+  };
+  level(0);
+}
+
+Value Evaluator::constant_value(const Definition& def, const Expr& at) {
+  const Definition* substitute = spec_.constant_substitute(def);
+  if (substitute == nullptr)
+    fail(at, "the constant " + def.name + " has no value: define " + def.name +
+                 " in an MC module (--mc), e.g. from the trace with OmniLinkFieldValues");
+  return call_values(*substitute, {}, at);
+}
+
+Value Evaluator::function_of(const Definition& def, const Expr& at) {
+  std::vector<Value> keys, values;
+  for_each_binding(def.function_bounds, [&] {
+    std::vector<Value> parts;
+    for (const Bound& b : def.function_bounds)
+      for (const auto& n : b.names) parts.push_back(lookup(n.get(), at));
+    Value key = parts.size() == 1 ? parts[0] : Value::seq(parts);
+    if (def.function_bounds.size() == 1 && def.function_bounds[0].tuple) key = Value::seq(parts);
+    keys.push_back(std::move(key));
+    values.push_back(eval(*def.body));
+    return true;
+  });
+  return Value::function(std::move(keys), std::move(values));
+}
+
+Value Evaluator::apply_defined_function(const Definition& def, const Value& argument, const Expr& at) {
+  // f[x \in S] == body applied to a: the body at x = a, without building f (it may be recursive
+  // over an infinite S, like fact[n \in Nat]).
+  const std::size_t depth = env_.size();
+  std::vector<Value> parts;
+  std::size_t names = 0;
+  for (const Bound& b : def.function_bounds) names += b.names.size();
+  if (names == 1) parts.push_back(argument);
+  else if (argument.kind() == Value::Kind::Seq && argument.items().size() == names) parts = argument.items();
+  else fail(at, argument.text() + " is not in the domain of " + def.name);
+  std::size_t p = 0;
+  for (const Bound& b : def.function_bounds) {
+    const Value set = eval(*b.set);
+    for (const auto& n : b.names) {
+      if (!set.contains(parts[p])) fail(at, parts[p].text() + " is not in the domain of " + def.name);
+      push(n.get(), parts[p++]);
+    }
+  }
+  if (++depth_ > kMaxDepth) fail(at, "recursion deeper than " + std::to_string(kMaxDepth) + " calls");
+  Value v = eval(*def.body);
+  --depth_;
+  env_.resize(depth);
+  return v;
+}
+
+Value Evaluator::call_values(const Definition& def, std::vector<Value> args, const Expr& at) {
+  if (def.constant) return constant_value(def, at);
+  const bool cacheable = args.empty() && !def.in_let && !def.uses_state;
+  if (cacheable)
+    if (auto it = cache_.find(&def); it != cache_.end()) return it->second;
+  if (!def.function_bounds.empty()) {
+    Value f = function_of(def, at);
+    if (cacheable) cache_.emplace(&def, f);
+    return f;
+  }
+  if (++depth_ > kMaxDepth) fail(at, "recursion deeper than " + std::to_string(kMaxDepth) + " calls (" + def.name + ")");
+  const std::size_t depth = env_.size();
+  for (std::size_t p = 0; p < def.params.size(); ++p) push(def.params[p].get(), std::move(args[p]));
+  Value v;
+  try {
+    v = eval(*def.body);
+  } catch (...) {
+    env_.resize(depth);
+    --depth_;
+    throw;
+  }
+  env_.resize(depth);
+  --depth_;
+  if (cacheable) cache_.emplace(&def, v);
+  return v;
+}
+
+Value Evaluator::call(const Definition& def, const std::vector<const Expr*>& args, const Expr& at) {
+  std::vector<Value> values;
+  values.reserve(args.size());
+  for (const Expr* a : args) values.push_back(eval(*a));
+  return call_values(def, std::move(values), at);
+}
+
+Value Evaluator::apply_function(const Value& f, const Value& argument, const Expr& at) {
+  if (!f.is_function()) fail(at, "cannot apply " + f.describe() + " (" + f.text() + ") to " + argument.text() + ": not a function");
+  auto v = f.apply(argument);
+  if (!v) fail(at, argument.text() + " is not in the domain of " + f.text());
+  return *v;
+}
+
+Value Evaluator::except(const Expr& e) {
+  Value f = eval(*e.kids[0]);
+  for (const ExceptUpdate& u : e.updates) {
+    // Walks the path, then rebuilds it from the inside out with the new value.
+    std::vector<Value> along{f}, keys;
+    for (const auto& step : u.path) {
+      Value key = step.argument ? eval(*step.argument) : Value::string(step.field);
+      keys.push_back(key);
+      along.push_back(apply_function(along.back(), key, step.argument ? *step.argument : e));
+    }
+    at_.push_back(along.back());
+    Value replacement = eval(*u.value);
+    at_.pop_back();
+    for (std::size_t k = keys.size(); k-- > 0;) replacement = along[k].except(keys[k], std::move(replacement));
+    f = std::move(replacement);
+  }
+  return f;
+}
+
+Value Evaluator::eval(const Expr& e) {
+  try {
+    switch (e.kind) {
+      case ExprKind::Literal: return e.value;
+      case ExprKind::RefVariable: return variable(e.index, false, e);
+      case ExprKind::RefPrimed: return variable(e.index, true, e);
+      case ExprKind::RefBound: return lookup(e.symbol, e);
+      case ExprKind::RefDefinition: {
+        std::vector<const Expr*> args;
+        for (const auto& a : e.kids) args.push_back(a.get());
+        return call(*e.definition, args, e);
+      }
+      case ExprKind::RefBuiltin: return builtin(e);
+      case ExprKind::Conj:
+        for (const auto& k : e.kids)
+          if (!truth(*k)) return Value::boolean(false);
+        return Value::boolean(true);
+      case ExprKind::Disj:
+        for (const auto& k : e.kids)
+          if (truth(*k)) return Value::boolean(true);
+        return Value::boolean(false);
+      case ExprKind::If: return eval(*e.kids[truth(*e.kids[0]) ? 1 : 2]);
+      case ExprKind::Case: {
+        const std::size_t arms = (e.kids.size() - (e.has_other ? 1 : 0)) / 2;
+        for (std::size_t a = 0; a < arms; ++a)
+          if (truth(*e.kids[2 * a])) return eval(*e.kids[2 * a + 1]);
+        if (e.has_other) return eval(*e.kids.back());
+        fail(e, "no CASE arm applies and there is no OTHER");
+      }
+      case ExprKind::Let: return eval(*e.kids[0]);
+      case ExprKind::Exists: case ExprKind::Forall: {
+        const bool exists = e.kind == ExprKind::Exists;
+        bool result = !exists;
+        for_each_binding(e.bounds, [&] {
+          if (truth(*e.kids[0]) == exists) {
+            result = exists;
+            return false;
+          }
+          return true;
+        });
+        return Value::boolean(result);
+      }
+      case ExprKind::Choose: {
+        std::optional<Value> chosen;
+        const Bound& b = e.bounds[0];
+        for_each_binding(e.bounds, [&] {
+          if (!truth(*e.kids[0])) return true;
+          if (b.tuple) {
+            std::vector<Value> parts;
+            for (const auto& n : b.names) parts.push_back(lookup(n.get(), e));
+            chosen = Value::seq(std::move(parts));
+          } else {
+            chosen = lookup(b.names[0].get(), e);
+          }
+          return false;
+        });
+        if (!chosen) fail(e, "CHOOSE found no element that satisfies its predicate");
+        return *chosen;
+      }
+      case ExprKind::SetEnum: {
+        std::vector<Value> elements;
+        for (const auto& k : e.kids) elements.push_back(eval(*k));
+        return Value::set(std::move(elements));
+      }
+      case ExprKind::SetFilter: {
+        std::vector<Value> kept;
+        const Bound& b = e.bounds[0];
+        for_each_binding(e.bounds, [&] {
+          if (!truth(*e.kids[0])) return true;
+          if (b.tuple || b.names.size() > 1) {
+            std::vector<Value> parts;
+            for (const auto& n : b.names) parts.push_back(lookup(n.get(), e));
+            kept.push_back(Value::seq(std::move(parts)));
+          } else {
+            kept.push_back(lookup(b.names[0].get(), e));
+          }
+          return true;
+        });
+        return Value::set(std::move(kept));
+      }
+      case ExprKind::SetMap: {
+        std::vector<Value> images;
+        for_each_binding(e.bounds, [&] {
+          images.push_back(eval(*e.kids[0]));
+          return true;
+        });
+        return Value::set(std::move(images));
+      }
+      case ExprKind::FcnConstruct: {
+        std::vector<Value> keys, values;
+        std::size_t names = 0;
+        for (const Bound& b : e.bounds) names += b.names.size();
+        const bool tuple_keys = names > 1;
+        for_each_binding(e.bounds, [&] {
+          std::vector<Value> parts;
+          for (const Bound& b : e.bounds)
+            for (const auto& n : b.names) parts.push_back(lookup(n.get(), e));
+          keys.push_back(tuple_keys ? Value::seq(std::move(parts)) : parts[0]);
+          values.push_back(eval(*e.kids[0]));
+          return true;
+        });
+        return Value::function(std::move(keys), std::move(values));
+      }
+      case ExprKind::FcnApply: {
+        Value argument;
+        if (e.kids.size() == 2) {
+          argument = eval(*e.kids[1]);
+        } else {
+          std::vector<Value> parts;
+          for (std::size_t k = 1; k < e.kids.size(); ++k) parts.push_back(eval(*e.kids[k]));
+          argument = Value::seq(std::move(parts));
+        }
+        const Expr& f = *e.kids[0];
+        if (f.kind == ExprKind::RefDefinition && !f.definition->function_bounds.empty())
+          return apply_defined_function(*f.definition, argument, e);
+        return apply_function(eval(f), argument, e);
+      }
+      case ExprKind::Tuple: {
+        std::vector<Value> items;
+        for (const auto& k : e.kids) items.push_back(eval(*k));
+        return Value::seq(std::move(items));
+      }
+      case ExprKind::Record: {
+        std::vector<Value> keys, values;
+        for (std::size_t k = 0; k < e.fields.size(); ++k) {
+          keys.push_back(Value::string(e.fields[k]));
+          values.push_back(eval(*e.kids[k]));
+        }
+        return Value::function(std::move(keys), std::move(values));
+      }
+      case ExprKind::RecordSet: {
+        std::vector<Value> sets;
+        for (const auto& k : e.kids) sets.push_back(eval(*k));
+        return Value::record_set(e.fields, std::move(sets));
+      }
+      case ExprKind::FunctionSet: return Value::function_set(eval(*e.kids[0]), eval(*e.kids[1]));
+      case ExprKind::Field: {
+        const Value r = eval(*e.kids[0]);
+        if (!r.is_function()) fail(e, "." + e.text + " applied to " + r.describe() + ": " + r.text());
+        auto v = r.apply(Value::string(e.text));
+        if (!v) fail(e, "the record " + r.text() + " has no field " + e.text);
+        return *v;
+      }
+      case ExprKind::Except: return except(e);
+      case ExprKind::At:
+        if (at_.empty()) fail(e, "@ outside an EXCEPT");
+        return at_.back();
+      case ExprKind::Unchanged: {
+        bool holds = true;
+        auto visit = [&](const Expr& x, auto&& self) -> void {
+          if (x.kind == ExprKind::Tuple) {
+            for (const auto& kid : x.kids) self(*kid, self);
+          } else if (x.kind == ExprKind::RefDefinition) {
+            self(*x.definition->body, self);
+          } else {
+            holds = holds && variable(x.index, true, x).equals(variable(x.index, false, x));
+          }
+        };
+        visit(*e.kids[0], visit);
+        return Value::boolean(holds);
+      }
+      default:
+        fail(e, "cannot evaluate this construct");
+    }
+  } catch (const EvalError& err) {
+    // Positions: the innermost construct's message already has one.
+    const std::string what = err.what();
+    if (what.find(".tla:") != std::string::npos || what.rfind(e.pos.text(), 0) == 0) throw;
+    fail(e, what);
+  }
+}
+
+Value Evaluator::builtin(const Expr& e) {
+  auto arg = [&](std::size_t k) { return eval(*e.kids.at(k)); };
+  auto integer = [&](std::size_t k) {
+    const Value v = arg(k);
+    if (!v.is_int()) fail(*e.kids[k], "expected an integer, got " + v.describe() + ": " + v.text());
+    return v.as_int();
+  };
+  auto set = [&](std::size_t k) {
+    const Value v = arg(k);
+    if (!v.is_set()) fail(*e.kids[k], "expected a set, got " + v.describe() + ": " + v.text());
+    return v;
+  };
+  auto sequence = [&](std::size_t k) {
+    const Value v = arg(k);
+    if (v.kind() != Value::Kind::Seq) fail(*e.kids[k], "expected a sequence, got " + v.describe() + ": " + v.text());
+    return v;
+  };
+  auto boolean = [&](std::size_t k) { return truth(*e.kids.at(k)); };
+  auto B = Value::boolean;
+  auto I = [&](std::int64_t v) { return Value::integer(checked_int(v, e.text.c_str())); };
+  switch (e.builtin) {
+    case Builtin::Not: return B(!boolean(0));
+    case Builtin::Implies: return B(!boolean(0) || boolean(1));
+    case Builtin::Equiv: return B(boolean(0) == boolean(1));
+    case Builtin::Eq: return B(arg(0).equals(arg(1)));
+    case Builtin::Neq: return B(!arg(0).equals(arg(1)));
+    case Builtin::In: { const Value x = arg(0); return B(set(1).contains(x)); }
+    case Builtin::NotIn: { const Value x = arg(0); return B(!set(1).contains(x)); }
+    case Builtin::Cup: {
+      std::vector<Value> a = set(0).elements(), b = set(1).elements();
+      a.insert(a.end(), b.begin(), b.end());
+      return Value::set(std::move(a));
+    }
+    case Builtin::Cap: {
+      const Value a = set(0), b = set(1);
+      const Value& finite = a.finite() ? a : b;
+      const Value& other = a.finite() ? b : a;
+      std::vector<Value> out;
+      for (const Value& x : finite.elements())
+        if (other.contains(x)) out.push_back(x);
+      return Value::set(std::move(out));
+    }
+    case Builtin::SetMinus: {
+      const Value a = set(0), b = set(1);
+      std::vector<Value> out;
+      for (const Value& x : a.elements())
+        if (!b.contains(x)) out.push_back(x);
+      return Value::set(std::move(out));
+    }
+    case Builtin::Subseteq: {
+      const Value a = set(0), b = set(1);
+      for (const Value& x : a.elements())
+        if (!b.contains(x)) return B(false);
+      return B(true);
+    }
+    case Builtin::Subset: return Value::subset(set(0));
+    case Builtin::Union: {
+      std::vector<Value> out;
+      for (const Value& s : set(0).elements()) {
+        if (!s.is_set()) fail(e, "UNION of a set that holds " + s.describe() + ": " + s.text());
+        for (const Value& x : s.elements()) out.push_back(x);
+      }
+      return Value::set(std::move(out));
+    }
+    case Builtin::Domain: {
+      const Value f = arg(0);
+      if (!f.is_function()) fail(e, "DOMAIN of " + f.describe() + ": " + f.text());
+      return Value::set(f.domain());
+    }
+    case Builtin::Times: {
+      std::vector<Value> sets;
+      for (std::size_t k = 0; k < e.kids.size(); ++k) sets.push_back(set(k));
+      return Value::product(std::move(sets));
+    }
+    case Builtin::Plus: return I(integer(0) + integer(1));
+    case Builtin::Minus: return I(integer(0) - integer(1));
+    case Builtin::Negate: return I(-integer(0));
+    case Builtin::Mul: return I(integer(0) * integer(1));
+    case Builtin::Div: {
+      const std::int64_t a = integer(0), b = integer(1);
+      if (b == 0) fail(e, "division by zero");
+      return I(floor_div(a, b));
+    }
+    case Builtin::Mod: {
+      const std::int64_t a = integer(0), b = integer(1);
+      if (b <= 0) fail(e, "the divisor of % must be positive, not " + std::to_string(b));
+      return I(a - b * floor_div(a, b));
+    }
+    case Builtin::Pow: {
+      const std::int64_t a = integer(0), b = integer(1);
+      if (b < 0) fail(e, "a negative exponent");
+      std::int64_t r = 1;
+      for (std::int64_t k = 0; k < b; ++k) r = checked_int(r * a, "^");
+      return I(r);
+    }
+    case Builtin::Lt: return B(integer(0) < integer(1));
+    case Builtin::Leq: return B(integer(0) <= integer(1));
+    case Builtin::Gt: return B(integer(0) > integer(1));
+    case Builtin::Geq: return B(integer(0) >= integer(1));
+    case Builtin::Range: return Value::interval(integer(0), integer(1));
+    case Builtin::Nat: return Value::nat();
+    case Builtin::Int: return Value::integers();
+    case Builtin::Seq: return Value::seq_set(set(0));
+    case Builtin::Len: return I(static_cast<std::int64_t>(sequence(0).items().size()));
+    case Builtin::Append: {
+      std::vector<Value> items = sequence(0).items();
+      items.push_back(arg(1));
+      return Value::seq(std::move(items));
+    }
+    case Builtin::Head: {
+      const Value s = sequence(0);
+      if (s.items().empty()) fail(e, "Head of the empty sequence");
+      return s.items().front();
+    }
+    case Builtin::Tail: {
+      const Value s = sequence(0);
+      if (s.items().empty()) fail(e, "Tail of the empty sequence");
+      return Value::seq(std::vector<Value>(s.items().begin() + 1, s.items().end()));
+    }
+    case Builtin::Concat: {
+      std::vector<Value> items = sequence(0).items();
+      const Value b = sequence(1);
+      items.insert(items.end(), b.items().begin(), b.items().end());
+      return Value::seq(std::move(items));
+    }
+    case Builtin::SubSeq: {
+      const Value s = sequence(0);
+      const std::int64_t m = integer(1), n = integer(2);
+      if (m > n) return Value::seq({});
+      if (m < 1 || n > static_cast<std::int64_t>(s.items().size()))
+        fail(e, "SubSeq(s, " + std::to_string(m) + ", " + std::to_string(n) + ") of a sequence of length " + std::to_string(s.items().size()));
+      return Value::seq(std::vector<Value>(s.items().begin() + (m - 1), s.items().begin() + n));
+    }
+    case Builtin::Cardinality: return I(static_cast<std::int64_t>(set(0).cardinality()));
+    case Builtin::IsFiniteSet: return B(set(0).finite());
+    case Builtin::MapsTo: return Value::function({arg(0)}, {arg(1)});
+    case Builtin::Compose: {
+      const Value f = arg(0), g = arg(1);
+      if (!f.is_function() || !g.is_function()) fail(e, "@@ of something that is not a function");
+      std::vector<Value> keys = f.domain(), values;
+      for (const Value& k : keys) values.push_back(*f.apply(k));
+      for (const Value& k : g.domain())
+        if (!f.apply(k)) keys.push_back(k), values.push_back(*g.apply(k));
+      return Value::function(std::move(keys), std::move(values));
+    }
+    case Builtin::Assert: {
+      if (boolean(0)) return B(true);
+      const Value message = arg(1);
+      fail(e, "Assert failed: " + (message.is_string() ? message.as_string() : message.text()));
+    }
+    case Builtin::ToString: return Value::string(arg(0).text());
+    case Builtin::Print: {
+      const Value out = arg(0), v = arg(1);
+      std::cerr << out.text() << "  " << v.text() << "\n";
+      return v;
+    }
+    case Builtin::PrintT: std::cerr << arg(0).text() << "\n"; return B(true);
+    case Builtin::Permutations: {
+      std::vector<Value> s = set(0).elements(), out;
+      if (s.size() > 9) fail(e, "Permutations of a set of " + std::to_string(s.size()) + " elements");
+      std::vector<Value> image = s;
+      do out.push_back(Value::function(s, image));
+      while (std::next_permutation(image.begin(), image.end()));
+      return Value::set(std::move(out));
+    }
+    case Builtin::OmniLinkFieldValues: {
+      if (!hooks_.field_values) fail(e, "OmniLinkFieldValues needs a trace");
+      const Value op = arg(0);
+      return hooks_.field_values(op.as_string(), integer(1));
+    }
+    default:
+      fail(e, "internal: builtin not evaluated");
+  }
+}
+
+}  // namespace omnilink::language

@@ -1,0 +1,75 @@
+// Evaluating the fragment with TLC's semantics: expressions to values, and actions as relations,
+// enumerating every successor state TLC would (conjuncts left to right; `x' = e` and `x' \in S`
+// assign an unassigned primed variable and test an assigned one; disjunctions, \E, IF and CASE
+// branch; UNCHANGED; operators inlined). Errors are EvalError, quoting the construct's position.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "language/modules.hpp"
+#include "language/value.hpp"
+
+namespace omnilink::language {
+
+/// A state: the value of each variable, in LoadedSpec::variables() order.
+using State = std::vector<Value>;
+
+/// What the checker provides to the OmniLinkTrace operators an MC module may call.
+struct TraceHooks {
+  /// OmniLinkFieldValues(op, position): every value logged for op's parameter `position` (1-based).
+  std::function<Value(const std::string& op, std::int64_t position)> field_values;
+};
+
+/// Evaluates one loaded spec. Not thread-safe: one per thread (they share the LoadedSpec, which
+/// must be fully bound first).
+class Evaluator {
+ public:
+  explicit Evaluator(const LoadedSpec& spec, TraceHooks hooks = {});
+
+  /// Every initial state `init` allows, in the order TLC enumerates them.
+  std::vector<State> initial_states(const Definition& init);
+  /// Every successor of `from` under `action` applied to `args` (appended to `out`).
+  void successors(const Definition& action, const std::vector<Value>& args, const State& from, std::vector<State>& out);
+  /// A state function (a VIEW) in `state`, or a constant expression (state empty).
+  Value evaluate(const Definition& def, const State& state);
+
+ private:
+  using Continuation = std::function<void()>;
+  Value eval(const Expr& e);
+  bool truth(const Expr& e);
+  void act(const Expr& e, const Continuation& k);
+  void act_conjunction(const Expr& e, std::size_t from, const Continuation& k);
+  Value call(const Definition& def, const std::vector<const Expr*>& args, const Expr& at);
+  Value call_values(const Definition& def, std::vector<Value> args, const Expr& at);
+  Value builtin(const Expr& e);
+  Value except(const Expr& e);
+  Value apply_function(const Value& f, const Value& argument, const Expr& at);
+  Value apply_defined_function(const Definition& def, const Value& argument, const Expr& at);
+  Value function_of(const Definition& def, const Expr& at);
+  Value constant_value(const Definition& def, const Expr& at);
+  /// Calls `body` once per binding of the bounds' names to elements of their sets.
+  void for_each_binding(const std::vector<Bound>& bounds, const std::function<bool()>& body);
+  const Value& lookup(const Symbol* s, const Expr& at) const;
+  Value variable(std::size_t index, bool primed, const Expr& at) const;
+  void push(const Symbol* s, Value v) { env_.emplace_back(s, std::move(v)); }
+  void pop(std::size_t n) { env_.resize(env_.size() - n); }
+  [[noreturn]] void fail(const Expr& at, const std::string& what) const;
+  std::string variable_name(std::size_t index) const;
+
+  const LoadedSpec& spec_;
+  TraceHooks hooks_;
+  const State* current_ = nullptr;
+  std::vector<std::optional<Value>> next_;  // the successor (or initial state) being built
+  bool init_mode_ = false;
+  std::vector<std::pair<const Symbol*, Value>> env_;
+  std::vector<Value> at_;  // @ in the EXCEPT being evaluated
+  std::map<const Definition*, Value> cache_;  // constant-level zero-arity definitions
+  std::vector<const Definition*> evaluating_;  // to catch a definition that depends on itself
+  std::size_t depth_ = 0;
+};
+
+}  // namespace omnilink::language

@@ -1,0 +1,26 @@
+// Reading TLA+ text: the TLA+ community's tree-sitter grammar (npm @tlaplus/tree-sitter-tlaplus,
+// fetched by scripts/setup, compiled in by CMake) parses a module; this file turns its concrete
+// syntax tree into the abstract syntax of ast.hpp. It knows nothing of what names mean.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "language/ast.hpp"
+
+namespace omnilink::language {
+
+/// The text is not TLA+ the grammar accepts, or its structure is outside what omnilink reads (a
+/// file with no module, nested modules). The message starts with file:line:col.
+class SyntaxError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses the first module of `text`, read from `file`. Throws SyntaxError.
+Module parse_module(const std::string& file, const std::string& text);
+
+/// Reads and parses `path`. Throws SyntaxError (also when it cannot be read).
+Module parse_module_file(const std::string& path);
+
+}  // namespace omnilink::language

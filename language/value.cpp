@@ -1,0 +1,549 @@
+#include "language/value.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace omnilink::language {
+
+struct Hash128 {
+  std::uint64_t high = 0, low = 0;
+};
+
+/// What a non-scalar value holds. One struct for every kind keeps Value a single pointer.
+struct ValueNode {
+  enum class SymbolicKind : std::uint8_t { Nat, Int, String, Interval, SeqSet, Subset, FunctionSet, RecordSet, Product };
+
+  std::string text;            // String, Model
+  std::vector<Value> items;    // Seq items; Fcn keys; Set elements; Symbolic operand sets
+  std::vector<Value> values;   // Fcn values
+  std::vector<std::string> fields;  // RecordSet field names
+  SymbolicKind symbolic = SymbolicKind::Nat;
+  std::int64_t low = 0, high = 0;  // Interval
+  Hash128 hash;
+};
+
+namespace {
+
+constexpr std::int64_t kMin = std::numeric_limits<std::int32_t>::min();
+constexpr std::int64_t kMax = std::numeric_limits<std::int32_t>::max();
+
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// Two lanes with different constants, so the 128-bit fingerprint is two independent hashes.
+void absorb(Hash128& h, std::uint64_t x) {
+  h.low = mix(h.low ^ (x + 0x9e3779b97f4a7c15ULL));
+  h.high = mix(h.high + (x ^ 0xc2b2ae3d27d4eb4fULL) * 0x165667b19e3779f9ULL);
+}
+
+Hash128 hash_of(const Value& v);
+
+void absorb(Hash128& h, const Value& v) {
+  const Hash128 inner = hash_of(v);
+  absorb(h, inner.low);
+  absorb(h, inner.high);
+}
+
+Hash128 hash_of(const Value& v) {
+  if (v.node() != nullptr) return v.node()->hash;
+  Hash128 h{static_cast<std::uint64_t>(v.kind()), static_cast<std::uint64_t>(v.kind()) * 31};
+  absorb(h, static_cast<std::uint64_t>(v.kind() == Value::Kind::Bool ? (v.as_bool() ? 1 : 0) : v.as_int()));
+  return h;
+}
+
+Hash128 seed_for(Value::Kind kind) { return {static_cast<std::uint64_t>(kind) + 101, static_cast<std::uint64_t>(kind) * 7919}; }
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case '\f': out += "\\f"; break;
+      default: out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// Materialises a product or record set: every combination of one element per operand set.
+void combinations(const std::vector<std::vector<Value>>& sets, std::vector<Value>& current, std::vector<std::vector<Value>>& out) {
+  if (current.size() == sets.size()) {
+    out.push_back(current);
+    return;
+  }
+  for (const Value& v : sets[current.size()]) {
+    current.push_back(v);
+    combinations(sets, current, out);
+    current.pop_back();
+  }
+}
+
+constexpr std::size_t kEnumerationLimit = 1'000'000;
+
+void check_size(double n, const char* what) {
+  if (n > static_cast<double>(kEnumerationLimit))
+    throw EvalError(std::string("enumerating ") + what + " would produce more than a million elements");
+}
+
+}  // namespace
+
+std::int64_t checked_int(std::int64_t v, const char* operation) {
+  if (v < kMin || v > kMax)
+    throw EvalError(std::string("integer overflow in ") + operation + ": " + std::to_string(v) +
+                    " is outside TLC's 32-bit range");
+  return v;
+}
+
+Value Value::boolean(bool b) { return Value(b); }
+
+Value Value::integer(std::int64_t i) { return Value(Kind::Int, checked_int(i, "a literal"), nullptr); }
+
+Value Value::string(std::string s) {
+  auto node = std::make_shared<ValueNode>();
+  node->hash = seed_for(Kind::String);
+  for (unsigned char c : s) absorb(node->hash, c);
+  absorb(node->hash, s.size());
+  node->text = std::move(s);
+  return Value(Kind::String, 0, std::move(node));
+}
+
+Value Value::model(std::string name) {
+  auto node = std::make_shared<ValueNode>();
+  node->hash = seed_for(Kind::Model);
+  for (unsigned char c : name) absorb(node->hash, c);
+  node->text = std::move(name);
+  return Value(Kind::Model, 0, std::move(node));
+}
+
+Value Value::seq(std::vector<Value> items) {
+  auto node = std::make_shared<ValueNode>();
+  node->hash = seed_for(Kind::Seq);
+  for (const Value& v : items) absorb(node->hash, v);
+  absorb(node->hash, items.size());
+  node->items = std::move(items);
+  return Value(Kind::Seq, 0, std::move(node));
+}
+
+Value Value::function(std::vector<Value> keys, std::vector<Value> values) {
+  std::vector<std::size_t> order(keys.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+  std::vector<Value> sorted_keys, sorted_values;
+  sorted_keys.reserve(keys.size());
+  sorted_values.reserve(keys.size());
+  for (std::size_t k : order) {
+    if (!sorted_keys.empty() && sorted_keys.back() == keys[k]) throw EvalError("a function maps " + keys[k].text() + " twice");
+    sorted_keys.push_back(keys[k]);
+    sorted_values.push_back(std::move(values[k]));
+  }
+  bool one_to_n = true;
+  for (std::size_t k = 0; k < sorted_keys.size() && one_to_n; ++k)
+    one_to_n = sorted_keys[k].is_int() && sorted_keys[k].as_int() == static_cast<std::int64_t>(k) + 1;
+  if (one_to_n) return seq(std::move(sorted_values));
+  auto node = std::make_shared<ValueNode>();
+  node->hash = seed_for(Kind::Fcn);
+  for (std::size_t k = 0; k < sorted_keys.size(); ++k) {
+    absorb(node->hash, sorted_keys[k]);
+    absorb(node->hash, sorted_values[k]);
+  }
+  node->items = std::move(sorted_keys);
+  node->values = std::move(sorted_values);
+  return Value(Kind::Fcn, 0, std::move(node));
+}
+
+Value Value::set(std::vector<Value> elements) {
+  std::sort(elements.begin(), elements.end());
+  elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+  auto node = std::make_shared<ValueNode>();
+  node->hash = seed_for(Kind::Set);
+  for (const Value& v : elements) absorb(node->hash, v);
+  absorb(node->hash, elements.size());
+  node->items = std::move(elements);
+  return Value(Kind::Set, 0, std::move(node));
+}
+
+namespace {
+Value symbolic(ValueNode::SymbolicKind kind, std::vector<Value> operands, std::int64_t low = 0, std::int64_t high = 0,
+               std::vector<std::string> fields = {}) {
+  auto node = std::make_shared<ValueNode>();
+  node->symbolic = kind;
+  node->low = low;
+  node->high = high;
+  node->hash = seed_for(Value::Kind::Symbolic);
+  absorb(node->hash, static_cast<std::uint64_t>(kind));
+  absorb(node->hash, static_cast<std::uint64_t>(low));
+  absorb(node->hash, static_cast<std::uint64_t>(high));
+  for (const Value& v : operands) absorb(node->hash, v);
+  for (const auto& f : fields)
+    for (unsigned char c : f) absorb(node->hash, c);
+  node->items = std::move(operands);
+  node->fields = std::move(fields);
+  return Value::from_node(Value::Kind::Symbolic, std::move(node));
+}
+}  // namespace
+
+Value Value::from_node(Kind kind, std::shared_ptr<const ValueNode> node) { return Value(kind, 0, std::move(node)); }
+
+Value Value::nat() { return symbolic(ValueNode::SymbolicKind::Nat, {}); }
+Value Value::integers() { return symbolic(ValueNode::SymbolicKind::Int, {}); }
+Value Value::strings() { return symbolic(ValueNode::SymbolicKind::String, {}); }
+Value Value::interval(std::int64_t low, std::int64_t high) {
+  if (high < low) return set({});
+  return symbolic(ValueNode::SymbolicKind::Interval, {}, low, high);
+}
+Value Value::seq_set(Value of) { return symbolic(ValueNode::SymbolicKind::SeqSet, {std::move(of)}); }
+Value Value::subset(Value of) { return symbolic(ValueNode::SymbolicKind::Subset, {std::move(of)}); }
+Value Value::function_set(Value domain, Value range) {
+  return symbolic(ValueNode::SymbolicKind::FunctionSet, {std::move(domain), std::move(range)});
+}
+Value Value::record_set(std::vector<std::string> fields, std::vector<Value> sets) {
+  // Sorted by field name: [a : S, b : T] = [b : T, a : S].
+  std::vector<std::size_t> order(fields.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return fields[a] < fields[b]; });
+  std::vector<std::string> f;
+  std::vector<Value> s;
+  for (std::size_t k : order) f.push_back(fields[k]), s.push_back(sets[k]);
+  return symbolic(ValueNode::SymbolicKind::RecordSet, std::move(s), 0, 0, std::move(f));
+}
+Value Value::product(std::vector<Value> sets) { return symbolic(ValueNode::SymbolicKind::Product, std::move(sets)); }
+
+bool Value::as_bool() const {
+  if (kind_ != Kind::Bool) throw EvalError("expected a boolean, got " + describe() + ": " + text());
+  return scalar_ != 0;
+}
+
+std::int64_t Value::as_int() const {
+  if (kind_ != Kind::Int) throw EvalError("expected an integer, got " + describe() + ": " + text());
+  return scalar_;
+}
+
+const std::string& Value::as_string() const {
+  if (kind_ != Kind::String && kind_ != Kind::Model) throw EvalError("expected a string, got " + describe() + ": " + text());
+  return node_->text;
+}
+
+const std::vector<Value>& Value::items() const {
+  if (kind_ != Kind::Seq) throw EvalError("expected a sequence, got " + describe() + ": " + text());
+  return node_->items;
+}
+
+const std::vector<Value>& Value::keys() const {
+  if (kind_ != Kind::Fcn) throw EvalError("expected a function, got " + describe() + ": " + text());
+  return node_->items;
+}
+
+const std::vector<Value>& Value::values() const {
+  if (kind_ != Kind::Fcn) throw EvalError("expected a function, got " + describe() + ": " + text());
+  return node_->values;
+}
+
+std::vector<Value> Value::domain() const {
+  if (kind_ == Kind::Fcn) return node_->items;
+  std::vector<Value> d;
+  for (std::size_t k = 1; k <= items().size(); ++k) d.push_back(integer(static_cast<std::int64_t>(k)));
+  return d;
+}
+
+std::optional<Value> Value::apply(const Value& argument) const {
+  if (kind_ == Kind::Seq) {
+    if (!argument.is_int()) return std::nullopt;
+    const std::int64_t k = argument.as_int();
+    if (k < 1 || k > static_cast<std::int64_t>(node_->items.size())) return std::nullopt;
+    return node_->items[static_cast<std::size_t>(k - 1)];
+  }
+  if (kind_ != Kind::Fcn) throw EvalError("cannot apply " + describe() + " (" + text() + ") to an argument: it is not a function");
+  const auto& keys = node_->items;
+  auto it = std::lower_bound(keys.begin(), keys.end(), argument);
+  if (it == keys.end() || !(*it == argument)) return std::nullopt;
+  return node_->values[static_cast<std::size_t>(it - keys.begin())];
+}
+
+Value Value::except(const Value& argument, Value new_value) const {
+  if (kind_ == Kind::Seq) {
+    std::vector<Value> items = node_->items;
+    const std::int64_t k = argument.is_int() ? argument.as_int() : 0;
+    if (k < 1 || k > static_cast<std::int64_t>(items.size()))
+      throw EvalError("EXCEPT: " + argument.text() + " is not in the domain of " + text());
+    items[static_cast<std::size_t>(k - 1)] = std::move(new_value);
+    return seq(std::move(items));
+  }
+  if (kind_ != Kind::Fcn) throw EvalError("EXCEPT applied to " + describe() + " (" + text() + "), not a function");
+  const auto& keys = node_->items;
+  auto it = std::lower_bound(keys.begin(), keys.end(), argument);
+  if (it == keys.end() || !(*it == argument)) throw EvalError("EXCEPT: " + argument.text() + " is not in the domain of " + text());
+  std::vector<Value> values = node_->values;
+  values[static_cast<std::size_t>(it - keys.begin())] = std::move(new_value);
+  return function(node_->items, std::move(values));
+}
+
+bool Value::finite() const {
+  if (kind_ == Kind::Set) return true;
+  if (kind_ != Kind::Symbolic) return false;
+  using S = ValueNode::SymbolicKind;
+  switch (node_->symbolic) {
+    case S::Nat: case S::Int: case S::String: case S::SeqSet: return false;
+    case S::Interval: return true;
+    case S::Subset: return node_->items[0].finite();
+    case S::FunctionSet: return node_->items[0].finite() && node_->items[1].finite();
+    case S::RecordSet: case S::Product:
+      return std::all_of(node_->items.begin(), node_->items.end(), [](const Value& s) { return s.finite(); });
+  }
+  return false;
+}
+
+bool Value::contains(const Value& v) const {
+  if (kind_ == Kind::Set) {
+    const auto& e = node_->items;
+    for (const Value& x : e)  // TLC compares, so an integer against a set of strings is an error
+      if (x.kind() != Kind::Model && v.kind() != Kind::Model) {
+        (void)x.equals(v);
+        break;
+      }
+    return std::binary_search(e.begin(), e.end(), v);
+  }
+  if (kind_ != Kind::Symbolic) throw EvalError("\\in applied to " + describe() + " (" + text() + "), not a set");
+  using S = ValueNode::SymbolicKind;
+  switch (node_->symbolic) {
+    case S::Nat: return v.is_int() ? v.as_int() >= 0 : throw EvalError("cannot decide whether " + v.text() + " is in Nat");
+    case S::Int: if (!v.is_int()) throw EvalError("cannot decide whether " + v.text() + " is in Int"); return true;
+    case S::String: return v.is_string();
+    case S::Interval:
+      if (!v.is_int()) throw EvalError("cannot decide whether " + v.text() + " is in " + text());
+      return v.as_int() >= node_->low && v.as_int() <= node_->high;
+    case S::SeqSet: {
+      if (v.kind() != Kind::Seq) return false;
+      for (const Value& item : v.items())
+        if (!node_->items[0].contains(item)) return false;
+      return true;
+    }
+    case S::Subset: {
+      if (!v.is_set()) return false;
+      for (const Value& x : v.elements())
+        if (!node_->items[0].contains(x)) return false;
+      return true;
+    }
+    case S::FunctionSet: {
+      if (!v.is_function()) return false;
+      const std::vector<Value> d = v.domain();
+      if (!Value::set(d).equals(node_->items[0].is_set() && node_->items[0].finite() ? Value::set(node_->items[0].elements()) : node_->items[0]))
+        return false;
+      for (const Value& k : d)
+        if (!node_->items[1].contains(*v.apply(k))) return false;
+      return true;
+    }
+    case S::RecordSet: {
+      if (v.kind() != Kind::Fcn || v.keys().size() != node_->fields.size()) return false;
+      for (std::size_t k = 0; k < node_->fields.size(); ++k) {
+        auto value = v.apply(string(node_->fields[k]));
+        if (!value || !node_->items[k].contains(*value)) return false;
+      }
+      return true;
+    }
+    case S::Product: {
+      if (v.kind() != Kind::Seq || v.items().size() != node_->items.size()) return false;
+      for (std::size_t k = 0; k < node_->items.size(); ++k)
+        if (!node_->items[k].contains(v.items()[k])) return false;
+      return true;
+    }
+  }
+  return false;
+}
+
+std::vector<Value> Value::elements() const {
+  if (kind_ == Kind::Set) return node_->items;
+  if (kind_ != Kind::Symbolic) throw EvalError("expected a set, got " + describe() + ": " + text());
+  if (!finite()) throw EvalError("cannot enumerate the infinite set " + text());
+  using S = ValueNode::SymbolicKind;
+  std::vector<Value> out;
+  switch (node_->symbolic) {
+    case S::Interval:
+      check_size(static_cast<double>(node_->high) - static_cast<double>(node_->low) + 1, text().c_str());
+      for (std::int64_t k = node_->low; k <= node_->high; ++k) out.push_back(integer(k));
+      return out;  // already sorted
+    case S::Subset: {
+      const std::vector<Value> base = node_->items[0].elements();
+      if (base.size() > 20) throw EvalError("enumerating SUBSET of a set of " + std::to_string(base.size()) + " elements");
+      for (std::uint64_t mask = 0; mask < (std::uint64_t{1} << base.size()); ++mask) {
+        std::vector<Value> s;
+        for (std::size_t k = 0; k < base.size(); ++k)
+          if (mask & (std::uint64_t{1} << k)) s.push_back(base[k]);
+        out.push_back(set(std::move(s)));
+      }
+      break;
+    }
+    case S::FunctionSet: {
+      const std::vector<Value> d = node_->items[0].elements(), r = node_->items[1].elements();
+      double n = 1;
+      for (std::size_t k = 0; k < d.size(); ++k) n *= static_cast<double>(r.size());
+      check_size(n, text().c_str());
+      std::vector<std::vector<Value>> ranges(d.size(), r), combos;
+      std::vector<Value> current;
+      combinations(ranges, current, combos);
+      for (auto& c : combos) out.push_back(function(d, std::move(c)));
+      break;
+    }
+    case S::RecordSet: case S::Product: {
+      std::vector<std::vector<Value>> sets, combos;
+      double n = 1;
+      for (const Value& s : node_->items) sets.push_back(s.elements()), n *= static_cast<double>(sets.back().size());
+      check_size(n, text().c_str());
+      std::vector<Value> current;
+      combinations(sets, current, combos);
+      for (auto& c : combos) {
+        if (node_->symbolic == S::Product) {
+          out.push_back(seq(std::move(c)));
+        } else {
+          std::vector<Value> keys;
+          for (const auto& f : node_->fields) keys.push_back(string(f));
+          out.push_back(function(std::move(keys), std::move(c)));
+        }
+      }
+      break;
+    }
+    default: break;
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::size_t Value::cardinality() const {
+  if (kind_ == Kind::Symbolic && node_->symbolic == ValueNode::SymbolicKind::Interval)
+    return static_cast<std::size_t>(node_->high - node_->low + 1);
+  return elements().size();
+}
+
+bool Value::equals(const Value& other) const {
+  if (kind_ == Kind::Model || other.kind_ == Kind::Model) return kind_ == other.kind_ && node_->text == other.node_->text;
+  if (is_set() && other.is_set()) {
+    if (kind_ == Kind::Set && other.kind_ == Kind::Set) return *this == other;
+    if (*this == other) return true;
+    if (!finite() || !other.finite()) throw EvalError("cannot compare the infinite set " + (finite() ? other : *this).text());
+    const std::vector<Value> a = elements(), b = other.elements();
+    if (a.size() != b.size()) return false;
+    for (std::size_t k = 0; k < a.size(); ++k)
+      if (!a[k].equals(b[k])) return false;
+    return true;
+  }
+  if (is_function() && other.is_function()) {
+    if (kind_ != other.kind_) return false;
+    const auto& a = kind_ == Kind::Seq ? node_->items : node_->values;
+    const auto& b = kind_ == Kind::Seq ? other.node_->items : other.node_->values;
+    if (a.size() != b.size()) return false;
+    if (kind_ == Kind::Fcn)
+      for (std::size_t k = 0; k < a.size(); ++k)
+        if (!node_->items[k].equals(other.node_->items[k])) return false;
+    for (std::size_t k = 0; k < a.size(); ++k)
+      if (!a[k].equals(b[k])) return false;
+    return true;
+  }
+  if (kind_ != other.kind_)
+    throw EvalError("attempted to compare " + describe() + " (" + text() + ") with " + other.describe() + " (" + other.text() + ")");
+  return *this == other;
+}
+
+int Value::compare(const Value& other) const {
+  if (kind_ != other.kind_) return kind_ < other.kind_ ? -1 : 1;
+  switch (kind_) {
+    case Kind::Bool: case Kind::Int: return scalar_ < other.scalar_ ? -1 : scalar_ > other.scalar_ ? 1 : 0;
+    case Kind::String: case Kind::Model: return node_->text.compare(other.node_->text) < 0 ? -1 : node_->text == other.node_->text ? 0 : 1;
+    default: break;
+  }
+  if (node_ == other.node_) return 0;
+  if (kind_ == Kind::Symbolic) {
+    if (node_->symbolic != other.node_->symbolic) return node_->symbolic < other.node_->symbolic ? -1 : 1;
+    if (node_->low != other.node_->low) return node_->low < other.node_->low ? -1 : 1;
+    if (node_->high != other.node_->high) return node_->high < other.node_->high ? -1 : 1;
+    if (node_->fields != other.node_->fields) return node_->fields < other.node_->fields ? -1 : 1;
+  }
+  auto lexicographic = [](const std::vector<Value>& a, const std::vector<Value>& b) {
+    for (std::size_t k = 0; k < a.size() && k < b.size(); ++k)
+      if (int c = a[k].compare(b[k]); c != 0) return c;
+    return a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
+  };
+  if (int c = lexicographic(node_->items, other.node_->items); c != 0) return c;
+  return lexicographic(node_->values, other.node_->values);
+}
+
+std::uint64_t Value::hash() const { return hash_of(*this).low; }
+
+std::string Value::describe() const {
+  switch (kind_) {
+    case Kind::Bool: return "a boolean";
+    case Kind::Int: return "an integer";
+    case Kind::String: return "a string";
+    case Kind::Model: return "a model value";
+    case Kind::Seq: return "a sequence";
+    case Kind::Fcn: return "a function";
+    case Kind::Set: case Kind::Symbolic: return "a set";
+  }
+  return "a value";
+}
+
+std::string Value::text() const {
+  switch (kind_) {
+    case Kind::Bool: return scalar_ ? "TRUE" : "FALSE";
+    case Kind::Int: return std::to_string(scalar_);
+    case Kind::String: return quote(node_->text);
+    case Kind::Model: return node_->text;
+    case Kind::Seq: {
+      std::string s = "<<";
+      for (std::size_t k = 0; k < node_->items.size(); ++k) s += (k ? ", " : "") + node_->items[k].text();
+      return s + ">>";
+    }
+    case Kind::Fcn: {
+      const bool record = std::all_of(node_->items.begin(), node_->items.end(), [](const Value& k) { return k.is_string(); });
+      std::string s = record ? "[" : "(";
+      for (std::size_t k = 0; k < node_->items.size(); ++k) {
+        if (record) s += (k ? ", " : "") + node_->items[k].as_string() + " |-> " + node_->values[k].text();
+        else s += (k ? " @@ " : "") + node_->items[k].text() + " :> " + node_->values[k].text();
+      }
+      return s + (record ? "]" : ")");
+    }
+    case Kind::Set: {
+      std::string s = "{";
+      for (std::size_t k = 0; k < node_->items.size(); ++k) s += (k ? ", " : "") + node_->items[k].text();
+      return s + "}";
+    }
+    case Kind::Symbolic: break;
+  }
+  using S = ValueNode::SymbolicKind;
+  const auto& ops = node_->items;
+  switch (node_->symbolic) {
+    case S::Nat: return "Nat";
+    case S::Int: return "Int";
+    case S::String: return "STRING";
+    case S::Interval: return std::to_string(node_->low) + ".." + std::to_string(node_->high);
+    case S::SeqSet: return "Seq(" + ops[0].text() + ")";
+    case S::Subset: return "SUBSET " + ops[0].text();
+    case S::FunctionSet: return "[" + ops[0].text() + " -> " + ops[1].text() + "]";
+    case S::RecordSet: {
+      std::string s = "[";
+      for (std::size_t k = 0; k < ops.size(); ++k) s += (k ? ", " : "") + node_->fields[k] + " : " + ops[k].text();
+      return s + "]";
+    }
+    case S::Product: {
+      std::string s;
+      for (std::size_t k = 0; k < ops.size(); ++k) s += (k ? " \\X " : "") + ops[k].text();
+      return s;
+    }
+  }
+  return "?";
+}
+
+Fingerprint fingerprint(const std::vector<Value>& values, std::uint64_t seed) {
+  Hash128 h{seed, ~seed};
+  for (const Value& v : values) absorb(h, v);
+  return {h.high, h.low};
+}
+
+}  // namespace omnilink::language

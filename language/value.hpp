@@ -1,0 +1,122 @@
+// TLA+ values as TLC represents them: booleans, integers (TLC's 32-bit range; leaving it is an
+// error, never a wrap), strings, model values, sets, and functions (sequences, tuples and records
+// are functions: <<a, b>> = [i \in 1..2 |-> ...], and a record is a function on strings).
+//
+// Values are immutable and share their parts. Each value has one canonical representation, so
+// equality and hashing are structural: a function whose domain is 1..n is always stored as a
+// sequence, the empty function as <<>>, and a set's elements are sorted and distinct. Infinite
+// and large sets (Nat, Int, STRING, Seq(S), SUBSET S, [S -> T], a..b) stay symbolic until
+// something enumerates them.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace omnilink::language {
+
+/// An evaluation error TLC would report as one (an overflow, a comparison of an integer with a
+/// string, a function applied outside its domain, CHOOSE with nothing to choose).
+class EvalError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ValueNode;
+
+class Value {
+ public:
+  enum class Kind : std::uint8_t { Bool, Int, String, Model, Seq, Fcn, Set, Symbolic };
+
+  Value() : Value(false) {}
+  static Value boolean(bool b);
+  static Value integer(std::int64_t i);  // EvalError outside TLC's 32-bit range
+  static Value string(std::string s);
+  static Value model(std::string name);  // a model value: equal only to itself
+  static Value seq(std::vector<Value> items);
+  /// A function from keys[k] to values[k]; keys need not be sorted or distinct-checked by the
+  /// caller (a repeated key is an error). Normalised: domain 1..n becomes a sequence.
+  static Value function(std::vector<Value> keys, std::vector<Value> values);
+  static Value set(std::vector<Value> elements);  // sorted and deduplicated here
+
+  // Symbolic sets.
+  static Value nat();
+  static Value integers();
+  static Value strings();
+  static Value interval(std::int64_t low, std::int64_t high);
+  static Value seq_set(Value of);                // Seq(S)
+  static Value subset(Value of);                 // SUBSET S
+  static Value function_set(Value domain, Value range);  // [S -> T]
+  static Value record_set(std::vector<std::string> fields, std::vector<Value> sets);  // [f : S, ...]
+  static Value product(std::vector<Value> sets);  // S \X T \X ...
+
+  Kind kind() const { return kind_; }
+  bool is_bool() const { return kind_ == Kind::Bool; }
+  bool is_int() const { return kind_ == Kind::Int; }
+  bool is_string() const { return kind_ == Kind::String; }
+  bool is_function() const { return kind_ == Kind::Seq || kind_ == Kind::Fcn; }
+  bool is_set() const { return kind_ == Kind::Set || kind_ == Kind::Symbolic; }
+
+  bool as_bool() const;         // EvalError unless a boolean
+  std::int64_t as_int() const;  // EvalError unless an integer
+  const std::string& as_string() const;  // strings and model values (their name)
+
+  /// A sequence's items (EvalError unless a function with domain 1..n).
+  const std::vector<Value>& items() const;
+  /// A non-sequence function's keys and values (sorted by key).
+  const std::vector<Value>& keys() const;
+  const std::vector<Value>& values() const;
+
+  // Functions.
+  std::vector<Value> domain() const;          // sorted
+  std::optional<Value> apply(const Value& argument) const;  // nullopt outside the domain
+  Value except(const Value& argument, Value new_value) const;  // EvalError outside the domain
+
+  // Sets.
+  bool finite() const;
+  bool contains(const Value& v) const;  // EvalError where TLC cannot decide it
+  /// Every element, sorted (EvalError for an infinite set).
+  std::vector<Value> elements() const;
+  std::size_t cardinality() const;
+
+  /// TLC's `=`: EvalError when the two cannot be compared (an integer and a string, say).
+  bool equals(const Value& other) const;
+  /// A total order on canonical values, for sorting sets; not TLA+'s `<`.
+  int compare(const Value& other) const;
+  bool operator==(const Value& other) const { return compare(other) == 0; }
+  bool operator<(const Value& other) const { return compare(other) < 0; }
+  std::uint64_t hash() const;
+
+  /// TLA+ text as TLC prints it (ToString): <<1, 2>>, [a |-> 1], (1 :> 2 @@ 3 :> 4), {1, 2}.
+  std::string text() const;
+  /// The kind in words, for errors ("an integer", "a set").
+  std::string describe() const;
+
+  const ValueNode* node() const { return node_.get(); }
+  static Value from_node(Kind kind, std::shared_ptr<const ValueNode> node);
+
+ private:
+  Value(Kind kind, std::int64_t scalar, std::shared_ptr<const ValueNode> node)
+      : kind_(kind), scalar_(scalar), node_(std::move(node)) {}
+  explicit Value(bool b) : kind_(Kind::Bool), scalar_(b ? 1 : 0) {}
+
+  Kind kind_;
+  std::int64_t scalar_ = 0;
+  std::shared_ptr<const ValueNode> node_;
+};
+
+/// The fingerprint of a tuple of values (a state): 128 bits, so that a collision, which would
+/// make the search skip a state it never explored, is practically impossible.
+struct Fingerprint {
+  std::uint64_t high = 0, low = 0;
+  bool operator==(const Fingerprint&) const = default;
+};
+Fingerprint fingerprint(const std::vector<Value>& values, std::uint64_t seed = 0);
+
+/// An integer operation's result, checked against TLC's 32-bit range.
+std::int64_t checked_int(std::int64_t v, const char* operation);
+
+}  // namespace omnilink::language

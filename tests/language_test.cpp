@@ -1,0 +1,242 @@
+// The embedded checker's TLA+ (language/): every construct of the fragment named in
+// docs/validation.md evaluates as TLC does, actions enumerate every successor TLC would, and
+// anything outside the fragment is refused at load time with its file:line:col.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "language/evaluator.hpp"
+#include "language/modules.hpp"
+#include "language/syntax.hpp"
+#include "support/test_support.hpp"
+
+namespace fs = std::filesystem;
+using namespace omnilink::language;
+
+namespace {
+
+// Writes `body` as module M (EXTENDS the standard modules) and loads it.
+std::unique_ptr<LoadedSpec> load(const omnilink::testing::ScratchDir& dir, const std::string& body,
+                                 const std::string& extends = "Naturals, Integers, Sequences, FiniteSets, TLC") {
+  const fs::path file = dir.path() / "M.tla";
+  std::ofstream(file) << "---- MODULE M ----\nEXTENDS " << extends << "\n" << body << "\n====\n";
+  return LoadedSpec::load(file, std::nullopt);
+}
+
+// The TLA+ text of constant expression `expr`, as TLC's ToString prints it.
+std::string value_of(const std::string& expr, const std::string& definitions = "") {
+  omnilink::testing::ScratchDir dir;
+  auto spec = load(dir, definitions + "\nResult == " + expr);
+  Evaluator evaluator(*spec);
+  return evaluator.evaluate(*spec->spec_definition("Result"), {}).text();
+}
+
+std::string error_of(const std::string& expr, const std::string& definitions = "") {
+  try {
+    value_of(expr, definitions);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("integers, booleans and strings evaluate as in TLC", "[language]") {
+  CHECK(value_of("1 + 2 * 3") == "7");
+  CHECK(value_of("(-7) \\div 2") == "-4");  // \div rounds down
+  CHECK(value_of("-7 \\div 2") == "-3");    // unary minus binds looser than \div
+  CHECK(value_of("-7 % 2") == "1");
+  CHECK(value_of("2 ^ 10") == "1024");
+  CHECK(value_of("<<1 < 2, 2 <= 2, 3 > 4, 4 >= 5>>") == "<<TRUE, TRUE, FALSE, FALSE>>");
+  CHECK(value_of("~TRUE \\/ (FALSE => FALSE)") == "TRUE");
+  CHECK(value_of("TRUE <=> FALSE") == "FALSE");
+  CHECK(value_of("\"a\\\"b\"") == "\"a\\\"b\"");
+  CHECK(value_of("\"x\" = \"x\" /\\ \"x\" # \"y\"") == "TRUE");
+}
+
+TEST_CASE("integer overflow is an error, never a wrap", "[language]") {
+  CHECK_THAT(error_of("2147483647 + 1"), Catch::Contains("overflow"));
+  CHECK_THAT(error_of("2 ^ 31"), Catch::Contains("overflow"));
+  CHECK_THAT(error_of("-2147483647 - 2"), Catch::Contains("overflow"));
+  CHECK(value_of("-2147483647 - 1") == "-2147483648");
+  CHECK_THAT(error_of("1 \\div 0"), Catch::Contains("division by zero"));
+}
+
+TEST_CASE("comparing values of different kinds is an error, as in TLC", "[language]") {
+  CHECK_THAT(error_of("1 = \"a\""), Catch::Contains("attempted to compare"));
+  CHECK_THAT(error_of("1 = \"a\""), Catch::Contains("M.tla:"));
+}
+
+TEST_CASE("sets: enumeration, filter, map, operators, SUBSET, UNION", "[language]") {
+  CHECK(value_of("{3, 1, 2, 1}") == "{1, 2, 3}");
+  CHECK(value_of("{x \\in 1..6 : x % 2 = 0}") == "{2, 4, 6}");
+  CHECK(value_of("{x * y : x \\in {1, 2}, y \\in {10, 20}}") == "{10, 20, 40}");
+  CHECK(value_of("{a + b : <<a, b>> \\in {<<1, 2>>, <<3, 4>>}}") == "{3, 7}");
+  CHECK(value_of("({1, 2} \\cup {3}) \\ {1}") == "{2, 3}");
+  CHECK(value_of("{1, 2} \\cap 2..5") == "{2}");
+  CHECK(value_of("<<{1} \\subseteq {1, 2}, {3} \\subseteq {1, 2}, 3 \\notin {1}>>") == "<<TRUE, FALSE, TRUE>>");
+  CHECK(value_of("{s : s \\in SUBSET {1, 2}}") == "{{}, {1}, {1, 2}, {2}}");
+  CHECK(value_of("SUBSET {1, 2}") == "SUBSET {1, 2}");  // kept symbolic, as TLC prints it
+  CHECK(value_of("UNION {{1}, {2, 3}}") == "{1, 2, 3}");
+  CHECK(value_of("Cardinality(1..10) + Cardinality({})") == "10");
+  CHECK(value_of("<<5 \\in Nat, -1 \\in Nat, -1 \\in Int, \"s\" \\in STRING, IsFiniteSet(1..3)>>") == "<<TRUE, FALSE, TRUE, TRUE, TRUE>>");
+  CHECK(value_of("{p : p \\in {1, 2} \\X {\"a\"}}") == "{<<1, \"a\">>, <<2, \"a\">>}");
+  CHECK(value_of("{} = {x \\in {1} : FALSE}") == "TRUE");
+  CHECK(value_of("BOOLEAN") == "{FALSE, TRUE}");
+}
+
+TEST_CASE("quantifiers, CHOOSE, IF, CASE, LET", "[language]") {
+  CHECK(value_of("\\E x \\in 1..3 : x > 2") == "TRUE");
+  CHECK(value_of("\\A x, y \\in 1..3 : x + y < 6") == "FALSE");
+  CHECK(value_of("\\A x \\in {} : FALSE") == "TRUE");
+  CHECK(value_of("CHOOSE x \\in 1..10 : x * x > 10") == "4");
+  CHECK_THAT(error_of("CHOOSE x \\in 1..3 : x > 5"), Catch::Contains("CHOOSE found no element"));
+  CHECK(value_of("IF 1 > 2 THEN \"a\" ELSE \"b\"") == "\"b\"");
+  CHECK(value_of("CASE 1 > 2 -> 1 [] 2 > 1 -> 2 [] OTHER -> 3") == "2");
+  CHECK(value_of("CASE 1 > 2 -> 1 [] OTHER -> 3") == "3");
+  CHECK_THAT(error_of("CASE 1 > 2 -> 1"), Catch::Contains("no CASE arm applies"));
+  CHECK(value_of("LET Sq(n) == n * n  K == 3 IN Sq(K) + 1") == "10");
+  CHECK(value_of("/\\ TRUE\n  /\\ \\/ FALSE\n     \\/ TRUE") == "TRUE");
+}
+
+TEST_CASE("functions, records, sequences, EXCEPT with @", "[language]") {
+  CHECK(value_of("[x \\in 1..3 |-> x * 2]") == "<<2, 4, 6>>");  // domain 1..n: a sequence, as in TLC
+  CHECK(value_of("[x \\in {\"a\", \"b\"} |-> 0]") == "[a |-> 0, b |-> 0]");
+  CHECK(value_of("[x \\in {2, 3} |-> x]") == "(2 :> 2 @@ 3 :> 3)");
+  CHECK(value_of("[x \\in 1..3 |-> x][2]") == "2");
+  CHECK(value_of("[a |-> 1, b |-> \"s\"].b") == "\"s\"");
+  CHECK(value_of("[a |-> 1, b |-> 2] = [b |-> 2, a |-> 1]") == "TRUE");
+  CHECK(value_of("[[a |-> 1, b |-> <<1, 2>>] EXCEPT !.a = @ + 10, !.b[2] = 7]") == "[a |-> 11, b |-> <<1, 7>>]");
+  CHECK(value_of("[f EXCEPT ![2] = \"x\"]", "f == <<1, 2, 3>>") == "<<1, \"x\", 3>>");
+  CHECK(value_of("DOMAIN [a |-> 1, b |-> 2]") == "{\"a\", \"b\"}");
+  CHECK(value_of("<<1, 2>> = [i \\in 1..2 |-> i]") == "TRUE");
+  CHECK(value_of("(1 :> \"a\" @@ 2 :> \"b\") @@ (2 :> \"c\" @@ 5 :> \"d\")") == "(1 :> \"a\" @@ 2 :> \"b\" @@ 5 :> \"d\")");
+  CHECK(value_of("[x, y \\in {1, 2} |-> x + y][<<2, 2>>]") == "4");
+  CHECK(value_of("{r : r \\in [a : {1, 2}, b : {TRUE}]}") == "{[a |-> 1, b |-> TRUE], [a |-> 2, b |-> TRUE]}");
+  CHECK(value_of("{f : f \\in [{1, 2} -> {0}]}") == "{<<0, 0>>}");
+  CHECK(value_of("<<[a |-> 5] \\in [a : Nat], <<1, 2>> \\in Seq(Nat), <<1>> \\in [{1} -> {1}]>>") == "<<TRUE, TRUE, TRUE>>");
+  CHECK(value_of("Append(<<1>>, 2) \\o <<3>>") == "<<1, 2, 3>>");
+  CHECK(value_of("<<Len(<<1, 2>>), Head(<<7, 8>>), Tail(<<7, 8>>), SubSeq(<<1, 2, 3, 4>>, 2, 3), SubSeq(<<1>>, 2, 1)>>") ==
+        "<<2, 7, <<8>>, <<2, 3>>, <<>>>>");
+  CHECK_THAT(error_of("Head(<<>>)"), Catch::Contains("Head of the empty sequence"));
+  CHECK_THAT(error_of("<<1, 2>>[3]"), Catch::Contains("not in the domain"));
+  CHECK_THAT(error_of("[a |-> 1].b"), Catch::Contains("no field b"));
+}
+
+TEST_CASE("RECURSIVE operators and recursive function definitions", "[language]") {
+  CHECK(value_of("Fact(5)", "RECURSIVE Fact(_)\nFact(n) == IF n = 0 THEN 1 ELSE n * Fact(n - 1)") == "120");
+  CHECK(value_of("fact[6]", "fact[n \\in Nat] == IF n = 0 THEN 1 ELSE n * fact[n - 1]") == "720");
+  CHECK(value_of("Sum(<<1, 2, 3>>)",
+                 "RECURSIVE Sum(_)\nSum(s) == IF s = <<>> THEN 0 ELSE LET h == Head(s) IN h + Sum(Tail(s))") == "6");
+  CHECK_THAT(error_of("Loop(1)", "RECURSIVE Loop(_)\nLoop(n) == Loop(n + 1)"), Catch::Contains("recursion deeper"));
+}
+
+TEST_CASE("TLC module operators: :>, @@, Assert, ToString, Permutations", "[language]") {
+  CHECK(value_of("ToString(<<1, \"a\", {TRUE}>>)") == "\"<<1, \\\"a\\\", {TRUE}>>\"");
+  CHECK(value_of("Assert(1 = 1, \"fine\")") == "TRUE");
+  CHECK_THAT(error_of("Assert(1 = 2, \"the message\")"), Catch::Contains("Assert failed: the message"));
+  CHECK(value_of("Cardinality(Permutations({1, 2, 3}))") == "6");
+}
+
+TEST_CASE("actions enumerate every successor TLC would", "[language]") {
+  omnilink::testing::ScratchDir dir;
+  auto spec = load(dir, R"(VARIABLES x, y
+Init == x = 0 /\ y \in {1, 2}
+Inc(n) == x' = x + n /\ UNCHANGED y
+Pick == \E v \in {1, 2, 3} : x' = v /\ y' = y
+Either == \/ x' = 1 /\ y' = 1
+          \/ x' \in {7, 8} /\ y' = y
+Guarded(n) == /\ n > x
+              /\ x' = n
+              /\ y' = IF n > 5 THEN 0 ELSE y
+Test == x' = 5 /\ x' = 5 /\ x' > 4 /\ y' = y
+Fails == x' = 5 /\ x' = 6 /\ y' = y
+Partial == x' = 1
+Cond(b) == IF b THEN x' = 1 /\ y' = 1 ELSE UNCHANGED <<x, y>>
+Vars == <<x, y>>
+Stutter == UNCHANGED Vars
+Cased(n) == CASE n = 1 -> x' = 10 /\ y' = y [] OTHER -> x' = 20 /\ y' = y)");
+  Evaluator ev(*spec);
+  auto text = [](const std::vector<State>& states) {
+    std::string s;
+    for (const auto& st : states) s += "[" + st[0].text() + "," + st[1].text() + "]";
+    return s;
+  };
+  const auto init = ev.initial_states(*spec->spec_definition("Init"));
+  CHECK(text(init) == "[0,1][0,2]");
+  const State s{Value::integer(3), Value::integer(1)};
+  auto next = [&](const std::string& action, std::vector<Value> args = {}) {
+    std::vector<State> out;
+    ev.successors(*spec->spec_definition(action), args, s, out);
+    return text(out);
+  };
+  CHECK(next("Inc", {Value::integer(2)}) == "[5,1]");
+  CHECK(next("Pick") == "[1,1][2,1][3,1]");
+  CHECK(next("Either") == "[1,1][7,1][8,1]");
+  CHECK(next("Guarded", {Value::integer(2)}).empty());
+  CHECK(next("Guarded", {Value::integer(9)}) == "[9,0]");
+  CHECK(next("Test") == "[5,1]");
+  CHECK(next("Fails").empty());
+  CHECK(next("Cond", {Value::boolean(true)}) == "[1,1]");
+  CHECK(next("Cond", {Value::boolean(false)}) == "[3,1]");
+  CHECK(next("Stutter") == "[3,1]");
+  CHECK(next("Cased", {Value::integer(1)}) == "[10,1]");
+  CHECK(next("Cased", {Value::integer(2)}) == "[20,1]");
+  CHECK_THROWS_WITH(next("Partial"), Catch::Contains("does not determine y'"));
+}
+
+TEST_CASE("the shipped specs load and their actions run", "[language]") {
+  const fs::path specs = OMNILINK_SPECS_DIR;
+  auto spec = LoadedSpec::load(specs / "PerProducerQueue.tla", std::nullopt);
+  Evaluator ev(*spec);
+  const auto init = ev.initial_states(*spec->spec_definition("Init"));
+  REQUIRE(init.size() == 1);
+  std::vector<State> after_enqueue, after_bulk, after_step;
+  ev.successors(*spec->spec_definition("EnqueueBulk"), {Value::integer(1), Value::seq({Value::integer(4), Value::integer(5)})},
+                init[0], after_enqueue);
+  REQUIRE(after_enqueue.size() == 1);
+  CHECK(after_enqueue[0][0].text() == "<<<<4, 5>>>>");
+  const Value elems = Value::seq({Value::integer(4), Value::integer(5)});
+  ev.successors(*spec->spec_definition("DequeueBulk_Step"), {elems}, after_enqueue[0], after_step);
+  REQUIRE(after_step.size() == 1);
+  CHECK(after_step[0][2].text() == "(<<4, 5>> :> 1)");
+  ev.successors(*spec->spec_definition("DequeueBulk_Done"), {elems}, after_step[0], after_bulk);
+  CHECK(after_bulk.empty());  // one of two items taken: not done
+
+  auto map = LoadedSpec::load(specs / "Map.tla", specs / "MCMap.tla");
+  Evaluator map_ev(*map, TraceHooks{[](const std::string&, std::int64_t) { return Value::set({Value::integer(1), Value::integer(2)}); }});
+  const auto map_init = map_ev.initial_states(*map->spec_definition("Init"));
+  REQUIRE(map_init.size() == 1);
+  CHECK(map_init[0][0].text() == "<<[present |-> FALSE, value |-> 0], [present |-> FALSE, value |-> 0]>>");
+}
+
+TEST_CASE("constructs outside the fragment are refused at load, with file:line:col", "[language]") {
+  omnilink::testing::ScratchDir dir;
+  auto refused = [&](const std::string& body) {
+    try {
+      auto spec = load(dir, "VARIABLE x\n" + body);
+      spec->spec_definition("A");
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  CHECK_THAT(refused("A == \\E v : x' = v"), Catch::Contains("M.tla:4:6: an unbounded quantifier"));
+  CHECK_THAT(refused("A == ENABLED (x' = 1)"), Catch::Contains("M.tla:4:6"));
+  CHECK_THAT(refused("A == x' = CHOOSE v : TRUE"), Catch::Contains("unbounded CHOOSE"));
+  CHECK_THAT(refused("A == Undefined(1)"), Catch::Contains("unknown name Undefined"));
+  CHECK_THAT(refused("A == (x + 1)' = 2"), Catch::Contains("priming an expression other than a variable"));
+  CHECK_THAT(refused("A == x' = 1.5"), Catch::Contains("real numbers"));
+  // A temporal formula the checker never evaluates does not stop the spec from loading.
+  CHECK(refused("A == x' = 1\nSpec == x = 0 /\\ [][A]_x") == "accepted");
+  CHECK_THAT(refused("A == x' = 1\n"), Catch::Equals("accepted"));
+  try {
+    load(dir, "A == 1", "Naturals, Bags");
+    FAIL("Bags accepted");
+  } catch (const FragmentError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("EXTENDS Bags"));
+  }
+  CHECK_THROWS_WITH(load(dir, "A == (1 +"), Catch::Contains("M.tla:") && Catch::Contains("syntax error"));
+}
