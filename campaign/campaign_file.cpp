@@ -43,8 +43,10 @@ namespace {
 
 // The fields each object of the campaign file may have (docs/campaign.md). Anything else is an
 // error: a misspelt optional field would otherwise be silently replaced by its default.
-constexpr std::array<std::string_view, 9> kTopFields{"format", "name", "store", "rr", "rr_timeslice_ticks", "jobs", "run_timeout_s", "tlc", "targets"};
+constexpr std::array<std::string_view, 10> kTopFields{"format", "name", "store", "rr", "rr_timeslice_ticks", "jobs", "run_timeout_s",
+                                                     "tlc", "validation", "targets"};
 constexpr std::array<std::string_view, 3> kTlcFields{"heap", "timeout_s", "jobs"};
+constexpr std::array<std::string_view, 2> kValidationFields{"checker", "confirm_failures"};
 constexpr std::array<std::string_view, 13> kTargetFields{"name", "description", "harness", "args", "spec",
                                                          "mc",   "init",        "next",    "view", "threads",
                                                          "ops",  "runs",        "seed_base"};
@@ -416,6 +418,21 @@ TlcConfig read_tlc(const ObjectReader& top) {
   return tlc;
 }
 
+ValidationConfig read_validation(const ObjectReader& top) {
+  ValidationConfig v;
+  const json* value = top.find("validation");
+  if (value == nullptr) return v;
+  const ObjectReader o(top.errors(), *value, top.path("validation"), kValidationFields);
+  if (const auto checker = o.string("checker")) {
+    const auto parsed = validation::parse_checker(*checker);
+    if (!parsed) o.fail("checker", "'" + *checker + "' is not a checker: native, tlc, auto or both");
+    else v.checker = *parsed;
+  }
+  if (const auto confirm = o.integer("confirm_failures", Range{0, std::numeric_limits<unsigned>::max()}))
+    v.confirm_failures = static_cast<unsigned>(*confirm);
+  return v;
+}
+
 TargetConfig read_target(const ObjectReader& o, const PathResolver& paths) {
   TargetConfig target;
   target.name = o.required_string("name");
@@ -543,6 +560,7 @@ json CampaignConfig::to_json() const {
           {"jobs", jobs},
           {"run_timeout_s", run_timeout.count()},
           {"tlc", {{"heap", tlc.heap}, {"timeout_s", tlc.timeout.count()}, {"jobs", or_null(tlc.jobs)}}},
+          {"validation", {{"checker", omnilink::validation::checker_name(validation.checker)}, {"confirm_failures", validation.confirm_failures}}},
           {"targets", std::move(target_list)}};
 }
 
@@ -592,6 +610,7 @@ CampaignConfig parse_campaign(json document, const fs::path& file, const LoadOpt
   config.jobs = static_cast<unsigned>(top.integer("jobs", kPositive).value_or(default_jobs()));
   if (const auto timeout = top.integer("run_timeout_s", kSeconds)) config.run_timeout = std::chrono::seconds(*timeout);
   config.tlc = read_tlc(top);
+  config.validation = read_validation(top);
   config.targets = read_targets(top, paths);
   select_targets(config.targets, options, errors);
   return config;
@@ -612,6 +631,11 @@ CampaignConfig stored_campaign(const json& effective, const std::string& origin)
     config.tlc.heap = tlc.at("heap").get<std::string>();
     config.tlc.timeout = std::chrono::seconds(tlc.at("timeout_s").get<std::int64_t>());
     if (!tlc.at("jobs").is_null()) config.tlc.jobs = tlc.at("jobs").get<unsigned>();
+    // Absent in stores written before the embedded checker, whose runs TLC validated.
+    const json checks = effective.value("validation", json{{"checker", "tlc"}, {"confirm_failures", 0}});
+    config.validation.checker =
+        omnilink::validation::parse_checker(checks.at("checker").get<std::string>()).value_or(omnilink::validation::Checker::tlc);
+    config.validation.confirm_failures = checks.at("confirm_failures").get<unsigned>();
     for (const json& t : effective.at("targets")) {
       TargetConfig target;
       target.name = t.at("name").get<std::string>();

@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "validation/validate.hpp"
+
 namespace omnilink::campaign {
 
 inline constexpr int kCampaignFormat = 1;
@@ -41,6 +43,14 @@ struct TargetConfig {
   std::uint64_t seed_base = 1;             // run k of this target (0-based, plan order) uses seed_base + k
 };
 
+/// How runs are validated (docs/campaign.md, `validation`).
+struct ValidationConfig {
+  validation::Checker checker = validation::Checker::automatic;
+  // A native FAIL is confirmed by TLC (where TLC is present) for the first this many failing runs
+  // of each target: enough to catch a disagreement, without paying TLC on every failure.
+  unsigned confirm_failures = 3;
+};
+
 struct TlcConfig {
   std::string heap = "2g";                 // -Xmx: digits followed by k, m or g
   std::chrono::seconds timeout{600};
@@ -63,6 +73,7 @@ struct CampaignConfig {
   unsigned jobs = 0;                       // harness runs at once (default: cores)
   std::chrono::seconds run_timeout{300};   // wall clock per harness run
   TlcConfig tlc;
+  ValidationConfig validation;
   std::vector<TargetConfig> targets;
 
   // The target named `name`, or nullptr.

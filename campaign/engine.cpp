@@ -52,6 +52,7 @@ struct Engine::State {
   std::deque<RunRecord> to_record;    // runs whose harness phase is still to do
   std::map<std::string, std::unique_ptr<ActiveRun>> active;  // by run id
   std::size_t validating = 0;         // submitted to the pool, result not back yet
+  std::map<std::string, unsigned> native_failures;  // per target: native FAILs so far (the first have TLC confirm them)
   int stop_requests = 0;
 
   State(const CampaignConfig& c, Store& s, std::string id, const Recording& r, const EngineSettings& e, Progress& p)
@@ -210,19 +211,23 @@ struct Engine::State {
 
   void submit_validation(RunRecord run) {
     const TargetConfig& target = target_of(run);
-    const tla::ValidateOptions options = validate_options(target, config.tlc, run.dir);
+    // The first failing runs of each target have TLC confirm a native FAIL; counted when submitted,
+    // so validations running at once may confirm a few more than asked.
+    const bool confirm = native_failures[target.name] < config.validation.confirm_failures;
+    const validation::ValidateOptions options = validate_options(target, config.tlc, config.validation, confirm, run.dir);
     ++validating;
     const std::string id = run.id;
-    progress.phase(id, "waiting for TLC");
+    progress.phase(id, "waiting to validate");
     validations.submit(
         options, [this, id] { progress.phase(id, "validating"); },
-        [this, run = std::move(run), spec = target.spec](tla::ValidationResult result) mutable {
+        [this, run = std::move(run), spec = target.spec](validation::ValidationResult result) mutable {
           --validating;
           validation_done(std::move(run), spec, result);
         });
   }
 
-  void validation_done(RunRecord run, const fs::path& spec, const tla::ValidationResult& result) {
+  void validation_done(RunRecord run, const fs::path& spec, const validation::ValidationResult& result) {
+    if (result.checker == "native" && result.verdict == "fail") ++native_failures[target_of(run).name];
     if (result.cancelled) {
       // Not a verdict: the run stays without one, and --resume validates it.
       finish_if_idle();

@@ -13,7 +13,7 @@ namespace omnilink::campaign {
 namespace {
 
 // A validation's result as the store keeps it.
-ValidationRecord validation_record(const tla::ValidationResult& result, const std::filesystem::path& spec) {
+ValidationRecord validation_record(const validation::ValidationResult& result, const std::filesystem::path& spec) {
   ValidationRecord v;
   v.verdict = result.verdict;
   v.reason = result.reason;
@@ -42,26 +42,29 @@ ValidationPool::~ValidationPool() {
   pool_.join();
 }
 
-void ValidationPool::submit(tla::ValidateOptions options, std::function<void()> on_start,
-                            std::function<void(tla::ValidationResult)> on_done) {
+void ValidationPool::submit(validation::ValidateOptions options, std::function<void()> on_start,
+                            std::function<void(validation::ValidationResult)> on_done) {
   options.cancel = &cancel_;
   boost::asio::post(pool_, [this, options = std::move(options), on_start = std::move(on_start),
                             on_done = std::move(on_done)]() mutable {
-    tla::ValidationResult result;
+    validation::ValidationResult result;
     if (cancel_) {
       result.verdict = "unknown";
       result.reason = "not validated: the campaign was interrupted";
       result.cancelled = true;
     } else {
       boost::asio::post(io_, on_start);
-      result = tla::validate_run(options);
+      result = validation::validate_run(options);
     }
     boost::asio::post(io_, [on_done = std::move(on_done), result = std::move(result)]() mutable { on_done(std::move(result)); });
   });
 }
 
-tla::ValidateOptions validate_options(const TargetConfig& target, const TlcConfig& tlc, const std::filesystem::path& run_dir) {
-  tla::ValidateOptions options;
+validation::ValidateOptions validate_options(const TargetConfig& target, const TlcConfig& tlc, const ValidationConfig& checks,
+                                             bool confirm, const std::filesystem::path& run_dir) {
+  validation::ValidateOptions options;
+  options.checker = checks.checker;
+  options.confirm_failures = confirm;
   options.run_dir = run_dir;
   options.spec = target.spec;
   options.mc = target.mc;
@@ -74,14 +77,14 @@ tla::ValidateOptions validate_options(const TargetConfig& target, const TlcConfi
 }
 
 void write_failure_replay_files(const std::filesystem::path& run_dir, const std::string& run_name,
-                                const tla::ValidationResult& result) {
+                                const validation::ValidationResult& result) {
   std::vector<trace::Operation> frontier;
   for (const auto& f : result.frontier) frontier.push_back(f.op);
   const bool recorded = std::filesystem::is_directory(run_layout::recording(run_dir));
   replay::write_replay_files(run_dir, run_name, frontier, {recorded, recorded_with_soft_counters(run_dir)});
 }
 
-void record_validation(Store& store, RunRecord& run, const tla::ValidationResult& result, const std::filesystem::path& spec) {
+void record_validation(Store& store, RunRecord& run, const validation::ValidationResult& result, const std::filesystem::path& spec) {
   const ValidationRecord v = validation_record(result, spec);
   if (result.corrupt_trace && run.status == "ok") {
     run.status = "bad-trace";

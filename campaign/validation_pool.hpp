@@ -1,7 +1,8 @@
 // Validations of a campaign, run beside its harness runs: a fixed number of worker threads, each
-// running one TLC at a time (validate_run), with results handed back on the engine's event loop.
-// The number is the campaign's TLC budget: by default as many as the free memory holds at the
-// configured heap, so TLC never pushes the machine into swap.
+// running one validation at a time (validate_run: the native checker in-process, TLC as a JVM),
+// with results handed back on the engine's event loop. The number is the campaign's validation
+// budget: by default as many as the free memory holds at the configured TLC heap, so TLC never
+// pushes the machine into swap.
 #pragma once
 
 #include <atomic>
@@ -15,7 +16,7 @@
 
 #include "campaign/campaign_file.hpp"
 #include "campaign/store.hpp"
-#include "tla/validation.hpp"
+#include "validation/validate.hpp"
 
 namespace omnilink::campaign {
 
@@ -28,8 +29,8 @@ class ValidationPool {
 
   // `on_start` and `on_done` run on the event loop. After cancel(), queued validations do not start
   // (on_done gets a cancelled unknown result) and running ones stop TLC.
-  void submit(tla::ValidateOptions options, std::function<void()> on_start,
-              std::function<void(tla::ValidationResult)> on_done);
+  void submit(validation::ValidateOptions options, std::function<void()> on_start,
+              std::function<void(validation::ValidationResult)> on_done);
   void cancel() { cancel_ = true; }
   unsigned jobs() const { return jobs_; }
 
@@ -40,18 +41,20 @@ class ValidationPool {
   boost::asio::thread_pool pool_;
 };
 
-// What validating one run of `target` takes: its spec, MC module, operators and the TLC limits.
-tla::ValidateOptions validate_options(const TargetConfig& target, const TlcConfig& tlc, const std::filesystem::path& run_dir);
+// What validating one run of `target` takes: its spec, MC module, operators, the checker and the
+// limits. `confirm`: a native FAIL is confirmed by TLC (ValidationConfig::confirm_failures).
+validation::ValidateOptions validate_options(const TargetConfig& target, const TlcConfig& tlc, const ValidationConfig& checks,
+                                             bool confirm, const std::filesystem::path& run_dir);
 
 // Records a finished validation of `run` in the store and in `run` (which becomes the run's newest):
 // a trace the reader rejects turns an `ok` run into `bad-trace`, with the reader's error; a fail
 // writes RUN/replay/ (replay/replay_files.hpp).
-void record_validation(Store& store, RunRecord& run, const tla::ValidationResult& result, const std::filesystem::path& spec);
+void record_validation(Store& store, RunRecord& run, const validation::ValidationResult& result, const std::filesystem::path& spec);
 
 // After a failed validation: RUN/replay/ for its frontier (replay/replay_files.hpp), with how the
 // run was recorded read from the run directory. `run_name` is how `omnilink replay` is told about it.
 void write_failure_replay_files(const std::filesystem::path& run_dir, const std::string& run_name,
-                                const tla::ValidationResult& result);
+                                const validation::ValidationResult& result);
 
 // -Xmx text ("512m", "2g") in bytes; nullopt if malformed.
 std::optional<std::uint64_t> heap_bytes(const std::string& heap);

@@ -540,8 +540,8 @@ std::string Value::text() const {
   return "?";
 }
 
-Fingerprint fingerprint(const std::vector<Value>& values, std::uint64_t seed) {
-  Hash128 h{seed, ~seed};
+Fingerprint fingerprint(const std::vector<Value>& values, Fingerprint seed) {
+  Hash128 h{seed.high, seed.low};
   for (const Value& v : values) absorb(h, v);
   return {h.high, h.low};
 }

@@ -114,7 +114,7 @@ struct Fingerprint {
   std::uint64_t high = 0, low = 0;
   bool operator==(const Fingerprint&) const = default;
 };
-Fingerprint fingerprint(const std::vector<Value>& values, std::uint64_t seed = 0);
+Fingerprint fingerprint(const std::vector<Value>& values, Fingerprint seed = {});
 
 /// An integer operation's result, checked against TLC's 32-bit range.
 std::int64_t checked_int(std::int64_t v, const char* operation);

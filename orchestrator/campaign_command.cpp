@@ -48,6 +48,7 @@ std::vector<std::string> CampaignCommand::resume_command(const fs::path& store, 
   for (const auto& o : overrides_) add("--set", o);
   if (jobs_) add("--jobs", std::to_string(*jobs_));
   if (!rr_.empty()) add("--rr", rr_);
+  if (!checker_.empty()) add("--checker", checker_);
   if (run_timeout_s_) add("--run-timeout", std::to_string(*run_timeout_s_));
   if (runs_) add("--runs", std::to_string(*runs_));
   if (!tlc_heap_.empty()) add("--tlc-heap", tlc_heap_);
@@ -64,7 +65,7 @@ std::vector<std::string> CampaignCommand::resume_command(const fs::path& store, 
 }
 
 void CampaignCommand::add_to(CLI::App& app) {
-  sub_ = app.add_subcommand("campaign", "Run a campaign: many harness runs (under rr chaos when possible), each archived and validated with TLC");
+  sub_ = app.add_subcommand("campaign", "Run a campaign: many harness runs (under rr chaos when possible), each archived and validated");
   sub_->add_option("FILE", file_, "The campaign file (docs/campaign.md)")->required();
   sub_->add_flag("--resume", resume_, "Continue the newest campaign of this name in the store: only runs without a final result are done");
   sub_->add_option("--id", resume_id_, "With --resume: the campaign to continue (e.g. demo-3), rather than the newest of its name")
@@ -73,6 +74,8 @@ void CampaignCommand::add_to(CLI::App& app) {
   sub_->add_option("--store", store_, "Store directory (default: the file's `store`, else $OMNILINK_STORE, else ./omnilink-store)");
   sub_->add_option("--jobs", jobs_, "Harness runs at once (default: cores)")->check(CLI::PositiveNumber);
   sub_->add_option("--rr", rr_, "auto | off | record | chaos")->check(CLI::IsMember({"auto", "off", "record", "chaos"}));
+  sub_->add_option("--checker", checker_, "native | tlc | auto | both: which checker validates (default: the file's, else auto)")
+      ->check(CLI::IsMember({"native", "tlc", "auto", "both"}));
   sub_->add_option("--run-timeout", run_timeout_s_, "Seconds a harness run may take")->check(CLI::PositiveNumber);
   sub_->add_option("--runs", runs_, "Runs per configuration, for every target")->check(CLI::PositiveNumber);
   sub_->add_option("--tlc-heap", tlc_heap_, "TLC's Java heap, e.g. 2g");
@@ -94,6 +97,7 @@ int CampaignCommand::run() {
   const auto set = [&](const std::string& field, const std::string& value) { load.overrides.push_back(field + "=" + value); };
   if (jobs_) set("jobs", std::to_string(*jobs_));
   if (!rr_.empty()) set("rr", "\"" + rr_ + "\"");
+  if (!checker_.empty()) set("validation.checker", "\"" + checker_ + "\"");
   if (run_timeout_s_) set("run_timeout_s", std::to_string(*run_timeout_s_));
   if (runs_) set("targets.*.runs", std::to_string(*runs_));
   if (!tlc_heap_.empty()) set("tlc.heap", nlohmann::json(tlc_heap_).dump());
@@ -174,8 +178,9 @@ int CampaignCommand::run() {
             << "  store: " << config.store.string() << "\n"
             << "  runs: " << plan_runs(config).size() << " over " << config.targets.size() << " target(s); jobs " << config.jobs
             << "; run timeout " << config.run_timeout.count() << " s\n"
-            << "  validations at once: " << tlc_jobs_why << "; TLC heap " << config.tlc.heap << ", timeout "
-            << config.tlc.timeout.count() << " s\n"
+            << "  validations at once: " << tlc_jobs_why << "; checker " << validation::checker_name(config.validation.checker)
+            << " (TLC confirms the first " << config.validation.confirm_failures << " native FAILs of each target); TLC heap "
+            << config.tlc.heap << ", timeout " << config.tlc.timeout.count() << " s\n"
             << "  rr: " << recording.mode_name() << (recording.soft_counters ? " (software counters, -W)" : "")
             << (recording.mode != RrMode::off ? "; timeslice at most " + std::to_string(recording.timeslice_ticks) + " ticks" : "")
             << (recording.rr ? " with " + recording.rr->string() : "") << "\n";

@@ -30,7 +30,7 @@ class CampaignCommand : public Command {
   std::string store_;
   std::optional<unsigned> jobs_, tlc_jobs_, runs_;
   std::optional<int> run_timeout_s_, tlc_timeout_s_;
-  std::string rr_, tlc_heap_, name_;
+  std::string rr_, checker_, tlc_heap_, name_;
   std::vector<std::string> harness_dirs_, only_targets_, extra_harness_args_;
   bool resume_ = false;
   std::string resume_id_;  // --id: the campaign --resume continues (default: the newest of its name)

@@ -21,6 +21,8 @@ void RevalidateCommand::add_to(CLI::App& app) {
   store_.add_to(*sub_);
   sub_->add_option("--spec", spec_, "Validate against this spec instead of the campaign's");
   sub_->add_option("--mc", mc_, "With --spec: its MC module");
+  sub_->add_option("--checker", checker_, "native | tlc | auto | both (default: the campaign's)")
+      ->check(CLI::IsMember({"native", "tlc", "auto", "both"}));
   sub_->add_option("--tlc-heap", tlc_heap_, "TLC's Java heap (default: the campaign's)");
   sub_->add_option("--tlc-timeout", tlc_timeout_s_, "Seconds a validation may take (default: the campaign's)")->check(CLI::PositiveNumber);
   sub_->add_option("--tlc-jobs", tlc_jobs_, "Validations at once (default: what free memory holds)")->check(CLI::PositiveNumber);
@@ -57,6 +59,7 @@ int RevalidateCommand::run() {
     }
     CampaignConfig config = stored_campaign(nlohmann::json::parse(campaign->config_json), campaign_id);
     if (!tlc_heap_.empty()) config.tlc.heap = tlc_heap_;
+    if (!checker_.empty()) config.validation.checker = *validation::parse_checker(checker_);
     if (tlc_timeout_s_) config.tlc.timeout = std::chrono::seconds(*tlc_timeout_s_);
     if (!heap_bytes(config.tlc.heap)) {
       std::cerr << "omnilink revalidate: --tlc-heap " << config.tlc.heap << ": digits, then k, m or g (e.g. 2g)\n";
@@ -87,8 +90,9 @@ int RevalidateCommand::run() {
         target.mc = mc_.empty() ? std::nullopt : std::optional<fs::path>(fs::absolute(mc_));
       }
       ++submitted;
-      pool.submit(validate_options(target, config.tlc, run.dir), [] {},
-                  [&, run, spec = target.spec](tla::ValidationResult result) mutable {
+      // Revalidation is asked for run by run: TLC confirms every native FAIL (where it is present).
+      pool.submit(validate_options(target, config.tlc, config.validation, true, run.dir), [] {},
+                  [&, run, spec = target.spec](validation::ValidationResult result) mutable {
                     record_validation(store, run, result, spec);
                     std::cout << run.key() << ": " << outcome(run) << (result.reason.empty() ? "" : " - " + result.reason) << "\n";
                     validated.push_back(std::move(run));

@@ -22,7 +22,7 @@ class RevalidateCommand : public Command {
  private:
   StoreOption store_;
   std::string what_;
-  std::string spec_, mc_, tlc_heap_;
+  std::string spec_, mc_, checker_, tlc_heap_;
   std::optional<int> tlc_timeout_s_;
   std::optional<unsigned> tlc_jobs_;
 };

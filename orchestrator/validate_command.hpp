@@ -3,7 +3,7 @@
 #pragma once
 
 #include "orchestrator/command.hpp"
-#include "tla/validation.hpp"
+#include "validation/validate.hpp"
 
 namespace omnilink::cli {
 
@@ -13,10 +13,11 @@ class ValidateCommand : public Command {
   int run() override;
 
  private:
-  tla::ValidateOptions options_;
-  std::string run_dir_, spec_, mc_, tlc_, java_, view_;
+  validation::ValidateOptions options_;
+  std::string run_dir_, spec_, mc_, tlc_, java_, view_, checker_ = "auto";
   int timeout_s_ = 600;
   bool json_ = false;
+  bool no_confirm_ = false;
 };
 
 }  // namespace omnilink::cli

@@ -1,8 +1,8 @@
-// `omnilink campaign` end to end, through the CLI, on real harnesses and a real TLC: the demo
+// `omnilink campaign` end to end, through the CLI, on real harnesses validated by the native checker: the demo
 // campaign (locked-queue passes, racy-queue fails with a frontier), with rr when it records here;
 // a hanging harness killed at its time limit; a segfaulting one kept as `crashed`; a corrupt trace
 // as `bad-trace`; SIGINT then --resume; two campaigns writing one store at once; configuration
-// errors. Cases that need TLC (or rr) exit 77 without it, which ctest reports as SKIPPED.
+// errors. Cases that need rr exit 77 without it, which ctest reports as SKIPPED.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -33,7 +33,6 @@ namespace fs = std::filesystem;
 
 using omnilink::testing::omnilink_cli;
 using omnilink::testing::require_rr_chaos;
-using omnilink::testing::require_tlc;
 using omnilink::testing::skip_test;
 
 std::string read_text(const fs::path& p) {
@@ -81,7 +80,6 @@ bool no_process_mentions(const std::string& needle) {
 }
 
 TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails with a frontier") {
-  require_tlc();
   ScratchDir dir;
   // Longer racy-queue runs than the demo's: each then fails validation with probability about 7/8,
   // so six runs all passing (a false test failure) has odds of about 4 in a million.
@@ -124,7 +122,6 @@ TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails 
 }
 
 TEST_CASE("the README's demo (scripts/run-demo) runs the demo campaign to its verdicts") {
-  require_tlc();
   ScratchDir dir;
   ProcessOptions options;
   options.timeout = std::chrono::minutes(10);
@@ -143,7 +140,6 @@ TEST_CASE("the README's demo (scripts/run-demo) runs the demo campaign to its ve
 }
 
 TEST_CASE("the demo campaign under rr chaos records, packs and validates every run") {
-  require_tlc();
   require_rr_chaos();
   ScratchDir dir;
   const auto r = omnilink_cli({"campaign", std::string(OMNILINK_SOURCE_DIR) + "/examples/campaigns/demo.json", "--rr",
@@ -206,7 +202,7 @@ TEST_CASE("a segfaulting harness is crashed, its trace prefix kept and validated
   CHECK(runs[0].detail.find("11") != std::string::npos);  // SIGSEGV
   CHECK(fs::file_size(fs::path(runs[0].dir) / "trace" / "thread-0000.msgpack") > 0);
   REQUIRE(runs[0].validation);
-  if (find_tlc_jar().found()) CHECK(runs[0].validation->verdict == "pass");  // the prefix is a valid behaviour
+  CHECK(runs[0].validation->verdict == "pass");  // the prefix is a valid behaviour
   CHECK(read_text(fs::path(runs[0].dir) / "harness.err").size() < 100000);
 }
 
@@ -300,7 +296,7 @@ TEST_CASE("SIGINT stops a campaign cleanly and --resume completes it, no run los
     CHECK(run.finished_ms != 0);
   }
   CHECK(ids.size() == 8);
-  if (find_tlc_jar().found()) CHECK(r.exit_code == 0);
+  CHECK(r.exit_code == 0);
 }
 
 TEST_CASE("two campaigns write one store at the same time") {
@@ -385,12 +381,8 @@ TEST_CASE("revalidate re-checks archived traces against another spec without re-
   r = omnilink_cli({"revalidate", "steps-1/" + before[0].id, "--store", store});
   INFO(r.out << r.err);
   const auto one = campaign::Store::open(store).run("steps-1/" + before[0].id);
-  if (find_tlc_jar().found()) {
-    CHECK(r.exit_code == 0);
-    CHECK(one->validation->verdict == "pass");
-  } else {
-    CHECK(one->validation->verdict == "unknown");
-  }
+  CHECK(r.exit_code == 0);
+  CHECK(one->validation->verdict == "pass");  // the native checker decides, with or without TLC
   CHECK(campaign::Store::open(store).run("steps-1/" + before[1].id)->validation->verdict == "error");
 
   r = omnilink_cli({"revalidate", "steps-1/nope", "--store", store});

@@ -8,7 +8,7 @@
 
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
-#include "tla/validation.hpp"
+#include "validation/validate.hpp"
 #include "validation/history.hpp"
 #include "validation/pending_domains.hpp"
 
@@ -20,12 +20,12 @@ using F = TraceBuilder;
 namespace fs = std::filesystem;
 
 // The verdict `omnilink validate` gives; damaged runs are refused before any checker runs.
-tla::ValidationResult validate(const fs::path& run) {
-  tla::ValidateOptions o;
+validation::ValidationResult validate(const fs::path& run) {
+  validation::ValidateOptions o;
   o.run_dir = run;
   o.spec = fs::path(OMNILINK_SPECS_DIR) / "LinearizableQueue.tla";
-  o.tlc_jar = "/nonexistent/tla2tools.jar";  // a run that gets this far would be `unknown`, not `error`
-  return tla::validate_run(o);
+  o.checker = validation::Checker::native;  // a run that gets this far gets a verdict, not `error`
+  return validation::validate_run(o);
 }
 
 TraceBuilder two_threads() {
@@ -67,7 +67,7 @@ TEST_CASE("a consistent run directory validates as far as the checker", "[histor
   testing::ScratchDir dir;
   two_threads().write(dir / "run");
   const auto r = validate(dir / "run");
-  CHECK(r.verdict == "unknown");  // no TLC at that path: not refused as damaged
+  CHECK(r.verdict == "pass");  // not refused as damaged
   CHECK(r.operations == 4);
 }
 
@@ -121,7 +121,7 @@ TEST_CASE("a thread file cut short while meta.json says the run ended ok: the di
   // The same file behind a run that never finished (killed: meta.json still says running) is a cut.
   set_meta(dir / "run", "exit", {{"status", "running"}});
   const auto cut = validate(dir / "run");
-  CHECK(cut.verdict == "unknown");
+  CHECK(cut.verdict == "pass");
   REQUIRE(cut.cut.has_value());
 }
 

@@ -41,7 +41,6 @@ void require_found(const CampaignResult& r, const std::string& bug, int budget, 
 // Runs STRUCTURE's shipped campaign under rr chaos without perturbation, its bug target only, for
 // `budget` runs, and asserts a failure among them; prints how many runs it took.
 void require_found_under_rr(const std::string& structure, int budget) {
-  omnilink::testing::require_tlc();
   omnilink::testing::require_rr_chaos();
   ScratchDir dir;
   const std::string bug = structure + "-bug";
@@ -56,7 +55,6 @@ void require_found_under_rr(const std::string& structure, int budget) {
 // Runs STRUCTURE's shipped campaign natively (rr off, the file's perturbation): its correct target
 // once, its bug target `budget` times; the correct run must pass and a bug run must fail.
 void require_found_natively(const std::string& structure, int budget) {
-  omnilink::testing::require_tlc();
   ScratchDir dir;
   const std::string bug = structure + "-bug";
   const auto r = run_shipped(structure, dir, budget, 1);
@@ -81,7 +79,6 @@ TEST_CASE("treiber-stack: the correct stack passes, publishing before initialisi
 }
 
 TEST_CASE("striped-map: the correct map passes", "[injected-bugs][tlc]") {
-  omnilink::testing::require_tlc();
   ScratchDir dir;
   const auto r = run_shipped("striped-map", dir, 1, 2);
   INFO(r.output);

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 
 #include "support/campaign_support.hpp"
-#include "tla/validation.hpp"
+#include "validation/validate.hpp"
 
 namespace {
 
@@ -59,13 +59,13 @@ std::vector<std::string> queue_args(const std::string& harness, const fs::path& 
           "2000", "--param", "max_len=16", "--seed", std::to_string(seed), "--clock", clock, "--quiet", "--out", out.string()};
 }
 
-tla::ValidationResult validate(const fs::path& run) {
-  tla::ValidateOptions o;
+validation::ValidationResult validate(const fs::path& run) {
+  validation::ValidateOptions o;
   o.run_dir = run;
   o.spec = fs::path(OMNILINK_SPECS_DIR) / "LinearizableQueue.tla";
   o.heap = "1g";
   o.timeout = std::chrono::seconds(300);
-  return tla::validate_run(o);
+  return validation::validate_run(o);
 }
 
 // Kills `kKills` runs of HARNESS at random moments; the verdicts, by name. `wrap` puts the harness
@@ -143,12 +143,10 @@ void check_kills(const std::string& how, const std::vector<std::string>& wrap, c
 }  // namespace
 
 TEST_CASE("SIGKILL at 20 random moments: a correct queue never fails, a racy one still does (native)") {
-  testing::require_tlc();
   check_kills("killed natively", {}, "monotonic", std::chrono::milliseconds(500));
 }
 
 TEST_CASE("SIGKILL of rr record --chaos at 20 random moments: a correct queue never fails, a racy one still does") {
-  testing::require_tlc();
   testing::require_rr_chaos();
   check_kills("rr record killed", rr_record(), "counter", std::chrono::milliseconds(400));
 }
@@ -211,7 +209,6 @@ testing::CampaignResult campaign_with_kill(const ScratchDir& dir, const std::str
 }  // namespace
 
 TEST_CASE("a campaign whose harness is SIGKILLed validates the run on its consistent cut: no FAILURES FOUND") {
-  testing::require_tlc();
   ScratchDir dir;
   const auto r = campaign_with_kill(dir, "off", false);
   INFO(r.output);
@@ -227,7 +224,6 @@ TEST_CASE("a campaign whose harness is SIGKILLed validates the run on its consis
 }
 
 TEST_CASE("a campaign whose rr record is SIGKILLed under chaos validates the run on its consistent cut") {
-  testing::require_tlc();
   testing::require_rr_chaos();
   ScratchDir dir;
   const auto r = campaign_with_kill(dir, "chaos", true);

@@ -158,7 +158,6 @@ TEST_CASE("replay errors name what exists") {
 TEST_CASE("under rr, a failing racy-queue run replays to a frontier operation, identically twice") {
   require_gdb();
   require_rr_replay();
-  if (!find_tlc_jar().found()) skip_test("TLC not found");
   ScratchDir dir;
   // A statically linked harness: rr replays those here even where the hypervisor ignores rdtsc traps
   // (the dynamic loader's rdtsc is what diverges).

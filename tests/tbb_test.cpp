@@ -10,7 +10,6 @@
 using namespace omnilink::testing;
 
 TEST_CASE("the tbb campaign passes, with empty pops and finds that hit and miss in its traces") {
-  require_tlc();
   ScratchDir dir;
   // 2 runs of each of the file's 3 thread counts, 500 operations per thread: 12 runs.
   const auto r = run_campaign(example_campaign("tbb.json"), dir,

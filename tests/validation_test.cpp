@@ -1,6 +1,7 @@
-// Validation with a real TLC: the paper's Figure 2, every spec in tla/specs accepting and
-// rejecting traces, pending operations, many threads, traces from the example harnesses, and the
-// error and unknown verdicts. SKIPPED (exit 77) when TLC or java is not found.
+// Validation with each checker (support/checker_choice.hpp: native, and a real TLC when run with
+// --checker tlc): the paper's Figure 2, every spec in tla/specs accepting and rejecting traces,
+// pending operations, many threads, traces from the example harnesses, and the error and unknown
+// verdicts.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
@@ -8,9 +9,10 @@
 
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
+#include "support/checker_choice.hpp"
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
-#include "tla/validation.hpp"
+#include "validation/validate.hpp"
 
 namespace {
 
@@ -20,14 +22,15 @@ namespace fs = std::filesystem;
 
 const fs::path kSpecs = OMNILINK_SPECS_DIR;
 
-tla::ValidationResult validate(const fs::path& run, const std::string& spec, std::optional<std::string> mc = {}) {
-  tla::ValidateOptions o;
+validation::ValidationResult validate(const fs::path& run, const std::string& spec, std::optional<std::string> mc = {}) {
+  validation::ValidateOptions o;
   o.run_dir = run;
   o.spec = kSpecs / spec;
   if (mc) o.mc = kSpecs / *mc;
   o.heap = "1g";
   o.timeout = std::chrono::seconds(300);
-  auto r = tla::validate_run(o);
+  o.checker = testing::test_checker();
+  auto r = validation::validate_run(o);
   INFO(r.summary());
   return r;
 }
@@ -185,17 +188,20 @@ TEST_CASE("an MC module with a VIEW over the spec's variables", "[validate][tlc]
   b.op(1, "Insert", 2, 11, F::fields("key", 2, "value", 20, "inserted", true));
   b.op(0, "Find", 12, 13, F::fields("key", 2, "value", 20, "found", true));
   b.write(dir / "run");
-  tla::ValidateOptions o;
+  validation::ValidateOptions o;
   o.run_dir = dir / "run";
   o.spec = kSpecs / "Map.tla";
   o.mc = fs::path(OMNILINK_TEST_SPECS) / "MCMapView.tla";
   o.view = "PresentKeys";
-  auto r = tla::validate_run(o);
+  o.checker = testing::test_checker();
+  auto r = validation::validate_run(o);
   INFO(r.summary());
   CHECK(r.verdict == "pass");
-  CHECK_THAT(read_text(dir / "run" / "validation" / "OmniLinkValidate.cfg"), Catch::Contains("VIEW OmniLinkValidateView"));
+  CHECK(r.checker == validation::checker_name(o.checker));
+  if (testing::testing_tlc())
+    CHECK_THAT(read_text(dir / "run" / "validation" / "OmniLinkValidate.cfg"), Catch::Contains("VIEW OmniLinkValidateView"));
   o.view = "NoSuchView";
-  CHECK_THAT(tla::validate_run(o).reason, Catch::Contains("--view NoSuchView: no such operator"));
+  CHECK_THAT(validation::validate_run(o).reason, Catch::Contains("--view NoSuchView: no such operator"));
 }
 
 TEST_CASE("bulk dequeues interleave step by step", "[validate][tlc][specs]") {
@@ -262,10 +268,10 @@ TEST_CASE("errors: bad spec, unknown action, wide integer, corrupt trace, missin
   figure2(2).write(dir / "run");
 
   std::ofstream(dir / "Broken.tla") << "---- MODULE Broken ----\nVARIABLE q\nNext == q' = 1 /\\ \n====\n";
-  tla::ValidateOptions o;
+  validation::ValidateOptions o;
   o.run_dir = dir / "run";
   o.spec = dir / "Broken.tla";
-  auto broken = tla::validate_run(o);
+  auto broken = validation::validate_run(o);
   CHECK(broken.verdict == "error");
   CHECK(broken.exit_code() == 3);
   CHECK_THAT(broken.reason, Catch::Contains("Broken.tla:3:"));
@@ -301,32 +307,35 @@ TEST_CASE("errors: bad spec, unknown action, wide integer, corrupt trace, missin
   map.write(dir / "map");
   auto no_mc = validate(dir / "map", "Map.tla");
   CHECK(no_mc.verdict == "error");
-  CHECK_THAT(no_mc.reason, Catch::Contains("constant Keys is used by"));
+  CHECK_THAT(no_mc.reason, Catch::Contains("define Keys in an MC module"));
 }
 
 TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {
   testing::ScratchDir dir;
   figure2(2).write(dir / "run");
-  tla::ValidateOptions o;
+  validation::ValidateOptions o;
   o.run_dir = dir / "run";
   o.spec = kSpecs / "LinearizableQueue.tla";
   o.tlc_jar = dir / "no-such.jar";
-  auto missing = tla::validate_run(o);
+  o.checker = validation::Checker::tlc;
+  auto missing = validation::validate_run(o);
   CHECK(missing.verdict == "unknown");
   CHECK(missing.exit_code() == 2);
   CHECK_THAT(missing.reason, Catch::Contains("TLC not found"));
 
-  // Nine pushes that all overlap, then a pop no order explains: TLC must try every order, which
-  // takes far longer than the one second it is given. It is stopped, and the verdict says so.
-  TraceBuilder slow_trace(10);
-  for (std::uint32_t t = 0; t < 9; ++t) slow_trace.op(t, "Push", 1 + t, 100, F::fields("elem", static_cast<std::int64_t>(t)));
-  slow_trace.op(9, "Pop", 200, 201, F::fields("elem", 42, "ok", true));
+  // Eleven pushes that all overlap, then a pop no order explains: the checker must try every
+  // order (100 million states), which takes far longer than the one second it is given. It is
+  // stopped, and the verdict says so.
+  TraceBuilder slow_trace(12);
+  for (std::uint32_t t = 0; t < 11; ++t) slow_trace.op(t, "Push", 1 + t, 100, F::fields("elem", static_cast<std::int64_t>(t)));
+  slow_trace.op(11, "Pop", 200, 201, F::fields("elem", 42, "ok", true));
   slow_trace.write(dir / "slow");
   o.run_dir = dir / "slow";
   o.spec = kSpecs / "Stack.tla";
   o.tlc_jar.reset();
+  o.checker = testing::test_checker();
   o.timeout = std::chrono::seconds(1);
-  auto slow = tla::validate_run(o);
+  auto slow = validation::validate_run(o);
   CHECK(slow.verdict == "unknown");
   CHECK_THAT(slow.reason, Catch::Contains("did not finish within 1 s"));
 }
@@ -334,20 +343,14 @@ TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {
 TEST_CASE("omnilink validate on the command line", "[validate][tlc][cli]") {
   testing::ScratchDir dir;
   figure2(3).write(dir / "run");
-  auto r = run_process(OMNILINK_CLI, {"validate", (dir / "run").string(), "--spec", (kSpecs / "LinearizableQueue.tla").string()});
+  const std::string checker = validation::checker_name(testing::test_checker());
+  auto r = run_process(OMNILINK_CLI, {"validate", (dir / "run").string(), "--spec", (kSpecs / "LinearizableQueue.tla").string(),
+                                      "--checker", checker});
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains("FAIL") && Catch::Contains("T2.0 Dequeue(elem = 3, ok = TRUE) [6, 9]"));
-  CHECK(std::filesystem::exists(dir / "run" / "validation" / "OmniLinkValidate.tla"));
+  CHECK(std::filesystem::exists(dir / "run" / "validation" / "OmniLinkValidate.tla") == testing::testing_tlc());
   CHECK_FALSE(std::filesystem::exists(dir / "run" / "validation" / "tlc-states"));  // cleaned up
   CHECK_FALSE(std::filesystem::exists(kSpecs / "states"));                           // nothing beside the spec
 }
 
-int main(int argc, char** argv) {
-  const auto jar = omnilink::find_tlc_jar();
-  const auto java = omnilink::find_java();
-  if (!jar.found() || !java.found()) {
-    std::cout << "SKIPPED: " << (jar.found() ? "java " + java.explain_missing() : "TLC " + jar.explain_missing()) << "\n";
-    return 77;
-  }
-  return Catch::Session().run(argc, argv);
-}
+int main(int argc, char** argv) { return omnilink::testing::run_validation_tests(argc, argv); }

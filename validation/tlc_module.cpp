@@ -1,11 +1,13 @@
-#include "tla/validation_module.hpp"
+#include "validation/tlc_module.hpp"
 
 #include <algorithm>
 #include <sstream>
 
-#include "tla/validation_input.hpp"
+#include "validation/problem.hpp"
 
-namespace omnilink::tla {
+namespace omnilink::validation {
+using tla::OperationSpec;
+using tla::Spec;
 namespace {
 
 // "(op.a[1], op.a[2])" (a completed operation's logged arguments) or "(args[1], args[2])" (the
@@ -138,4 +140,4 @@ ValidationModule generate_validation_module(const Spec& spec, const ValidationMo
   return {tla.str(), cfg.str()};
 }
 
-}  // namespace omnilink::tla
+}  // namespace omnilink::validation

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace omnilink::tla {
+namespace omnilink::validation {
 
 struct TlcRun {
   std::filesystem::path java;
@@ -57,4 +57,4 @@ TlcOutcome run_tlc(const TlcRun& run);
 // Parses TLC `-tool` output into messages (exposed for tests).
 std::vector<TlcMessage> parse_tool_messages(const std::string& output);
 
-}  // namespace omnilink::tla
+}  // namespace omnilink::validation

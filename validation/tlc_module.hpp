@@ -9,13 +9,13 @@
 
 #include "tla/spec.hpp"
 
-namespace omnilink::tla {
+namespace omnilink::validation {
 
 inline constexpr const char* kValidationModule = "OmniLinkValidate";
 
 struct ValidationModuleOptions {
   std::string init = "Init";          // the spec's initial predicate
-  const Spec* mc = nullptr;           // the user's MC module, if any
+  const tla::Spec* mc = nullptr;           // the user's MC module, if any
   std::optional<std::string> view;    // an MC operator over the spec's variables, used as TLC VIEW
   std::filesystem::path data_file;    // absolute
   std::filesystem::path frontier_file;  // absolute
@@ -26,11 +26,11 @@ struct ValidationModule {
   std::string cfg;
 };
 
-// Throws ValidationError (validation_input.hpp) for a spec that cannot be validated this way,
+// Throws ValidationError (problem.hpp) for a spec that cannot be validated this way,
 // e.g. a constant its actions use that no MC module defines.
-ValidationModule generate_validation_module(const Spec& spec, const ValidationModuleOptions& options);
+ValidationModule generate_validation_module(const tla::Spec& spec, const ValidationModuleOptions& options);
 
 // The text of OmniLinkTrace.tla, compiled into omnilink (tla/OmniLinkTrace.tla).
 const std::string& omnilink_trace_module();
 
-}  // namespace omnilink::tla
+}  // namespace omnilink::validation

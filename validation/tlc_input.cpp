@@ -1,4 +1,4 @@
-#include "tla/validation_input.hpp"
+#include "validation/tlc_input.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -7,18 +7,12 @@
 
 #include <omnilink/run_meta.hpp>
 
-#include "tla/hpp_generator.hpp"
-#include "validation/pending_domains.hpp"
 
-namespace omnilink::tla {
+namespace omnilink::validation {
 namespace {
 
 constexpr std::int64_t kTlcMin = std::numeric_limits<std::int32_t>::min();
 constexpr std::int64_t kTlcMax = std::numeric_limits<std::int32_t>::max();
-
-std::string op_id(const trace::Operation& op) {
-  return "T" + std::to_string(op.thread) + "." + std::to_string(op.index) + " " + op.name;
-}
 
 // True if the value needs the tagged encoding: TLC's JSON reader has no sets, and its objects
 // have string keys only.
@@ -114,40 +108,10 @@ class JsonValueWriter {
   const std::string& where_;
 };
 
-const OperationSpec* find_operation(const Spec& spec, const std::string& name) {
-  for (const auto& op : spec.operations)
-    if (op.name == name) return &op;
-  return nullptr;
-}
-
-std::string known_operations(const Spec& spec) {
-  std::string names;
-  for (const auto& op : spec.operations) names += (names.empty() ? "" : ", ") + op.name;
-  return names;
-}
-
 }  // namespace
 
-std::map<std::string, validation::OperationParams> operation_params(const Spec& spec, const Spec* mc) {
-  std::map<std::string, validation::OperationParams> params;
-  for (const auto& op : spec.operations) {
-    validation::OperationParams& p = params[op.name];
-    p.names = op.params;
-    const std::vector<std::string> types = cpp_param_types(spec, op);
-    for (std::size_t k = 0; k < op.params.size(); ++k) {
-      p.boolean.push_back(types[k] == "bool");
-      p.defined.push_back(mc != nullptr && mc->find_operator(validation::domain_override_name(op.name, op.params[k])) != nullptr);
-    }
-  }
-  return params;
-}
-
-ValidationInput write_validation_input(validation::History history, const Spec& spec, const Spec* mc,
-                                       const std::filesystem::path& data_file) {
-  ValidationInput input;
-  input.caveats = history.caveats;
-  const auto params = operation_params(spec, mc);
-  const auto domains = validation::pending_domains(history, params, input.caveats);
+void write_tlc_input(const Problem& problem, const std::filesystem::path& data_file) {
+  const History& history = problem.history;
 
   // Dense ranks: only the order of timestamps matters, and ranks fit TLC's integers.
   std::vector<std::uint64_t> stamps;
@@ -167,7 +131,7 @@ ValidationInput write_validation_input(validation::History history, const Spec& 
   std::string header = "{\"format\":\"omnilink-validation-data\",\"version\":2,\"threads\":" +
                        std::to_string(history.threads.size()) + ",\"operations\":{";
   bool first = true;
-  for (const auto& [name, p] : params) {
+  for (const auto& [name, p] : problem.params) {
     header += (first ? "" : ",") + json_quote(name) + ":[";
     for (std::size_t k = 0; k < p.names.size(); ++k) header += (k ? "," : "") + json_quote(p.names[k]);
     header += "]";
@@ -175,15 +139,14 @@ ValidationInput write_validation_input(validation::History history, const Spec& 
   }
   header += "},\"domains\":{";
   first = true;
-  for (const auto& [name, slots] : domains) {
+  for (const auto& [name, slots] : problem.domains) {
     header += (first ? "" : ",") + json_quote(name) + ":[";
     for (std::size_t k = 0; k < slots.size(); ++k) {
       header += k ? ",[" : "[";
       if (slots[k] && slots[k]->boolean) {
         header += "[\"b\",true],[\"b\",false]";
       } else if (slots[k] && !slots[k]->defined) {
-        input.logged_value_domains = true;
-        const std::string where = "the domain of " + name + "'s " + params.at(name).names[k];
+        const std::string where = "the domain of " + name + "'s " + problem.params.at(name).names[k];
         JsonValueWriter writer(header, where);
         for (std::size_t v = 0; v < slots[k]->values.size(); ++v) {
           if (v) header += ',';
@@ -198,52 +161,37 @@ ValidationInput write_validation_input(validation::History history, const Spec& 
   out << header << "}}\n";
 
   std::string line;
-  for (const auto& ops : history.threads) {
+  for (const auto& ops : problem.threads) {
     line = "[";
     for (std::size_t k = 0; k < ops.size(); ++k) {
-      const trace::Operation& op = ops[k];
-      const std::string where = op_id(op);
-      const OperationSpec* spec_op = find_operation(spec, op.name);
-      if (spec_op == nullptr)
-        throw ValidationError(where + ": the spec (" + spec.file + ") has no operation '" + op.name + "' (it has: " +
-                              known_operations(spec) + ")");
+      const trace::Operation& op = *ops[k].op;
       line += k ? ",{" : "{";
       line += "\"n\":" + json_quote(op.name) + ",\"i\":" + std::to_string(op.index) + ",\"s\":" + std::to_string(rank(op.start));
       line += ",\"e\":" + std::to_string(op.pending() ? after_everything : rank(op.end)) + ",\"x\":" + (op.pending() ? "1" : "0");
-      for (const auto& [name, value] : op.fields)
-        if (std::find(spec_op->params.begin(), spec_op->params.end(), name) == spec_op->params.end())
-          throw ValidationError(where + ": field '" + name + "' is not a parameter of the spec's " + op.name);
       // Arguments in parameter order; a pending operation's unknown ones are placeholders (FALSE)
       // that the search never reads, and "k" lists the known positions.
+      static const trace::Value placeholder = false;
       std::vector<const trace::Value*> args;
       std::string known;
-      static const trace::Value placeholder = false;
-      for (std::size_t a = 0; a < spec_op->params.size(); ++a) {
-        const std::string& param = spec_op->params[a];
-        const trace::Value* v = op.field(param);
-        if (v == nullptr && !op.pending())
-          throw ValidationError(where + ": no field '" + param + "' (a parameter of the spec's " + op.name + ")");
-        if (op.pending() && v != nullptr) known += (known.empty() ? "" : ",") + std::to_string(a + 1);
-        args.push_back(v != nullptr ? v : &placeholder);
+      for (std::size_t a = 0; a < ops[k].args.size(); ++a) {
+        if (op.pending() && ops[k].args[a] != nullptr) known += (known.empty() ? "" : ",") + std::to_string(a + 1);
+        args.push_back(ops[k].args[a] != nullptr ? ops[k].args[a] : &placeholder);
       }
       if (op.pending()) line += ",\"k\":[" + known + "]";
       const bool tags = std::any_of(args.begin(), args.end(), [](const trace::Value* v) { return needs_tags(*v); });
       line += tags ? ",\"d\":true,\"a\":[" : ",\"a\":[";
       for (std::size_t a = 0; a < args.size(); ++a) {
-        const std::string field_where = where + " field '" + spec_op->params[a] + "'";
+        const std::string field_where = operation_name(op) + " field '" + ops[k].spec_op->params[a] + "'";
         JsonValueWriter writer(line, field_where);
         if (a) line += ',';
         tags ? writer.tagged(*args[a]) : writer.plain(*args[a]);
       }
       line += "]}";
-      ++(op.pending() ? input.pending : input.operations);
     }
     line += "]\n";
     out << line;
   }
   if (!out.flush()) throw ValidationError("cannot write " + data_file.string());
-  input.history = std::move(history);
-  return input;
 }
 
-}  // namespace omnilink::tla
+}  // namespace omnilink::validation

@@ -1,11 +1,11 @@
-#include "tla/tlc_runner.hpp"
+#include "validation/tlc_runner.hpp"
 
 #include <regex>
 #include <sstream>
 
 #include "platform/subprocess.hpp"
 
-namespace omnilink::tla {
+namespace omnilink::validation {
 namespace {
 
 // TLC message codes (tlc2.output.EC) this runner reads.
@@ -106,4 +106,4 @@ TlcOutcome run_tlc(const TlcRun& run) {
   return outcome;
 }
 
-}  // namespace omnilink::tla
+}  // namespace omnilink::validation

@@ -1,0 +1,16 @@
+// The native checker: the search of native_search.hpp run on a Problem, its report turned into a
+// verdict with the same frontier and pending outcomes TLC's gives.
+#pragma once
+
+#include "language/modules.hpp"
+#include "validation/problem.hpp"
+#include "validation/result.hpp"
+#include "validation/validate.hpp"
+
+namespace omnilink::validation {
+
+/// Decides `problem` in-process and sets the result's verdict. Throws language::FragmentError
+/// when the spec's actions use TLA+ outside the fragment (the caller may fall back to TLC).
+void check_natively(ValidationResult& result, const Problem& problem, language::LoadedSpec& spec, const ValidateOptions& options);
+
+}  // namespace omnilink::validation

@@ -1,0 +1,360 @@
+#include "validation/native_search.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_set>
+
+#include "language/evaluator.hpp"
+
+namespace omnilink::validation {
+namespace {
+
+using language::Definition;
+using language::Fingerprint;
+using language::State;
+using language::Value;
+
+constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();  // a pending operation's end
+
+Value to_value(const trace::Value& v, const std::string& where) {
+  return std::visit(
+      [&](const auto& x) -> Value {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return Value::boolean(x);
+        } else if constexpr (std::is_same_v<T, std::int64_t>) {
+          if (x < std::numeric_limits<std::int32_t>::min() || x > std::numeric_limits<std::int32_t>::max())
+            throw ValidationError(where + ": the integer " + std::to_string(x) + " does not fit TLC's 32-bit integers (both checkers have TLC's)");
+          return Value::integer(x);
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return Value::string(x);
+        } else if constexpr (std::is_same_v<T, trace::Tuple>) {
+          std::vector<Value> items;
+          for (const auto& i : x.items) items.push_back(to_value(i, where));
+          return Value::seq(std::move(items));
+        } else if constexpr (std::is_same_v<T, trace::Set>) {
+          std::vector<Value> items;
+          for (const auto& i : x.items) items.push_back(to_value(i, where));
+          return Value::set(std::move(items));
+        } else {
+          std::vector<Value> keys, values;
+          for (const auto& e : x.entries) keys.push_back(to_value(e.key, where)), values.push_back(to_value(e.value, where));
+          return Value::function(std::move(keys), std::move(values));
+        }
+      },
+      v.data);
+}
+
+/// One operation, ready for the search.
+struct SearchOp {
+  const Definition* action = nullptr;  // single-step
+  const Definition* step = nullptr;    // multi-step: X_Step and X_Done
+  const Definition* done = nullptr;
+  bool pending = false;
+  std::uint64_t start = 0, end = 0;
+  std::vector<std::vector<Value>> candidates;  // argument tuples: one if completed
+};
+
+struct Node {
+  std::vector<std::uint32_t> pc;     // per thread: operations linearized
+  std::vector<std::int32_t> choice;  // per thread: -1, or the candidate its begun multi-step operation uses
+  State spec;
+};
+
+struct Successor {
+  Node node;
+  std::int32_t taken_thread = -1;  // a pending operation linearized by this step: its thread and candidate
+  std::int32_t taken_candidate = -1;
+};
+
+struct Frame {
+  Node node;
+  std::vector<std::uint32_t> order;  // threads to try, earliest end of their next operation first
+  std::size_t next_thread = 0;
+  std::vector<Successor> successors;  // of the thread being tried
+  std::size_t next_successor = 0;
+  bool taken = false;  // the step into this node linearized a pending operation (an entry of `taken_path`)
+};
+
+struct FingerprintHash {
+  std::size_t operator()(const Fingerprint& f) const { return static_cast<std::size_t>(f.low ^ (f.high * 0x9e3779b97f4a7c15ULL)); }
+};
+
+class Search {
+ public:
+  Search(const Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options)
+      : problem_(problem), spec_(spec), options_(options), evaluator_(spec, hooks()) {
+    prepare();
+  }
+
+  SearchReport run();
+
+ private:
+  language::TraceHooks hooks() {
+    return {[this](const std::string& op, std::int64_t position) {
+      // OmniLinkFieldValues: every value logged for completed operations `op`, parameter `position`.
+      std::vector<Value> values;
+      for (const auto& thread : problem_.threads)
+        for (const ProblemOp& p : thread)
+          if (p.op->name == op && !p.op->pending() && position >= 1 && static_cast<std::size_t>(position) <= p.args.size())
+            values.push_back(to_value(*p.args[static_cast<std::size_t>(position - 1)], operation_name(*p.op)));
+      return Value::set(std::move(values));
+    }};
+  }
+
+  const Definition* definition(const std::string& name) {
+    const Definition* d = spec_.spec_definition(name);
+    if (d == nullptr) throw ValidationError(spec_.spec_module().file + ": no definition of " + name);
+    return d;
+  }
+
+  std::vector<Value> domain(const std::string& op, std::size_t k, const Domain& d) {
+    if (d.boolean) return {Value::boolean(false), Value::boolean(true)};
+    if (d.defined) {
+      const std::string name = domain_override_name(op, problem_.params.at(op).names[k]);
+      const Definition* def = spec_.mc_definition(name);
+      if (def == nullptr) throw ValidationError("the MC module has no " + name);
+      return evaluator_.evaluate(*def, {}).elements();
+    }
+    std::vector<Value> values;
+    for (const auto& v : d.values) values.push_back(to_value(v, "the domain of " + op));
+    return values;
+  }
+
+  void prepare() {
+    for (std::size_t t = 0; t < problem_.threads.size(); ++t) {
+      std::vector<SearchOp>& thread = ops_.emplace_back();
+      for (const ProblemOp& p : problem_.threads[t]) {
+        SearchOp s;
+        const std::string& name = p.spec_op->name;
+        if (p.spec_op->multi_step) {
+          s.step = definition(name + "_Step");
+          s.done = definition(name + "_Done");
+        } else {
+          s.action = definition(name);
+        }
+        s.pending = p.op->pending();
+        s.start = p.op->start;
+        s.end = s.pending ? kNever : p.op->end;
+        // The argument tuples: the logged ones; for a pending operation, each unknown field from
+        // its domain (the cartesian product).
+        std::vector<std::vector<Value>> choices;
+        for (std::size_t k = 0; k < p.args.size(); ++k) {
+          if (p.args[k] != nullptr) {
+            choices.push_back({to_value(*p.args[k], operation_name(*p.op) + " field '" + p.spec_op->params[k] + "'")});
+            continue;
+          }
+          const auto& slots = problem_.domains.at(name);
+          choices.push_back(slots.at(k) ? domain(name, k, *slots[k]) : std::vector<Value>{});
+        }
+        std::vector<std::vector<Value>> tuples{{}};
+        for (const auto& options : choices) {
+          std::vector<std::vector<Value>> longer;
+          for (const auto& prefix : tuples)
+            for (const auto& v : options) {
+              longer.push_back(prefix);
+              longer.back().push_back(v);
+            }
+          tuples = std::move(longer);
+          if (tuples.size() > 1'000'000)
+            throw ValidationError(operation_name(*p.op) + ": its unknown fields' domains allow over a million argument tuples");
+        }
+        s.candidates = std::move(tuples);
+        thread.push_back(std::move(s));
+      }
+      required_.push_back(0);
+      for (const SearchOp& s : thread) required_.back() += s.pending ? 0 : 1;
+      total_ += required_.back();
+    }
+    if (options_.view) {
+      view_ = spec_.mc_definition(*options_.view);
+      if (view_ == nullptr) throw ValidationError("--view " + *options_.view + ": no such operator in the MC module");
+    }
+  }
+
+  std::int64_t progress(const Node& n) const {
+    std::int64_t p = 0;
+    for (std::size_t t = 0; t < n.pc.size(); ++t) p += std::min<std::uint32_t>(n.pc[t], required_[t]);
+    return p;
+  }
+
+  Fingerprint fingerprint(const Node& n) {
+    Fingerprint seed{0x51ed27, 0xa11ce};
+    for (std::size_t t = 0; t < n.pc.size(); ++t) {
+      seed.high = (seed.high ^ n.pc[t]) * 0x100000001b3ULL + static_cast<std::uint64_t>(n.choice[t] + 2);
+      seed.low = (seed.low + n.pc[t] * 0x9e3779b97f4a7c15ULL) ^ (static_cast<std::uint64_t>(n.choice[t] + 2) << 32 | t);
+      seed.low ^= seed.low >> 29;
+    }
+    if (view_ != nullptr) return language::fingerprint({evaluator_.evaluate(*view_, n.spec)}, seed);
+    return language::fingerprint(n.spec, seed);
+  }
+
+  // The threads whose next operation may be linearized in `n`, earliest end first.
+  std::vector<std::uint32_t> viable(const Node& n) const {
+    // Two smallest ends among the threads' next operations: thread t is blocked by the smallest
+    // end of the others.
+    std::uint64_t first = kNever, second = kNever;
+    std::size_t first_thread = ops_.size();
+    for (std::size_t t = 0; t < ops_.size(); ++t) {
+      if (n.pc[t] >= ops_[t].size()) continue;
+      const std::uint64_t e = ops_[t][n.pc[t]].end;
+      if (e < first) second = first, first = e, first_thread = t;
+      else if (e < second) second = e;
+    }
+    std::vector<std::uint32_t> out;
+    for (std::size_t t = 0; t < ops_.size(); ++t) {
+      if (n.pc[t] >= ops_[t].size()) continue;
+      const SearchOp& op = ops_[t][n.pc[t]];
+      const std::uint64_t blocking = t == first_thread ? second : first;
+      if (n.choice[t] >= 0 || !(blocking < op.start)) out.push_back(static_cast<std::uint32_t>(t));
+    }
+    std::stable_sort(out.begin(), out.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return ops_[a][n.pc[a]].end < ops_[b][n.pc[b]].end;
+    });
+    return out;
+  }
+
+  void successors_of(const Node& n, std::uint32_t t, std::vector<Successor>& out) {
+    out.clear();
+    const SearchOp& op = ops_[t][n.pc[t]];
+    const bool started = n.choice[t] >= 0;
+    const std::size_t first = started && op.pending ? static_cast<std::size_t>(n.choice[t]) : 0;
+    const std::size_t last = started && op.pending ? first + 1 : op.candidates.size();
+    for (std::size_t c = first; c < last; ++c) {
+      auto emit = [&](const Definition* action, bool finishes) {
+        states_.clear();
+        evaluator_.successors(*action, op.candidates[c], n.spec, states_);
+        for (State& s : states_) {
+          Successor next{Node{n.pc, n.choice, std::move(s)}, -1, -1};
+          if (finishes) {
+            ++next.node.pc[t];
+            next.node.choice[t] = -1;
+          } else {
+            next.node.choice[t] = static_cast<std::int32_t>(c);
+          }
+          if (op.pending) next.taken_thread = static_cast<std::int32_t>(t), next.taken_candidate = static_cast<std::int32_t>(c);
+          out.push_back(std::move(next));
+        }
+      };
+      if (op.action != nullptr) {
+        emit(op.action, true);
+      } else {
+        emit(op.step, false);
+        emit(op.done, true);
+      }
+    }
+  }
+
+  void remember_deepest(const Node& n, std::int64_t p) {
+    deepest_progress_ = p;
+    deepest_ = n;
+    deepest_taken_ = taken_path_;
+  }
+
+  SearchReport report(SearchReport::Outcome outcome, const Node& at, const std::vector<std::pair<std::uint32_t, std::int32_t>>& taken) {
+    SearchReport r;
+    r.outcome = outcome;
+    r.linearized = progress(at);
+    for (std::uint32_t pc : at.pc) r.next.push_back(pc);
+    r.spec_state = Value::seq(at.spec).text();
+    std::vector<std::pair<std::uint32_t, std::int32_t>> seen;
+    for (const auto& [t, c] : taken) {
+      const std::size_t position = problem_.threads[t].size() - 1;  // pending operations are last
+      if (std::find(seen.begin(), seen.end(), std::make_pair(t, c)) != seen.end()) continue;
+      seen.emplace_back(t, c);
+      SearchReport::Taken entry{t, position, {}};
+      for (const Value& v : ops_[t][position].candidates[static_cast<std::size_t>(c)]) entry.arguments.push_back(v.text());
+      r.pending_taken.push_back(std::move(entry));
+    }
+    r.states_generated = generated_;
+    r.states_distinct = visited_.size();
+    return r;
+  }
+
+  const Problem& problem_;
+  language::LoadedSpec& spec_;
+  const NativeSearchOptions& options_;
+  language::Evaluator evaluator_;
+  const Definition* view_ = nullptr;
+  std::vector<std::vector<SearchOp>> ops_;
+  std::vector<std::uint32_t> required_;
+  std::int64_t total_ = 0;
+  std::vector<State> states_;
+  std::unordered_set<Fingerprint, FingerprintHash> visited_;
+  std::uint64_t generated_ = 0;
+  std::vector<std::pair<std::uint32_t, std::int32_t>> taken_path_;  // pending operations linearized on the current path
+  std::int64_t deepest_progress_ = -1;
+  Node deepest_;
+  std::vector<std::pair<std::uint32_t, std::int32_t>> deepest_taken_;
+};
+
+SearchReport Search::run() {
+  const Definition* init = spec_.spec_definition(options_.init);
+  if (init == nullptr) throw ValidationError(spec_.spec_module().file + ": no initial predicate '" + options_.init + "' (use --init to name it)");
+  const auto started_at = std::chrono::steady_clock::now();
+
+  // The root frame's successors are the initial states.
+  std::vector<Frame> stack(1);
+  const std::size_t threads = ops_.size();
+  for (State& s : evaluator_.initial_states(*init))
+    stack[0].successors.push_back({Node{std::vector<std::uint32_t>(threads, 0), std::vector<std::int32_t>(threads, -1), std::move(s)}, -1, -1});
+  if (stack[0].successors.empty()) {
+    SearchReport r;
+    r.outcome = SearchReport::Outcome::no_initial_state;
+    r.linearized = -1;
+    return r;
+  }
+
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.next_successor < f.successors.size()) {
+      Successor s = std::move(f.successors[f.next_successor++]);
+      ++generated_;
+      if ((generated_ & 255) == 0) {
+        if (options_.cancel != nullptr && options_.cancel->load()) {
+          SearchReport r = report(SearchReport::Outcome::cancelled, deepest_, deepest_taken_);
+          r.limit = "the validation was cancelled";
+          return r;
+        }
+        if (std::chrono::steady_clock::now() - started_at > options_.time_limit) {
+          SearchReport r = report(SearchReport::Outcome::limit, deepest_, deepest_taken_);
+          r.limit = "the native search did not finish within " + std::to_string(options_.time_limit.count() / 1000) + " s";
+          return r;
+        }
+      }
+      if (!visited_.insert(fingerprint(s.node)).second) continue;
+      if (visited_.size() > options_.max_states) {
+        SearchReport r = report(SearchReport::Outcome::limit, deepest_, deepest_taken_);
+        r.limit = "the native search reached its limit of " + std::to_string(options_.max_states) + " distinct states";
+        return r;
+      }
+      Frame next;
+      next.taken = s.taken_thread >= 0;
+      if (next.taken) taken_path_.emplace_back(static_cast<std::uint32_t>(s.taken_thread), s.taken_candidate);
+      const std::int64_t p = progress(s.node);
+      if (p > deepest_progress_) remember_deepest(s.node, p);
+      if (p == total_) return report(SearchReport::Outcome::accepted, s.node, taken_path_);
+      next.order = viable(s.node);
+      next.node = std::move(s.node);
+      stack.push_back(std::move(next));
+      continue;
+    }
+    if (f.next_thread < f.order.size()) {
+      f.next_successor = 0;
+      successors_of(f.node, f.order[f.next_thread++], f.successors);
+      continue;
+    }
+    if (f.taken) taken_path_.pop_back();
+    stack.pop_back();
+  }
+  return report(SearchReport::Outcome::rejected, deepest_, deepest_taken_);
+}
+
+}  // namespace
+
+SearchReport search_linearization(const Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options) {
+  Search search(problem, spec, options);
+  return search.run();
+}
+
+}  // namespace omnilink::validation

@@ -1,0 +1,50 @@
+// The native checker's search: the linearization search of OmniLinkTrace.tla, done in-process
+// over the spec's own actions (language/evaluator.hpp). A state is each thread's position, the
+// multi-step operation it has begun (and, for a pending one, the arguments it chose), and the
+// spec's variables. Depth-first, trying the thread whose next operation ends earliest first (a
+// linearizable history is then accepted in about one pass), with a visited set of 128-bit state
+// fingerprints (the memoisation of Wing & Gong and Lowe), so a rejected history costs what TLC's
+// breadth-first search costs: every reachable state once. Same viability rule, same treatment of
+// pending operations, a VIEW when given.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "language/modules.hpp"
+#include "validation/problem.hpp"
+
+namespace omnilink::validation {
+
+struct NativeSearchOptions {
+  std::string init = "Init";
+  std::optional<std::string> view;  // an MC-module operator over the spec's variables
+  std::chrono::milliseconds time_limit{600'000};
+  std::uint64_t max_states = 20'000'000;  // distinct states kept: the search's memory limit
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+struct SearchReport {
+  enum class Outcome { accepted, rejected, no_initial_state, limit, cancelled };
+  Outcome outcome = Outcome::rejected;
+  std::string limit;  // which limit stopped it
+  std::int64_t linearized = 0;  // completed operations linearized at the deepest (or accepting) state
+  std::vector<std::size_t> next;  // per thread: the index of its next operation there
+  std::string spec_state;         // the spec's variables there, <<v1, v2>> as TLC prints them
+  struct Taken {
+    std::size_t thread = 0, position = 0;  // position in Problem::threads[thread]
+    std::vector<std::string> arguments;    // TLA+ text, in parameter order
+  };
+  std::vector<Taken> pending_taken;  // pending operations linearized there
+  std::uint64_t states_generated = 0, states_distinct = 0;
+};
+
+/// Searches for a linearization of `problem` that `spec` accepts. Throws ValidationError,
+/// language::EvalError (the spec failed to evaluate) and language::FragmentError.
+SearchReport search_linearization(const Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options);
+
+}  // namespace omnilink::validation

@@ -1,0 +1,66 @@
+// What every checker decides: a run's history (history.hpp) checked against the spec's
+// operations. Each logged operation is matched to its spec operation (one action, or an
+// X_Step/X_Done pair), its fields put in the action's parameter order, and a pending operation's
+// unknown fields given their domains (pending_domains.hpp). Errors name the operation.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tla/spec.hpp"
+#include "validation/history.hpp"
+#include "validation/pending_domains.hpp"
+
+namespace omnilink::validation {
+
+/// The run cannot be validated against this spec (an operation the spec lacks, a field that is
+/// not a parameter, a value a checker cannot represent). The message names the operation.
+class ValidationError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One logged operation as the spec sees it.
+struct ProblemOp {
+  const trace::Operation* op = nullptr;         // in Problem::history
+  const tla::OperationSpec* spec_op = nullptr;  // in the Spec given to make_problem
+  /// The arguments in parameter order; null where a pending operation's field is unknown.
+  std::vector<const trace::Value*> args;
+};
+
+/// A history matched to a spec. Owns the history; points into it and into the Spec, which must
+/// outlive it. Not copyable (the pointers would dangle).
+struct Problem {
+  History history;
+  std::vector<std::vector<ProblemOp>> threads;  // as history.threads
+  std::map<std::string, OperationParams> params;
+  /// Domains of the unknown fields of pending operations (pending_domains).
+  std::map<std::string, std::vector<std::optional<Domain>>> domains;
+  std::uint64_t operations = 0;  // completed: every one must be linearized
+  std::uint64_t pending = 0;     // may be linearized or left out
+  // Some unknown field ranges over the values logged in the run (the domain rule's third case),
+  // which need not include its real result: a FAIL must be certified (validate.cpp).
+  bool logged_value_domains = false;
+  std::vector<std::string> caveats;  // the history's, and the domain rule's
+
+  Problem() = default;
+  Problem(const Problem&) = delete;
+  Problem& operator=(const Problem&) = delete;
+  Problem(Problem&&) = default;
+  Problem& operator=(Problem&&) = default;
+};
+
+/// The spec's parameters of each operation, for the domain rule: Bool-typed ones from the @type
+/// annotations, and those whose domain the MC module defines (OmniLinkDomain_<Op>_<param>).
+std::map<std::string, OperationParams> operation_params(const tla::Spec& spec, const tla::Spec* mc);
+
+/// Matches `history` to `spec`. Throws ValidationError.
+Problem make_problem(History history, const tla::Spec& spec, const tla::Spec* mc);
+
+/// "T1.4 Dequeue": how errors and reports name an operation.
+std::string operation_name(const trace::Operation& op);
+
+}  // namespace omnilink::validation

@@ -1,0 +1,107 @@
+#include "validation/result.hpp"
+
+#include <sstream>
+
+namespace omnilink::validation {
+namespace {
+
+std::string describe_op(const trace::Operation& op) {
+  std::string s = op.id() + " " + op.call() + " [" + std::to_string(op.start) + ", " + (op.pending() ? "?" : std::to_string(op.end)) + "]";
+  if (op.pending()) s += op.inputs_known ? " pending" : " pending, inputs unknown";
+  return s;
+}
+
+}  // namespace
+
+std::vector<FrontierOp> frontier_at(const History& history, const std::vector<std::size_t>& next) {
+  std::vector<const trace::Operation*> current;
+  for (std::size_t t = 0; t < history.threads.size() && t < next.size(); ++t)
+    if (next[t] < history.threads[t].size()) current.push_back(&history.threads[t][next[t]]);
+  std::vector<FrontierOp> out;
+  for (const auto* op : current) {
+    bool blocked = false;
+    for (const auto* other : current)
+      if (other != op && !other->pending() && other->end < op->start) blocked = true;
+    out.push_back({*op, !blocked});
+  }
+  return out;
+}
+
+nlohmann::json ValidationResult::to_json() const {
+  nlohmann::json j{{"format", "omnilink-validation-result"}, {"version", 3}, {"verdict", verdict}, {"checker", checker},
+                   {"reason", reason}, {"operations", operations}, {"dropped_failed_without_effect", dropped_failed},
+                   {"pending", pending}, {"caveats", caveats}, {"duration_ms", duration.count()},
+                   {"peak_rss_kb", peak_rss_kb}};
+  if (corrupt_trace) j["corrupt_trace"] = true;
+  if (cut)
+    j["cut"] = {{"at", cut->at}, {"clock", clock}, {"cut_short_threads", cut->cut_short_threads}, {"dropped", cut->dropped},
+                {"made_pending", cut->made_pending}};
+  if (!pending_outcomes.empty()) {
+    nlohmann::json outcomes = nlohmann::json::array();
+    for (const auto& p : pending_outcomes) {
+      nlohmann::json inputs = nlohmann::json::object(), arguments = nlohmann::json::object();
+      for (const auto& [name, value] : p.op.fields) inputs[name] = trace::to_tla(value);
+      for (const auto& [name, text] : p.arguments) arguments[name] = text;
+      outcomes.push_back({{"thread", p.op.thread}, {"index", p.op.index}, {"name", p.op.name}, {"start", p.op.start},
+                          {"inputs_known", p.op.inputs_known}, {"inputs", inputs}, {"linearized", p.linearized},
+                          {"arguments", p.linearized ? arguments : nlohmann::json()}});
+    }
+    j["pending_operations"] = outcomes;
+  }
+  if (linearized) j["linearized"] = *linearized;
+  if (states_generated) j["states_generated"] = *states_generated;
+  if (states_distinct) j["states_distinct"] = *states_distinct;
+  if (tlc_exit_code) j["tlc"]["exit_code"] = *tlc_exit_code;
+  if (!tlc_command.empty()) j["tlc"]["command"] = tlc_command;
+  if (verdict == "fail") {
+    nlohmann::json next = nlohmann::json::array();
+    for (const auto& f : frontier) {
+      nlohmann::json fields = nlohmann::json::object();
+      for (const auto& [name, value] : f.op.fields) fields[name] = trace::to_tla(value);
+      next.push_back({{"thread", f.op.thread}, {"index", f.op.index}, {"name", f.op.name}, {"fields", fields},
+                         {"start", f.op.start}, {"end", f.op.pending() ? nlohmann::json() : nlohmann::json(f.op.end)},
+                         {"pending", f.op.pending()}, {"viable", f.viable}});
+    }
+    // "pending" here is each thread's next operation at the deepest state (a name older than
+    // pending operations; see docs/validation.md).
+    j["frontier"] = {{"linearized", linearized.value_or(0)}, {"total", operations}, {"pending", next}, {"spec_state", spec_state}};
+  }
+  return j;
+}
+
+std::string ValidationResult::summary() const {
+  std::ostringstream s;
+  if (verdict == "pass") {
+    s << "pass: all " << operations << " completed operations linearized";
+  } else if (verdict == "fail") {
+    s << "FAIL: " << reason << "\n  pending at the deepest state:";
+    for (const auto& f : frontier) s << "\n    " << describe_op(f.op) << (f.viable ? "" : "  (not yet viable)");
+    s << "\n  spec state there: " << spec_state;
+  } else {
+    s << verdict << ": " << reason;
+  }
+  if (states_generated) s << "\n  " << *states_generated << " states generated, " << states_distinct.value_or(0) << " distinct";
+  if (duration.count() > 0 || !checker.empty())
+    s << "; " << (checker == "native" ? "native checker" : "TLC") << " " << duration.count() / 1000.0 << " s, peak " << peak_rss_kb / 1024 << " MiB";
+  for (const auto& p : pending_outcomes) {
+    s << "\n  pending " << p.op.id() << " " << p.op.name << ": ";
+    if (!p.linearized) {
+      s << "left out";
+      continue;
+    }
+    s << "linearized as " << p.op.name << "(";
+    for (std::size_t k = 0; k < p.arguments.size(); ++k) s << (k ? ", " : "") << p.arguments[k].first << " = " << p.arguments[k].second;
+    s << ")";
+  }
+  for (const auto& c : caveats) s << "\n  note: " << c;
+  return s.str();
+}
+
+int ValidationResult::exit_code() const {
+  if (verdict == "pass") return 0;
+  if (verdict == "fail") return 1;
+  if (verdict == "unknown") return 2;
+  return 3;
+}
+
+}  // namespace omnilink::validation

@@ -1,0 +1,169 @@
+#include "validation/tlc_check.hpp"
+
+#include <algorithm>
+
+#include <fstream>
+
+#include "platform/toolchain.hpp"
+#include "validation/tlc_input.hpp"
+#include "validation/tlc_module.hpp"
+#include "validation/tlc_runner.hpp"
+
+namespace omnilink::validation {
+namespace fs = std::filesystem;
+using tla::OperationSpec;
+using tla::Spec;
+
+namespace {
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  if (!out.flush()) throw ValidationError("cannot write " + path.string());
+}
+
+// Every pending operation of the history, with the arguments the report says it was linearized
+// with: [{t, i, a: [TLA+ text per parameter]}] (TLA+ thread t is position t - 1).
+std::vector<PendingOutcome> pending_outcomes(const validation::History& history, const Spec& spec, const nlohmann::json& completed) {
+  std::vector<PendingOutcome> out;
+  for (const auto& ops : history.threads)
+    for (const auto& op : ops) {
+      if (!op.pending()) continue;
+      PendingOutcome outcome{op, false, {}};
+      for (const auto& c : completed.is_array() ? completed : nlohmann::json::array()) {
+        if (c.value("t", 0) != static_cast<std::int64_t>(op.thread) + 1 || c.value("i", std::int64_t{-1}) != static_cast<std::int64_t>(op.index)) continue;
+        outcome.linearized = true;
+        const OperationSpec* spec_op = nullptr;
+        for (const auto& candidate : spec.operations)
+          if (candidate.name == op.name) spec_op = &candidate;
+        const nlohmann::json args = c.contains("a") && c["a"].is_array() ? c["a"] : nlohmann::json::array();
+        for (std::size_t k = 0; spec_op != nullptr && k < spec_op->params.size() && k < args.size(); ++k)
+          outcome.arguments.emplace_back(spec_op->params[k], args[k].get<std::string>());
+      }
+      out.push_back(std::move(outcome));
+    }
+  return out;
+}
+
+void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const Problem& input, const Spec& spec,
+                     const fs::path& frontier_file, const ValidateOptions& options) {
+  result.tlc_command = tlc.command;
+  result.peak_rss_kb = tlc.peak_rss_kb;
+  result.duration = tlc.duration;
+  result.states_generated = tlc.states_generated;
+  result.states_distinct = tlc.states_distinct;
+  if (tlc.started && !tlc.timed_out && tlc.signal == 0) result.tlc_exit_code = tlc.exit_code;
+
+  auto set = [&](const char* verdict, std::string reason) {
+    result.verdict = verdict;
+    result.reason = std::move(reason);
+  };
+  if (!tlc.started) return set("unknown", "TLC could not be started: " + tlc.start_error);
+  if (tlc.cancelled) {
+    result.cancelled = true;
+    return set("unknown", "TLC was stopped: the validation was cancelled");
+  }
+  if (tlc.timed_out) return set("unknown", "TLC did not finish within " + std::to_string(options.timeout.count()) + " s");
+  if (tlc.out_of_memory) return set("unknown", "TLC ran out of memory (heap " + options.heap + "; raise it with --heap)");
+  if (tlc.signal != 0) return set("unknown", "TLC was killed by signal " + std::to_string(tlc.signal));
+
+  nlohmann::json frontier;
+  if (std::ifstream in(frontier_file); in) {
+    try {
+      frontier = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception&) {
+      frontier = nullptr;
+    }
+  }
+  const bool have_frontier = frontier.is_object() && frontier.contains("linearized");
+  if (have_frontier) {
+    result.linearized = frontier["linearized"].get<std::int64_t>();
+    if (frontier["frontier"].contains("state")) result.spec_state = frontier["frontier"]["state"].get<std::string>();
+  }
+
+  if (tlc.exit_code == 0) {
+    // TLC stopped either at a complete linearization or after exhausting every order; its own
+    // report says which. Nothing else counts as a pass.
+    if (!have_frontier) return set("unknown", "TLC finished but wrote no frontier (" + frontier_file.string() + ")");
+    if (*result.linearized < 0) return set("error", "no initial state: the spec's " + options.init + " is not satisfiable");
+    if (frontier.value("total", -1) != static_cast<std::int64_t>(input.operations) ||
+        frontier.value("pending", -1) != static_cast<std::int64_t>(input.pending))
+      return set("unknown", "TLC's report counts " + std::to_string(frontier.value("total", -1)) + " completed and " +
+                                std::to_string(frontier.value("pending", -1)) + " pending operations, the data file " +
+                                std::to_string(input.operations) + " and " + std::to_string(input.pending));
+    result.pending_outcomes = pending_outcomes(input.history, spec, frontier["frontier"].value("completed", nlohmann::json()));
+    if (*result.linearized == static_cast<std::int64_t>(input.operations)) return set("pass", "");
+    std::vector<std::size_t> next;  // TLC's pc is 1-based: the index of the next operation
+    for (const auto& pc : frontier["frontier"]["pc"]) next.push_back(static_cast<std::size_t>(std::max<std::int64_t>(pc.get<std::int64_t>() - 1, 0)));
+    result.frontier = frontier_at(input.history, next);
+    return set("fail", "no order of the operations is accepted by the spec; the deepest search linearized " +
+                           std::to_string(*result.linearized) + " of " + std::to_string(input.operations));
+  }
+  // 150: parse or semantic error; 75/76: evaluation error (e.g. an action applied to a value it
+  // cannot handle); 255 and others: configuration problems. All are the spec's or the set-up's.
+  if (tlc.exit_code == 150 || tlc.exit_code == 75 || tlc.exit_code == 76 || tlc.exit_code == 255 || tlc.exit_code == 10 ||
+      tlc.exit_code == 11 || tlc.exit_code == 12 || tlc.exit_code == 13)
+    return set("error", "TLC (exit " + std::to_string(tlc.exit_code) + "): " + tlc.error_text());
+  return set("unknown", "TLC exited with code " + std::to_string(tlc.exit_code) + ": " + tlc.error_text());
+}
+
+}  // namespace
+
+void check_with_tlc(ValidationResult& result, const Problem& problem, const Spec& spec, const std::optional<Spec>& mc,
+                    const fs::path& dir, const ValidateOptions& options) {
+  fs::create_directories(dir);
+  const fs::path data_file = dir / "data.ndjson";
+  const fs::path frontier_file = dir / "frontier.json";
+  write_tlc_input(problem, data_file);
+
+  ValidationModuleOptions module_options;
+  module_options.init = options.init;
+  module_options.mc = mc ? &*mc : nullptr;
+  module_options.view = options.view;
+  module_options.data_file = data_file;
+  module_options.frontier_file = frontier_file;
+  const ValidationModule module = generate_validation_module(spec, module_options);
+  write_file(dir / (std::string(kValidationModule) + ".tla"), module.tla);
+  write_file(dir / (std::string(kValidationModule) + ".cfg"), module.cfg);
+  write_file(dir / "OmniLinkTrace.tla", omnilink_trace_module());
+
+  std::string why_not;
+  const std::optional<TlcTools> tools = locate_tlc(options, why_not);
+  if (!tools) {
+    result.verdict = "unknown";
+    result.reason = why_not;
+    return;
+  }
+  TlcRun tlc_run;
+  tlc_run.java = tools->java;
+  tlc_run.jar = tools->jar;
+  tlc_run.work_dir = dir;
+  tlc_run.module = kValidationModule;
+  tlc_run.library = {fs::absolute(options.spec).parent_path()};
+  if (options.mc) tlc_run.library.push_back(fs::absolute(*options.mc).parent_path());
+  tlc_run.heap = options.heap;
+  tlc_run.timeout = options.timeout;
+  tlc_run.cancel = options.cancel;
+  const TlcOutcome tlc = run_tlc(tlc_run);
+  write_file(dir / "tlc.out", tlc.raw_output);
+  result.checker = "tlc";
+  finish_from_tlc(result, tlc, problem, spec, frontier_file, options);
+  std::error_code ec;
+  fs::remove_all(dir / "tlc-states", ec);  // TLC's fingerprint files: large, and of no use afterwards
+}
+
+std::optional<TlcTools> locate_tlc(const ValidateOptions& options, std::string& why_not) {
+  ToolLocation jar = options.tlc_jar ? ToolLocation{"tlc", "--tlc", *options.tlc_jar, "--tlc", "", {}} : find_tlc_jar();
+  ToolLocation java = options.java ? ToolLocation{"java", "--java", *options.java, "--java", "", {}} : find_java();
+  if (!jar.found() || !fs::is_regular_file(*jar.path)) {
+    why_not = "TLC not found: " + (jar.found() ? jar.path->string() + " is not a file" : jar.explain_missing());
+    return std::nullopt;
+  }
+  if (!java.found()) {
+    why_not = "java not found: " + java.explain_missing();
+    return std::nullopt;
+  }
+  return TlcTools{*java.path, *jar.path};
+}
+
+}  // namespace omnilink::validation

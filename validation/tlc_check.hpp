@@ -1,0 +1,29 @@
+// The TLC checker: a Problem written as TLC's data file beside a generated module that EXTENDS
+// OmniLinkTrace, TLC run on it (tlc_runner), and its exit code and frontier report read back into a
+// verdict. The reference the native checker is tested against.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "tla/spec.hpp"
+#include "validation/problem.hpp"
+#include "validation/result.hpp"
+#include "validation/validate.hpp"
+
+namespace omnilink::validation {
+
+/// Checks `problem` with TLC in `dir` (the data file, the generated module, TLC's output and
+/// frontier) and sets the result's verdict and what TLC reported. Throws ValidationError.
+void check_with_tlc(ValidationResult& result, const Problem& problem, const tla::Spec& spec, const std::optional<tla::Spec>& mc,
+                    const std::filesystem::path& dir, const ValidateOptions& options);
+
+struct TlcTools {
+  std::filesystem::path java, jar;
+};
+/// TLC's jar and a JVM, as the options or `omnilink doctor` find them; if either is missing,
+/// nullopt and `why_not` says what.
+std::optional<TlcTools> locate_tlc(const ValidateOptions& options, std::string& why_not);
+
+}  // namespace omnilink::validation

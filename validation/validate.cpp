@@ -1,0 +1,231 @@
+#include "validation/validate.hpp"
+
+#include <fstream>
+
+#include "language/modules.hpp"
+#include "language/syntax.hpp"
+#include "tla/spec.hpp"
+#include "trace/run_dir.hpp"
+#include "validation/history.hpp"
+#include "validation/native_check.hpp"
+#include "validation/problem.hpp"
+#include "validation/tlc_check.hpp"
+
+namespace omnilink::validation {
+namespace fs = std::filesystem;
+
+std::optional<Checker> parse_checker(const std::string& name) {
+  if (name == "native") return Checker::native;
+  if (name == "tlc") return Checker::tlc;
+  if (name == "auto") return Checker::automatic;
+  if (name == "both") return Checker::both;
+  return std::nullopt;
+}
+
+std::string checker_name(Checker checker) {
+  switch (checker) {
+    case Checker::native: return "native";
+    case Checker::tlc: return "tlc";
+    case Checker::automatic: return "auto";
+    case Checker::both: return "both";
+  }
+  return "?";
+}
+
+namespace {
+
+/// Runs the checker the options choose on one Problem. Owns the spec as each checker reads it:
+/// the front-end's Spec (operations, for TLC's generated module) and, when the spec is inside the
+/// fragment, the native checker's LoadedSpec.
+class Decider {
+ public:
+  Decider(const ValidateOptions& options, const tla::Spec& spec, const std::optional<tla::Spec>& mc)
+      : options_(options), spec_(spec), mc_(mc) {
+    if (options.checker == Checker::tlc) return;
+    try {
+      native_ = language::LoadedSpec::load(options.spec, options.mc);
+    } catch (const language::SyntaxError& e) {
+      native_unavailable_ = e.what();
+    } catch (const language::FragmentError& e) {
+      native_unavailable_ = e.what();
+    }
+  }
+
+  /// Checks `problem`, writing what the checkers write under `dir`.
+  void decide(ValidationResult& result, const Problem& problem, const fs::path& dir) {
+    switch (options_.checker) {
+      case Checker::tlc:
+        return check_with_tlc(result, problem, spec_, mc_, dir, options_);
+      case Checker::native:
+        if (native(result, problem)) return;
+        result.verdict = "error";
+        result.reason = "the native checker cannot evaluate this spec: " + native_unavailable_ + " (validate it with --checker tlc)";
+        return;
+      case Checker::automatic:
+        if (native(result, problem)) return;
+        check_with_tlc(result, problem, spec_, mc_, dir, options_);
+        result.caveats.push_back("decided by TLC: the native checker cannot evaluate this spec: " + native_unavailable_);
+        return;
+      case Checker::both: {
+        if (!native(result, problem)) {
+          result.verdict = "error";
+          result.reason = "--checker both: the native checker cannot evaluate this spec: " + native_unavailable_;
+          return;
+        }
+        ValidationResult tlc;
+        check_with_tlc(tlc, problem, spec_, mc_, dir, options_);
+        if (tlc.verdict == "unknown") {
+          result.caveats.push_back("--checker both: TLC gave no verdict (" + tlc.reason + ")");
+        } else if (tlc.verdict != result.verdict || (result.verdict == "fail" && tlc.linearized != result.linearized)) {
+          disagree(result, tlc);
+        } else {
+          result.caveats.push_back("TLC agrees (" + tlc.verdict + ")");
+        }
+        return;
+      }
+    }
+  }
+
+  /// A native FAIL checked again by TLC, where TLC is present.
+  void confirm(ValidationResult& result, const Problem& problem, const fs::path& dir) {
+    if (result.checker != "native" || result.verdict != "fail" || !options_.confirm_failures || options_.checker == Checker::both) return;
+    std::string why_not;
+    if (!locate_tlc(options_, why_not)) {
+      result.caveats.push_back("the failure was not confirmed by TLC (" + why_not + ")");
+      return;
+    }
+    ValidationResult tlc;
+    check_with_tlc(tlc, problem, spec_, mc_, dir, options_);
+    if (tlc.verdict == "fail" && tlc.linearized == result.linearized) {
+      result.caveats.push_back("TLC confirms the failure (" + dir.filename().string() + "/)");
+    } else if (tlc.verdict == "unknown") {
+      result.caveats.push_back("TLC could not confirm the failure: " + tlc.reason);
+    } else {
+      disagree(result, tlc);
+    }
+  }
+
+ private:
+  // Runs the native checker if it can evaluate the spec; false (with native_unavailable_ set) if not.
+  bool native(ValidationResult& result, const Problem& problem) {
+    if (!native_) return false;
+    try {
+      check_natively(result, problem, *native_, options_);
+      return true;
+    } catch (const language::FragmentError& e) {
+      native_unavailable_ = e.what();
+      native_.reset();
+      return false;
+    }
+  }
+
+  static void disagree(ValidationResult& result, const ValidationResult& tlc) {
+    const std::string native = result.verdict + (result.linearized ? " at depth " + std::to_string(*result.linearized) : "");
+    const std::string other = tlc.verdict + (tlc.linearized ? " at depth " + std::to_string(*tlc.linearized) : "");
+    result.reason = "the checkers disagree: native " + native + ", TLC " + other + " (a bug in omnilink: please report it)";
+    result.verdict = "error";
+    result.frontier.clear();
+  }
+
+  const ValidateOptions& options_;
+  const tla::Spec& spec_;
+  const std::optional<tla::Spec>& mc_;
+  std::unique_ptr<language::LoadedSpec> native_;
+  std::string native_unavailable_;
+};
+
+// A FAIL whose search gave pending operations results from the values logged in the run (the
+// domain rule's third case) may be false: the real results need not have been logged anywhere.
+// It stands only if the longest prefix of the run that every linearization must begin with, the
+// operations that all ended before anything else (pending operations included) started, fails on
+// its own; otherwise the verdict is unknown.
+void certify_failure(ValidationResult& result, const Problem& problem, const tla::Spec& spec, const std::optional<tla::Spec>& mc,
+                     Decider& decider, const fs::path& dir) {
+  const std::string hint = "define OmniLinkDomain_<Op>_<field> in an MC module with every result a pending operation could have "
+                           "returned for a decisive verdict";
+  History prefix = prefix_before_pending(problem.history);
+  const std::uint64_t kept = prefix.operations();
+  ValidationResult certified;
+  if (kept > 0) {
+    fs::create_directories(dir);
+    decider.decide(certified, make_problem(std::move(prefix), spec, mc ? &*mc : nullptr), dir);
+  }
+  if (certified.verdict == "fail") {
+    result.caveats.push_back("the failure stands without the pending operations: the " + std::to_string(kept) +
+                             " operations that ended before any later one started fail on their own (validation/certify/); "
+                             "the frontier is theirs");
+    result.linearized = certified.linearized;
+    result.frontier = certified.frontier;
+    result.spec_state = certified.spec_state;
+    return;
+  }
+  result.verdict = "unknown";
+  result.reason = "no order is accepted when the pending operations' unknown results are taken from the values logged in the run, "
+                  "which may miss the real ones, and the " + std::to_string(kept) +
+                  " operations before them " + (kept == 0 ? "decide nothing" : "are accepted (" + certified.verdict + ")") + ": " + hint;
+  result.frontier.clear();
+}
+
+}  // namespace
+
+ValidationResult validate_run(const ValidateOptions& options) {
+  ValidationResult result;
+  result.directory = options.run_dir / "validation";
+  auto write_result = [&] {
+    std::error_code ec;
+    fs::create_directories(result.directory, ec);
+    // replace: a message quoting a damaged byte must not stop the result from being written.
+    std::ofstream(result.directory / "result.json", std::ios::trunc)
+        << result.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  };
+  auto fail_with = [&](const std::string& why) {
+    result.verdict = "error";
+    result.reason = why;
+  };
+  try {
+    const trace::RunDir run = trace::RunDir::open(options.run_dir);
+    const tla::Spec spec = tla::parse_spec_file(options.spec.string(), options.next);
+    std::optional<tla::Spec> mc;
+    if (options.mc) mc = tla::parse_module_file(options.mc->string());
+
+    // A fresh directory each time: nothing from an earlier validation can be mistaken for this one's.
+    fs::remove_all(result.directory);
+    const fs::path dir = fs::absolute(result.directory);
+    fs::create_directories(dir);
+    History history = read_history(run);
+    result.cut = history.cut;
+    result.clock = history.clock;
+    result.dropped_failed = history.dropped_failed;
+    if (history.cut && history.operations() == history.pending_operations()) {
+      // Nothing completed survived the cut: a pass would claim a run was checked that was not.
+      result.verdict = "unknown";
+      result.reason = "the run was killed and its consistent cut keeps no completed operation to validate";
+      result.caveats = history.caveats;
+      write_result();
+      return result;
+    }
+    const Problem problem = make_problem(std::move(history), spec, mc ? &*mc : nullptr);
+    result.operations = problem.operations;
+    result.pending = problem.pending;
+    Decider decider(options, spec, mc);
+    decider.decide(result, problem, dir);
+    result.caveats.insert(result.caveats.begin(), problem.caveats.begin(), problem.caveats.end());
+    if (result.verdict == "fail" && problem.logged_value_domains) certify_failure(result, problem, spec, mc, decider, dir / "certify");
+    decider.confirm(result, problem, dir / "confirm");
+  } catch (const tla::SpecError& e) {
+    fail_with(e.what());
+  } catch (const HistoryError& e) {
+    fail_with(e.what());
+    result.corrupt_trace = true;
+  } catch (const ValidationError& e) {
+    fail_with(e.what());
+  } catch (const trace::RunDirError& e) {
+    fail_with(e.what());
+  } catch (const fs::filesystem_error& e) {
+    fail_with(e.what());
+  }
+  write_result();
+  return result;
+}
+
+}  // namespace omnilink::validation

@@ -1,0 +1,48 @@
+// `omnilink validate`: one run against one spec. Reads the run's history (history.hpp), matches it
+// to the spec (problem.hpp), lets a checker decide it, and writes RUN/validation/result.json
+// (result.hpp). The checkers:
+//   native  the embedded checker (native_check.hpp): in-process, for specs inside the fragment
+//   tlc     TLC (tlc_check.hpp), the reference
+//   auto    native when the spec is inside the fragment, else TLC, saying why
+//   both    both; a disagreement is an error
+// A native FAIL is confirmed by TLC where TLC is present (confirm_failures); a FAIL that rests on
+// guessed results of pending operations is certified on the quiescent prefix before them.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "validation/result.hpp"
+
+namespace omnilink::validation {
+
+enum class Checker { native, tlc, automatic, both };
+
+/// "native", "tlc", "auto", "both"; nullopt for anything else.
+std::optional<Checker> parse_checker(const std::string& name);
+std::string checker_name(Checker checker);
+
+struct ValidateOptions {
+  std::filesystem::path run_dir;
+  std::filesystem::path spec;
+  std::optional<std::filesystem::path> mc;
+  std::string next = "Next";
+  std::string init = "Init";
+  std::optional<std::string> view;
+  Checker checker = Checker::automatic;
+  bool confirm_failures = true;  // a native FAIL is checked again by TLC, where TLC is present
+  std::optional<std::filesystem::path> tlc_jar;  // else found as `omnilink doctor` says
+  std::optional<std::filesystem::path> java;
+  std::string heap = "2g";
+  std::chrono::seconds timeout{600};        // either checker; past it the verdict is unknown
+  std::uint64_t max_states = 20'000'000;    // the native search's memory limit (distinct states)
+  const std::atomic<bool>* cancel = nullptr;  // set by another thread: the verdict is unknown
+};
+
+ValidationResult validate_run(const ValidateOptions& options);
+
+}  // namespace omnilink::validation
