@@ -548,6 +548,8 @@ Module parse_module(const std::string& file, const std::string& text) {
   return parsed;
 }
 
+std::string grammar_description() { return "@tlaplus/tree-sitter-tlaplus " OMNILINK_TLAPLUS_GRAMMAR_VERSION; }
+
 Module parse_module_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SyntaxError(path + ": cannot read the file");

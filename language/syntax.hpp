@@ -20,6 +20,9 @@ class SyntaxError : public std::runtime_error {
 /// Parses the first module of `text`, read from `file`. Throws SyntaxError.
 Module parse_module(const std::string& file, const std::string& text);
 
+/// Which grammar omnilink was built with: "@tlaplus/tree-sitter-tlaplus 1.5.0".
+std::string grammar_description();
+
 /// Reads and parses `path`. Throws SyntaxError (also when it cannot be read).
 Module parse_module_file(const std::string& path);
 

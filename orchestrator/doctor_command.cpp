@@ -1,5 +1,7 @@
 #include "orchestrator/doctor_command.hpp"
 
+#include "language/syntax.hpp"
+
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -82,7 +84,8 @@ int DoctorCommand::run() {
   const bool all_ok = gdb.location.found() && java.location.found() && tlc_ok && rr_cap && rr_cap->can_record() &&
                       rr_cap->replays;
   if (json_) {
-    nlohmann::json j{{"omnilink_version", kVersion}, {"tools_dir", tools_dir().string()}, {"ok", all_ok}};
+    nlohmann::json j{{"omnilink_version", kVersion}, {"tools_dir", tools_dir().string()}, {"ok", all_ok},
+                     {"native_checker", {{"grammar", language::grammar_description()}}}};
     for (const Report* r : {&gdb, &java, &tlc, &rr}) j["tools"][r->location.tool] = to_json(*r);
     if (rr_cap) {
       j["tools"]["rr"]["record"] = rr_cap->records;
@@ -96,7 +99,8 @@ int DoctorCommand::run() {
     return all_ok ? kExitOk : kExitProblem;
   }
 
-  std::cout << "omnilink " << kVersion << "\n";
+  std::cout << "omnilink " << kVersion << "\n"
+            << "  native checker: built in (TLA+ grammar " << language::grammar_description() << "); TLC confirms its failures\n";
   for (const Report* r : {&gdb, &java, &tlc, &rr}) {
     const ToolLocation& l = r->location;
     std::cout << "  " << l.tool << std::string(6 - l.tool.size(), ' ');
@@ -114,8 +118,9 @@ int DoctorCommand::run() {
   }
   std::cout << "  tools dir: " << tools_dir().string() << " (OMNILINK_TOOLS_DIR)\n";
   if (!all_ok) {
-    std::cout << "Some tools are missing or unusable: validation needs java and TLC, recording needs an rr that\n"
-                 "records and replays here, replay needs gdb.\n"
+    std::cout << "Some tools are missing or unusable: the native checker validates without them, but confirming its\n"
+                 "failures and specs outside its fragment need java and TLC; recording needs an rr that records and\n"
+                 "replays here; replay needs gdb.\n"
                  "See `omnilink doctor --help` for the variables that point omnilink at them.\n";
   }
   return all_ok ? kExitOk : kExitProblem;

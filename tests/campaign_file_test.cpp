@@ -138,6 +138,8 @@ TEST_CASE("a minimal campaign file gets every default") {
   CHECK(c.run_timeout == std::chrono::seconds(300));
   CHECK(c.tlc.heap == "2g");
   CHECK(c.tlc.timeout == std::chrono::seconds(600));
+  CHECK(c.validation.checker == validation::Checker::automatic);
+  CHECK(c.validation.confirm_failures == 3);
   REQUIRE(c.targets.size() == 1);
   CHECK(c.targets[0].threads == std::vector<std::uint32_t>{2});  // a single integer means [n]
   CHECK(c.targets[0].ops == std::vector<std::uint64_t>{10});
@@ -196,6 +198,17 @@ TEST_CASE("wrong types and values out of range are errors naming the field") {
     d["tlc"] = {{"heap", heap}};
     CHECK_THAT(f.error(d), Contains(": tlc.heap: '" + std::string(heap) + "' is not a heap size"));
   }
+  json checker = minimal();
+  checker["validation"] = {{"checker", "jvm"}};
+  CHECK_THAT(f.error(checker), Contains(": validation.checker: 'jvm' is not a checker: native, tlc, auto or both"));
+  checker["validation"] = {{"checker", "native"}, {"confirm_failures", -1}};
+  CHECK_THAT(f.error(checker), Contains(": validation.confirm_failures:"));
+  checker["validation"] = {{"checker", "both"}, {"confirm_failures", 0}, {"jobs", 1}};
+  CHECK_THAT(f.error(checker), Contains("validation.jobs"));
+  checker["validation"].erase("jobs");
+  CHECK(f.load(checker).validation.checker == validation::Checker::both);
+  CHECK(f.load(checker).validation.confirm_failures == 0);
+
   json heap_ok = minimal();
   heap_ok["tlc"] = {{"heap", "512M"}, {"jobs", 2}};
   CHECK(f.load(heap_ok).tlc.heap == "512M");
@@ -329,6 +342,7 @@ TEST_CASE("overrides change fields before they are checked") {
   json d = minimal();
   d["targets"].push_back(target("racy-queue", "racy-queue"));
   d["tlc"] = {{"jobs", 2}};
+  CHECK(f.load(d, {"validation.checker=\"tlc\""}).validation.checker == validation::Checker::tlc);
   const CampaignConfig c = f.load(d, {"jobs=1", "rr=off", "tlc.heap=1g", "tlc.jobs=null", "run_timeout_s=7", "targets.*.runs=3",
                                       "targets.racy-queue.runs=5", "targets.q.args=[\"--x\", \"1\"]", "name=renamed"});
   CHECK(c.jobs == 1);
@@ -445,6 +459,11 @@ TEST_CASE("to_json is stable, complete, reflects overrides and reads back as the
   older.erase("rr_timeslice_ticks");
   CHECK(stored_campaign(older, "store").rr_timeslice_ticks == kRrOwnTimesliceTicks);
   CHECK(stored_campaign(first, "store").rr_timeslice_ticks == kDefaultRrTimesliceTicks);
+  // One written before the validation section existed was validated by TLC.
+  CHECK(first["validation"] == json({{"checker", "auto"}, {"confirm_failures", 3}}));
+  older.erase("validation");
+  CHECK(stored_campaign(older, "store").validation.checker == validation::Checker::tlc);
+  CHECK(stored_campaign(first, "store").validation.checker == validation::Checker::automatic);
 }
 
 TEST_CASE("plan_runs: round-robin over run numbers, ids, seeds, uniqueness") {
