@@ -1,6 +1,8 @@
 #include "orchestrator/validate_command.hpp"
 
+#include <algorithm>
 #include <iostream>
+#include <map>
 
 #include "campaign/validation_pool.hpp"
 
@@ -8,7 +10,8 @@ namespace omnilink::cli {
 
 void ValidateCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("validate", "Check a run's trace against a TLA+ spec (exit 0 pass, 1 fail, 2 unknown, 3 error)");
-  sub_->add_option("RUN_DIR", run_dir_, "Run directory (holds meta.json and trace/)")->required();
+  sub_->add_option("RUN_DIR", run_dirs_, "Run directories (each holds meta.json and trace/): one result each, then a summary")
+      ->required();
   sub_->add_option("--spec", spec_, "The spec module (.tla)")->required();
   sub_->add_option("--mc", mc_, "An MC module defining the spec's constants (it may EXTEND OmniLinkTrace for its helpers)");
   sub_->add_option("--view", view_, "An operator of the MC module over the spec's variables, used as TLC's VIEW");
@@ -28,7 +31,6 @@ void ValidateCommand::add_to(CLI::App& app) {
 }
 
 int ValidateCommand::run() {
-  options_.run_dir = run_dir_;
   options_.spec = spec_;
   if (!mc_.empty()) options_.mc = mc_;
   if (!view_.empty()) options_.view = view_;
@@ -37,14 +39,34 @@ int ValidateCommand::run() {
   options_.timeout = std::chrono::seconds(timeout_s_);
   options_.checker = *validation::parse_checker(checker_);
   options_.confirm_failures = !no_confirm_;
-  const validation::ValidationResult result = validation::validate_run(options_);
-  if (result.verdict == "fail") campaign::write_failure_replay_files(run_dir_, run_dir_, result);
-  if (json_) {
-    std::cout << result.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  } else {
-    std::cout << result.summary() << "\n  (" << (result.directory / "result.json").string() << ")\n";
+  // Several runs (imported histories, a sweep's many small traces): one line each and a summary;
+  // the exit code is the worst of theirs (error 3, unknown 2, fail 1, pass 0).
+  const bool one = run_dirs_.size() == 1;
+  std::map<std::string, std::size_t> counts;
+  nlohmann::json all = nlohmann::json::array();
+  int exit_code = 0;
+  for (const std::string& run_dir : run_dirs_) {
+    options_.run_dir = run_dir;
+    const validation::ValidationResult result = validation::validate_run(options_);
+    if (result.verdict == "fail") campaign::write_failure_replay_files(run_dir, run_dir, result);
+    ++counts[result.verdict];
+    exit_code = std::max(exit_code, result.exit_code());
+    if (json_) {
+      all.push_back(result.to_json());
+    } else if (one) {
+      std::cout << result.summary() << "\n  (" << (result.directory / "result.json").string() << ")\n";
+    } else {
+      std::cout << run_dir << ": " << result.verdict << (result.reason.empty() ? "" : " - " + result.reason) << "\n";
+    }
   }
-  return result.exit_code();
+  if (json_) {
+    std::cout << (one ? all[0] : all).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else if (!one) {
+    std::cout << run_dirs_.size() << " runs:";
+    for (const char* verdict : {"pass", "fail", "unknown", "error"}) std::cout << " " << verdict << " " << counts[verdict];
+    std::cout << "\n";
+  }
+  return exit_code;
 }
 
 }  // namespace omnilink::cli

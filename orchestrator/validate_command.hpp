@@ -14,7 +14,8 @@ class ValidateCommand : public Command {
 
  private:
   validation::ValidateOptions options_;
-  std::string run_dir_, spec_, mc_, tlc_, java_, view_, checker_ = "auto";
+  std::vector<std::string> run_dirs_;
+  std::string spec_, mc_, tlc_, java_, view_, checker_ = "auto";
   int timeout_s_ = 600;
   bool json_ = false;
   bool no_confirm_ = false;

@@ -351,6 +351,23 @@ TEST_CASE("omnilink validate on the command line", "[validate][tlc][cli]") {
   CHECK(std::filesystem::exists(dir / "run" / "validation" / "OmniLinkValidate.tla") == testing::testing_tlc());
   CHECK_FALSE(std::filesystem::exists(dir / "run" / "validation" / "tlc-states"));  // cleaned up
   CHECK_FALSE(std::filesystem::exists(kSpecs / "states"));                           // nothing beside the spec
+
+  // Many runs in one invocation: a line each, a summary, the worst exit code.
+  figure2(2).write(dir / "good");
+  auto many = run_process(OMNILINK_CLI, {"validate", (dir / "good").string(), (dir / "run").string(), (dir / "missing").string(),
+                                         "--spec", (kSpecs / "LinearizableQueue.tla").string(), "--checker", checker});
+  INFO(many.out << many.err);
+  CHECK(many.exit_code == 3);  // the missing run directory is an error
+  CHECK_THAT(many.out, Catch::Contains((dir / "good").string() + ": pass") && Catch::Contains((dir / "run").string() + ": fail") &&
+                           Catch::Contains("3 runs: pass 1 fail 1 unknown 0 error 1"));
+  auto json = run_process(OMNILINK_CLI, {"validate", (dir / "good").string(), (dir / "run").string(), "--spec",
+                                         (kSpecs / "LinearizableQueue.tla").string(), "--checker", checker, "--json"});
+  CHECK(json.exit_code == 1);
+  const auto results = nlohmann::json::parse(json.out);
+  REQUIRE(results.size() == 2);
+  CHECK(results[0]["verdict"] == "pass");
+  CHECK(results[1]["verdict"] == "fail");
+  CHECK(results[1]["checker"] == checker);
 }
 
 int main(int argc, char** argv) { return omnilink::testing::run_validation_tests(argc, argv); }
