@@ -624,21 +624,13 @@ Value Evaluator::builtin(const Expr& e) {
     case Builtin::Int: return Value::integers();
     case Builtin::Seq: return Value::seq_set(set(0));
     case Builtin::Len: return I(static_cast<std::int64_t>(sequence(0).items().size()));
-    case Builtin::Append: {
-      std::vector<Value> items = sequence(0).items();
-      items.push_back(arg(1));
-      return Value::seq(std::move(items));
-    }
+    case Builtin::Append: return Value::appended(sequence(0), arg(1));
     case Builtin::Head: {
       const Value s = sequence(0);
       if (s.items().empty()) fail(e, "Head of the empty sequence");
       return s.items().front();
     }
-    case Builtin::Tail: {
-      const Value s = sequence(0);
-      if (s.items().empty()) fail(e, "Tail of the empty sequence");
-      return Value::seq(std::vector<Value>(s.items().begin() + 1, s.items().end()));
-    }
+    case Builtin::Tail: return Value::tail(sequence(0));
     case Builtin::Concat: {
       std::vector<Value> items = sequence(0).items();
       const Value b = sequence(1);

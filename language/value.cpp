@@ -1,6 +1,7 @@
 #include "language/value.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 
 namespace omnilink::language {
@@ -19,7 +20,15 @@ struct ValueNode {
   std::vector<std::string> fields;  // RecordSet field names
   SymbolicKind symbolic = SymbolicKind::Nat;
   std::int64_t low = 0, high = 0;  // Interval
-  Hash128 hash;
+  Value::Kind kind = Value::Kind::Set;
+  // The hash, computed when first asked for (most intermediate values, a Tail about to be appended
+  // to, are never hashed). Atomics: two threads asking at once both store the same value.
+  mutable std::atomic<bool> hashed{false};
+  mutable std::atomic<std::uint64_t> hash_high{0}, hash_low{0};
+  // A sequence's hash is polynomial in its items, sum of e(item k) * B^k per lane, so that Append
+  // and Tail derive it from their operand's in O(1): a long queue is not rehashed every step.
+  mutable std::atomic<bool> poly_ready{false};
+  mutable std::atomic<std::uint64_t> poly_high{0}, poly_low{0}, power_high{1}, power_low{1};
 };
 
 namespace {
@@ -41,22 +50,112 @@ void absorb(Hash128& h, std::uint64_t x) {
   h.high = mix(h.high + (x ^ 0xc2b2ae3d27d4eb4fULL) * 0x165667b19e3779f9ULL);
 }
 
-Hash128 hash_of(const Value& v);
+Hash128 node_hash(const ValueNode& node);
 
+// A scalar's hash is its kind and bits, absorbed directly; a node's is its cached hash.
 void absorb(Hash128& h, const Value& v) {
-  const Hash128 inner = hash_of(v);
+  if (v.node() == nullptr) {
+    absorb(h, (static_cast<std::uint64_t>(v.kind()) << 60) ^ static_cast<std::uint64_t>(v.kind() == Value::Kind::Bool ? (v.as_bool() ? 1 : 0) : v.as_int()));
+    return;
+  }
+  const Hash128 inner = node_hash(*v.node());
   absorb(h, inner.low);
   absorb(h, inner.high);
 }
 
 Hash128 hash_of(const Value& v) {
-  if (v.node() != nullptr) return v.node()->hash;
-  Hash128 h{static_cast<std::uint64_t>(v.kind()), static_cast<std::uint64_t>(v.kind()) * 31};
-  absorb(h, static_cast<std::uint64_t>(v.kind() == Value::Kind::Bool ? (v.as_bool() ? 1 : 0) : v.as_int()));
+  if (v.node() != nullptr) return node_hash(*v.node());
+  Hash128 h{0x5ca1a7, 0xb0015};
+  absorb(h, v);
   return h;
 }
 
 Hash128 seed_for(Value::Kind kind) { return {static_cast<std::uint64_t>(kind) + 101, static_cast<std::uint64_t>(kind) * 7919}; }
+
+// The polynomial bases (odd, so invertible modulo 2^64) and their inverses.
+constexpr std::uint64_t kBaseHigh = 0x9e3779b97f4a7c15ULL | 1, kBaseLow = 0xc2b2ae3d27d4eb4fULL | 1;
+constexpr std::uint64_t inverse(std::uint64_t b) {
+  std::uint64_t x = b;  // Newton's iteration: each step doubles the correct low bits
+  for (int k = 0; k < 6; ++k) x *= 2 - b * x;
+  return x;
+}
+constexpr std::uint64_t kInverseHigh = inverse(kBaseHigh), kInverseLow = inverse(kBaseLow);
+
+// An item's contribution to a sequence's polynomial hash, per lane.
+Hash128 item_hash(const Value& v) {
+  Hash128 h{0x1234567, 0x89abcdef};
+  absorb(h, v);
+  return h;
+}
+
+struct Poly {
+  std::uint64_t high, low, power_high, power_low;
+};
+
+Poly seq_poly(const ValueNode& node) {
+  if (node.poly_ready.load(std::memory_order_acquire))
+    return {node.poly_high.load(std::memory_order_relaxed), node.poly_low.load(std::memory_order_relaxed),
+            node.power_high.load(std::memory_order_relaxed), node.power_low.load(std::memory_order_relaxed)};
+  Poly p{0, 0, 1, 1};
+  for (const Value& v : node.items) {
+    const Hash128 e = item_hash(v);
+    p.high += e.high * p.power_high;
+    p.low += e.low * p.power_low;
+    p.power_high *= kBaseHigh;
+    p.power_low *= kBaseLow;
+  }
+  return p;
+}
+
+void set_poly(const ValueNode& node, const Poly& p) {
+  node.poly_high.store(p.high, std::memory_order_relaxed);
+  node.poly_low.store(p.low, std::memory_order_relaxed);
+  node.power_high.store(p.power_high, std::memory_order_relaxed);
+  node.power_low.store(p.power_low, std::memory_order_relaxed);
+  node.poly_ready.store(true, std::memory_order_release);
+}
+
+Hash128 node_hash(const ValueNode& node) {
+  if (node.hashed.load(std::memory_order_acquire))
+    return {node.hash_high.load(std::memory_order_relaxed), node.hash_low.load(std::memory_order_relaxed)};
+  Hash128 h = seed_for(node.kind);
+  switch (node.kind) {
+    case Value::Kind::String: case Value::Kind::Model:
+      for (unsigned char c : node.text) absorb(h, c);
+      absorb(h, node.text.size());
+      break;
+    case Value::Kind::Seq: {
+      const Poly p = seq_poly(node);
+      set_poly(node, p);
+      absorb(h, p.high);
+      absorb(h, p.low);
+      absorb(h, node.items.size());
+      break;
+    }
+    case Value::Kind::Set:
+      for (const Value& v : node.items) absorb(h, v);
+      absorb(h, node.items.size());
+      break;
+    case Value::Kind::Fcn:
+      for (std::size_t k = 0; k < node.items.size(); ++k) {
+        absorb(h, node.items[k]);
+        absorb(h, node.values[k]);
+      }
+      break;
+    default:  // Symbolic
+      absorb(h, static_cast<std::uint64_t>(node.symbolic));
+      absorb(h, static_cast<std::uint64_t>(node.low));
+      absorb(h, static_cast<std::uint64_t>(node.high));
+      for (const Value& v : node.items) absorb(h, v);
+      for (const auto& f : node.fields)
+        for (unsigned char c : f) absorb(h, c);
+      break;
+  }
+  node.hash_high.store(h.high, std::memory_order_relaxed);
+  node.hash_low.store(h.low, std::memory_order_relaxed);
+  node.hashed.store(true, std::memory_order_release);
+  return h;
+}
 
 std::string quote(const std::string& s) {
   std::string out = "\"";
@@ -109,28 +208,53 @@ Value Value::integer(std::int64_t i) { return Value(Kind::Int, checked_int(i, "a
 
 Value Value::string(std::string s) {
   auto node = std::make_shared<ValueNode>();
-  node->hash = seed_for(Kind::String);
-  for (unsigned char c : s) absorb(node->hash, c);
-  absorb(node->hash, s.size());
+  node->kind = Kind::String;
   node->text = std::move(s);
   return Value(Kind::String, 0, std::move(node));
 }
 
 Value Value::model(std::string name) {
   auto node = std::make_shared<ValueNode>();
-  node->hash = seed_for(Kind::Model);
-  for (unsigned char c : name) absorb(node->hash, c);
+  node->kind = Kind::Model;
   node->text = std::move(name);
   return Value(Kind::Model, 0, std::move(node));
 }
 
 Value Value::seq(std::vector<Value> items) {
   auto node = std::make_shared<ValueNode>();
-  node->hash = seed_for(Kind::Seq);
-  for (const Value& v : items) absorb(node->hash, v);
-  absorb(node->hash, items.size());
+  node->kind = Kind::Seq;
   node->items = std::move(items);
   return Value(Kind::Seq, 0, std::move(node));
+}
+
+Value Value::appended(const Value& sequence, Value item) {
+  std::vector<Value> items = sequence.items();
+  const Hash128 e = item_hash(item);
+  items.push_back(std::move(item));
+  Value out = seq(std::move(items));
+  Poly p = seq_poly(*sequence.node_);
+  set_poly(*sequence.node_, p);
+  p.high += e.high * p.power_high;
+  p.low += e.low * p.power_low;
+  p.power_high *= kBaseHigh;
+  p.power_low *= kBaseLow;
+  set_poly(*out.node_, p);
+  return out;
+}
+
+Value Value::tail(const Value& sequence) {
+  const std::vector<Value>& all = sequence.items();
+  if (all.empty()) throw EvalError("Tail of the empty sequence");
+  Value out = seq(std::vector<Value>(all.begin() + 1, all.end()));
+  Poly p = seq_poly(*sequence.node_);
+  set_poly(*sequence.node_, p);
+  const Hash128 e = item_hash(all.front());
+  p.high = (p.high - e.high) * kInverseHigh;
+  p.low = (p.low - e.low) * kInverseLow;
+  p.power_high *= kInverseHigh;
+  p.power_low *= kInverseLow;
+  set_poly(*out.node_, p);
+  return out;
 }
 
 Value Value::function(std::vector<Value> keys, std::vector<Value> values) {
@@ -150,11 +274,7 @@ Value Value::function(std::vector<Value> keys, std::vector<Value> values) {
     one_to_n = sorted_keys[k].is_int() && sorted_keys[k].as_int() == static_cast<std::int64_t>(k) + 1;
   if (one_to_n) return seq(std::move(sorted_values));
   auto node = std::make_shared<ValueNode>();
-  node->hash = seed_for(Kind::Fcn);
-  for (std::size_t k = 0; k < sorted_keys.size(); ++k) {
-    absorb(node->hash, sorted_keys[k]);
-    absorb(node->hash, sorted_values[k]);
-  }
+  node->kind = Kind::Fcn;
   node->items = std::move(sorted_keys);
   node->values = std::move(sorted_values);
   return Value(Kind::Fcn, 0, std::move(node));
@@ -164,9 +284,7 @@ Value Value::set(std::vector<Value> elements) {
   std::sort(elements.begin(), elements.end());
   elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
   auto node = std::make_shared<ValueNode>();
-  node->hash = seed_for(Kind::Set);
-  for (const Value& v : elements) absorb(node->hash, v);
-  absorb(node->hash, elements.size());
+  node->kind = Kind::Set;
   node->items = std::move(elements);
   return Value(Kind::Set, 0, std::move(node));
 }
@@ -178,13 +296,7 @@ Value symbolic(ValueNode::SymbolicKind kind, std::vector<Value> operands, std::i
   node->symbolic = kind;
   node->low = low;
   node->high = high;
-  node->hash = seed_for(Value::Kind::Symbolic);
-  absorb(node->hash, static_cast<std::uint64_t>(kind));
-  absorb(node->hash, static_cast<std::uint64_t>(low));
-  absorb(node->hash, static_cast<std::uint64_t>(high));
-  for (const Value& v : operands) absorb(node->hash, v);
-  for (const auto& f : fields)
-    for (unsigned char c : f) absorb(node->hash, c);
+  node->kind = Value::Kind::Symbolic;
   node->items = std::move(operands);
   node->fields = std::move(fields);
   return Value::from_node(Value::Kind::Symbolic, std::move(node));

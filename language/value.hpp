@@ -37,6 +37,10 @@ class Value {
   static Value string(std::string s);
   static Value model(std::string name);  // a model value: equal only to itself
   static Value seq(std::vector<Value> items);
+  /// Append(s, item) and Tail(s): like seq() of the new items, with the hash derived from s's in
+  /// constant time.
+  static Value appended(const Value& sequence, Value item);
+  static Value tail(const Value& sequence);
   /// A function from keys[k] to values[k]; keys need not be sorted or distinct-checked by the
   /// caller (a repeated key is an error). Normalised: domain 1..n becomes a sequence.
   static Value function(std::vector<Value> keys, std::vector<Value> values);

@@ -240,3 +240,21 @@ TEST_CASE("constructs outside the fragment are refused at load, with file:line:c
   }
   CHECK_THROWS_WITH(load(dir, "A == (1 +"), Catch::Contains("M.tla:") && Catch::Contains("syntax error"));
 }
+
+TEST_CASE("a sequence built by Append and Tail hashes as the same sequence built whole", "[language]") {
+  auto ints = [](std::initializer_list<std::int64_t> xs) {
+    std::vector<Value> v;
+    for (auto x : xs) v.push_back(Value::integer(x));
+    return Value::seq(std::move(v));
+  };
+  Value queue = ints({});
+  for (std::int64_t k = 1; k <= 5; ++k) queue = Value::appended(queue, Value::integer(k));
+  queue = Value::tail(Value::tail(queue));
+  queue = Value::appended(queue, Value::seq({Value::integer(9)}));
+  const Value whole = Value::seq({Value::integer(3), Value::integer(4), Value::integer(5), Value::seq({Value::integer(9)})});
+  CHECK(queue == whole);
+  CHECK(queue.hash() == whole.hash());
+  CHECK(fingerprint({queue}) == fingerprint({whole}));
+  CHECK_FALSE(fingerprint({queue}) == fingerprint({ints({3, 4, 5})}));
+  CHECK_FALSE(fingerprint({ints({1, 2})}) == fingerprint({ints({2, 1})}));
+}

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_set>
 
 #include "language/evaluator.hpp"
 
@@ -73,11 +72,46 @@ struct Frame {
   std::size_t next_thread = 0;
   std::vector<Successor> successors;  // of the thread being tried
   std::size_t next_successor = 0;
-  bool taken = false;  // the step into this node linearized a pending operation (an entry of `taken_path`)
+  // Entries of `taken_path` to drop when this frame is: pending operations linearized on the way
+  // here (its own step's, and those of exhausted parents it replaced).
+  std::uint32_t taken = 0;
 };
 
-struct FingerprintHash {
-  std::size_t operator()(const Fingerprint& f) const { return static_cast<std::size_t>(f.low ^ (f.high * 0x9e3779b97f4a7c15ULL)); }
+/// The visited set: fingerprints in one open-addressed table (no allocation per state; a state is
+/// 16 bytes at a load of at most one half).
+class FingerprintSet {
+ public:
+  void reserve(std::size_t n) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * n) capacity *= 2;
+    if (capacity > slots_.size()) rehash(capacity);
+  }
+  /// False if it was there already.
+  bool insert(Fingerprint f) {
+    if (f == Fingerprint{}) f.low = 1;  // {0, 0} marks an empty slot
+    if (2 * (size_ + 1) > slots_.size()) rehash(slots_.empty() ? 16 : 2 * slots_.size());
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t k = static_cast<std::size_t>(f.low) & mask;; k = (k + 1) & mask) {
+      if (slots_[k] == f) return false;
+      if (slots_[k] == Fingerprint{}) {
+        slots_[k] = f;
+        ++size_;
+        return true;
+      }
+    }
+  }
+  std::size_t size() const { return size_; }
+
+ private:
+  void rehash(std::size_t capacity) {
+    std::vector<Fingerprint> old = std::move(slots_);
+    slots_.assign(capacity, Fingerprint{});
+    size_ = 0;
+    for (const Fingerprint& f : old)
+      if (!(f == Fingerprint{})) insert(f);
+  }
+  std::vector<Fingerprint> slots_;
+  std::size_t size_ = 0;
 };
 
 class Search {
@@ -124,6 +158,7 @@ class Search {
   void prepare() {
     for (std::size_t t = 0; t < problem_.threads.size(); ++t) {
       std::vector<SearchOp>& thread = ops_.emplace_back();
+      thread.reserve(problem_.threads[t].size());
       for (const ProblemOp& p : problem_.threads[t]) {
         SearchOp s;
         const std::string& name = p.spec_op->name;
@@ -280,7 +315,7 @@ class Search {
   std::vector<std::uint32_t> required_;
   std::int64_t total_ = 0;
   std::vector<State> states_;
-  std::unordered_set<Fingerprint, FingerprintHash> visited_;
+  FingerprintSet visited_;
   std::uint64_t generated_ = 0;
   std::vector<std::pair<std::uint32_t, std::int32_t>> taken_path_;  // pending operations linearized on the current path
   std::int64_t deepest_progress_ = -1;
@@ -292,6 +327,8 @@ SearchReport Search::run() {
   const Definition* init = spec_.spec_definition(options_.init);
   if (init == nullptr) throw ValidationError(spec_.spec_module().file + ": no initial predicate '" + options_.init + "' (use --init to name it)");
   const auto started_at = std::chrono::steady_clock::now();
+  // A linearizable history visits about one state per operation: room for those up front.
+  visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(total_) + 16, options_.max_states)));
 
   // The root frame's successors are the initial states.
   std::vector<Frame> stack(1);
@@ -322,15 +359,21 @@ SearchReport Search::run() {
           return r;
         }
       }
-      if (!visited_.insert(fingerprint(s.node)).second) continue;
+      if (!visited_.insert(fingerprint(s.node))) continue;
       if (visited_.size() > options_.max_states) {
         SearchReport r = report(SearchReport::Outcome::limit, deepest_, deepest_taken_);
         r.limit = "the native search reached its limit of " + std::to_string(options_.max_states) + " distinct states";
         return r;
       }
       Frame next;
-      next.taken = s.taken_thread >= 0;
+      next.taken = s.taken_thread >= 0 ? 1 : 0;
       if (next.taken) taken_path_.emplace_back(static_cast<std::uint32_t>(s.taken_thread), s.taken_candidate);
+      // A frame with nothing left to try is never returned to: the child replaces it, so a long
+      // stretch where one operation at a time is viable keeps one frame, not one per operation.
+      if (f.next_successor == f.successors.size() && f.next_thread == f.order.size() && stack.size() > 1) {
+        next.taken += f.taken;
+        stack.pop_back();
+      }
       const std::int64_t p = progress(s.node);
       if (p > deepest_progress_) remember_deepest(s.node, p);
       if (p == total_) return report(SearchReport::Outcome::accepted, s.node, taken_path_);
@@ -344,7 +387,7 @@ SearchReport Search::run() {
       successors_of(f.node, f.order[f.next_thread++], f.successors);
       continue;
     }
-    if (f.taken) taken_path_.pop_back();
+    taken_path_.resize(taken_path_.size() - f.taken);
     stack.pop_back();
   }
   return report(SearchReport::Outcome::rejected, deepest_, deepest_taken_);

@@ -1,0 +1,247 @@
+// Generated histories of the shipped specs' objects, for the checkers' differential test and the
+// checker benchmark: a correct sequential object performs random operations at increasing
+// linearization points; each gets a timebox around its point (threads' operations one after
+// another); optionally one result is changed (most such histories are not linearizable) and one
+// thread's last operation is left in flight (pending, with its inputs only).
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "support/trace_builder.hpp"
+
+namespace omnilink::testing {
+
+using FieldValue = std::variant<std::int64_t, bool, std::vector<std::int64_t>>;
+struct Field {
+  std::string name;
+  FieldValue value;
+  bool input = false;  // known to a pending operation
+};
+
+/// One operation of a generated history, in the order a correct object performed it.
+struct GeneratedOp {
+  std::string name;
+  std::vector<Field> fields;
+};
+
+/// A correct sequential object: performs a random operation and says what it returned.
+using Model = std::function<GeneratedOp(std::mt19937_64&, std::uint32_t thread)>;
+
+inline std::int64_t pick(std::mt19937_64& rng, std::int64_t low, std::int64_t high) {
+  return std::uniform_int_distribution<std::int64_t>(low, high)(rng);
+}
+
+inline TraceBuilder::FieldWriter writer(const std::vector<Field>& fields, bool inputs_only) {
+  std::vector<Field> kept;
+  for (const Field& f : fields)
+    if (!inputs_only || f.input) kept.push_back(f);
+  return [kept](TraceBuilder::Packer& pk) {
+    pk.pack_map(static_cast<std::uint32_t>(kept.size()));
+    for (const Field& f : kept) {
+      ValueCodec<std::string_view>::pack(pk, f.name);
+      std::visit([&](const auto& v) { pack_value(pk, v); }, f.value);
+    }
+  };
+}
+
+struct Shape {
+  std::uint32_t threads;
+  std::size_t operations;
+  std::uint64_t overlap;  // how far a timebox may reach beyond its linearization point
+  bool mutate;            // change one result: most such histories are not linearizable
+  bool pending;           // one thread's last operation is in flight (results unknown)
+};
+
+/// Writes a history of `model` with the given shape into `dir`.
+inline void generate(const Model& model, const Shape& shape, std::mt19937_64& rng, const std::filesystem::path& dir) {
+  struct Placed {
+    std::uint32_t thread;
+    std::uint64_t point;  // linearization point
+    GeneratedOp op;
+  };
+  std::vector<Placed> ops;
+  for (std::size_t k = 0; k < shape.operations; ++k) {
+    const auto t = static_cast<std::uint32_t>(pick(rng, 0, shape.threads - 1));
+    ops.push_back({t, 10 * (k + 1), model(rng, t)});
+  }
+  if (shape.mutate) {
+    // A result (a non-input field) changed: another integer, or a flipped boolean.
+    std::vector<Field*> results;
+    for (auto& p : ops)
+      for (auto& f : p.op.fields)
+        if (!f.input && !std::holds_alternative<std::vector<std::int64_t>>(f.value)) results.push_back(&f);
+    if (!results.empty()) {
+      Field& f = *results[static_cast<std::size_t>(pick(rng, 0, static_cast<std::int64_t>(results.size()) - 1))];
+      if (auto* b = std::get_if<bool>(&f.value)) *b = !*b;
+      else std::get<std::int64_t>(f.value) += pick(rng, 1, 2);
+    }
+  }
+  // Timeboxes around the points, each thread's operations one after another.
+  std::vector<std::uint64_t> last_end(shape.threads, 0);
+  std::vector<std::optional<std::size_t>> last_of(shape.threads);
+  for (std::size_t k = 0; k < ops.size(); ++k) last_of[ops[k].thread] = k;
+  std::optional<std::uint32_t> pending_thread;
+  if (shape.pending) pending_thread = static_cast<std::uint32_t>(pick(rng, 0, shape.threads - 1));
+  TraceBuilder b(shape.threads);
+  std::set<std::string> declared;
+  for (std::size_t k = 0; k < ops.size(); ++k) {
+    const Placed& p = ops[k];
+    std::uint64_t next_point = std::numeric_limits<std::uint64_t>::max();
+    for (std::size_t j = k + 1; j < ops.size(); ++j)
+      if (ops[j].thread == p.thread) {
+        next_point = ops[j].point;
+        break;
+      }
+    const auto reach = [&] { return static_cast<std::uint64_t>(pick(rng, 0, static_cast<std::int64_t>(shape.overlap))); };
+    const std::uint64_t start = std::max(last_end[p.thread] + 1, p.point - std::min(p.point - 1, reach()));
+    const std::uint64_t end = std::min(p.point + reach(), next_point - 1);
+    last_end[p.thread] = end;
+    if (!declared.count(p.op.name)) {
+      std::vector<std::string> inputs;
+      for (const Field& f : p.op.fields)
+        if (f.input) inputs.push_back(f.name);
+      b.inputs(p.op.name, inputs);
+      declared.insert(p.op.name);
+    }
+    if (pending_thread == p.thread && last_of[p.thread] == k) {
+      b.pending(p.thread, p.op.name, std::min(start, p.point), writer(p.op.fields, true));
+    } else {
+      b.op(p.thread, p.op.name, start, end, writer(p.op.fields, false));
+    }
+  }
+  b.write(dir);
+}
+
+// The shipped specs' objects.
+
+inline Model queue() {
+  auto items = std::make_shared<std::deque<std::int64_t>>();
+  auto next = std::make_shared<std::int64_t>(1);
+  return [=](std::mt19937_64& rng, std::uint32_t) -> GeneratedOp {
+    if (pick(rng, 0, 1) == 0 || items->empty() && pick(rng, 0, 3) > 0) {
+      items->push_back((*next)++);
+      return {"Enqueue", {{"elem", items->back(), true}}};
+    }
+    if (items->empty()) return {"Dequeue", {{"elem", std::int64_t{0}}, {"ok", false}}};
+    const std::int64_t v = items->front();
+    items->pop_front();
+    return {"Dequeue", {{"elem", v}, {"ok", true}}};
+  };
+}
+
+inline Model stack() {
+  auto items = std::make_shared<std::vector<std::int64_t>>();
+  auto next = std::make_shared<std::int64_t>(1);
+  return [=](std::mt19937_64& rng, std::uint32_t) -> GeneratedOp {
+    if (pick(rng, 0, 1) == 0) {
+      items->push_back((*next)++);
+      return {"Push", {{"elem", items->back(), true}}};
+    }
+    if (items->empty()) return {"Pop", {{"elem", std::int64_t{0}}, {"ok", false}}};
+    const std::int64_t v = items->back();
+    items->pop_back();
+    return {"Pop", {{"elem", v}, {"ok", true}}};
+  };
+}
+
+inline Model register_object() {
+  auto reg = std::make_shared<std::int64_t>(0);
+  return [=](std::mt19937_64& rng, std::uint32_t) -> GeneratedOp {
+    switch (pick(rng, 0, 2)) {
+      case 0:
+        *reg = pick(rng, 0, 3);
+        return {"Write", {{"value", *reg, true}}};
+      case 1: return {"Read", {{"value", *reg}}};
+      default: {
+        const std::int64_t expected = pick(rng, 0, 3), desired = pick(rng, 0, 3);
+        const bool ok = *reg == expected;
+        if (ok) *reg = desired;
+        return {"CAS", {{"expected", expected, true}, {"new", desired, true}, {"ok", ok}}};
+      }
+    }
+  };
+}
+
+inline Model counter() {
+  auto count = std::make_shared<std::int64_t>(0);
+  return [=](std::mt19937_64& rng, std::uint32_t) -> GeneratedOp {
+    if (pick(rng, 0, 2) > 0) {
+      const std::int64_t by = pick(rng, 1, 2), old = *count;
+      *count += by;
+      return {"Increment", {{"by", by, true}, {"old", old}}};
+    }
+    return {"Read", {{"value", *count}}};
+  };
+}
+
+inline Model map() {
+  auto entries = std::make_shared<std::map<std::int64_t, std::int64_t>>();
+  return [=](std::mt19937_64& rng, std::uint32_t) -> GeneratedOp {
+    const std::int64_t key = pick(rng, 1, 3);
+    const bool present = entries->count(key) > 0;
+    switch (pick(rng, 0, 2)) {
+      case 0: {
+        const std::int64_t value = pick(rng, 10, 30);
+        if (!present) (*entries)[key] = value;
+        return {"Insert", {{"key", key, true}, {"value", value, true}, {"inserted", !present}}};
+      }
+      case 1:
+        entries->erase(key);
+        return {"Erase", {{"key", key, true}, {"erased", present}}};
+      default:
+        return {"Find", {{"key", key, true}, {"value", present ? entries->at(key) : std::int64_t{0}}, {"found", present}}};
+    }
+  };
+}
+
+// moodycamel's per-producer FIFO: a producer per thread, dequeues from any producer's head, bulk
+// operations (a bulk dequeue takes its items step by step in the spec).
+inline Model per_producer_queue() {
+  auto streams = std::make_shared<std::map<std::int64_t, std::deque<std::int64_t>>>();
+  auto next = std::make_shared<std::int64_t>(1);
+  return [=](std::mt19937_64& rng, std::uint32_t thread) -> GeneratedOp {
+    const auto producer = static_cast<std::int64_t>(thread);
+    std::vector<std::int64_t> heads;
+    for (const auto& [p, items] : *streams)
+      if (!items.empty()) heads.push_back(p);
+    switch (pick(rng, 0, 3)) {
+      case 0:
+        (*streams)[producer].push_back((*next)++);
+        return {"Enqueue", {{"producer", producer, true}, {"elem", (*streams)[producer].back(), true}}};
+      case 1: {
+        std::vector<std::int64_t> elems{(*next)++, (*next)++};
+        for (auto e : elems) (*streams)[producer].push_back(e);
+        return {"EnqueueBulk", {{"producer", producer, true}, {"elems", elems, true}}};
+      }
+      case 2: {
+        if (heads.empty()) return {"Dequeue", {{"elem", std::int64_t{0}}, {"ok", false}}};
+        auto& from = (*streams)[heads[static_cast<std::size_t>(pick(rng, 0, static_cast<std::int64_t>(heads.size()) - 1))]];
+        const std::int64_t v = from.front();
+        from.pop_front();
+        return {"Dequeue", {{"elem", v}, {"ok", true}}};
+      }
+      default: {
+        std::vector<std::int64_t> taken;
+        for (int k = 0; k < 2 && !heads.empty(); ++k) {
+          auto& from = (*streams)[heads[static_cast<std::size_t>(pick(rng, 0, static_cast<std::int64_t>(heads.size()) - 1))]];
+          if (from.empty()) break;
+          taken.push_back(from.front());
+          from.pop_front();
+        }
+        return {"DequeueBulk", {{"elems", taken}}};
+      }
+    }
+  };
+}
+
+}  // namespace omnilink::testing
