@@ -9,8 +9,11 @@
 //   queue-5x100k     a long run: locked-queue, 5 threads x 100000 operations (500k)
 //   register-100     100 generated register histories (5-10 threads, ~100 operations, CAS, some
 //                    pending, some not linearizable) in one `validate` invocation each
+//   kv-10x800        a 10-client key-value history of 800 operations over 10 keys (Map.tla), checked
+//                    natively key by key (/key) and whole (/whole); TLC checks it whole
 //   msqueue-3x3000   an unbounded Michael-Scott queue, 3 threads x 3000 operations, perturbed
-// Usage: checker_comparison [--only NAME]... [--native-repeats N] [--tlc-timeout S]
+// Usage: checker_comparison [--only NAME]... [--native-repeats N] [--tlc-timeout S] [--keep 1] [--skip-tlc 1]
+//   --keep 1 leaves the traces in $TMPDIR/omnilink-bench-checkers; --skip-tlc 1 measures native only.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -30,6 +33,8 @@ using omnilink::run_process;
 
 namespace {
 
+bool g_skip_tlc = false;
+
 struct Measure {
   double wall_s = 0;
   double peak_mib = 0;
@@ -38,10 +43,13 @@ struct Measure {
 };
 
 // `omnilink validate RUNS... --checker CHECKER --json`, timed as a whole.
-Measure validate(const std::vector<fs::path>& runs, const std::string& spec, const std::string& checker, int timeout_s) {
+Measure validate(const std::vector<fs::path>& runs, const std::string& spec, const std::string& checker, int timeout_s,
+                 const std::string& mc = "") {
+  if (checker == "tlc" && g_skip_tlc) return {};
   std::vector<std::string> args{"validate"};
   for (const auto& r : runs) args.push_back(r.string());
   args.insert(args.end(), {"--spec", spec, "--checker", checker, "--no-confirm", "--json", "--timeout", std::to_string(timeout_s)});
+  if (!mc.empty()) args.insert(args.end(), {"--mc", mc});
   omnilink::ProcessOptions po;
   po.timeout = std::chrono::seconds(timeout_s * static_cast<int>(runs.size()) + 60);
   const auto begin = std::chrono::steady_clock::now();
@@ -82,9 +90,9 @@ void row(const char* name, std::size_t operations, const Measure& native, const 
 }
 
 // The median of `repeats` native measurements (they are short, and the machine is shared).
-Measure native_median(const std::vector<fs::path>& runs, const std::string& spec, int repeats) {
+Measure native_median(const std::vector<fs::path>& runs, const std::string& spec, int repeats, const std::string& mc = "") {
   std::vector<Measure> all;
-  for (int k = 0; k < repeats; ++k) all.push_back(validate(runs, spec, "native", 300));
+  for (int k = 0; k < repeats; ++k) all.push_back(validate(runs, spec, "native", 300, mc));
   std::sort(all.begin(), all.end(), [](const Measure& a, const Measure& b) { return a.wall_s < b.wall_s; });
   return all[all.size() / 2];
 }
@@ -94,14 +102,18 @@ Measure native_median(const std::vector<fs::path>& runs, const std::string& spec
 int main(int argc, char** argv) {
   std::vector<std::string> only;
   int repeats = 5, tlc_timeout = 300;
+  bool keep = false, skip_tlc = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--only") only.push_back(argv[i + 1]);
     else if (flag == "--native-repeats") repeats = std::stoi(argv[i + 1]);
     else if (flag == "--tlc-timeout") tlc_timeout = std::stoi(argv[i + 1]);
+    else if (flag == "--keep") keep = std::string(argv[i + 1]) == "1";
+    else if (flag == "--skip-tlc") skip_tlc = std::string(argv[i + 1]) == "1";
   }
+  g_skip_tlc = skip_tlc;
   auto wanted = [&](const std::string& name) { return only.empty() || std::find(only.begin(), only.end(), name) != only.end(); };
-  if (!omnilink::find_tlc_jar().found()) {
+  if (!skip_tlc && !omnilink::find_tlc_jar().found()) {
     std::printf("TLC not found (%s): nothing to compare with\n", omnilink::find_tlc_jar().explain_missing().c_str());
     return 1;
   }
@@ -136,6 +148,16 @@ int main(int argc, char** argv) {
     row("register-100", 100 * 100, native_median(runs, specs + "/Register.tla", repeats),
         validate(runs, specs + "/Register.tla", "tlc", tlc_timeout));
   }
+  if (wanted("kv-10x800")) {
+    // Porcupine's key-value case: 10 clients, ~800 operations over 10 keys. Natively once checked
+    // key by key (OmniLinkPartitionBy, tests/specs/MCMapPartitioned.tla) and once whole (MCMap).
+    std::mt19937_64 rng(99);
+    const fs::path run = scratch / "kv";
+    omnilink::testing::generate(omnilink::testing::map(10), {10, 800, 30, false, true}, rng, run);
+    const Measure tlc = validate({run}, specs + "/Map.tla", "tlc", tlc_timeout, specs + "/MCMap.tla");
+    row("kv-10x800/key", 800, native_median({run}, specs + "/Map.tla", repeats, OMNILINK_TEST_SPECS "/MCMapPartitioned.tla"), tlc);
+    row("kv-10x800/whole", 800, native_median({run}, specs + "/Map.tla", repeats, specs + "/MCMap.tla"), tlc);
+  }
   if (wanted("msqueue-3x3000")) {
     std::vector<std::string> args{"--threads", "3", "--ops", "3000"};
     args.insert(args.end(), perturbed.begin(), perturbed.end());
@@ -143,6 +165,6 @@ int main(int argc, char** argv) {
       row("msqueue-3x3000", 9000, native_median({scratch / "ms"}, specs + "/LinearizableQueue.tla", repeats),
           validate({scratch / "ms"}, specs + "/LinearizableQueue.tla", "tlc", tlc_timeout));
   }
-  fs::remove_all(scratch);
+  if (!keep) fs::remove_all(scratch);
   return 0;
 }

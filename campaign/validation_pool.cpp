@@ -65,6 +65,7 @@ validation::ValidateOptions validate_options(const TargetConfig& target, const T
   validation::ValidateOptions options;
   options.checker = checks.checker;
   options.confirm_failures = confirm;
+  options.jobs = 1;  // a campaign validates runs at once already
   options.run_dir = run_dir;
   options.spec = target.spec;
   options.mc = target.mc;

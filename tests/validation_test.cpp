@@ -204,6 +204,46 @@ TEST_CASE("an MC module with a VIEW over the spec's variables", "[validate][tlc]
   CHECK_THAT(validation::validate_run(o).reason, Catch::Contains("--view NoSuchView: no such operator"));
 }
 
+TEST_CASE("a map checked key by key (OmniLinkPartitionBy): the failing key is named", "[validate][specs][partitions]") {
+  testing::ScratchDir dir;
+  const std::string mc = std::string(OMNILINK_TEST_SPECS) + "/MCMapPartitioned.tla";
+  auto run = [&](const std::string& name, std::int64_t found_value) {
+    TraceBuilder b(3);
+    b.inputs("Insert", {"key", "value"}).inputs("Erase", {"key"}).inputs("Find", {"key"});
+    b.op(0, "Insert", 1, 10, F::fields("key", 1, "value", 10, "inserted", true));
+    b.op(1, "Insert", 2, 11, F::fields("key", 2, "value", 20, "inserted", true));
+    b.op(2, "Insert", 3, 12, F::fields("key", 3, "value", 30, "inserted", true));
+    b.op(0, "Find", 13, 14, F::fields("key", 2, "value", found_value, "found", true));
+    b.op(1, "Erase", 15, 16, F::fields("key", 1, "erased", true));
+    b.op(2, "Find", 17, 18, F::fields("key", 1, "value", 0, "found", false));
+    b.write(dir / name);
+    validation::ValidateOptions o;
+    o.run_dir = dir / name;
+    o.spec = kSpecs / "Map.tla";
+    o.mc = mc;
+    o.checker = testing::test_checker();
+    auto r = validation::validate_run(o);
+    INFO(r.summary());
+    return r;
+  };
+  const auto good = run("good", 20);
+  CHECK(good.verdict == "pass");
+  const auto bad = run("bad", 21);  // key 2 holds 20
+  CHECK(bad.verdict == "fail");
+  if (testing::testing_tlc()) {
+    CHECK_FALSE(bad.partitions.has_value());  // TLC checks the whole history
+  } else {
+    REQUIRE(good.partitions.has_value());
+    CHECK(good.partitions->count == 3);
+    CHECK(good.partitions->by == "key");
+    REQUIRE(bad.partitions.has_value());
+    CHECK(bad.partitions->failed == "key = 2");
+    CHECK_THAT(bad.reason, Catch::Contains("of the partition key = 2"));
+    REQUIRE(bad.frontier.size() == 1);  // only key 2's operations are in its part
+    CHECK(bad.frontier[0].op.name == "Find");
+  }
+}
+
 TEST_CASE("bulk dequeues interleave step by step", "[validate][tlc][specs]") {
   // Two overlapping bulk dequeues take 1, 3 and 2, 4 from one producer's stream 1, 2, 3, 4:
   // only an interleaving of their steps explains it.

@@ -1,7 +1,11 @@
 #include "validation/native_search.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <limits>
+#include <memory>
+#include <thread>
 
 #include "language/evaluator.hpp"
 
@@ -201,6 +205,9 @@ class Search {
       for (const SearchOp& s : thread) required_.back() += s.pending ? 0 : 1;
       total_ += required_.back();
     }
+    init_ = spec_.spec_definition(options_.init);
+    if (init_ == nullptr)
+      throw ValidationError(spec_.spec_module().file + ": no initial predicate '" + options_.init + "' (use --init to name it)");
     if (options_.view) {
       view_ = spec_.mc_definition(*options_.view);
       if (view_ == nullptr) throw ValidationError("--view " + *options_.view + ": no such operator in the MC module");
@@ -310,6 +317,7 @@ class Search {
   language::LoadedSpec& spec_;
   const NativeSearchOptions& options_;
   language::Evaluator evaluator_;
+  const Definition* init_ = nullptr;
   const Definition* view_ = nullptr;
   std::vector<std::vector<SearchOp>> ops_;
   std::vector<std::uint32_t> required_;
@@ -324,8 +332,6 @@ class Search {
 };
 
 SearchReport Search::run() {
-  const Definition* init = spec_.spec_definition(options_.init);
-  if (init == nullptr) throw ValidationError(spec_.spec_module().file + ": no initial predicate '" + options_.init + "' (use --init to name it)");
   const auto started_at = std::chrono::steady_clock::now();
   // A linearizable history visits about one state per operation: room for those up front.
   visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(total_) + 16, options_.max_states)));
@@ -333,7 +339,7 @@ SearchReport Search::run() {
   // The root frame's successors are the initial states.
   std::vector<Frame> stack(1);
   const std::size_t threads = ops_.size();
-  for (State& s : evaluator_.initial_states(*init))
+  for (State& s : evaluator_.initial_states(*init_))
     stack[0].successors.push_back({Node{std::vector<std::uint32_t>(threads, 0), std::vector<std::int32_t>(threads, -1), std::move(s)}, -1, -1});
   if (stack[0].successors.empty()) {
     SearchReport r;
@@ -398,6 +404,32 @@ SearchReport Search::run() {
 SearchReport search_linearization(const Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options) {
   Search search(problem, spec, options);
   return search.run();
+}
+
+std::vector<SearchReport> search_linearizations(const std::vector<Problem>& problems, language::LoadedSpec& spec,
+                                                const NativeSearchOptions& options, unsigned jobs) {
+  std::vector<std::unique_ptr<Search>> searches;
+  for (const Problem& p : problems) searches.push_back(std::make_unique<Search>(p, spec, options));  // binds
+  std::vector<SearchReport> reports(problems.size());
+  std::vector<std::exception_ptr> errors(problems.size());
+  std::atomic<std::size_t> next{0};
+  auto worker = [&] {
+    for (std::size_t k = next++; k < searches.size(); k = next++) {
+      try {
+        reports[k] = searches[k]->run();
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+      searches[k].reset();  // its memory back as soon as it is done
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < std::max(1u, jobs) && j < searches.size(); ++j) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return reports;
 }
 
 }  // namespace omnilink::validation

@@ -47,4 +47,10 @@ struct SearchReport {
 /// language::EvalError (the spec failed to evaluate) and language::FragmentError.
 SearchReport search_linearization(const Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options);
 
+/// The same for several problems (the partitions of one history), up to `jobs` at once. Binding
+/// the spec happens first, on this thread; the searches then only evaluate, each with its own
+/// evaluator. Reports in the order of `problems`; the first exception thrown is rethrown.
+std::vector<SearchReport> search_linearizations(const std::vector<Problem>& problems, language::LoadedSpec& spec,
+                                                const NativeSearchOptions& options, unsigned jobs);
+
 }  // namespace omnilink::validation

@@ -73,4 +73,37 @@ Problem make_problem(History history, const tla::Spec& spec, const tla::Spec* mc
   return problem;
 }
 
+Problem restrict_problem(const Problem& problem, const std::function<bool(const ProblemOp&)>& keep) {
+  Problem part;
+  part.params = problem.params;
+  part.domains = problem.domains;
+  part.logged_value_domains = problem.logged_value_domains;
+  part.caveats = problem.caveats;
+  part.history.clock = problem.history.clock;
+  part.history.inputs = problem.history.inputs;
+  part.history.cut = problem.history.cut;
+  part.history.caveats = problem.history.caveats;
+  std::vector<std::vector<const ProblemOp*>> kept(problem.threads.size());
+  for (std::size_t t = 0; t < problem.threads.size(); ++t) {
+    auto& ops = part.history.threads.emplace_back();
+    for (const ProblemOp& p : problem.threads[t])
+      if (keep(p)) {
+        ops.push_back(*p.op);
+        kept[t].push_back(&p);
+      }
+  }
+  // The history is complete: now point into it.
+  for (std::size_t t = 0; t < kept.size(); ++t) {
+    auto& thread = part.threads.emplace_back();
+    for (std::size_t k = 0; k < kept[t].size(); ++k) {
+      const trace::Operation& op = part.history.threads[t][k];
+      ProblemOp p{&op, kept[t][k]->spec_op, {}};
+      for (const std::string& param : p.spec_op->params) p.args.push_back(op.field(param));
+      thread.push_back(std::move(p));
+      ++(op.pending() ? part.pending : part.operations);
+    }
+  }
+  return part;
+}
+
 }  // namespace omnilink::validation

@@ -4,6 +4,7 @@
 // unknown fields given their domains (pending_domains.hpp). Errors name the operation.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -59,6 +60,10 @@ std::map<std::string, OperationParams> operation_params(const tla::Spec& spec, c
 
 /// Matches `history` to `spec`. Throws ValidationError.
 Problem make_problem(History history, const tla::Spec& spec, const tla::Spec* mc);
+
+/// The operations of `problem` for which `keep` holds, with everything else the same (domains,
+/// caveats): for checking a part of a history on its own.
+Problem restrict_problem(const Problem& problem, const std::function<bool(const ProblemOp&)>& keep);
 
 /// "T1.4 Dequeue": how errors and reports name an operation.
 std::string operation_name(const trace::Operation& op);

@@ -49,6 +49,9 @@ nlohmann::json ValidationResult::to_json() const {
     j["pending_operations"] = outcomes;
   }
   if (linearized) j["linearized"] = *linearized;
+  if (partitions)
+    j["partitions"] = {{"by", partitions->by}, {"count", partitions->count},
+                       {"failed", partitions->failed.empty() ? nlohmann::json() : nlohmann::json(partitions->failed)}};
   if (states_generated) j["states_generated"] = *states_generated;
   if (states_distinct) j["states_distinct"] = *states_distinct;
   if (tlc_exit_code) j["tlc"]["exit_code"] = *tlc_exit_code;
@@ -83,6 +86,10 @@ std::string ValidationResult::summary() const {
   if (states_generated) s << "\n  " << *states_generated << " states generated, " << states_distinct.value_or(0) << " distinct";
   if (duration.count() > 0 || !checker.empty())
     s << "; " << (checker == "native" ? "native checker" : "TLC") << " " << duration.count() / 1000.0 << " s, peak " << peak_rss_kb / 1024 << " MiB";
+  if (partitions) {
+    s << "\n  checked in " << partitions->count << " parts by " << partitions->by;
+    if (!partitions->failed.empty()) s << "; the part " << partitions->failed << " failed";
+  }
   for (const auto& p : pending_outcomes) {
     s << "\n  pending " << p.op.id() << " " << p.op.name << ": ";
     if (!p.linearized) {

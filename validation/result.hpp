@@ -35,6 +35,14 @@ struct PendingOutcome {
   std::vector<std::pair<std::string, std::string>> arguments;  // parameter -> TLA+ text, when linearized
 };
 
+/// A history checked part by part (OmniLinkPartitionBy): by which field, into how many parts, and
+/// the part that failed (its key as TLA+, "field = value"), if one did.
+struct PartitionSummary {
+  std::string by;
+  std::size_t count = 0;
+  std::string failed;
+};
+
 struct ValidationResult {
   std::string verdict;  // pass | fail | unknown | error
   std::string reason;   // for unknown and error; a one-line summary for fail
@@ -53,6 +61,7 @@ struct ValidationResult {
   std::vector<FrontierOp> frontier;        // each thread's next operation at the deepest state (fail)
   std::string spec_state;                  // the spec's variables there, as TLA+ text
   std::vector<PendingOutcome> pending_outcomes;  // at the accepting (pass) or deepest (fail) state
+  std::optional<PartitionSummary> partitions;    // set when the history was checked part by part
   std::optional<std::uint64_t> states_generated, states_distinct;
   std::uint64_t peak_rss_kb = 0;
   std::chrono::milliseconds duration{0};

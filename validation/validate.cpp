@@ -76,7 +76,7 @@ class Decider {
         check_with_tlc(tlc, problem, spec_, mc_, dir, options_);
         if (tlc.verdict == "unknown") {
           result.caveats.push_back("--checker both: TLC gave no verdict (" + tlc.reason + ")");
-        } else if (tlc.verdict != result.verdict || (result.verdict == "fail" && tlc.linearized != result.linearized)) {
+        } else if (tlc.verdict != result.verdict || !same_depth(result, tlc)) {
           disagree(result, tlc);
         } else {
           result.caveats.push_back("TLC agrees (" + tlc.verdict + ")");
@@ -96,7 +96,7 @@ class Decider {
     }
     ValidationResult tlc;
     check_with_tlc(tlc, problem, spec_, mc_, dir, options_);
-    if (tlc.verdict == "fail" && tlc.linearized == result.linearized) {
+    if (tlc.verdict == "fail" && same_depth(result, tlc)) {
       result.caveats.push_back("TLC confirms the failure (" + dir.filename().string() + "/)");
     } else if (tlc.verdict == "unknown") {
       result.caveats.push_back("TLC could not confirm the failure: " + tlc.reason);
@@ -117,6 +117,11 @@ class Decider {
       native_.reset();
       return false;
     }
+  }
+
+  // TLC searches the whole history; a partitioned native search's depth is its failing part's.
+  static bool same_depth(const ValidationResult& native, const ValidationResult& tlc) {
+    return native.verdict != "fail" || native.partitions || native.linearized == tlc.linearized;
   }
 
   static void disagree(ValidationResult& result, const ValidationResult& tlc) {

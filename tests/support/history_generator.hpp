@@ -184,10 +184,10 @@ inline Model counter() {
   };
 }
 
-inline Model map() {
+inline Model map(std::int64_t keys = 3) {
   auto entries = std::make_shared<std::map<std::int64_t, std::int64_t>>();
   return [=](std::mt19937_64& rng, std::uint32_t) -> GeneratedOp {
-    const std::int64_t key = pick(rng, 1, 3);
+    const std::int64_t key = pick(rng, 1, keys);
     const bool present = entries->count(key) > 0;
     switch (pick(rng, 0, 2)) {
       case 0: {
