@@ -5,12 +5,15 @@
 #include <map>
 
 #include "campaign/validation_pool.hpp"
+#include "validation/history_file.hpp"
 
 namespace omnilink::cli {
 
 void ValidateCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("validate", "Check a run's trace against a TLA+ spec (exit 0 pass, 1 fail, 2 unknown, 3 error)");
-  sub_->add_option("RUN_DIR", run_dirs_, "Run directories (each holds meta.json and trace/): one result each, then a summary")
+  sub_->add_option("RUN", run_dirs_,
+                   "Run directories (each holds meta.json and trace/) or history files (JSON lines, docs/history-format.md): "
+                   "one result each, then a summary")
       ->required();
   sub_->add_option("--spec", spec_, "The spec module (.tla)")->required();
   sub_->add_option("--mc", mc_, "An MC module defining the spec's constants (it may EXTEND OmniLinkTrace for its helpers)");
@@ -50,7 +53,8 @@ int ValidateCommand::run() {
   for (const std::string& run_dir : run_dirs_) {
     options_.run_dir = run_dir;
     const validation::ValidationResult result = validation::validate_run(options_);
-    if (result.verdict == "fail") campaign::write_failure_replay_files(run_dir, run_dir, result);
+    // A run directory's failure gets its replay files; a history file has no recording to replay.
+    if (result.verdict == "fail" && !validation::is_history_file(run_dir)) campaign::write_failure_replay_files(run_dir, run_dir, result);
     ++counts[result.verdict];
     exit_code = std::max(exit_code, result.exit_code());
     if (json_) {

@@ -10,6 +10,7 @@
 #include "support/trace_builder.hpp"
 #include "validation/validate.hpp"
 #include "validation/history.hpp"
+#include "validation/history_file.hpp"
 #include "validation/pending_domains.hpp"
 
 namespace {
@@ -265,4 +266,102 @@ TEST_CASE("pending domains: Bool-typed or all-boolean fields are BOOLEAN, others
   CHECK(domains["Dequeue"][1]->values.empty());
   REQUIRE(caveats.size() == 1);
   CHECK_THAT(caveats[0], Catch::Contains("OmniLinkDomain_Dequeue_flag"));
+}
+
+namespace {
+
+// Writes a history file (docs/history-format.md): the header, then one line per operation.
+fs::path history_file(const testing::ScratchDir& dir, const std::string& name, const std::vector<std::string>& lines,
+                      const std::string& header = R"({"format": "omnilink-history", "version": 1})") {
+  const fs::path file = dir / name;
+  std::ofstream out(file);
+  out << header << "\n";
+  for (const auto& l : lines) out << l << "\n";
+  return file;
+}
+
+std::string history_error(const fs::path& file) {
+  try {
+    validation::read_history_file(file);
+  } catch (const validation::HistoryError& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("a history file validates like a run: Figure 2 with renamed operations and named processes", "[history][file]") {
+  testing::ScratchDir dir;
+  auto figure2 = [&](std::int64_t dequeued) {
+    return history_file(dir, "fig2-" + std::to_string(dequeued) + ".jsonl",
+                        {R"({"process": "p1", "op": "Enq", "fields": {"elem": 1}, "start": 1, "end": 3, "outcome": "ok"})",
+                         R"({"process": 7, "op": "Enq", "fields": {"elem": 2}, "start": 2, "end": 4, "outcome": "ok"})",
+                         R"({"process": "p1", "op": "Enq", "fields": {"elem": 3}, "start": 5, "end": 8, "outcome": "ok"})",
+                         R"({"process": "p3", "op": "Deq", "fields": {"elem": )" + std::to_string(dequeued) +
+                             R"(, "ok": true}, "start": 6, "end": 9, "outcome": "ok"})",
+                         R"({"process": 7, "op": "Deq", "fields": {"elem": 0, "ok": false}, "start": 10, "end": 11, "outcome": "failed"})"},
+                        R"({"format": "omnilink-history", "version": 1, "rename": {"Enq": "Enqueue", "Deq": "Dequeue"}})");
+  };
+  const auto pass = validate(figure2(2));
+  CHECK(pass.verdict == "pass");
+  CHECK(pass.operations == 4);
+  CHECK(pass.dropped_failed == 1);
+  CHECK(fs::exists(dir / "fig2-2.jsonl.validation" / "result.json"));
+  const auto fail = validate(figure2(3));
+  CHECK(fail.verdict == "fail");
+  REQUIRE(fail.frontier.size() == 1);
+  CHECK(fail.frontier[0].op.id() == "T2.0");  // processes become threads in order of first appearance
+  CHECK(fail.frontier[0].op.name == "Dequeue");
+}
+
+TEST_CASE("a history file's pending operation has Herlihy and Wing's semantics", "[history][file]") {
+  testing::ScratchDir dir;
+  const auto r = validate(history_file(
+      dir, "pending.jsonl",
+      {R"({"process": 1, "op": "Enqueue", "fields": {"elem": 5}, "start": 1, "outcome": "pending"})",
+       R"({"process": 2, "op": "Dequeue", "fields": {"elem": 5, "ok": true}, "start": 4, "end": 6, "outcome": "ok"})"}));
+  CHECK(r.verdict == "pass");
+  CHECK(r.pending == 1);
+  REQUIRE(r.pending_outcomes.size() == 1);
+  CHECK(r.pending_outcomes[0].linearized);
+}
+
+TEST_CASE("a history file's values: integers, strings, booleans, tuples, records, $set and $map", "[history][file]") {
+  testing::ScratchDir dir;
+  const auto h = validation::read_history_file(history_file(
+      dir, "values.jsonl",
+      {R"({"process": 0, "op": "Op", "fields": {"t": [1, "a", true], "r": {"x": 1}, "s": {"$set": [2, 1]}, "m": {"$map": [[1, "one"]]}}, "start": 0, "end": 1, "outcome": "ok"})"}));
+  REQUIRE(h.threads.size() == 1);
+  const trace::Operation& op = h.threads[0][0];
+  CHECK(trace::to_tla(*op.field("t")) == "<<1, \"a\", TRUE>>");
+  CHECK(trace::to_tla(*op.field("r")) == "(\"x\" :> 1)");  // a record: a function on strings
+  CHECK(op.field("s")->is<trace::Set>());
+  CHECK(op.field("m")->is<trace::Map>());
+}
+
+TEST_CASE("a damaged history file is an error naming the line", "[history][file]") {
+  testing::ScratchDir dir;
+  const std::string ok = R"({"process": 1, "op": "Enqueue", "fields": {"elem": 1}, "start": 1, "end": 2, "outcome": "ok"})";
+  CHECK_THAT(history_error(history_file(dir, "v.jsonl", {ok}, R"({"format": "omnilink-history", "version": 9})")),
+             Catch::Contains("v.jsonl:1: history format version 9 is not supported"));
+  CHECK_THAT(history_error(history_file(dir, "h.jsonl", {ok}, R"({"version": 1})")), Catch::Contains("h.jsonl:1: the first line must be the header"));
+  CHECK_THAT(history_error(history_file(dir, "f.jsonl", {ok, R"({"process": 1, "op": "X", "start": 3, "end": 4, "outcome": "ok", "colour": 1})"})),
+             Catch::Contains("f.jsonl:3: unknown field 'colour'"));
+  CHECK_THAT(history_error(history_file(dir, "o.jsonl", {ok, R"({"process": 1, "op": "X", "start": 2, "end": 4, "outcome": "ok"})"})),
+             Catch::Contains("o.jsonl:3: process 1: this operation starts at 2, not after its previous one ended (2)"));
+  CHECK_THAT(history_error(history_file(dir, "p.jsonl", {R"({"process": 1, "op": "X", "start": 1, "outcome": "pending"})",
+                                                        R"({"process": 1, "op": "X", "start": 5, "end": 6, "outcome": "ok"})"})),
+             Catch::Contains("p.jsonl:3: process 1 has an operation after its pending one"));
+  CHECK_THAT(history_error(history_file(dir, "e.jsonl", {R"({"process": 1, "op": "X", "start": 5, "end": 4, "outcome": "ok"})"})),
+             Catch::Contains("e.jsonl:2: end 4 is before start 5"));
+  CHECK_THAT(history_error(history_file(dir, "u.jsonl", {R"({"process": 1, "op": "X", "start": 5, "end": 6, "outcome": "maybe"})"})),
+             Catch::Contains("u.jsonl:2: outcome:"));
+  CHECK_THAT(history_error(history_file(dir, "j.jsonl", {"{not json"})), Catch::Contains("j.jsonl:2: not a JSON object"));
+  CHECK_THAT(history_error(history_file(dir, "n.jsonl", {R"({"process": 1, "op": "X", "start": -1, "end": 6, "outcome": "ok"})"})),
+             Catch::Contains("n.jsonl:2: start: a non-negative integer"));
+  // Validating it is an error too, nothing half-done.
+  const auto r = validate(dir / "o.jsonl");
+  CHECK(r.verdict == "error");
+  CHECK(r.corrupt_trace);
 }

@@ -66,11 +66,15 @@ History read_history(const trace::RunDir& run) {
       history.cut = std::move(cut);
     }
   }
+  add_pending_caveat(history);
+  return history;
+}
+
+void add_pending_caveat(History& history) {
   if (const auto pending = history.pending_operations(); pending > 0)
     history.caveats.push_back(std::to_string(pending) +
                               " pending operation(s) (outcome unknown: in flight when the run died or at the cut) may each be "
                               "linearized with any results the spec accepts, or left out");
-  return history;
 }
 
 History prefix_before_pending(const History& history) {

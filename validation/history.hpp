@@ -47,6 +47,9 @@ struct History {
 /// Reads and checks every thread of `run`. Throws HistoryError.
 History read_history(const trace::RunDir& run);
 
+/// Adds the caveat every history with pending operations carries.
+void add_pending_caveat(History& history);
+
 /// The longest prefix every linearization of `history` must begin with that holds no pending
 /// operation: the completed operations that all ended before every other operation (pending ones
 /// included) started. If the history is linearizable, so is this prefix; so a prefix that is not

@@ -7,6 +7,7 @@
 #include "tla/spec.hpp"
 #include "trace/run_dir.hpp"
 #include "validation/history.hpp"
+#include "validation/history_file.hpp"
 #include "validation/native_check.hpp"
 #include "validation/problem.hpp"
 #include "validation/tlc_check.hpp"
@@ -175,7 +176,9 @@ void certify_failure(ValidationResult& result, const Problem& problem, const tla
 
 ValidationResult validate_run(const ValidateOptions& options) {
   ValidationResult result;
-  result.directory = options.run_dir / "validation";
+  // A history file's results go beside it (FILE.validation/), a run's into the run directory.
+  const bool history_file = is_history_file(options.run_dir);
+  result.directory = history_file ? fs::path(options.run_dir.string() + ".validation") : options.run_dir / "validation";
   auto write_result = [&] {
     std::error_code ec;
     fs::create_directories(result.directory, ec);
@@ -188,7 +191,6 @@ ValidationResult validate_run(const ValidateOptions& options) {
     result.reason = why;
   };
   try {
-    const trace::RunDir run = trace::RunDir::open(options.run_dir);
     const tla::Spec spec = tla::parse_spec_file(options.spec.string(), options.next);
     std::optional<tla::Spec> mc;
     if (options.mc) mc = tla::parse_module_file(options.mc->string());
@@ -197,7 +199,7 @@ ValidationResult validate_run(const ValidateOptions& options) {
     fs::remove_all(result.directory);
     const fs::path dir = fs::absolute(result.directory);
     fs::create_directories(dir);
-    History history = read_history(run);
+    History history = history_file ? read_history_file(options.run_dir) : read_history(trace::RunDir::open(options.run_dir));
     result.cut = history.cut;
     result.clock = history.clock;
     result.dropped_failed = history.dropped_failed;

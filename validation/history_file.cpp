@@ -1,0 +1,167 @@
+#include "validation/history_file.hpp"
+
+#include <fstream>
+#include <limits>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+namespace omnilink::validation {
+namespace {
+
+using nlohmann::json;
+
+/// One line's position, for errors.
+struct Where {
+  std::string file;
+  std::size_t line = 0;
+  std::string text(const std::string& what) const { return file + ":" + std::to_string(line) + ": " + what; }
+};
+
+trace::Value to_trace_value(const json& v, const Where& at, const std::string& path) {
+  if (v.is_boolean()) return trace::Value(v.get<bool>());
+  if (v.is_number_integer()) {
+    if (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      throw HistoryError(at.text(path + ": the integer " + v.dump() + " is too large"));
+    return trace::Value(v.get<std::int64_t>());
+  }
+  if (v.is_string()) return trace::Value(v.get<std::string>());
+  if (v.is_array()) {
+    trace::Tuple t;
+    for (std::size_t k = 0; k < v.size(); ++k) t.items.push_back(to_trace_value(v[k], at, path + "[" + std::to_string(k) + "]"));
+    return trace::Value(std::move(t));
+  }
+  if (v.is_object()) {
+    // {"$set": [...]} is a set; {"$map": [[k, v], ...]} a function with any keys; other objects
+    // are records (functions on strings).
+    if (v.size() == 1 && v.contains("$set") && v["$set"].is_array()) {
+      trace::Set s;
+      for (const auto& item : v["$set"]) s.items.push_back(to_trace_value(item, at, path + ".$set"));
+      return trace::Value(std::move(s));
+    }
+    trace::Map m;
+    if (v.size() == 1 && v.contains("$map") && v["$map"].is_array()) {
+      for (const auto& pair : v["$map"]) {
+        if (!pair.is_array() || pair.size() != 2) throw HistoryError(at.text(path + ".$map: each entry is [key, value]"));
+        m.entries.push_back({to_trace_value(pair[0], at, path + ".$map"), to_trace_value(pair[1], at, path + ".$map")});
+      }
+      return trace::Value(std::move(m));
+    }
+    for (const auto& [key, value] : v.items()) m.entries.push_back({trace::Value(key), to_trace_value(value, at, path + "." + key)});
+    return trace::Value(std::move(m));
+  }
+  throw HistoryError(at.text(path + ": " + std::string(v.type_name()) + " is not a value (booleans, integers, strings, arrays, objects)"));
+}
+
+std::uint64_t timestamp(const json& line, const char* key, const Where& at) {
+  const json& v = line.at(key);
+  if (!v.is_number_unsigned()) throw HistoryError(at.text(std::string(key) + ": a non-negative integer, not " + v.dump()));
+  return v.get<std::uint64_t>();
+}
+
+}  // namespace
+
+bool is_history_file(const std::filesystem::path& path) { return std::filesystem::is_regular_file(path); }
+
+History read_history_file(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw HistoryError(path.string() + ": cannot read the history file");
+  Where at{path.string(), 0};
+  History history;
+  history.clock = "history file";
+  std::map<std::string, std::string> rename;
+  std::map<std::string, std::uint32_t> threads;  // process -> thread, by first appearance
+  std::string text;
+  bool header = false;
+  while (std::getline(in, text)) {
+    ++at.line;
+    if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+    json line = json::parse(text, nullptr, false);
+    if (line.is_discarded() || !line.is_object()) throw HistoryError(at.text("not a JSON object"));
+    if (!header) {
+      if (line.value("format", "") != kHistoryFormat)
+        throw HistoryError(at.text("the first line must be the header {\"format\": \"" + std::string(kHistoryFormat) + "\", \"version\": 1}"));
+      if (line.value("version", 0) != kHistoryVersion)
+        throw HistoryError(at.text("history format version " + line.value("version", json()).dump() + " is not supported (this omnilink reads " +
+                                   std::to_string(kHistoryVersion) + ")"));
+      for (const auto& [key, value] : line.items())
+        if (key != "format" && key != "version" && key != "rename" && key != "inputs")
+          throw HistoryError(at.text("unknown header field '" + key + "' (format, version, rename, inputs)"));
+      if (line.contains("rename")) {
+        if (!line["rename"].is_object()) throw HistoryError(at.text("rename: an object {\"logged name\": \"SpecAction\"}"));
+        for (const auto& [from, to] : line["rename"].items()) {
+          if (!to.is_string()) throw HistoryError(at.text("rename." + from + ": a spec action's name"));
+          rename[from] = to.get<std::string>();
+        }
+      }
+      if (line.contains("inputs")) {
+        if (!line["inputs"].is_object()) throw HistoryError(at.text("inputs: an object {\"Op\": [\"field\", ...]}"));
+        for (const auto& [op, fields] : line["inputs"].items()) {
+          if (!fields.is_array()) throw HistoryError(at.text("inputs." + op + ": a list of field names"));
+          auto& declared = history.inputs[rename.count(op) ? rename[op] : op];
+          for (const auto& f : fields) {
+            if (!f.is_string()) throw HistoryError(at.text("inputs." + op + ": a list of field names"));
+            declared.push_back(f.get<std::string>());
+          }
+        }
+      }
+      header = true;
+      continue;
+    }
+    for (const auto& [key, value] : line.items())
+      if (key != "process" && key != "op" && key != "fields" && key != "start" && key != "end" && key != "outcome")
+        throw HistoryError(at.text("unknown field '" + key + "' (process, op, fields, start, end, outcome)"));
+    for (const char* key : {"process", "op", "start", "outcome"})
+      if (!line.contains(key)) throw HistoryError(at.text(std::string("'") + key + "' is missing"));
+    const json& process = line["process"];
+    if (!process.is_string() && !process.is_number_integer()) throw HistoryError(at.text("process: a string or an integer"));
+    if (!line["op"].is_string()) throw HistoryError(at.text("op: the operation's name"));
+    const std::string outcome = line["outcome"].is_string() ? line["outcome"].get<std::string>() : "";
+    if (outcome != "ok" && outcome != "failed" && outcome != "pending")
+      throw HistoryError(at.text("outcome: \"ok\", \"failed\" (failed without effect) or \"pending\" (outcome unknown)"));
+
+    trace::Operation op;
+    const std::string logged = line["op"].get<std::string>();
+    op.name = rename.count(logged) ? rename[logged] : logged;
+    op.start = timestamp(line, "start", at);
+    op.offset = at.line;
+    if (outcome == "pending") {
+      if (line.contains("end") && !line["end"].is_null()) throw HistoryError(at.text("a pending operation has no end"));
+      op.kind = trace::RecordKind::pending;
+      op.inputs_known = true;
+    } else {
+      if (!line.contains("end")) throw HistoryError(at.text("'end' is missing"));
+      op.end = timestamp(line, "end", at);
+      if (op.end < op.start) throw HistoryError(at.text("end " + std::to_string(op.end) + " is before start " + std::to_string(op.start)));
+      op.failed = outcome == "failed";
+    }
+    if (line.contains("fields")) {
+      if (!line["fields"].is_object()) throw HistoryError(at.text("fields: an object {\"name\": value}"));
+      for (const auto& [name, value] : line["fields"].items()) op.fields.emplace_back(name, to_trace_value(value, at, "fields." + name));
+    }
+    const std::string process_key = process.is_string() ? "s" + process.get<std::string>() : "i" + process.dump();
+    const auto [it, added] = threads.emplace(process_key, static_cast<std::uint32_t>(threads.size()));
+    if (added) history.threads.emplace_back();
+    auto& ops = history.threads[it->second];
+    op.thread = it->second;
+    op.index = ops.size();
+    if (!ops.empty()) {
+      const trace::Operation& previous = ops.back();
+      if (previous.pending())
+        throw HistoryError(at.text("process " + process.dump() + " has an operation after its pending one (a pending operation is its process's last)"));
+      if (op.start <= previous.end)
+        throw HistoryError(at.text("process " + process.dump() + ": this operation starts at " + std::to_string(op.start) +
+                                   ", not after its previous one ended (" + std::to_string(previous.end) + "); a process's operations are sequential, in order"));
+    }
+    if (op.failed) ++history.dropped_failed;
+    ops.push_back(std::move(op));  // a failed one too, for now: its process's order is checked against it
+  }
+  if (!header) throw HistoryError(path.string() + ": empty: no header line");
+  // Failed operations changed nothing: left out, as in a run (indexes keep counting them, so an
+  // operation's id is its place among its process's lines).
+  for (auto& ops : history.threads) std::erase_if(ops, [](const trace::Operation& o) { return o.failed; });
+  add_pending_caveat(history);
+  return history;
+}
+
+}  // namespace omnilink::validation

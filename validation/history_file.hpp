@@ -1,0 +1,24 @@
+// Histories from elsewhere: the plain JSON-lines history format (docs/history-format.md), one
+// operation per line, for histories a Jepsen test, a Go test or a log produced. Read into the same
+// History a run directory gives, so both checkers take it as they take a run. Errors name the
+// file and line; nothing is validated from a file that has one.
+#pragma once
+
+#include <filesystem>
+
+#include "validation/history.hpp"
+
+namespace omnilink::validation {
+
+inline constexpr const char* kHistoryFormat = "omnilink-history";
+inline constexpr int kHistoryVersion = 1;
+
+/// Whether `path` is a history file rather than a run directory (a regular file).
+bool is_history_file(const std::filesystem::path& path);
+
+/// Reads `path`. Processes become threads 0..N-1 in order of first appearance; failed operations
+/// are left out (counted); the header's `rename` maps logged names onto spec actions. Throws
+/// HistoryError ("FILE:LINE: what is wrong").
+History read_history_file(const std::filesystem::path& path);
+
+}  // namespace omnilink::validation
