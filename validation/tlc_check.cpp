@@ -150,6 +150,7 @@ void check_with_tlc(ValidationResult& result, const Problem& problem, const Spec
   finish_from_tlc(result, tlc, problem, spec, frontier_file, options);
   std::error_code ec;
   fs::remove_all(dir / "tlc-states", ec);  // TLC's fingerprint files: large, and of no use afterwards
+  fs::remove_all(dir / "tlc-tmp", ec);
 }
 
 std::optional<TlcTools> locate_tlc(const ValidateOptions& options, std::string& why_not) {

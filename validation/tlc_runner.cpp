@@ -64,6 +64,9 @@ TlcOutcome run_tlc(const TlcRun& run) {
                      // found without first enumerating every interleaving level by level.
                      "-Dtlc2.tool.queue.IStateQueue=StateDeque",
                      "-DTLA-Library=" + library,
+                     // TLC makes a temporary directory per run and leaves it behind: in the work
+                     // directory it goes away with the rest (it was one /tmp/tlc-* per validation).
+                     "-Djava.io.tmpdir=" + (run.work_dir / "tlc-tmp").string(),
                      "-cp",
                      run.jar.string(),
                      "tlc2.TLC",
@@ -77,6 +80,8 @@ TlcOutcome run_tlc(const TlcRun& run) {
                      "-config",
                      (run.work_dir / (run.module + ".cfg")).string(),
                      (run.work_dir / (run.module + ".tla")).string()};
+  std::error_code ec;
+  std::filesystem::create_directories(run.work_dir / "tlc-tmp", ec);
   ProcessOptions options;
   options.timeout = run.timeout;
   options.cwd = run.work_dir;
