@@ -13,6 +13,9 @@
   sqlite,
   concurrentqueue,
   onetbb,
+  pkg-config,
+  tree-sitter,
+  tree-sitter-grammars,
   catch2, # Catch2 v2 (catch2_3 is v3)
   gdb,
   rr,
@@ -45,12 +48,14 @@ stdenv.mkDerivation (finalAttrs: {
     cmake
     ninja
     makeWrapper
+    pkg-config
   ];
 
   buildInputs = [
     cli11
     nlohmann_json
     sqlite
+    tree-sitter # the runtime the embedded checker's TLA+ grammar runs on
     # Only the example harnesses use these.
     concurrentqueue
     onetbb
@@ -69,6 +74,9 @@ stdenv.mkDerivation (finalAttrs: {
     (lib.cmakeBool "OMNILINK_BUILD_EXAMPLES" true) # installed under libexec/omnilink/examples
     (lib.cmakeBool "OMNILINK_BUILD_BENCH" withBench)
     (lib.cmakeBool "OMNILINK_STATIC_EXAMPLES" false) # no static glibc in the default stdenv
+    # The TLA+ grammar's sources (its generated src/parser.c), which CMake compiles in: nixpkgs'
+    # build of the same community grammar that scripts/setup fetches from npm.
+    (lib.cmakeFeature "OMNILINK_TLAPLUS_GRAMMAR_DIR" "${tree-sitter-grammars.tree-sitter-tlaplus.src}")
   ];
 
   doCheck = true;
