@@ -52,6 +52,8 @@
           ];
           # What the wrapped binary gets, so a locally built ./build/omnilink finds TLC too.
           env.OMNILINK_TLC_JAR = "${pkgs.tlaplus}/share/java/tla2tools.jar";
+          # The TLA+ grammar's sources, which CMake compiles into the embedded checker.
+          env.OMNILINK_TLAPLUS_GRAMMAR_DIR = "${pkgs.tree-sitter-grammars.tree-sitter-tlaplus.src}";
           # Debug (-O0) and sanitizer builds: _FORTIFY_SOURCE only warns without optimisation.
           hardeningDisable = [ "fortify" ];
         };

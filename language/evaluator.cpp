@@ -16,6 +16,22 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
 }
 }  // namespace
 
+std::vector<std::size_t> unchanged_variables(const Expr& unchanged) {
+  // The loader checked the shape: variables, tuples of them, definitions of such tuples.
+  std::vector<std::size_t> out;
+  auto visit = [&](const Expr& x, auto&& self) -> void {
+    if (x.kind == ExprKind::Tuple) {
+      for (const auto& kid : x.kids) self(*kid, self);
+    } else if (x.kind == ExprKind::RefDefinition) {
+      self(*x.definition->body, self);
+    } else {
+      out.push_back(x.index);
+    }
+  };
+  visit(*unchanged.kids[0], visit);
+  return out;
+}
+
 Evaluator::Evaluator(const LoadedSpec& spec, TraceHooks hooks) : spec_(spec), hooks_(std::move(hooks)) {}
 
 void Evaluator::fail(const Expr& at, const std::string& what) const { throw EvalError(at.pos.text() + ": " + what); }
@@ -158,22 +174,17 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
       return;
     }
     case ExprKind::Unchanged: {
+      if (current_ == nullptr) fail(e, "UNCHANGED in an initial predicate");
       std::vector<std::size_t> assigned;
       bool holds = true;
-      auto visit = [&](const Expr& x, auto&& self) -> void {
-        if (x.kind == ExprKind::Tuple) {
-          for (const auto& kid : x.kids) self(*kid, self);
-        } else if (x.kind == ExprKind::RefDefinition) {
-          self(*x.definition->body, self);
-        } else if (!next_[x.index]) {
-          next_[x.index] = (*current_)[x.index];
-          assigned.push_back(x.index);
-        } else if (!next_[x.index]->equals((*current_)[x.index])) {
+      for (std::size_t index : unchanged_variables(e)) {
+        if (!next_[index]) {
+          next_[index] = (*current_)[index];
+          assigned.push_back(index);
+        } else if (!next_[index]->equals((*current_)[index])) {
           holds = false;
         }
-      };
-      if (current_ == nullptr) fail(e, "UNCHANGED in an initial predicate");
-      visit(*e.kids[0], visit);
+      }
       if (holds) k();
       for (std::size_t index : assigned) next_[index].reset();
       return;
@@ -496,18 +507,9 @@ Value Evaluator::eval(const Expr& e) {
         if (at_.empty()) fail(e, "@ outside an EXCEPT");
         return at_.back();
       case ExprKind::Unchanged: {
-        bool holds = true;
-        auto visit = [&](const Expr& x, auto&& self) -> void {
-          if (x.kind == ExprKind::Tuple) {
-            for (const auto& kid : x.kids) self(*kid, self);
-          } else if (x.kind == ExprKind::RefDefinition) {
-            self(*x.definition->body, self);
-          } else {
-            holds = holds && variable(x.index, true, x).equals(variable(x.index, false, x));
-          }
-        };
-        visit(*e.kids[0], visit);
-        return Value::boolean(holds);
+        for (std::size_t index : unchanged_variables(e))
+          if (!variable(index, true, e).equals(variable(index, false, e))) return Value::boolean(false);
+        return Value::boolean(true);
       }
       default:
         fail(e, "cannot evaluate this construct");

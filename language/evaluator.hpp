@@ -24,6 +24,9 @@ struct TraceHooks {
   std::function<Value(const std::string& op, std::int64_t position)> field_values;
 };
 
+/// The variables an UNCHANGED names (through tuples and definitions of tuples), by index.
+std::vector<std::size_t> unchanged_variables(const Expr& unchanged);
+
 /// Evaluates one loaded spec. Not thread-safe: one per thread (they share the LoadedSpec, which
 /// must be fully bound first).
 class Evaluator {

@@ -269,6 +269,9 @@ void LoadedSpec::bind(Expr& e, Binding& b) {
       if (auto d = b.scope->definitions.find(name); d != b.scope->definitions.end()) def = d->second;
     }
     if (def != nullptr) {
+      if (arity == 0 && !def->params.empty())
+        throw fragment_error("the operator " + name + " used without its arguments (an operator passed as an argument, to a "
+                             "higher-order operator, is outside the fragment the embedded checker evaluates)");
       if (def->params.size() != arity)
         throw fragment_error(name + " takes " + std::to_string(def->params.size()) + " argument(s), given " + std::to_string(arity));
       if (!def->resolved) bind(*def, home_.count(def) ? home_.at(def) : b.scope);

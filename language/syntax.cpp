@@ -202,8 +202,8 @@ class Converter {
     return d;
   }
 
-  Bound bound(TSNode n) {
-    Bound b;
+  // The names a quantifier, CHOOSE or constructor introduces: `x, y` or `<<a, b>>`.
+  void bound_names(TSNode n, Bound& b) {
     for (TSNode i : field_children(n, "intro")) {
       if (std::strcmp(ts_node_type(i), "tuple_of_identifiers") == 0) {
         b.tuple = true;
@@ -213,6 +213,11 @@ class Converter {
         b.names.push_back(symbol(i));
       }
     }
+  }
+
+  Bound bound(TSNode n) {
+    Bound b;
+    bound_names(n, b);
     b.set = expr(field(n, "set"));
     return b;
   }
@@ -442,15 +447,7 @@ class Converter {
     if (type == "choose") {
       ExprPtr e = make(ExprKind::Choose, n);
       Bound b;
-      for (TSNode i : field_children(n, "intro")) {
-        if (std::strcmp(ts_node_type(i), "tuple_of_identifiers") == 0) {
-          b.tuple = true;
-          for (TSNode id : named_children(i))
-            if (std::strcmp(ts_node_type(id), "identifier") == 0) b.names.push_back(symbol(id));
-        } else {
-          b.names.push_back(symbol(i));
-        }
-      }
+      bound_names(n, b);
       TSNode set = field(n, "set");
       if (ts_node_is_null(set)) return unsupported(n, "an unbounded CHOOSE (CHOOSE x : P); bound it: CHOOSE x \\in S : P");
       b.set = expr(set);

@@ -229,6 +229,8 @@ TEST_CASE("constructs outside the fragment are refused at load, with file:line:c
   CHECK_THAT(refused("A == Undefined(1)"), Catch::Contains("unknown name Undefined"));
   CHECK_THAT(refused("A == (x + 1)' = 2"), Catch::Contains("priming an expression other than a variable"));
   CHECK_THAT(refused("A == x' = 1.5"), Catch::Contains("real numbers"));
+  CHECK_THAT(refused("Id(y) == y\nApp(F(_), y) == F(y)\nA == x' = App(Id, 1)"), Catch::Contains("M.tla:6:15: the operator Id used without"));
+  CHECK_THAT(refused("A == x' = (LAMBDA y : y)"), Catch::Contains("LAMBDA"));
   // A temporal formula the checker never evaluates does not stop the spec from loading.
   CHECK(refused("A == x' = 1\nSpec == x = 0 /\\ [][A]_x") == "accepted");
   CHECK_THAT(refused("A == x' = 1\n"), Catch::Equals("accepted"));

@@ -244,6 +244,49 @@ TEST_CASE("a map checked key by key (OmniLinkPartitionBy): the failing key is na
   }
 }
 
+TEST_CASE("a spec outside the fragment: native refuses naming the construct, auto has TLC decide and says why",
+          "[validate][checkers]") {
+  testing::ScratchDir dir;
+  TraceBuilder b(2);
+  b.op(0, "Write", 1, 2, F::fields("value", 7)).op(1, "Read", 3, 4, F::fields("value", 7));
+  b.write(dir / "run");
+  validation::ValidateOptions o;
+  o.run_dir = dir / "run";
+  o.spec = fs::path(OMNILINK_TEST_SPECS) / "HigherOrderRegister.tla";
+  o.checker = validation::Checker::native;
+  const auto native = validation::validate_run(o);
+  CHECK(native.verdict == "error");
+  CHECK_THAT(native.reason, Catch::Contains("HigherOrderRegister.tla:12:") && Catch::Contains("an operator passed as an argument") &&
+                                Catch::Contains("--checker tlc"));
+  o.checker = validation::Checker::automatic;
+  const auto automatic = validation::validate_run(o);
+  INFO(automatic.summary());
+  CHECK(automatic.checker == "tlc");
+  CHECK(automatic.verdict == (testing::testing_tlc() ? "pass" : automatic.verdict));  // unknown where TLC is missing
+  CHECK(std::any_of(automatic.caveats.begin(), automatic.caveats.end(), [](const std::string& c) {
+    return c.find("decided by TLC: the native checker cannot evaluate this spec") != std::string::npos &&
+           c.find("HigherOrderRegister.tla:12:") != std::string::npos;
+  }));
+}
+
+TEST_CASE("--checker both: the checkers agree on Figure 2's verdicts", "[validate][checkers]") {
+  if (!testing::testing_tlc()) return;  // needs TLC: run by validation_test_tlc
+  testing::ScratchDir dir;
+  for (std::int64_t dequeued : {2, 3}) {
+    const fs::path run = dir / ("run" + std::to_string(dequeued));
+    figure2(dequeued).write(run);
+    validation::ValidateOptions o;
+    o.run_dir = run;
+    o.spec = kSpecs / "LinearizableQueue.tla";
+    o.checker = validation::Checker::both;
+    const auto r = validation::validate_run(o);
+    INFO(r.summary());
+    CHECK(r.verdict == (dequeued == 2 ? "pass" : "fail"));
+    CHECK(r.checker == "native");
+    CHECK(std::find(r.caveats.begin(), r.caveats.end(), "TLC agrees (" + r.verdict + ")") != r.caveats.end());
+  }
+}
+
 TEST_CASE("bulk dequeues interleave step by step", "[validate][tlc][specs]") {
   // Two overlapping bulk dequeues take 1, 3 and 2, 4 from one producer's stream 1, 2, 3, 4:
   // only an interleaving of their steps explains it.
