@@ -97,7 +97,7 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
         report.linearized = linearized;
         for (std::size_t k = 0; k < reports.size(); ++k)
           if (k != chosen) taken.emplace_back(&parts[k].second, std::move(reports[k].pending_taken));
-      } else {
+      } else if (report.outcome == SearchReport::Outcome::rejected) {
         result.partitions->failed = parts[chosen].first;
       }
       report.states_generated = generated;
