@@ -121,23 +121,20 @@ struct Expr {
   Builtin builtin = Builtin::None;     // RefBuiltin
 };
 
-/// `Name(params) == body`, `f[x \in S] == body` (a function definition), a CONSTANT, or a
-/// standard-module operator.
+/// `Name(params) == body`, `f[x \in S] == body` (a function definition), or a CONSTANT.
+/// RECURSIVE declarations need no mark: binding allows any definition to refer to any other.
 struct Definition {
   std::string name;
   SourcePos pos;
   std::vector<std::unique_ptr<Symbol>> params;
   ExprPtr body;
   std::vector<Bound> function_bounds;  // a function definition f[x \in S] == ...
-  bool recursive = false;              // declared RECURSIVE
-  std::string comment;                 // the comment right before it (an @type annotation)
 
   // Set by the loader.
   bool resolved = false;
   bool uses_state = false;  // refers to a variable, directly or through another definition
   bool in_let = false;      // a LET definition: may use the enclosing bound names, so never cached
   bool constant = false;    // a CONSTANT of the module (its value is substituted or a model value)
-  Builtin builtin = Builtin::None;
 };
 
 struct Module {
@@ -147,7 +144,6 @@ struct Module {
   std::vector<std::string> constants;
   std::vector<std::string> variables;
   std::vector<std::unique_ptr<Definition>> definitions;  // in order
-  std::vector<Definition*> constant_definitions;         // one per CONSTANT
 };
 
 }  // namespace omnilink::language

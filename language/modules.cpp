@@ -54,7 +54,6 @@ struct LoadedSpec::Scope {
   std::map<std::string, Definition*> definitions;  // constants too (Definition::constant)
   std::map<std::string, std::size_t> variables;
   std::map<std::string, const StandardOperator*> standard;
-  std::string module;
 };
 
 /// The names in force while binding one definition: bound symbols and LET definitions, innermost last.
@@ -115,7 +114,6 @@ Module& LoadedSpec::read_module(const std::string& name, const fs::path& dir, co
 std::shared_ptr<LoadedSpec::Scope> LoadedSpec::scope_of(const std::string& name) {
   if (auto it = scopes_.find(name); it != scopes_.end()) return it->second;
   auto scope = std::make_shared<Scope>();
-  scope->module = name;
   scopes_[name] = scope;  // before the extends: a cycle then finds this (incomplete) scope
   if (is_standard(name)) {
     for (const auto& op : kStandard)

@@ -49,14 +49,8 @@ class Converter {
     if (ts_node_is_null(mod)) throw SyntaxError(*file_ + ":1:1: no MODULE in the file");
     Module m;
     m.name = text_of(ts_node_child_by_field_name(mod, "name", 4));
-    std::string pending_comment;
-    std::vector<std::string> recursive;
     for (TSNode child : named_children(mod)) {
       const std::string type = ts_node_type(child);
-      if (type == "comment" || type == "block_comment") {
-        pending_comment = text_of(child);
-        continue;
-      }
       if (type == "extends") {
         for (TSNode e : named_children(child)) m.extends.push_back(text_of(e));
       } else if (type == "constant_declaration") {
@@ -67,14 +61,8 @@ class Converter {
         }
       } else if (type == "variable_declaration") {
         for (TSNode v : named_children(child)) m.variables.push_back(text_of(v));
-      } else if (type == "recursive_declaration") {
-        for (TSNode r : named_children(child))
-          recursive.push_back(std::strcmp(ts_node_type(r), "operator_declaration") == 0
-                                  ? text_of(ts_node_child_by_field_name(r, "name", 4))
-                                  : text_of(r));
       } else if (type == "operator_definition" || type == "function_definition") {
         m.definitions.push_back(definition(child));
-        m.definitions.back()->comment = pending_comment;
       } else if (type == "local_definition") {
         for (TSNode d : named_children(child)) {
           const std::string inner = ts_node_type(d);
@@ -86,12 +74,8 @@ class Converter {
       } else if (type == "module") {
         throw SyntaxError(pos(child).text() + ": nested modules are outside the fragment omnilink evaluates");
       }
-      // ASSUME, THEOREM, proofs, separators: nothing to evaluate.
-      pending_comment.clear();
+      // RECURSIVE declarations, ASSUME, THEOREM, proofs, comments, separators: nothing to evaluate.
     }
-    for (auto& d : m.definitions)
-      for (const auto& r : recursive)
-        if (d->name == r) d->recursive = true;
     return m;
   }
 
@@ -106,14 +90,14 @@ class Converter {
     return {file_, p.row + 1, p.column + 1};
   }
 
+  // The named children, comments left out (the grammar puts them anywhere).
   static std::vector<TSNode> named_children(TSNode n) {
     std::vector<TSNode> out;
     const std::uint32_t count = ts_node_named_child_count(n);
     for (std::uint32_t k = 0; k < count; ++k) {
       TSNode c = ts_node_named_child(n, k);
       const char* t = ts_node_type(c);
-      if (std::strcmp(t, "comment") == 0 && std::strcmp(ts_node_type(n), "module") != 0) continue;
-      out.push_back(c);
+      if (std::strcmp(t, "comment") != 0 && std::strcmp(t, "block_comment") != 0) out.push_back(c);
     }
     return out;
   }
@@ -121,7 +105,7 @@ class Converter {
   // The named children that are expressions (skipping tokens such as bullets, arrows, brackets).
   static std::vector<TSNode> expr_children(TSNode n) {
     static const char* const kTokens[] = {"bullet_conj", "bullet_disj", "case_arrow", "case_box", "langle_bracket", "rangle_bracket",
-                                          "all_map_to", "maps_to", "set_in", "def_eq", "comment", "block_comment", "colon"};
+                                          "all_map_to", "maps_to", "set_in", "def_eq", "colon"};
     std::vector<TSNode> out;
     for (TSNode c : named_children(n)) {
       bool token = false;
@@ -417,21 +401,14 @@ class Converter {
     }
     if (type == "let_in") {
       ExprPtr e = make(ExprKind::Let, n);
-      std::vector<std::string> recursive;
       for (TSNode d : field_children(n, "definitions")) {
         const std::string d_type = ts_node_type(d);
-        if (d_type == "recursive_declaration") {
-          for (TSNode r : named_children(d))
-            recursive.push_back(std::strcmp(ts_node_type(r), "operator_declaration") == 0 ? text_of(field(r, "name")) : text_of(r));
-        } else if (d_type == "operator_definition" || d_type == "function_definition") {
+        if (d_type == "operator_definition" || d_type == "function_definition") {
           e->definitions.push_back(definition(d));
-        } else {
+        } else if (d_type != "recursive_declaration") {
           e->definitions.push_back(unsupported_definition(d, "a module definition in LET"));
         }
       }
-      for (auto& d : e->definitions)
-        for (const auto& r : recursive)
-          if (d->name == r) d->recursive = true;
       e->kids.push_back(expr(field(n, "expression")));
       return e;
     }
