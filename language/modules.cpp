@@ -56,11 +56,18 @@ struct LoadedSpec::Scope {
   std::map<std::string, const StandardOperator*> standard;
 };
 
+/// One LET's definitions, and how many bound symbols were in force at the LET (its definitions
+/// see those, whichever of them is bound first).
+struct LetScope {
+  std::vector<Definition*> definitions;
+  std::size_t symbols = 0;
+};
+
 /// The names in force while binding one definition: bound symbols and LET definitions, innermost last.
 struct Binding {
   std::shared_ptr<LoadedSpec::Scope> scope;
   std::vector<const Symbol*> symbols;
-  std::vector<std::vector<Definition*>> lets;
+  std::vector<LetScope> lets;
   const Definition* current = nullptr;  // for messages
 };
 
@@ -184,17 +191,36 @@ const Definition* LoadedSpec::constant_substitute(const Definition& constant) co
 }
 
 void LoadedSpec::bind(Definition& def, const std::shared_ptr<Scope>& scope) {
-  def.resolved = true;  // first: a recursive definition refers to itself
+  ++binding_depth_;
+  struct Leave {
+    int& depth;
+    ~Leave() { --depth; }
+  } leave{binding_depth_};
   Binding b{scope, {}, {}, &def};
-  for (auto& bound : def.function_bounds) {
-    if (bound.set) bind(*bound.set, b);
+  bind_body(def, b);
+  unsettled_.push_back(&def);
+  if (binding_depth_ > 1) return;
+  for (Definition* d : unsettled_) {
+    std::vector<const Definition*> visiting;
+    d->uses_state = uses_state(*d, visiting);
   }
+  unsettled_.clear();
+}
+
+// A definition's bound sets, then its body with its parameters (and function arguments) in force.
+void LoadedSpec::bind_body(Definition& def, Binding& b) {
+  def.resolved = true;  // first: a recursive definition refers to itself
+  const std::size_t depth = b.symbols.size();
+  const Definition* enclosing = b.current;
+  b.current = &def;
+  for (auto& bound : def.function_bounds)
+    if (bound.set) bind(*bound.set, b);
   for (auto& bound : def.function_bounds)
     for (auto& s : bound.names) b.symbols.push_back(s.get());
   for (auto& p : def.params) b.symbols.push_back(p.get());
   bind(*def.body, b);
-  std::vector<const Definition*> visiting;
-  def.uses_state = uses_state(def, visiting);
+  b.symbols.resize(depth);
+  b.current = enclosing;
 }
 
 namespace {
@@ -254,9 +280,18 @@ void LoadedSpec::bind(Expr& e, Binding& b) {
           return;
         }
     Definition* def = nullptr;
-    for (auto it = b.lets.rbegin(); it != b.lets.rend() && def == nullptr; ++it)
-      for (Definition* d : *it)
-        if (d->name == name) def = d;
+    for (std::size_t f = b.lets.size(); f-- > 0 && def == nullptr;)
+      for (Definition* d : b.lets[f].definitions)
+        if (d->name == name) {
+          def = d;
+          // A LET definition used before the LET reaches it (RECURSIVE): bound now, with the
+          // names in force at its LET.
+          if (!def->resolved) {
+            Binding at_let{b.scope, std::vector<const Symbol*>(b.symbols.begin(), b.symbols.begin() + b.lets[f].symbols),
+                           std::vector<LetScope>(b.lets.begin(), b.lets.begin() + f + 1), b.current};
+            bind_body(*def, at_let);
+          }
+        }
     if (def == nullptr) {
       if (auto v = b.scope->variables.find(name); v != b.scope->variables.end()) {
         if (arity != 0) throw fragment_error("the variable " + name + " is applied to arguments");
@@ -272,7 +307,7 @@ void LoadedSpec::bind(Expr& e, Binding& b) {
                              "higher-order operator, is outside the fragment the embedded checker evaluates)");
       if (def->params.size() != arity)
         throw fragment_error(name + " takes " + std::to_string(def->params.size()) + " argument(s), given " + std::to_string(arity));
-      if (!def->resolved) bind(*def, home_.count(def) ? home_.at(def) : b.scope);
+      if (!def->resolved) bind(*def, home_.at(def));
       e.kind = ExprKind::RefDefinition;
       e.definition = def;
       return;
@@ -322,21 +357,14 @@ void LoadedSpec::bind(Expr& e, Binding& b) {
       return;
     }
     case ExprKind::Let: {
-      b.lets.emplace_back();
-      for (auto& d : e.definitions) b.lets.back().push_back(d.get());
+      LetScope let{{}, b.symbols.size()};
       for (auto& d : e.definitions) {
-        if (d->resolved) continue;
-        d->resolved = true;
         d->in_let = true;
-        const std::size_t depth = b.symbols.size();
-        for (auto& bound : d->function_bounds)
-          if (bound.set) bind(*bound.set, b);
-        for (auto& bound : d->function_bounds)
-          for (auto& s : bound.names) b.symbols.push_back(s.get());
-        for (auto& p : d->params) b.symbols.push_back(p.get());
-        bind(*d->body, b);
-        b.symbols.resize(depth);
+        let.definitions.push_back(d.get());
       }
+      b.lets.push_back(std::move(let));
+      for (auto& d : e.definitions)
+        if (!d->resolved) bind_body(*d, b);
       bind_kids();
       b.lets.pop_back();
       return;

@@ -52,6 +52,7 @@ class LoadedSpec {
   Module& read_module(const std::string& name, const std::filesystem::path& dir, const SourcePos& from);
   std::shared_ptr<Scope> scope_of(const std::string& module);
   void bind(Definition& def, const std::shared_ptr<Scope>& scope);
+  void bind_body(Definition& def, struct Binding& b);
   void bind(Expr& e, struct Binding& b);
   bool uses_state(const Definition& def, std::vector<const Definition*>& visiting) const;
 
@@ -61,7 +62,10 @@ class LoadedSpec {
   std::vector<std::filesystem::path> dirs_;
   std::string spec_name_, mc_name_;
   std::vector<std::string> variables_;
-  std::vector<std::unique_ptr<Definition>> standard_;  // the builtins' definitions
+  // Definitions bound since the outermost bind() began: their uses_state is settled when it ends,
+  // once every definition they refer to is bound too (a recursive one may still be half bound).
+  std::vector<Definition*> unsettled_;
+  int binding_depth_ = 0;
 };
 
 }  // namespace omnilink::language

@@ -130,6 +130,8 @@ TEST_CASE("RECURSIVE operators and recursive function definitions", "[language]"
   CHECK(value_of("fact[6]", "fact[n \\in Nat] == IF n = 0 THEN 1 ELSE n * fact[n - 1]") == "720");
   CHECK(value_of("Sum(<<1, 2, 3>>)",
                  "RECURSIVE Sum(_)\nSum(s) == IF s = <<>> THEN 0 ELSE LET h == Head(s) IN h + Sum(Tail(s))") == "6");
+  // A LET definition used before its LET reaches it sees the names in force at the LET.
+  CHECK(value_of("\\E x \\in {1} : LET RECURSIVE B\n A == B + x\n B == x + 1 IN A = 3") == "TRUE");
   CHECK_THAT(error_of("Loop(1)", "RECURSIVE Loop(_)\nLoop(n) == Loop(n + 1)"), Catch::Contains("recursion deeper"));
 }
 
@@ -259,4 +261,23 @@ TEST_CASE("a sequence built by Append and Tail hashes as the same sequence built
   CHECK(fingerprint({queue}) == fingerprint({whole}));
   CHECK_FALSE(fingerprint({queue}) == fingerprint({ints({3, 4, 5})}));
   CHECK_FALSE(fingerprint({ints({1, 2})}) == fingerprint({ints({2, 1})}));
+}
+
+TEST_CASE("a constant-looking definition that reads state through a recursive one is evaluated in each state", "[language]") {
+  // B has no parameters and mentions no variable itself, but A, which refers back to B (and so
+  // is only half bound when B is), reads x: B must not be cached as a constant.
+  omnilink::testing::ScratchDir dir;
+  auto spec = load(dir, R"(VARIABLES x, y
+RECURSIVE A(_), B
+A(n) == IF n = 1 THEN B ELSE x
+B == A(0)
+Step == x' = x /\ y' = A(1))");
+  Evaluator ev(*spec);
+  const Definition& step = *spec->spec_definition("Step");
+  for (std::int64_t x : {1, 2, 7}) {
+    std::vector<State> out;
+    ev.successors(step, {}, State{Value::integer(x), Value::integer(0)}, out);
+    REQUIRE(out.size() == 1);
+    CHECK(out[0][1].text() == std::to_string(x));
+  }
 }
