@@ -32,6 +32,28 @@ std::vector<std::size_t> unchanged_variables(const Expr& unchanged) {
   return out;
 }
 
+/// One operator call: the recursion guard and the names the call binds, both undone however the
+/// call ends.
+class Evaluator::CallScope {
+ public:
+  CallScope(Evaluator& ev, const Expr& at) : ev_(ev), env_depth_(ev.env_.size()) {
+    if (++ev_.depth_ > kMaxDepth) {
+      --ev_.depth_;
+      ev_.fail(at, "recursion deeper than " + std::to_string(kMaxDepth) + " calls");
+    }
+  }
+  ~CallScope() {
+    ev_.env_.resize(env_depth_);
+    --ev_.depth_;
+  }
+  CallScope(const CallScope&) = delete;
+  CallScope& operator=(const CallScope&) = delete;
+
+ private:
+  Evaluator& ev_;
+  std::size_t env_depth_;
+};
+
 Evaluator::Evaluator(const LoadedSpec& spec, TraceHooks hooks) : spec_(spec), hooks_(std::move(hooks)) {}
 
 void Evaluator::fail(const Expr& at, const std::string& what) const { throw EvalError(at.pos.text() + ": " + what); }
@@ -78,23 +100,17 @@ void Evaluator::successors(const Definition& action, const std::vector<Value>& a
   current_ = &from;
   init_mode_ = false;
   next_.assign(from.size(), std::nullopt);
-  const std::size_t depth = env_.size();
+  CallScope call(*this, *action.body);
   for (std::size_t k = 0; k < action.params.size(); ++k) push(action.params[k].get(), args.at(k));
-  try {
-    act(*action.body, [&] {
-      State s;
-      s.reserve(next_.size());
-      for (std::size_t k = 0; k < next_.size(); ++k) {
-        if (!next_[k]) fail(*action.body, "the action " + action.name + " does not determine " + variable_name(k) + "'");
-        s.push_back(*next_[k]);
-      }
-      out.push_back(std::move(s));
-    });
-  } catch (...) {
-    env_.resize(depth);
-    throw;
-  }
-  env_.resize(depth);
+  act(*action.body, [&] {
+    State s;
+    s.reserve(next_.size());
+    for (std::size_t k = 0; k < next_.size(); ++k) {
+      if (!next_[k]) fail(*action.body, "the action " + action.name + " does not determine " + variable_name(k) + "'");
+      s.push_back(*next_[k]);
+    }
+    out.push_back(std::move(s));
+  });
 }
 
 Value Evaluator::evaluate(const Definition& def, const State& state) {
@@ -133,27 +149,18 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
     }
     case ExprKind::If:
       return act(*e.kids[truth(*e.kids[0]) ? 1 : 2], k);
-    case ExprKind::Case: {
-      const std::size_t arms = (e.kids.size() - (e.has_other ? 1 : 0)) / 2;
-      for (std::size_t a = 0; a < arms; ++a)
-        if (truth(*e.kids[2 * a])) return act(*e.kids[2 * a + 1], k);
-      if (e.has_other) return act(*e.kids.back(), k);
-      fail(e, "no CASE arm applies and there is no OTHER");
-    }
+    case ExprKind::Case:
+      return act(case_arm(e), k);
     case ExprKind::Let:
       return act(*e.kids[0], k);
     case ExprKind::RefDefinition: {
       const Definition& def = *e.definition;
       if (def.constant || !def.function_bounds.empty() || (!def.uses_state && !def.in_let)) break;  // a value: test it below
-      if (++depth_ > kMaxDepth) fail(e, "recursion deeper than " + std::to_string(kMaxDepth) + " calls");
       std::vector<Value> args;
       for (const auto& a : e.kids) args.push_back(eval(*a));
-      const std::size_t depth = env_.size();
+      CallScope call(*this, e);
       for (std::size_t p = 0; p < def.params.size(); ++p) push(def.params[p].get(), std::move(args[p]));
-      act(*def.body, k);
-      env_.resize(depth);
-      --depth_;
-      return;
+      return act(*def.body, k);
     }
     case ExprKind::RefBuiltin: {
       if ((e.builtin != Builtin::Eq && e.builtin != Builtin::In) || e.kids.size() != 2) break;
@@ -198,6 +205,14 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
 // ---------------------------------------------------------------------------------------------
 // Expressions.
 
+const Expr& Evaluator::case_arm(const Expr& e) {
+  const std::size_t arms = (e.kids.size() - (e.has_other ? 1 : 0)) / 2;
+  for (std::size_t a = 0; a < arms; ++a)
+    if (truth(*e.kids[2 * a])) return *e.kids[2 * a + 1];
+  if (e.has_other) return *e.kids.back();
+  fail(e, "no CASE arm applies and there is no OTHER");
+}
+
 bool Evaluator::truth(const Expr& e) {
   const Value v = eval(e);
   if (!v.is_bool()) fail(e, "expected a boolean, got " + v.describe() + ": " + v.text());
@@ -218,37 +233,43 @@ void Evaluator::for_each_binding(const std::vector<Bound>& bounds, const std::fu
   std::function<bool(std::size_t)> level = [&](std::size_t i) -> bool {
     if (i == bounds.size()) return body();
     const Bound& b = bounds[i];
-    for (const Value& v : sets[i]) {
-      const std::size_t depth = env_.size();
-      if (b.tuple) {
+    if (b.tuple) {  // <<a, b>> \in S: each element of S split over the names
+      for (const Value& v : sets[i]) {
         if (v.kind() != Value::Kind::Seq || v.items().size() != b.names.size())
           fail(*b.set, "cannot bind a tuple of " + std::to_string(b.names.size()) + " names to " + v.text());
+        const std::size_t depth = env_.size();
         for (std::size_t n = 0; n < b.names.size(); ++n) push(b.names[n].get(), v.items()[n]);
         const bool go_on = level(i + 1);
         env_.resize(depth);
         if (!go_on) return false;
-        continue;
       }
-      // \E x, y \in S: each name ranges over S.
-      std::function<bool(std::size_t)> names = [&](std::size_t n) -> bool {
-        if (n == b.names.size()) return level(i + 1);
-        for (const Value& w : sets[i]) {
-          push(b.names[n].get(), w);
-          const bool go_on = names(n + 1);
-          pop(1);
-          if (!go_on) return false;
-        }
-        return true;
-      };
-      if (b.names.size() > 1) return names(0);
-      push(b.names[0].get(), v);
-      const bool go_on = level(i + 1);
-      env_.resize(depth);
-      if (!go_on) return false;
+      return true;
     }
-    return true;
+    // x, y \in S: each name ranges over S.
+    std::function<bool(std::size_t)> names = [&](std::size_t n) -> bool {
+      if (n == b.names.size()) return level(i + 1);
+      for (const Value& v : sets[i]) {
+        push(b.names[n].get(), v);
+        const bool go_on = names(n + 1);
+        pop(1);
+        if (!go_on) return false;
+      }
+      return true;
+    };
+    return names(0);
   };
   level(0);
+}
+
+Value Evaluator::bound_value(const std::vector<Bound>& bounds, const Expr& at) const {
+  std::vector<Value> parts;
+  for (const Bound& b : bounds)
+    for (const auto& n : b.names) parts.push_back(lookup(n.get(), at));
+  return binds_tuples(bounds) ? Value::seq(std::move(parts)) : parts[0];
+}
+
+bool Evaluator::binds_tuples(const std::vector<Bound>& bounds) {
+  return bounds.size() > 1 || bounds[0].tuple || bounds[0].names.size() > 1;
 }
 
 Value Evaluator::constant_value(const Definition& def, const Expr& at) {
@@ -259,16 +280,11 @@ Value Evaluator::constant_value(const Definition& def, const Expr& at) {
   return call_values(*substitute, {}, at);
 }
 
-Value Evaluator::function_of(const Definition& def, const Expr& at) {
+Value Evaluator::construct_function(const std::vector<Bound>& bounds, const Expr& body, const Expr& at) {
   std::vector<Value> keys, values;
-  for_each_binding(def.function_bounds, [&] {
-    std::vector<Value> parts;
-    for (const Bound& b : def.function_bounds)
-      for (const auto& n : b.names) parts.push_back(lookup(n.get(), at));
-    Value key = parts.size() == 1 ? parts[0] : Value::seq(parts);
-    if (def.function_bounds.size() == 1 && def.function_bounds[0].tuple) key = Value::seq(parts);
-    keys.push_back(std::move(key));
-    values.push_back(eval(*def.body));
+  for_each_binding(bounds, [&] {
+    keys.push_back(bound_value(bounds, at));
+    values.push_back(eval(body));
     return true;
   });
   return Value::function(std::move(keys), std::move(values));
@@ -277,26 +293,29 @@ Value Evaluator::function_of(const Definition& def, const Expr& at) {
 Value Evaluator::apply_defined_function(const Definition& def, const Value& argument, const Expr& at) {
   // f[x \in S] == body applied to a: the body at x = a, without building f (it may be recursive
   // over an infinite S, like fact[n \in Nat]).
-  const std::size_t depth = env_.size();
-  std::vector<Value> parts;
   std::size_t names = 0;
   for (const Bound& b : def.function_bounds) names += b.names.size();
-  if (names == 1) parts.push_back(argument);
-  else if (argument.kind() == Value::Kind::Seq && argument.items().size() == names) parts = argument.items();
-  else fail(at, argument.text() + " is not in the domain of " + def.name);
+  std::vector<Value> parts{argument};
+  if (binds_tuples(def.function_bounds)) {
+    if (argument.kind() != Value::Kind::Seq || argument.items().size() != names)
+      fail(at, argument.text() + " is not in the domain of " + def.name);
+    parts = argument.items();
+  }
+  CallScope call(*this, at);
   std::size_t p = 0;
   for (const Bound& b : def.function_bounds) {
     const Value set = eval(*b.set);
+    // <<a, b>> \in S: the tuple is S's element; x, y \in S: each is.
+    if (b.tuple) {
+      const Value element = Value::seq(std::vector<Value>(parts.begin() + p, parts.begin() + p + b.names.size()));
+      if (!set.contains(element)) fail(at, element.text() + " is not in the domain of " + def.name);
+    }
     for (const auto& n : b.names) {
-      if (!set.contains(parts[p])) fail(at, parts[p].text() + " is not in the domain of " + def.name);
+      if (!b.tuple && !set.contains(parts[p])) fail(at, parts[p].text() + " is not in the domain of " + def.name);
       push(n.get(), parts[p++]);
     }
   }
-  if (++depth_ > kMaxDepth) fail(at, "recursion deeper than " + std::to_string(kMaxDepth) + " calls");
-  Value v = eval(*def.body);
-  --depth_;
-  env_.resize(depth);
-  return v;
+  return eval(*def.body);
 }
 
 Value Evaluator::call_values(const Definition& def, std::vector<Value> args, const Expr& at) {
@@ -305,23 +324,16 @@ Value Evaluator::call_values(const Definition& def, std::vector<Value> args, con
   if (cacheable)
     if (auto it = cache_.find(&def); it != cache_.end()) return it->second;
   if (!def.function_bounds.empty()) {
-    Value f = function_of(def, at);
+    Value f = construct_function(def.function_bounds, *def.body, at);
     if (cacheable) cache_.emplace(&def, f);
     return f;
   }
-  if (++depth_ > kMaxDepth) fail(at, "recursion deeper than " + std::to_string(kMaxDepth) + " calls (" + def.name + ")");
-  const std::size_t depth = env_.size();
-  for (std::size_t p = 0; p < def.params.size(); ++p) push(def.params[p].get(), std::move(args[p]));
   Value v;
-  try {
+  {
+    CallScope call(*this, at);
+    for (std::size_t p = 0; p < def.params.size(); ++p) push(def.params[p].get(), std::move(args[p]));
     v = eval(*def.body);
-  } catch (...) {
-    env_.resize(depth);
-    --depth_;
-    throw;
   }
-  env_.resize(depth);
-  --depth_;
   if (cacheable) cache_.emplace(&def, v);
   return v;
 }
@@ -381,13 +393,7 @@ Value Evaluator::eval(const Expr& e) {
           if (truth(*k)) return Value::boolean(true);
         return Value::boolean(false);
       case ExprKind::If: return eval(*e.kids[truth(*e.kids[0]) ? 1 : 2]);
-      case ExprKind::Case: {
-        const std::size_t arms = (e.kids.size() - (e.has_other ? 1 : 0)) / 2;
-        for (std::size_t a = 0; a < arms; ++a)
-          if (truth(*e.kids[2 * a])) return eval(*e.kids[2 * a + 1]);
-        if (e.has_other) return eval(*e.kids.back());
-        fail(e, "no CASE arm applies and there is no OTHER");
-      }
+      case ExprKind::Case: return eval(case_arm(e));
       case ExprKind::Let: return eval(*e.kids[0]);
       case ExprKind::Exists: case ExprKind::Forall: {
         const bool exists = e.kind == ExprKind::Exists;
@@ -403,16 +409,9 @@ Value Evaluator::eval(const Expr& e) {
       }
       case ExprKind::Choose: {
         std::optional<Value> chosen;
-        const Bound& b = e.bounds[0];
         for_each_binding(e.bounds, [&] {
           if (!truth(*e.kids[0])) return true;
-          if (b.tuple) {
-            std::vector<Value> parts;
-            for (const auto& n : b.names) parts.push_back(lookup(n.get(), e));
-            chosen = Value::seq(std::move(parts));
-          } else {
-            chosen = lookup(b.names[0].get(), e);
-          }
+          chosen = bound_value(e.bounds, e);
           return false;
         });
         if (!chosen) fail(e, "CHOOSE found no element that satisfies its predicate");
@@ -425,16 +424,8 @@ Value Evaluator::eval(const Expr& e) {
       }
       case ExprKind::SetFilter: {
         std::vector<Value> kept;
-        const Bound& b = e.bounds[0];
         for_each_binding(e.bounds, [&] {
-          if (!truth(*e.kids[0])) return true;
-          if (b.tuple || b.names.size() > 1) {
-            std::vector<Value> parts;
-            for (const auto& n : b.names) parts.push_back(lookup(n.get(), e));
-            kept.push_back(Value::seq(std::move(parts)));
-          } else {
-            kept.push_back(lookup(b.names[0].get(), e));
-          }
+          if (truth(*e.kids[0])) kept.push_back(bound_value(e.bounds, e));
           return true;
         });
         return Value::set(std::move(kept));
@@ -447,21 +438,7 @@ Value Evaluator::eval(const Expr& e) {
         });
         return Value::set(std::move(images));
       }
-      case ExprKind::FcnConstruct: {
-        std::vector<Value> keys, values;
-        std::size_t names = 0;
-        for (const Bound& b : e.bounds) names += b.names.size();
-        const bool tuple_keys = names > 1;
-        for_each_binding(e.bounds, [&] {
-          std::vector<Value> parts;
-          for (const Bound& b : e.bounds)
-            for (const auto& n : b.names) parts.push_back(lookup(n.get(), e));
-          keys.push_back(tuple_keys ? Value::seq(std::move(parts)) : parts[0]);
-          values.push_back(eval(*e.kids[0]));
-          return true;
-        });
-        return Value::function(std::move(keys), std::move(values));
-      }
+      case ExprKind::FcnConstruct: return construct_function(e.bounds, *e.kids[0], e);
       case ExprKind::FcnApply: {
         Value argument;
         if (e.kids.size() == 2) {

@@ -52,7 +52,13 @@ class Evaluator {
   Value except(const Expr& e);
   Value apply_function(const Value& f, const Value& argument, const Expr& at);
   Value apply_defined_function(const Definition& def, const Value& argument, const Expr& at);
-  Value function_of(const Definition& def, const Expr& at);
+  Value construct_function(const std::vector<Bound>& bounds, const Expr& body, const Expr& at);
+  const Expr& case_arm(const Expr& e);
+  /// The value the bounds' names are bound to now: the one name's value, or the tuple of them
+  /// (several names, or <<a, b>> \in S), as CHOOSE, {x \in S : P} and function keys take it.
+  Value bound_value(const std::vector<Bound>& bounds, const Expr& at) const;
+  static bool binds_tuples(const std::vector<Bound>& bounds);
+  class CallScope;
   Value constant_value(const Definition& def, const Expr& at);
   /// Calls `body` once per binding of the bounds' names to elements of their sets.
   void for_each_binding(const std::vector<Bound>& bounds, const std::function<bool()>& body);

@@ -114,6 +114,9 @@ TEST_CASE("functions, records, sequences, EXCEPT with @", "[language]") {
   CHECK(value_of("<<1, 2>> = [i \\in 1..2 |-> i]") == "TRUE");
   CHECK(value_of("(1 :> \"a\" @@ 2 :> \"b\") @@ (2 :> \"c\" @@ 5 :> \"d\")") == "(1 :> \"a\" @@ 2 :> \"b\" @@ 5 :> \"d\")");
   CHECK(value_of("[x, y \\in {1, 2} |-> x + y][<<2, 2>>]") == "4");
+  // A tuple of names binds the tuple, in a constructor and a function definition alike.
+  CHECK(value_of("<<[<<a>> \\in {<<1>>, <<2>>} |-> a * 10][<<2>>], f[<<2>>], DOMAIN f>>", "f[<<a>> \\in {<<1>>, <<2>>}] == a") ==
+        "<<20, 2, {<<1>>, <<2>>}>>");
   CHECK(value_of("{r : r \\in [a : {1, 2}, b : {TRUE}]}") == "{[a |-> 1, b |-> TRUE], [a |-> 2, b |-> TRUE]}");
   CHECK(value_of("{f : f \\in [{1, 2} -> {0}]}") == "{<<0, 0>>}");
   CHECK(value_of("<<[a |-> 5] \\in [a : Nat], <<1, 2>> \\in Seq(Nat), <<1>> \\in [{1} -> {1}]>>") == "<<TRUE, TRUE, TRUE>>");
