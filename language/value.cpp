@@ -299,11 +299,14 @@ Value symbolic(ValueNode::SymbolicKind kind, std::vector<Value> operands, std::i
   node->kind = Value::Kind::Symbolic;
   node->items = std::move(operands);
   node->fields = std::move(fields);
-  return Value::from_node(Value::Kind::Symbolic, std::move(node));
+  return Value::from_node(std::move(node));
 }
 }  // namespace
 
-Value Value::from_node(Kind kind, std::shared_ptr<const ValueNode> node) { return Value(kind, 0, std::move(node)); }
+Value Value::from_node(std::shared_ptr<const ValueNode> node) {
+  const Kind kind = node->kind;
+  return Value(kind, 0, std::move(node));
+}
 
 Value Value::nat() { return symbolic(ValueNode::SymbolicKind::Nat, {}); }
 Value Value::integers() { return symbolic(ValueNode::SymbolicKind::Int, {}); }
@@ -416,11 +419,9 @@ bool Value::finite() const {
 bool Value::contains(const Value& v) const {
   if (kind_ == Kind::Set) {
     const auto& e = node_->items;
-    for (const Value& x : e)  // TLC compares, so an integer against a set of strings is an error
-      if (x.kind() != Kind::Model && v.kind() != Kind::Model) {
-        (void)x.equals(v);
-        break;
-      }
+    // TLC compares, so an integer against a set of strings is an error: equals says so.
+    const auto comparable = std::find_if(e.begin(), e.end(), [](const Value& x) { return x.kind() != Kind::Model; });
+    if (comparable != e.end() && v.kind() != Kind::Model) (void)comparable->equals(v);
     return std::binary_search(e.begin(), e.end(), v);
   }
   if (kind_ != Kind::Symbolic) throw EvalError("\\in applied to " + describe() + " (" + text() + "), not a set");
@@ -447,8 +448,7 @@ bool Value::contains(const Value& v) const {
     case S::FunctionSet: {
       if (!v.is_function()) return false;
       const std::vector<Value> d = v.domain();
-      if (!Value::set(d).equals(node_->items[0].is_set() && node_->items[0].finite() ? Value::set(node_->items[0].elements()) : node_->items[0]))
-        return false;
+      if (!Value::set(d).equals(node_->items[0])) return false;  // equals enumerates a finite symbolic set
       for (const Value& k : d)
         if (!node_->items[1].contains(*v.apply(k))) return false;
       return true;

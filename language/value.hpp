@@ -100,7 +100,7 @@ class Value {
   std::string describe() const;
 
   const ValueNode* node() const { return node_.get(); }
-  static Value from_node(Kind kind, std::shared_ptr<const ValueNode> node);
+  static Value from_node(std::shared_ptr<const ValueNode> node);  // its kind is the node's
 
  private:
   Value(Kind kind, std::int64_t scalar, std::shared_ptr<const ValueNode> node)

@@ -2,13 +2,11 @@
 
 #include <sys/resource.h>
 
-#include <map>
+#include <optional>
+#include <set>
 #include <thread>
 
 #include "language/evaluator.hpp"
-
-#include "language/syntax.hpp"
-#include "language/value.hpp"
 #include "validation/native_search.hpp"
 
 namespace omnilink::validation {
@@ -25,23 +23,73 @@ std::optional<std::string> partition_field(language::LoadedSpec& spec) {
   return field.as_string();
 }
 
-/// The history split by the value of `field`: every operation must have it (a pending one among its
-/// inputs). Parts in the order of their keys.
-std::vector<std::pair<std::string, Problem>> partitions(const Problem& problem, const std::string& field) {
-  std::map<trace::Value, bool> keys;  // ordered: reports name the first failing part
+/// A history split by the value of one field: every operation must have it (a pending one among
+/// its inputs). Parts in the order of their keys, so a report names the first failing one.
+struct Partitioned {
+  std::string field;
+  std::vector<std::string> keys;  // "field = value", as TLA+
+  std::vector<Problem> parts;
+};
+
+Partitioned partition(const Problem& problem, const std::string& field) {
+  std::set<trace::Value> keys;
   for (const auto& thread : problem.threads)
     for (const ProblemOp& p : thread) {
       const trace::Value* key = p.op->field(field);
       if (key == nullptr)
         throw ValidationError(operation_name(*p.op) + ": no field '" + field + "' to partition by (OmniLinkPartitionBy)" +
                               (p.op->pending() ? ": a pending operation must have it among its declared inputs" : ""));
-      keys.emplace(*key, true);
+      keys.insert(*key);
     }
-  std::vector<std::pair<std::string, Problem>> parts;
-  for (const auto& [key, unused] : keys)
-    parts.emplace_back(field + " = " + trace::to_tla(key),
-                       restrict_problem(problem, [&, k = &key](const ProblemOp& p) { return *p.op->field(field) == *k; }));
-  return parts;
+  Partitioned out{field, {}, {}};
+  for (const trace::Value& key : keys) {
+    out.keys.push_back(field + " = " + trace::to_tla(key));
+    out.parts.push_back(restrict_problem(problem, [&](const ProblemOp& p) { return *p.op->field(field) == key; }));
+  }
+  return out;
+}
+
+/// What decided: the search report, the problem its positions refer to, and the pending
+/// operations each (part of the) problem linearized.
+struct Decision {
+  SearchReport report;
+  const Problem* decided = nullptr;
+  std::vector<std::pair<const Problem*, std::vector<SearchReport::Taken>>> taken;
+  std::string failed_part;  // partitioned: the key of the part that was rejected
+};
+
+/// The verdict of a partitioned history from its parts' reports: a part that is rejected decides
+/// it (the first in key order), else a part without a verdict, else every part passed.
+Decision combine(const Partitioned& partitioned, std::vector<SearchReport> reports) {
+  using O = SearchReport::Outcome;
+  auto rank = [](const SearchReport& r) { return r.outcome == O::no_initial_state ? 0 : r.outcome == O::rejected ? 1 : r.outcome == O::accepted ? 3 : 2; };
+  Decision d;
+  if (reports.empty()) {  // no operation: nothing to refuse
+    d.report.outcome = O::accepted;
+    return d;
+  }
+  std::size_t chosen = 0;
+  std::uint64_t generated = 0, distinct = 0;
+  std::int64_t linearized = 0;
+  for (std::size_t k = 0; k < reports.size(); ++k) {
+    generated += reports[k].states_generated;
+    distinct += reports[k].states_distinct;
+    linearized += reports[k].linearized;
+    if (rank(reports[k]) < rank(reports[chosen])) chosen = k;
+  }
+  d.report = std::move(reports[chosen]);
+  d.decided = &partitioned.parts[chosen];
+  if (d.report.outcome == O::accepted) {
+    // Every part passed: the pending outcomes of all of them, counted over all.
+    d.report.linearized = linearized;
+    for (std::size_t k = 0; k < reports.size(); ++k)
+      if (k != chosen) d.taken.emplace_back(&partitioned.parts[k], std::move(reports[k].pending_taken));
+  } else if (d.report.outcome == O::rejected) {
+    d.failed_part = partitioned.keys[chosen];
+  }
+  d.report.states_generated = generated;
+  d.report.states_distinct = distinct;
+  return d;
 }
 
 }  // namespace
@@ -61,49 +109,16 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
     if (getrusage(RUSAGE_SELF, &usage) == 0) result.peak_rss_kb = static_cast<std::uint64_t>(usage.ru_maxrss);
   };
   // P-compositionality: a spec over independent keys checks each key's operations on their own.
-  std::vector<std::pair<std::string, Problem>> parts;
-  SearchReport report;
-  const Problem* decided = &problem;  // the problem `report` is about
-  // The pending operations linearized, per (part of the) problem their positions refer to.
-  std::vector<std::pair<const Problem*, std::vector<SearchReport::Taken>>> taken;
+  std::optional<Partitioned> partitioned;
+  Decision decision;
   try {
     if (const auto field = partition_field(spec)) {
-      parts = partitions(problem, *field);
-      std::vector<Problem> problems;
-      for (auto& [key, part] : parts) problems.push_back(std::move(part));
+      partitioned = partition(problem, *field);
       const unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
-      std::vector<SearchReport> reports = search_linearizations(problems, spec, search, jobs);
-      for (std::size_t k = 0; k < parts.size(); ++k) parts[k].second = std::move(problems[k]);
-      result.partitions = PartitionSummary{*field, parts.size(), ""};
-      // The verdict of the whole: a part that fails decides it (the first in key order), else a
-      // part without a verdict, else every part passed.
-      std::size_t chosen = 0;
-      auto rank = [](const SearchReport& r) {
-        using O = SearchReport::Outcome;
-        return r.outcome == O::no_initial_state ? 0 : r.outcome == O::rejected ? 1 : r.outcome == O::accepted ? 4 : 2;
-      };
-      std::uint64_t generated = 0, distinct = 0;
-      std::int64_t linearized = 0;
-      for (std::size_t k = 0; k < reports.size(); ++k) {
-        generated += reports[k].states_generated;
-        distinct += reports[k].states_distinct;
-        linearized += reports[k].linearized;
-        if (rank(reports[k]) < rank(reports[chosen])) chosen = k;
-      }
-      report = reports.empty() ? SearchReport{SearchReport::Outcome::accepted} : std::move(reports[chosen]);
-      if (!parts.empty()) decided = &parts[chosen].second;
-      if (report.outcome == SearchReport::Outcome::accepted) {
-        // Every part passed: the pending outcomes of all of them, counted over all.
-        report.linearized = linearized;
-        for (std::size_t k = 0; k < reports.size(); ++k)
-          if (k != chosen) taken.emplace_back(&parts[k].second, std::move(reports[k].pending_taken));
-      } else if (report.outcome == SearchReport::Outcome::rejected) {
-        result.partitions->failed = parts[chosen].first;
-      }
-      report.states_generated = generated;
-      report.states_distinct = distinct;
+      decision = combine(*partitioned, search_linearizations(partitioned->parts, spec, search, jobs));
+      result.partitions = PartitionSummary{*field, partitioned->parts.size(), decision.failed_part};
     } else {
-      report = search_linearization(problem, spec, search);
+      decision.report = search_linearization(problem, spec, search);
     }
   } catch (const language::EvalError& e) {
     finish();
@@ -112,6 +127,8 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
     return;
   }
   finish();
+  SearchReport& report = decision.report;
+  const Problem& decided = decision.decided != nullptr ? *decision.decided : problem;
   result.states_generated = report.states_generated;
   result.states_distinct = report.states_distinct;
   using Outcome = SearchReport::Outcome;
@@ -128,12 +145,12 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
   }
   result.linearized = report.linearized;
   result.spec_state = report.spec_state;
-  taken.emplace_back(decided, std::move(report.pending_taken));
+  decision.taken.emplace_back(&decided, std::move(report.pending_taken));
   for (const auto& thread : problem.history.threads)
     for (const auto& op : thread)
       if (op.pending()) {
         PendingOutcome outcome{op, false, {}};
-        for (const auto& [part, entries] : taken)
+        for (const auto& [part, entries] : decision.taken)
           for (const auto& entry : entries) {
             const ProblemOp& p = part->threads[entry.thread][entry.position];
             if (p.op->thread != op.thread || p.op->index != op.index) continue;
@@ -146,10 +163,10 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
     result.verdict = "pass";
     return;
   }
-  result.frontier = frontier_at(decided->history, report.next);
+  result.frontier = frontier_at(decided.history, report.next);
   result.verdict = "fail";
   result.reason = "no order of the operations is accepted by the spec; the deepest search linearized " +
-                  std::to_string(report.linearized) + " of " + std::to_string(decided->operations);
+                  std::to_string(report.linearized) + " of " + std::to_string(decided.operations);
   if (result.partitions) result.reason += " operations of the partition " + result.partitions->failed;
 }
 
