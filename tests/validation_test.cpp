@@ -71,6 +71,14 @@ TEST_CASE("Figure 2: Deq(3) is rejected with its frontier, Deq(2) accepted", "[v
   CHECK(json["verdict"] == "fail");
   CHECK(json["frontier"]["pending"][0]["fields"]["elem"] == "3");
   CHECK(json["states_generated"].get<int>() > 0);
+  CHECK(json["checker"] == validation::checker_name(testing::test_checker()));
+  // A native FAIL is confirmed by TLC where TLC is present, and says so either way.
+  if (!testing::testing_tlc()) {
+    const bool confirmed = std::find(r.caveats.begin(), r.caveats.end(), "TLC confirms the failure (confirm/)") != r.caveats.end();
+    CHECK(confirmed == find_tlc_jar().found());
+    if (!find_tlc_jar().found())
+      CHECK(std::any_of(r.caveats.begin(), r.caveats.end(), [](const std::string& c) { return c.starts_with("the failure was not confirmed by TLC"); }));
+  }
 
   figure2(2).write(dir / "accept");
   auto ok = validate(dir / "accept", "LinearizableQueue.tla");

@@ -73,16 +73,7 @@ class Decider {
           result.reason = "--checker both: the native checker cannot evaluate this spec: " + native_unavailable_;
           return;
         }
-        ValidationResult tlc;
-        check_with_tlc(tlc, problem, spec_, mc_, dir, options_);
-        if (tlc.verdict == "unknown") {
-          result.caveats.push_back("--checker both: TLC gave no verdict (" + tlc.reason + ")");
-        } else if (tlc.verdict != result.verdict || !same_depth(result, tlc)) {
-          disagree(result, tlc);
-        } else {
-          result.caveats.push_back("TLC agrees (" + tlc.verdict + ")");
-        }
-        return;
+        return cross_check(result, problem, dir, "TLC agrees (" + result.verdict + ")", "--checker both: TLC gave no verdict: ");
       }
     }
   }
@@ -95,15 +86,8 @@ class Decider {
       result.caveats.push_back("the failure was not confirmed by TLC (" + why_not + ")");
       return;
     }
-    ValidationResult tlc;
-    check_with_tlc(tlc, problem, spec_, mc_, dir, options_);
-    if (tlc.verdict == "fail" && same_depth(result, tlc)) {
-      result.caveats.push_back("TLC confirms the failure (" + dir.filename().string() + "/)");
-    } else if (tlc.verdict == "unknown") {
-      result.caveats.push_back("TLC could not confirm the failure: " + tlc.reason);
-    } else {
-      disagree(result, tlc);
-    }
+    cross_check(result, problem, dir, "TLC confirms the failure (" + dir.filename().string() + "/)",
+                "TLC could not confirm the failure: ");
   }
 
  private:
@@ -117,6 +101,21 @@ class Decider {
       native_unavailable_ = e.what();
       native_.reset();
       return false;
+    }
+  }
+
+  // TLC on the same problem beside the native result: agreement and TLC's failing to decide are
+  // caveats (`agreed`, `undecided` + TLC's reason), a disagreement makes the verdict an error.
+  void cross_check(ValidationResult& result, const Problem& problem, const fs::path& dir, const std::string& agreed,
+                   const std::string& undecided) {
+    ValidationResult tlc;
+    check_with_tlc(tlc, problem, spec_, mc_, dir, options_);
+    if (tlc.verdict == "unknown") {
+      result.caveats.push_back(undecided + tlc.reason);
+    } else if (tlc.verdict != result.verdict || !same_depth(result, tlc)) {
+      disagree(result, tlc);
+    } else {
+      result.caveats.push_back(agreed);
     }
   }
 
