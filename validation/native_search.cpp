@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <limits>
+#include <map>
 #include <memory>
 #include <thread>
 
@@ -19,29 +20,24 @@ using language::Value;
 
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();  // a pending operation's end
 
-Value to_value(const trace::Value& v, const std::string& where) {
+// A logged value as TLA+ (its integers fit TLC's: make_problem checked).
+Value to_value(const trace::Value& v) {
   return std::visit(
       [&](const auto& x) -> Value {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, bool>) {
           return Value::boolean(x);
         } else if constexpr (std::is_same_v<T, std::int64_t>) {
-          if (x < std::numeric_limits<std::int32_t>::min() || x > std::numeric_limits<std::int32_t>::max())
-            throw ValidationError(where + ": the integer " + std::to_string(x) + " does not fit TLC's 32-bit integers (both checkers have TLC's)");
           return Value::integer(x);
         } else if constexpr (std::is_same_v<T, std::string>) {
           return Value::string(x);
-        } else if constexpr (std::is_same_v<T, trace::Tuple>) {
+        } else if constexpr (std::is_same_v<T, trace::Tuple> || std::is_same_v<T, trace::Set>) {
           std::vector<Value> items;
-          for (const auto& i : x.items) items.push_back(to_value(i, where));
-          return Value::seq(std::move(items));
-        } else if constexpr (std::is_same_v<T, trace::Set>) {
-          std::vector<Value> items;
-          for (const auto& i : x.items) items.push_back(to_value(i, where));
-          return Value::set(std::move(items));
+          for (const auto& i : x.items) items.push_back(to_value(i));
+          return std::is_same_v<T, trace::Tuple> ? Value::seq(std::move(items)) : Value::set(std::move(items));
         } else {
           std::vector<Value> keys, values;
-          for (const auto& e : x.entries) keys.push_back(to_value(e.key, where)), values.push_back(to_value(e.value, where));
+          for (const auto& e : x.entries) keys.push_back(to_value(e.key)), values.push_back(to_value(e.value));
           return Value::function(std::move(keys), std::move(values));
         }
       },
@@ -135,7 +131,7 @@ class Search {
       for (const auto& thread : problem_.threads)
         for (const ProblemOp& p : thread)
           if (p.op->name == op && !p.op->pending() && position >= 1 && static_cast<std::size_t>(position) <= p.args.size())
-            values.push_back(to_value(*p.args[static_cast<std::size_t>(position - 1)], operation_name(*p.op)));
+            values.push_back(to_value(*p.args[static_cast<std::size_t>(position - 1)]));
       return Value::set(std::move(values));
     }};
   }
@@ -155,23 +151,28 @@ class Search {
       return evaluator_.evaluate(*def, {}).elements();
     }
     std::vector<Value> values;
-    for (const auto& v : d.values) values.push_back(to_value(v, "the domain of " + op));
+    for (const auto& v : d.values) values.push_back(to_value(v));
     return values;
   }
 
   void prepare() {
+    std::map<const tla::OperationSpec*, SearchOp> actions;
     for (std::size_t t = 0; t < problem_.threads.size(); ++t) {
       std::vector<SearchOp>& thread = ops_.emplace_back();
       thread.reserve(problem_.threads[t].size());
       for (const ProblemOp& p : problem_.threads[t]) {
-        SearchOp s;
         const std::string& name = p.spec_op->name;
-        if (p.spec_op->multi_step) {
-          s.step = definition(name + "_Step");
-          s.done = definition(name + "_Done");
-        } else {
-          s.action = definition(name);
+        // The operation's action(s), looked up once per spec operation, not once per logged one.
+        auto [known, added] = actions.try_emplace(p.spec_op);
+        if (added) {
+          if (p.spec_op->multi_step) {
+            known->second.step = definition(name + "_Step");
+            known->second.done = definition(name + "_Done");
+          } else {
+            known->second.action = definition(name);
+          }
         }
+        SearchOp s = known->second;
         s.pending = p.op->pending();
         s.start = p.op->start;
         s.end = s.pending ? kNever : p.op->end;
@@ -180,7 +181,7 @@ class Search {
         std::vector<std::vector<Value>> choices;
         for (std::size_t k = 0; k < p.args.size(); ++k) {
           if (p.args[k] != nullptr) {
-            choices.push_back({to_value(*p.args[k], operation_name(*p.op) + " field '" + p.spec_op->params[k] + "'")});
+            choices.push_back({to_value(*p.args[k])});
             continue;
           }
           const auto& slots = problem_.domains.at(name);

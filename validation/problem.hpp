@@ -18,7 +18,7 @@
 namespace omnilink::validation {
 
 /// The run cannot be validated against this spec (an operation the spec lacks, a field that is
-/// not a parameter, a value a checker cannot represent). The message names the operation.
+/// not a parameter, an integer wider than TLC's 32 bits). The message names the operation.
 class ValidationError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
@@ -58,7 +58,7 @@ struct Problem {
 /// annotations, and those whose domain the MC module defines (OmniLinkDomain_<Op>_<param>).
 std::map<std::string, OperationParams> operation_params(const tla::Spec& spec, const tla::Spec* mc);
 
-/// Matches `history` to `spec`. Throws ValidationError.
+/// Matches `history` to `spec`, and checks every integer fits TLC's 32 bits. Throws ValidationError.
 Problem make_problem(History history, const tla::Spec& spec, const tla::Spec* mc);
 
 /// The operations of `problem` for which `keep` holds, with everything else the same (domains,

@@ -11,7 +11,6 @@
 namespace omnilink::validation {
 namespace {
 
-constexpr std::int64_t kTlcMin = std::numeric_limits<std::int32_t>::min();
 constexpr std::int64_t kTlcMax = std::numeric_limits<std::int32_t>::max();
 
 // True if the value needs the tagged encoding: TLC's JSON reader has no sets, and its objects
@@ -34,9 +33,10 @@ bool needs_tags(const trace::Value& v) {
       v.data);
 }
 
+// Values as JSON. Their integers fit TLC's (make_problem checked).
 class JsonValueWriter {
  public:
-  JsonValueWriter(std::string& out, const std::string& where) : out_(out), where_(where) {}
+  explicit JsonValueWriter(std::string& out) : out_(out) {}
 
   void plain(const trace::Value& v) {
     std::visit(
@@ -45,7 +45,7 @@ class JsonValueWriter {
           if constexpr (std::is_same_v<T, bool>) {
             out_ += x ? "true" : "false";
           } else if constexpr (std::is_same_v<T, std::int64_t>) {
-            integer(x);
+            out_ += std::to_string(x);
           } else if constexpr (std::is_same_v<T, std::string>) {
             out_ += json_quote(x);
           } else if constexpr (std::is_same_v<T, trace::Tuple>) {
@@ -72,9 +72,7 @@ class JsonValueWriter {
           if constexpr (std::is_same_v<T, bool>) {
             out_ += x ? "[\"b\",true]" : "[\"b\",false]";
           } else if constexpr (std::is_same_v<T, std::int64_t>) {
-            out_ += "[\"i\",";
-            integer(x);
-            out_ += ']';
+            out_ += "[\"i\"," + std::to_string(x) + "]";
           } else if constexpr (std::is_same_v<T, std::string>) {
             out_ += "[\"s\"," + json_quote(x) + "]";
           } else if constexpr (std::is_same_v<T, trace::Tuple> || std::is_same_v<T, trace::Set>) {
@@ -97,15 +95,7 @@ class JsonValueWriter {
   }
 
  private:
-  void integer(std::int64_t x) {
-    if (x < kTlcMin || x > kTlcMax)
-      throw ValidationError(where_ + ": the integer " + std::to_string(x) +
-                            " does not fit TLC's 32-bit integers (TLC would wrap it silently)");
-    out_ += std::to_string(x);
-  }
-
   std::string& out_;
-  const std::string& where_;
 };
 
 }  // namespace
@@ -146,8 +136,7 @@ void write_tlc_input(const Problem& problem, const std::filesystem::path& data_f
       if (slots[k] && slots[k]->boolean) {
         header += "[\"b\",true],[\"b\",false]";
       } else if (slots[k] && !slots[k]->defined) {
-        const std::string where = "the domain of " + name + "'s " + problem.params.at(name).names[k];
-        JsonValueWriter writer(header, where);
+        JsonValueWriter writer(header);
         for (std::size_t v = 0; v < slots[k]->values.size(); ++v) {
           if (v) header += ',';
           writer.tagged(slots[k]->values[v]);
@@ -181,8 +170,7 @@ void write_tlc_input(const Problem& problem, const std::filesystem::path& data_f
       const bool tags = std::any_of(args.begin(), args.end(), [](const trace::Value* v) { return needs_tags(*v); });
       line += tags ? ",\"d\":true,\"a\":[" : ",\"a\":[";
       for (std::size_t a = 0; a < args.size(); ++a) {
-        const std::string field_where = operation_name(op) + " field '" + ops[k].spec_op->params[a] + "'";
-        JsonValueWriter writer(line, field_where);
+        JsonValueWriter writer(line);
         if (a) line += ',';
         tags ? writer.tagged(*args[a]) : writer.plain(*args[a]);
       }
