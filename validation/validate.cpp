@@ -151,14 +151,12 @@ void certify_failure(ValidationResult& result, const Problem& problem, const tla
   History prefix = prefix_before_pending(problem.history);
   const std::uint64_t kept = prefix.operations();
   ValidationResult certified;
-  if (kept > 0) {
-    fs::create_directories(dir);
-    decider.decide(certified, make_problem(std::move(prefix), spec, mc ? &*mc : nullptr), dir);
-  }
+  if (kept > 0) decider.decide(certified, make_problem(std::move(prefix), spec, mc ? &*mc : nullptr), dir);
   if (certified.verdict == "fail") {
+    // TLC's files for the check are in certify/; the native checker writes none.
     result.caveats.push_back("the failure stands without the pending operations: the " + std::to_string(kept) +
-                             " operations that ended before any later one started fail on their own (validation/certify/); "
-                             "the frontier is theirs");
+                             " operations that ended before any later one started fail on their own" +
+                             (certified.checker == "tlc" ? " (validation/certify/)" : "") + "; the frontier is theirs");
     result.linearized = certified.linearized;
     result.frontier = certified.frontier;
     result.spec_state = certified.spec_state;
