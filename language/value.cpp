@@ -4,6 +4,8 @@
 #include <atomic>
 #include <limits>
 
+#include "trace/value.hpp"
+
 namespace omnilink::language {
 
 struct Hash128 {
@@ -155,22 +157,6 @@ Hash128 node_hash(const ValueNode& node) {
   node.hash_low.store(h.low, std::memory_order_relaxed);
   node.hashed.store(true, std::memory_order_release);
   return h;
-}
-
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\f': out += "\\f"; break;
-      default: out += c;
-    }
-  }
-  return out + "\"";
 }
 
 // Materialises a product or record set: every combination of one element per operand set.
@@ -605,7 +591,7 @@ std::string Value::text() const {
   switch (kind_) {
     case Kind::Bool: return scalar_ ? "TRUE" : "FALSE";
     case Kind::Int: return std::to_string(scalar_);
-    case Kind::String: return quote(node_->text);
+    case Kind::String: return trace::tla_quote(node_->text);
     case Kind::Model: return node_->text;
     case Kind::Seq: {
       std::string s = "<<";

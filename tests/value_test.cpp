@@ -91,6 +91,8 @@ TEST_CASE("values order and print canonically", "[value]") {
   CHECK(trace::to_tla(set({i(2), i(1)})) == "{1, 2}");
   CHECK(trace::to_tla(map({{s("k"), i(1)}, {s("j"), set({})}})) == "(\"j\" :> {} @@ \"k\" :> 1)");
   CHECK(trace::to_tla(map({})) == "<<>>");
+  // Strings as TLA+ literals, the same as the embedded checker prints them (trace::tla_quote).
+  CHECK(trace::to_tla(s("a\tb\"c\\\n")) == "\"a\\tb\\\"c\\\\\\n\"");
   // A duplicated map key keeps the last value.
   CHECK(map({{i(1), i(10)}, {i(1), i(20)}}) == map({{i(1), i(20)}}));
 }

@@ -18,19 +18,6 @@ int compare_entries(const MapEntry& a, const MapEntry& b) {
   return compare(a.value, b.value);
 }
 
-std::string quote(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 template <class Range>
 std::string join(const Range& items) {
   std::string out;
@@ -74,6 +61,22 @@ Map make_map(std::vector<MapEntry> entries) {
   return Map{std::move(unique)};
 }
 
+std::string tla_quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case '\f': out += "\\f"; break;
+      default: out += c;
+    }
+  }
+  return out + "\"";
+}
+
 std::string to_tla(const Value& v) {
   return std::visit(
       [](const auto& x) -> std::string {
@@ -83,7 +86,7 @@ std::string to_tla(const Value& v) {
         } else if constexpr (std::is_same_v<T, std::int64_t>) {
           return std::to_string(x);
         } else if constexpr (std::is_same_v<T, std::string>) {
-          return quote(x);
+          return tla_quote(x);
         } else if constexpr (std::is_same_v<T, Tuple>) {
           return "<<" + join(x.items) + ">>";
         } else if constexpr (std::is_same_v<T, Set>) {

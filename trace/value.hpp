@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -55,5 +56,8 @@ Map make_map(std::vector<MapEntry> entries);
 
 // TLA+ notation: TRUE, 42, "s", <<1, 2>>, {1, 2}, ("k" :> 1 @@ "j" :> 2) (empty map: <<>>).
 std::string to_tla(const Value& v);
+
+// A TLA+ string literal: quoted, with \" \\ \n \t \r \f escaped.
+std::string tla_quote(std::string_view s);
 
 }  // namespace omnilink::trace
