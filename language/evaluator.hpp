@@ -41,7 +41,19 @@ class Evaluator {
   Value evaluate(const Definition& def, const State& state);
 
  private:
-  using Continuation = std::function<void()>;
+  /// What happens once an action's conjuncts so far hold: a reference to a callable, not an owner
+  /// (std::function would allocate for every conjunct of every action evaluated).
+  class Continuation {
+   public:
+    // Implicit, so a lambda is passed as it is; it must outlive the call it is passed to.
+    template <class F>
+    Continuation(const F& f) : target_(&f), call_([](const void* t) { (*static_cast<const F*>(t))(); }) {}
+    void operator()() const { call_(target_); }
+
+   private:
+    const void* target_;
+    void (*call_)(const void*);
+  };
   Value eval(const Expr& e);
   bool truth(const Expr& e);
   void act(const Expr& e, const Continuation& k);
