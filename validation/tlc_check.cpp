@@ -111,6 +111,9 @@ void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const Prob
 
 void check_with_tlc(ValidationResult& result, const Problem& problem, const Spec& spec, const std::optional<Spec>& mc,
                     const fs::path& dir, const ValidateOptions& options) {
+  // TLC decides from here, also when it cannot be run (and after a native attempt that found the
+  // spec outside its fragment).
+  result.checker = "tlc";
   fs::create_directories(dir);
   const fs::path data_file = dir / "data.ndjson";
   const fs::path frontier_file = dir / "frontier.json";
@@ -146,7 +149,6 @@ void check_with_tlc(ValidationResult& result, const Problem& problem, const Spec
   tlc_run.cancel = options.cancel;
   const TlcOutcome tlc = run_tlc(tlc_run);
   write_file(dir / "tlc.out", tlc.raw_output);
-  result.checker = "tlc";
   finish_from_tlc(result, tlc, problem, spec, frontier_file, options);
   std::error_code ec;
   fs::remove_all(dir / "tlc-states", ec);  // TLC's fingerprint files: large, and of no use afterwards
