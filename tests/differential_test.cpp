@@ -1,8 +1,8 @@
 // The two checkers against each other: for every shipped spec, seeded generated histories (a
 // correct object's, with overlapping timeboxes, some mutated, some with a pending operation, bulk
 // operations taking several steps) are validated by the native checker and by TLC, which must
-// agree on the verdict and, for a FAIL, on how far the search got. One case per spec; each needs
-// TLC (SKIPPED without it).
+// agree on the verdict and, for a FAIL, on how far the search got; the native one also when it
+// restarts every few states. One case per spec; each needs TLC (SKIPPED without it).
 #include <catch2/catch.hpp>
 
 
@@ -41,11 +41,17 @@ Agreement compare(const std::string& spec, const std::optional<std::string>& mc,
     o.confirm_failures = false;
     o.checker = validation::Checker::native;
     const auto native = validation::validate_run(o);
+    // The same search restarting every few states (native_search.hpp): what it keeps across
+    // restarts must not change the verdict or the frontier.
+    o.restart_budget = 4;
+    const auto restarting = validation::validate_run(o);
     o.checker = validation::Checker::tlc;
     const auto tlc = validation::validate_run(o);
     INFO("history " << h << " (seed " << seed << "): " << shape.threads << " threads, " << shape.operations << " operations, overlap "
                     << shape.overlap << (shape.mutate ? ", mutated" : "") << (shape.pending ? ", pending" : "") << "\nnative: "
-                    << native.summary() << "\nTLC: " << tlc.summary());
+                    << native.summary() << "\nnative, restarting: " << restarting.summary() << "\nTLC: " << tlc.summary());
+    CHECK(restarting.verdict == native.verdict);
+    CHECK(restarting.linearized == native.linearized);
     if (tlc.verdict == "unknown") {
       ++seen.skipped;
       continue;

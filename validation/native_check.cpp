@@ -102,6 +102,7 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
   search.view = options.view;
   search.time_limit = options.timeout;
   search.max_states = options.max_states;
+  search.restart_budget = options.restart_budget;
   search.cancel = options.cancel;
   auto finish = [&] {
     result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);

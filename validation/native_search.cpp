@@ -6,9 +6,11 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "language/evaluator.hpp"
+#include "trace/value.hpp"
 
 namespace omnilink::validation {
 namespace {
@@ -75,7 +77,21 @@ struct Frame {
   // Entries of `taken_path` to drop when this frame is: pending operations linearized on the way
   // here (its own step's, and those of exhausted parents it replaced).
   std::uint32_t taken = 0;
+  Fingerprint id;                    // of `node`, in the visited set
+  std::vector<Fingerprint> replaced;  // the exhausted parents this frame replaced: settled when it is
 };
+
+/// The deepest state of an attempt where the most urgent viable operation (the earliest to end)
+/// could not be linearized.
+struct Failure {
+  std::int64_t progress = -1;
+  std::vector<std::uint32_t> pc;
+  std::uint32_t thread = 0;
+};
+
+// A logged value shared by at most this many operations ties them together (a queue's element: its
+// enqueue and its dequeue); one that many share (TRUE, a small counter) says nothing.
+constexpr std::size_t kIdentifyingUses = 4;
 
 /// The visited set: fingerprints in one open-addressed table (no allocation per state; a state is
 /// 16 bytes at a load of at most one half).
@@ -99,6 +115,27 @@ class FingerprintSet {
         return true;
       }
     }
+  }
+  /// Removes `f` if present (backward-shift deletion keeps every probe chain unbroken).
+  void erase(Fingerprint f) {
+    if (f == Fingerprint{}) f.low = 1;
+    if (slots_.empty()) return;
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t k = static_cast<std::size_t>(f.low) & mask;
+    while (!(slots_[k] == f)) {
+      if (slots_[k] == Fingerprint{}) return;
+      k = (k + 1) & mask;
+    }
+    for (std::size_t next = (k + 1) & mask; !(slots_[next] == Fingerprint{}); next = (next + 1) & mask) {
+      // The entry at `next` may move into the hole at `k` unless its home slot lies cyclically in (k, next].
+      const std::size_t home = static_cast<std::size_t>(slots_[next].low) & mask;
+      if (((next - home) & mask) >= ((next - k) & mask)) {
+        slots_[k] = slots_[next];
+        k = next;
+      }
+    }
+    slots_[k] = Fingerprint{};
+    --size_;
   }
   std::size_t size() const { return size_; }
 
@@ -124,6 +161,20 @@ class Search {
   SearchReport run();
 
  private:
+  /// One depth-first pass from the initial states: a report, or nothing if it stalled and learned.
+  std::optional<SearchReport> attempt(std::uint64_t budget);
+  /// From the attempt's deepest failure: the operations that logged the same identifying values as
+  /// the one that failed there are preferred from now on. False if that adds nothing new.
+  bool learn();
+  void index_values();
+  /// Takes out of the visited set what an abandoned attempt had not finished exploring.
+  void forget_unfinished(const std::vector<Frame>& stack);
+  /// Some thread is inside a multi-step operation: such a state may lie on a cycle of steps, so
+  /// finishing it proves nothing beyond the attempt that finished it.
+  static bool begun(const Node& n) {
+    return std::any_of(n.choice.begin(), n.choice.end(), [](std::int32_t c) { return c >= 0; });
+  }
+
   language::TraceHooks hooks() {
     return {[this](const std::string& op, std::int64_t position) {
       // OmniLinkFieldValues: every value logged for completed operations `op`, parameter `position`.
@@ -202,6 +253,7 @@ class Search {
         s.candidates = std::move(tuples);
         thread.push_back(std::move(s));
       }
+      preferred_.emplace_back(thread.size(), 0);
       required_.push_back(0);
       for (const SearchOp& s : thread) required_.back() += s.pending ? 0 : 1;
       total_ += required_.back();
@@ -252,7 +304,8 @@ class Search {
       if (n.choice[t] >= 0 || !(blocking < op.start)) out.push_back(static_cast<std::uint32_t>(t));
     }
     std::stable_sort(out.begin(), out.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return ops_[a][n.pc[a]].end < ops_[b][n.pc[b]].end;
+      const std::uint32_t pa = preferred_[a][n.pc[a]], pb = preferred_[b][n.pc[b]];
+      return pa != pb ? pa > pb : ops_[a][n.pc[a]].end < ops_[b][n.pc[b]].end;
     });
     return out;
   }
@@ -322,6 +375,13 @@ class Search {
   const Definition* view_ = nullptr;
   std::vector<std::vector<SearchOp>> ops_;
   std::vector<std::uint32_t> required_;
+  std::vector<State> initial_;
+  std::chrono::steady_clock::time_point started_at_;
+  // Learned: per thread and operation, how often a failure asked for it to come earlier.
+  std::vector<std::vector<std::uint32_t>> preferred_;
+  std::map<std::string, std::vector<std::pair<std::uint32_t, std::uint32_t>>> value_users_;  // TLA+ text -> (thread, index)
+  Failure failure_;
+  std::vector<Fingerprint> unsettled_;  // visited states inside a multi-step operation
   std::int64_t total_ = 0;
   std::vector<State> states_;
   FingerprintSet visited_;
@@ -333,21 +393,42 @@ class Search {
 };
 
 SearchReport Search::run() {
-  const auto started_at = std::chrono::steady_clock::now();
+  started_at_ = std::chrono::steady_clock::now();
   // A linearizable history visits about one state per operation: room for those up front.
   visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(total_) + 16, options_.max_states)));
-
-  // The root frame's successors are the initial states.
-  std::vector<Frame> stack(1);
-  const std::size_t threads = ops_.size();
-  for (State& s : evaluator_.initial_states(*init_))
-    stack[0].successors.push_back({Node{std::vector<std::uint32_t>(threads, 0), std::vector<std::int32_t>(threads, -1), std::move(s)}, -1, -1});
-  if (stack[0].successors.empty()) {
+  initial_ = evaluator_.initial_states(*init_);
+  if (initial_.empty()) {
     SearchReport r;
     r.outcome = SearchReport::Outcome::no_initial_state;
     r.linearized = -1;
     return r;
   }
+  std::uint64_t budget = std::max<std::uint64_t>(1, options_.restart_budget);
+  std::int64_t best_at_last_restart = -1;
+  for (;;) {
+    if (std::optional<SearchReport> r = attempt(budget)) return std::move(*r);
+    // A restart that got further than the one before starts a new stretch of trouble: it gets the
+    // first budget again. Otherwise the budget doubles, so the search stays complete: progress is
+    // bounded, and an attempt whose budget exceeds every state left finishes.
+    if (deepest_progress_ > best_at_last_restart) {
+      best_at_last_restart = deepest_progress_;
+      budget = std::max<std::uint64_t>(1, options_.restart_budget);
+    } else {
+      budget *= 2;
+    }
+  }
+}
+
+std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
+  const std::size_t threads = ops_.size();
+  // The root frame's successors are the initial states.
+  std::vector<Frame> stack(1);
+  for (const State& s : initial_)
+    stack[0].successors.push_back({Node{std::vector<std::uint32_t>(threads, 0), std::vector<std::int32_t>(threads, -1), s}, -1, -1});
+  taken_path_.clear();
+  failure_ = {};
+  std::int64_t best = -1;
+  std::uint64_t stalled_since = generated_;
 
   while (!stack.empty()) {
     Frame& f = stack.back();
@@ -360,29 +441,43 @@ SearchReport Search::run() {
           r.limit = "the validation was cancelled";
           return r;
         }
-        if (std::chrono::steady_clock::now() - started_at > options_.time_limit) {
+        if (std::chrono::steady_clock::now() - started_at_ > options_.time_limit) {
           SearchReport r = report(SearchReport::Outcome::limit, deepest_, deepest_taken_);
           r.limit = "the native search did not finish within " + std::to_string(options_.time_limit.count() / 1000) + " s";
           return r;
         }
       }
-      if (!visited_.insert(fingerprint(s.node))) continue;
+      if (generated_ - stalled_since > budget) {
+        if (learn()) {
+          forget_unfinished(stack);
+          return std::nullopt;
+        }
+        stalled_since = generated_;  // nothing new to learn: go on, and look again after as long once more
+        budget *= 2;
+      }
+      const Fingerprint id = fingerprint(s.node);
+      if (!visited_.insert(id)) continue;
       if (visited_.size() > options_.max_states) {
         SearchReport r = report(SearchReport::Outcome::limit, deepest_, deepest_taken_);
         r.limit = "the native search reached its limit of " + std::to_string(options_.max_states) + " distinct states";
         return r;
       }
       Frame next;
+      next.id = id;
+      if (begun(s.node)) unsettled_.push_back(id);
       next.taken = s.taken_thread >= 0 ? 1 : 0;
       if (next.taken) taken_path_.emplace_back(static_cast<std::uint32_t>(s.taken_thread), s.taken_candidate);
       // A frame with nothing left to try is never returned to: the child replaces it, so a long
       // stretch where one operation at a time is viable keeps one frame, not one per operation.
       if (f.next_successor == f.successors.size() && f.next_thread == f.order.size() && stack.size() > 1) {
         next.taken += f.taken;
+        next.replaced = std::move(f.replaced);
+        next.replaced.push_back(f.id);
         stack.pop_back();
       }
       const std::int64_t p = progress(s.node);
       if (p > deepest_progress_) remember_deepest(s.node, p);
+      if (p > best) best = p, stalled_since = generated_;
       if (p == total_) return report(SearchReport::Outcome::accepted, s.node, taken_path_);
       next.order = viable(s.node);
       next.node = std::move(s.node);
@@ -392,12 +487,50 @@ SearchReport Search::run() {
     if (f.next_thread < f.order.size()) {
       f.next_successor = 0;
       successors_of(f.node, f.order[f.next_thread++], f.successors);
+      if (f.successors.empty() && f.next_thread == 1 && stack.size() > 1) {
+        const std::int64_t p = progress(f.node);
+        if (p >= failure_.progress) failure_ = {p, f.node.pc, f.order[0]};
+      }
       continue;
     }
     taken_path_.resize(taken_path_.size() - f.taken);
     stack.pop_back();
   }
   return report(SearchReport::Outcome::rejected, deepest_, deepest_taken_);
+}
+
+bool Search::learn() {
+  if (failure_.progress < 0) return false;
+  if (value_users_.empty()) index_values();
+  bool learned = false;
+  const std::uint32_t t = failure_.thread, failing = failure_.pc[t];
+  for (const trace::Value* field : problem_.threads[t][failing].args) {
+    if (field == nullptr) continue;
+    const auto users = value_users_.find(trace::to_tla(*field));
+    if (users == value_users_.end() || users->second.size() > kIdentifyingUses) continue;
+    for (const auto& [u, position] : users->second) {
+      if (u == t && position == failing) continue;
+      learned |= preferred_[u][position] == 0;
+      ++preferred_[u][position];
+    }
+  }
+  return learned;
+}
+
+void Search::index_values() {
+  for (std::uint32_t t = 0; t < problem_.threads.size(); ++t)
+    for (std::uint32_t i = 0; i < problem_.threads[t].size(); ++i)
+      for (const trace::Value* field : problem_.threads[t][i].args)
+        if (field != nullptr) value_users_[trace::to_tla(*field)].emplace_back(t, i);
+}
+
+void Search::forget_unfinished(const std::vector<Frame>& stack) {
+  for (std::size_t k = 1; k < stack.size(); ++k) {
+    visited_.erase(stack[k].id);
+    for (const Fingerprint& f : stack[k].replaced) visited_.erase(f);
+  }
+  for (const Fingerprint& f : unsettled_) visited_.erase(f);
+  unsettled_.clear();
 }
 
 }  // namespace

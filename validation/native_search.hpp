@@ -6,6 +6,15 @@
 // fingerprints (the memoisation of Wing & Gong and Lowe), so a rejected history costs what TLC's
 // breadth-first search costs: every reachable state once. Same viability rule, same treatment of
 // pending operations, a VIEW when given.
+//
+// Restarts: a wrong early guess (which of two overlapping enqueues came first) may show only
+// hundreds of operations later, and chronological backtracking then tries every placement of
+// everything in between. An attempt that stalls (restart_budget states without getting further)
+// looks at its deepest failure of the most urgent operation, prefers from then on the operations
+// that logged the same identifying values (a dequeued element's enqueue), and starts again. States
+// it finished exploring stay visited (they are dead whatever the order), so no work is repeated
+// except the path back; the budget doubles while restarts gain nothing, so the search stays
+// complete, and a rejected history still costs each reachable state about once.
 #pragma once
 
 #include <atomic>
@@ -25,6 +34,7 @@ struct NativeSearchOptions {
   std::optional<std::string> view;  // an MC-module operator over the spec's variables
   std::chrono::milliseconds time_limit{600'000};
   std::uint64_t max_states = 20'000'000;  // distinct states kept: the search's memory limit
+  std::uint64_t restart_budget = 10'000;  // states an attempt may stall before it restarts
   const std::atomic<bool>* cancel = nullptr;
 };
 
