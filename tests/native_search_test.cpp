@@ -52,35 +52,40 @@ validation::ValidationResult validate(const fs::path& run, std::uint64_t restart
 
 constexpr std::uint64_t kNever = 1'000'000'000;  // a budget no attempt reaches: no restarts
 
+/// One history validated without restarts and with them (every 100 stalled states).
+struct Searches {
+  validation::ValidationResult backtracking, restarting;
+  std::uint64_t states_without() const { return backtracking.states_generated.value_or(0); }
+  std::uint64_t states_with() const { return restarting.states_generated.value_or(0); }
+};
+
+Searches search_both(bool dequeue_order_ok) {
+  testing::ScratchDir dir;
+  write_history(dir / "run", dequeue_order_ok);
+  return {validate(dir / "run", kNever), validate(dir / "run", 100)};
+}
+
 }  // namespace
 
 TEST_CASE("a wrong early guess found late: a restart learns the enqueue that came first", "[native][restarts]") {
-  testing::ScratchDir dir;
-  write_history(dir / "run", true);
-  const auto backtracking = validate(dir / "run", kNever);
-  const auto restarting = validate(dir / "run", 100);
-  REQUIRE(backtracking.verdict == "pass");
-  REQUIRE(restarting.verdict == "pass");
-  const std::uint64_t without = backtracking.states_generated.value_or(0), with = restarting.states_generated.value_or(0);
-  INFO("states without restarts " << without << ", with " << with);
+  const Searches s = search_both(true);
+  REQUIRE(s.backtracking.verdict == "pass");
+  REQUIRE(s.restarting.verdict == "pass");
+  INFO("states without restarts " << s.states_without() << ", with " << s.states_with());
   // Backtracking tries both orders of every pair, 2^10 placements, before it moves Enqueue(1000).
-  CHECK(without > 1024);
-  CHECK(with > 0);
-  CHECK(with * 10 < without);
+  CHECK(s.states_without() > 1024);
+  CHECK(s.states_with() > 0);
+  CHECK(s.states_with() * 10 < s.states_without());
 }
 
 TEST_CASE("a rejected history: restarts keep the verdict and the frontier, and explore about as much", "[native][restarts]") {
-  testing::ScratchDir dir;
-  write_history(dir / "run", false);
-  const auto backtracking = validate(dir / "run", kNever);
-  const auto restarting = validate(dir / "run", 100);
-  REQUIRE(backtracking.verdict == "fail");
-  REQUIRE(restarting.verdict == "fail");
-  CHECK(restarting.linearized == backtracking.linearized);
-  CHECK(restarting.frontier.size() == backtracking.frontier.size());
-  const std::uint64_t without = backtracking.states_generated.value_or(0), with = restarting.states_generated.value_or(0);
-  INFO("states without restarts " << without << ", with " << with);
-  CHECK(without > 1024);
+  const Searches s = search_both(false);
+  REQUIRE(s.backtracking.verdict == "fail");
+  REQUIRE(s.restarting.verdict == "fail");
+  CHECK(s.restarting.linearized == s.backtracking.linearized);
+  CHECK(s.restarting.frontier.size() == s.backtracking.frontier.size());
+  INFO("states without restarts " << s.states_without() << ", with " << s.states_with());
+  CHECK(s.states_without() > 1024);
   // States an abandoned attempt finished stay visited: the restarts repeat little.
-  CHECK(with < 2 * without);
+  CHECK(s.states_with() < 2 * s.states_without());
 }

@@ -74,24 +74,26 @@ Problem make_problem(History history, const tla::Spec& spec, const tla::Spec* mc
   problem.history = std::move(history);
   for (const auto& ops : problem.history.threads) {
     std::vector<ProblemOp>& thread = problem.threads.emplace_back();
+    thread.reserve(ops.size());
     for (const trace::Operation& op : ops) {
-      const std::string where = operation_name(op);
+      auto where = [&] { return operation_name(op); };  // only for an error: most runs have none
       const tla::OperationSpec* spec_op = find_operation(spec, op.name);
       if (spec_op == nullptr)
-        throw ValidationError(where + ": the spec (" + spec.file + ") has no operation '" + op.name + "' (it has: " +
+        throw ValidationError(where() + ": the spec (" + spec.file + ") has no operation '" + op.name + "' (it has: " +
                               known_operations(spec) + ")");
       for (const auto& [name, value] : op.fields) {
         if (std::find(spec_op->params.begin(), spec_op->params.end(), name) == spec_op->params.end())
-          throw ValidationError(where + ": field '" + name + "' is not a parameter of the spec's " + op.name);
+          throw ValidationError(where() + ": field '" + name + "' is not a parameter of the spec's " + op.name);
         if (const auto wide = wide_integer(value))
-          throw ValidationError(where + " field '" + name + "': the integer " + std::to_string(*wide) +
+          throw ValidationError(where() + " field '" + name + "': the integer " + std::to_string(*wide) +
                                 " does not fit TLC's 32-bit integers (which both checkers have; TLC would wrap it silently)");
       }
       ProblemOp p{&op, spec_op, {}};
+      p.args.reserve(spec_op->params.size());
       for (const std::string& param : spec_op->params) {
         const trace::Value* v = op.field(param);
         if (v == nullptr && !op.pending())
-          throw ValidationError(where + ": no field '" + param + "' (a parameter of the spec's " + op.name + ")");
+          throw ValidationError(where() + ": no field '" + param + "' (a parameter of the spec's " + op.name + ")");
         p.args.push_back(v);
       }
       thread.push_back(std::move(p));
