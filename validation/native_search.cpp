@@ -487,7 +487,7 @@ std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
     if (f.next_thread < f.order.size()) {
       f.next_successor = 0;
       successors_of(f.node, f.order[f.next_thread++], f.successors);
-      if (f.successors.empty() && f.next_thread == 1 && stack.size() > 1) {
+      if (f.successors.empty() && f.next_thread == 1) {  // the root frame has no threads to try
         const std::int64_t p = progress(f.node);
         if (p >= failure_.progress) failure_ = {p, f.node.pc, f.order[0]};
       }
