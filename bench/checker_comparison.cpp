@@ -12,6 +12,9 @@
 //   kv-10x800        a 10-client key-value history of 800 operations over 10 keys (Map.tla), checked
 //                    natively key by key (/key) and whole (/whole); TLC checks it whole
 //   msqueue-3x3000   an unbounded Michael-Scott queue, 3 threads x 3000 operations, perturbed
+//   msqueue-chaos    the same queue recorded under `rr record --chaos` (-W where rr needs it) with a
+//                    2000-tick timeslice, seeds 1-3, one row each: enqueues overlap widely and their
+//                    order shows only in later dequeues (skipped where rr cannot record)
 // Usage: checker_comparison [--only NAME]... [--native-repeats N] [--tlc-timeout S] [--keep 1] [--skip-tlc 1]
 //   --keep 1 leaves the traces in $TMPDIR/omnilink-bench-checkers; --skip-tlc 1 measures native only.
 #include <algorithm>
@@ -24,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "campaign/recording.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
 #include "support/history_generator.hpp"
@@ -164,6 +168,32 @@ int main(int argc, char** argv) {
     if (run_harness(OMNILINK_MS_QUEUE, scratch / "ms", args))
       row("msqueue-3x3000", 9000, native_median({scratch / "ms"}, specs + "/LinearizableQueue.tla", repeats),
           validate({scratch / "ms"}, specs + "/LinearizableQueue.tla", "tlc", tlc_timeout));
+  }
+  if (wanted("msqueue-chaos")) {
+    using namespace omnilink::campaign;
+    const Recording recording = resolve_recording(RrMode::chaos, kDefaultRrTimesliceTicks);
+    if (!recording.error.empty()) {
+      std::printf("msqueue-chaos skipped: %s\n", recording.error.c_str());
+    } else {
+      TargetConfig target;
+      target.harness = OMNILINK_MS_QUEUE;
+      for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        const fs::path run = scratch / ("ms-chaos-" + std::to_string(seed));
+        fs::remove_all(run);
+        fs::create_directories(run);  // rr creates only the recording's own directory
+        const RunCommand command = run_command(recording, target, 3, 3000, seed, run);
+        omnilink::ProcessOptions po;
+        po.timeout = std::chrono::minutes(10);
+        const auto p = run_process(command.exe, command.args, po);
+        if (!p.ok()) {
+          std::printf("msqueue-chaos seed %llu: recording failed: %s\n%s\n", static_cast<unsigned long long>(seed), p.describe().c_str(), p.err.c_str());
+          continue;
+        }
+        const std::string name = "ms-chaos-" + std::to_string(seed);
+        row(name.c_str(), 9000, native_median({run}, specs + "/LinearizableQueue.tla", std::min(repeats, 3)),
+            validate({run}, specs + "/LinearizableQueue.tla", "tlc", tlc_timeout));
+      }
+    }
   }
   if (!keep) fs::remove_all(scratch);
   return 0;

@@ -1,7 +1,8 @@
-// The native search's restarts (validation/native_search.hpp), on a queue history built so that
-// the earliest-end-first guess is wrong and the mistake shows only after many independent choices:
-// a restart that learns which enqueue must come first accepts it with a small fraction of the
-// states chronological backtracking needs, and a rejected history keeps its verdict and frontier.
+// The native search's order and restarts (validation/native_search.hpp), on queue histories built
+// so that the earliest-end-first guess is wrong and the mistake shows only after many independent
+// choices: trying first what unblocks the most urgent operation avoids one such guess; a restart
+// that learns which enqueue must come first recovers from another with a small fraction of the
+// states chronological backtracking needs; a rejected history keeps its verdict and frontier.
 #include <catch2/catch.hpp>
 
 #include "support/test_support.hpp"
@@ -59,6 +60,29 @@ struct Searches {
   std::uint64_t states_with() const { return restarting.states_generated.value_or(0); }
 };
 
+// T2's Dequeue(2) must wait for T0's long Dequeue(1); of the other viable operations, T1's
+// Enqueue(1000) ends sooner, but the dequeues show it came after T2's Enqueue(2000), and kPairs
+// overlapping pairs lie between the guess and its discovery.
+void write_blocked_dequeue_history(const fs::path& dir) {
+  TraceBuilder b(3);
+  b.op(0, "Enqueue", 1, 1, F::fields("elem", 1));
+  b.op(0, "Enqueue", 2, 2, F::fields("elem", 2));
+  b.op(0, "Dequeue", 9, 40, F::fields("elem", 1, "ok", true));
+  b.op(1, "Enqueue", 5, 20, F::fields("elem", 1000));
+  b.op(2, "Dequeue", 10, 10, F::fields("elem", 2, "ok", true));
+  b.op(2, "Enqueue", 11, 11, F::fields("elem", 2000));
+  for (int k = 0; k < kPairs; ++k) {
+    const auto at = static_cast<std::uint64_t>(50 + 4 * k);
+    b.op(1, "Enqueue", at, at, F::fields("elem", 100 + k));
+    b.op(2, "Enqueue", at - 1, at + 1, F::fields("elem", 200 + k));
+  }
+  std::vector<std::int64_t> order{2000, 1000};
+  for (int k = 0; k < kPairs; ++k) order.push_back(100 + k), order.push_back(200 + k);
+  std::uint64_t t = 100 + 4 * kPairs;
+  for (std::int64_t e : order) b.op(0, "Dequeue", t, t, F::fields("elem", e, "ok", true)), ++t;
+  b.write(dir);
+}
+
 Searches search_both(bool dequeue_order_ok) {
   testing::ScratchDir dir;
   write_history(dir / "run", dequeue_order_ok);
@@ -66,6 +90,18 @@ Searches search_both(bool dequeue_order_ok) {
 }
 
 }  // namespace
+
+TEST_CASE("a blocked operation: what unblocks it is tried before what merely ends sooner", "[native][order]") {
+  testing::ScratchDir dir;
+  write_blocked_dequeue_history(dir / "run");
+  const auto r = validate(dir / "run", kNever);
+  REQUIRE(r.verdict == "pass");
+  // 3 + 1 + 2 + 2 * kPairs + 2 + 2 * kPairs = 48 operations. Trying Enqueue(1000) first would cost
+  // both orders of every pair, over 2^10 states, before backtracking to it.
+  INFO("states " << r.states_generated.value_or(0));
+  CHECK(r.states_generated.value_or(0) > 0);
+  CHECK(r.states_generated.value_or(0) < 200);
+}
 
 TEST_CASE("a wrong early guess found late: a restart learns the enqueue that came first", "[native][restarts]") {
   const Searches s = search_both(true);

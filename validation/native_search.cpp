@@ -341,6 +341,21 @@ class Search {
     }
   }
 
+  /// The most urgent operation of `f` (its first thread's) cannot be linearized there: the threads
+  /// whose next operation would let it are tried first (a dequeue waiting for another dequeue to
+  /// take the head before it, rather than an enqueue that merely ends sooner and whose misplacement
+  /// would show only much later).
+  void try_enablers_first(Frame& f) {
+    const std::uint32_t urgent = f.order[0];
+    std::stable_partition(f.order.begin() + 1, f.order.end(), [&](std::uint32_t t) {
+      successors_of(f.node, t, probe_);
+      return std::any_of(probe_.begin(), probe_.end(), [&](const Successor& s) {
+        successors_of(s.node, urgent, enabled_probe_);
+        return !enabled_probe_.empty();
+      });
+    });
+  }
+
   void remember_deepest(const Node& n, std::int64_t p) {
     deepest_progress_ = p;
     deepest_ = n;
@@ -384,6 +399,7 @@ class Search {
   std::vector<Fingerprint> unsettled_;  // visited states inside a multi-step operation
   std::int64_t total_ = 0;
   std::vector<State> states_;
+  std::vector<Successor> probe_, enabled_probe_;  // try_enablers_first's
   FingerprintSet visited_;
   std::uint64_t generated_ = 0;
   std::vector<std::pair<std::uint32_t, std::int32_t>> taken_path_;  // pending operations linearized on the current path
@@ -490,6 +506,7 @@ std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
       if (f.successors.empty() && f.next_thread == 1) {  // the root frame has no threads to try
         const std::int64_t p = progress(f.node);
         if (p >= failure_.progress) failure_ = {p, f.node.pc, f.order[0]};
+        try_enablers_first(f);
       }
       continue;
     }

@@ -1,8 +1,9 @@
 // The native checker's search: the linearization search of OmniLinkTrace.tla, done in-process
 // over the spec's own actions (language/evaluator.hpp). A state is each thread's position, the
 // multi-step operation it has begun (and, for a pending one, the arguments it chose), and the
-// spec's variables. Depth-first, trying the thread whose next operation ends earliest first (a
-// linearizable history is then accepted in about one pass), with a visited set of 128-bit state
+// spec's variables. Depth-first, trying the thread whose next operation ends earliest first, and
+// when that one cannot go, the threads whose next operation would let it (a linearizable history is
+// then accepted in about one pass), with a visited set of 128-bit state
 // fingerprints (the memoisation of Wing & Gong and Lowe), so a rejected history costs what TLC's
 // breadth-first search costs: every reachable state once. Same viability rule, same treatment of
 // pending operations, a VIEW when given.
@@ -34,7 +35,7 @@ struct NativeSearchOptions {
   std::optional<std::string> view;  // an MC-module operator over the spec's variables
   std::chrono::milliseconds time_limit{600'000};
   std::uint64_t max_states = 20'000'000;  // distinct states kept: the search's memory limit
-  std::uint64_t restart_budget = 10'000;  // states an attempt may stall before it restarts
+  std::uint64_t restart_budget = 2'000;  // states an attempt may stall before it restarts
   const std::atomic<bool>* cancel = nullptr;
 };
 

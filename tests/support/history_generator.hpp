@@ -128,7 +128,7 @@ inline Model queue() {
   auto items = std::make_shared<std::deque<std::int64_t>>();
   auto next = std::make_shared<std::int64_t>(1);
   return [=](std::mt19937_64& rng, std::uint32_t) -> GeneratedOp {
-    if (pick(rng, 0, 1) == 0 || items->empty() && pick(rng, 0, 3) > 0) {
+    if (pick(rng, 0, 1) == 0 || (items->empty() && pick(rng, 0, 3) > 0)) {
       items->push_back((*next)++);
       return {"Enqueue", {{"elem", items->back(), true}}};
     }
