@@ -1,10 +1,12 @@
 #include "campaign/report.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <map>
 #include <sstream>
 
+#include "campaign/failure_signature.hpp"
 #include "campaign/recording.hpp"
 #include "campaign/run_outcome.hpp"
 #include "trace/reader.hpp"
@@ -29,7 +31,38 @@ std::optional<nlohmann::json> first_viable_pending(const RunRecord& run) {
   return std::nullopt;
 }
 
+/// The failed runs of each signature, in order of first appearance.
+struct SignatureGroup {
+  FailureSignature signature;
+  std::string target;
+  std::vector<const RunRecord*> runs;
+};
+
+std::vector<SignatureGroup> group_by_signature(const std::vector<RunRecord>& runs) {
+  std::vector<SignatureGroup> groups;
+  for (const auto& run : runs) {
+    const auto signature = failure_signature(run);
+    if (!signature) continue;
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.signature.id == signature->id; });
+    if (group == groups.end()) group = groups.insert(groups.end(), {*signature, run.target, {}});
+    group->runs.push_back(&run);
+  }
+  return groups;
+}
+
 }  // namespace
+
+std::string signature_summary(const std::vector<RunRecord>& runs) {
+  std::vector<SignatureGroup> groups = group_by_signature(runs);
+  if (groups.empty()) return "";
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.runs.size() > b.runs.size(); });
+  std::ostringstream s;
+  s << groups.size() << (groups.size() == 1 ? " distinct failure" : " distinct failures") << " (by signature):\n";
+  for (const auto& g : groups)
+    s << "  " << g.signature.id << "  " << g.runs.size() << (g.runs.size() == 1 ? " run   " : " runs  ") << g.target << ": "
+      << g.signature.title << "  (first: " << g.runs.front()->key() << ")\n";
+  return s.str();
+}
 
 std::string summary_table(const std::vector<RunRecord>& runs) {
   std::map<std::string, std::map<std::string, std::size_t>> rows;  // configuration -> outcome -> count
@@ -79,6 +112,7 @@ std::string problem_details(const std::vector<RunRecord>& runs) {
     s << run.key() << ": " << o;
     if (o == "fail") {
       s << " (run " << run.status << ", seed " << run.seed << ")\n";
+      if (const auto signature = failure_signature(run)) s << "  signature " << signature->id << ": " << signature->title << "\n";
       std::istringstream summary(run.validation->frontier_summary);
       for (std::string line; std::getline(summary, line);) s << "  " << line << "\n";
       s << "  " << replay_hint(run) << "\n";
@@ -111,11 +145,19 @@ nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<Ru
                          {"operations", run.validation->operations}};
       if (o == "fail") r["replay"] = replay_hint(run);
     }
+    if (const auto signature = failure_signature(run)) r["signature"] = signature->id;
     list.push_back(std::move(r));
   }
-  return {{"format", "omnilink-campaign-summary"}, {"version", 1},           {"campaign", campaign.id},
+  nlohmann::json signatures = nlohmann::json::array();
+  for (const auto& g : group_by_signature(runs)) {
+    nlohmann::json keys = nlohmann::json::array();
+    for (const RunRecord* run : g.runs) keys.push_back(run->key());
+    signatures.push_back({{"id", g.signature.id}, {"target", g.target}, {"title", g.signature.title}, {"key", g.signature.key}, {"runs", keys}});
+  }
+  return {{"format", "omnilink-campaign-summary"}, {"version", 2},           {"campaign", campaign.id},
           {"name", campaign.name},                 {"status", campaign.status}, {"file", campaign.file},
-          {"exit_code", exit_code_for(runs)},      {"counts", counts},       {"runs", list}};
+          {"exit_code", exit_code_for(runs)},      {"counts", counts},       {"runs", list},
+          {"signatures", signatures}};
 }
 
 std::string xml_escape(const std::string& text) {

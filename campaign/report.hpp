@@ -1,5 +1,6 @@
 // A campaign's results for people and for CI: the summary table (per target and configuration,
-// the count of each outcome), the details of every failure (its frontier and how to replay it),
+// the count of each outcome), the details of every failure (its frontier, signature and how to
+// replay it), the failures grouped by signature,
 // the --json summary and the --junit XML. Everything here is computed from store records and the
 // runs' validation/result.json, so `omnilink ls`/`revalidate` and a resumed campaign report alike.
 #pragma once
@@ -18,6 +19,10 @@ std::string summary_table(const std::vector<RunRecord>& runs);
 // For each failed run: the frontier summary and the replay command; for each other non-pass run a
 // line saying why. Empty when everything passed.
 std::string problem_details(const std::vector<RunRecord>& runs);
+
+// The failed runs grouped by failure signature (failure_signature.hpp), most runs first: each
+// signature's id, runs, target and title, and its first run. Empty when nothing failed.
+std::string signature_summary(const std::vector<RunRecord>& runs);
 
 // How to replay a failed run at its first viable frontier operation (or why it cannot be).
 std::string replay_hint(const RunRecord& run);

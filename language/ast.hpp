@@ -19,6 +19,9 @@ struct SourcePos {
   const std::string* file = nullptr;  // interned: see intern_file_name
   std::uint32_t line = 0, column = 0;  // 1-based
   std::string text() const;           // file:line:col
+  /// The source from here to the end of its line, trimmed ("" if the file cannot be read): how
+  /// a report quotes the construct.
+  std::string excerpt() const;
 };
 
 /// The file name a SourcePos points to, kept for the life of the process.

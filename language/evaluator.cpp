@@ -113,6 +113,22 @@ void Evaluator::successors(const Definition& action, const std::vector<Value>& a
   });
 }
 
+std::optional<Evaluator::Refusal> Evaluator::refusal(const Definition& action, const std::vector<Value>& args, const State& from) {
+  std::optional<Refusal> found;
+  std::vector<State> out;
+  refusal_ = &found;
+  conjuncts_held_ = 0;
+  try {
+    successors(action, args, from, out);
+  } catch (...) {
+    refusal_ = nullptr;
+    throw;
+  }
+  refusal_ = nullptr;
+  if (!out.empty()) return std::nullopt;
+  return found ? found : Refusal{action.body.get(), 0};  // nothing false on the way: the action as a whole
+}
+
 Value Evaluator::evaluate(const Definition& def, const State& state) {
   current_ = state.empty() ? nullptr : &state;
   init_mode_ = false;
@@ -124,7 +140,11 @@ Value Evaluator::evaluate(const Definition& def, const State& state) {
 
 void Evaluator::act_conjunction(const Expr& e, std::size_t from, const Continuation& k) {
   if (from == e.kids.size()) return k();
-  act(*e.kids[from], [&] { act_conjunction(e, from + 1, k); });
+  act(*e.kids[from], [&] {
+    ++conjuncts_held_;
+    act_conjunction(e, from + 1, k);
+    --conjuncts_held_;
+  });
 }
 
 void Evaluator::act(const Expr& e, const Continuation& k) {
@@ -139,12 +159,15 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
       }
       return;
     case ExprKind::Exists: {
+      bool bound = false;
       for_each_binding(e.bounds, [&] {
+        bound = true;
         const auto saved = next_;
         act(*e.kids[0], k);
         next_ = saved;
         return true;
       });
+      if (!bound) refused(e);
       return;
     }
     case ExprKind::If:
@@ -172,7 +195,9 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
         next_[lhs.index] = rhs;
         k();
       } else {
-        for (const Value& v : rhs.elements()) {
+        const std::vector<Value> elements = rhs.elements();
+        if (elements.empty()) refused(e);
+        for (const Value& v : elements) {
           next_[lhs.index] = v;
           k();
         }
@@ -193,6 +218,7 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
         }
       }
       if (holds) k();
+      else refused(e);
       for (std::size_t index : assigned) next_[index].reset();
       return;
     }
@@ -200,6 +226,7 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
       break;
   }
   if (truth(e)) k();
+  else refused(e);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -40,6 +40,17 @@ class Evaluator {
   /// A state function (a VIEW) in `state`, or a constant expression (state empty).
   Value evaluate(const Definition& def, const State& state);
 
+  /// Why an action has no successor: the conjunct found false (or the `x' \in S` with S empty, or
+  /// the UNCHANGED that fails) on the way that got furthest through the action's conjunctions, the
+  /// first such in TLC's order. `depth` counts the conjuncts that held before it, so that refusals
+  /// of several actions or argument tuples can be compared.
+  struct Refusal {
+    const Expr* conjunct = nullptr;
+    std::size_t depth = 0;
+  };
+  /// The refusal of `action` applied to `args` in `from`; nothing if it has a successor there.
+  std::optional<Refusal> refusal(const Definition& action, const std::vector<Value>& args, const State& from);
+
  private:
   /// What happens once an action's conjuncts so far hold: a reference to a callable, not an owner
   /// (std::function would allocate for every conjunct of every action evaluated).
@@ -91,6 +102,12 @@ class Evaluator {
   std::map<const Definition*, Value> cache_;  // constant-level zero-arity definitions
   std::vector<const Definition*> evaluating_;  // to catch a definition that depends on itself
   std::size_t depth_ = 0;
+  // refusal(): conjuncts holding on the current way through the action, and the deepest refusal.
+  std::size_t conjuncts_held_ = 0;
+  std::optional<Refusal>* refusal_ = nullptr;
+  void refused(const Expr& e) {
+    if (refusal_ != nullptr && (!*refusal_ || conjuncts_held_ > (*refusal_)->depth)) *refusal_ = Refusal{&e, conjuncts_held_};
+  }
 };
 
 }  // namespace omnilink::language

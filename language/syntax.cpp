@@ -1,5 +1,6 @@
 #include "language/syntax.hpp"
 
+#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -24,6 +25,18 @@ const std::string* intern_file_name(const std::string& file) {
 
 std::string SourcePos::text() const {
   return (file ? *file : std::string("?")) + ":" + std::to_string(line) + ":" + std::to_string(column);
+}
+
+std::string SourcePos::excerpt() const {
+  if (file == nullptr || line == 0 || column == 0) return "";
+  std::ifstream in(*file);
+  std::string text;
+  for (std::uint32_t l = 0; l < line; ++l)
+    if (!std::getline(in, text)) return "";
+  if (column - 1 >= text.size()) return "";
+  text.erase(0, column - 1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
+  return text;
 }
 
 namespace {

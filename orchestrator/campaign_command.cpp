@@ -206,6 +206,7 @@ int CampaignCommand::run() {
   const auto campaign = store->campaign(campaign_id);
   std::cout << "\n" << summary_table(runs);
   if (const std::string details = problem_details(runs); !details.empty()) std::cout << "\n" << details;
+  if (const std::string signatures = signature_summary(runs); !signatures.empty()) std::cout << "\n" << signatures;
   bool reports_ok = true;
   if (!json_file_.empty()) reports_ok &= write_report(json_file_, summary_json(*campaign, runs).dump(2) + "\n");
   if (!junit_file_.empty()) reports_ok &= write_report(junit_file_, junit_xml(*campaign, runs));

@@ -103,6 +103,7 @@ int RevalidateCommand::run() {
     io.run();
     std::cout << "\n" << summary_table(validated);
     if (const std::string details = problem_details(validated); !details.empty()) std::cout << "\n" << details;
+    if (const std::string signatures = signature_summary(validated); !signatures.empty()) std::cout << "\n" << signatures;
     return exit_code_for(validated);
   } catch (const StoreError& e) {
     std::cerr << "omnilink revalidate: " << e.what() << "\n";

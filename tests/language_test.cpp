@@ -284,3 +284,35 @@ Step == x' = x /\ y' = A(1))");
     CHECK(out[0][1].text() == std::to_string(x));
   }
 }
+
+TEST_CASE("a refused action names the conjunct found false on its furthest way through", "[language]") {
+  omnilink::testing::ScratchDir dir;
+  auto spec = load(dir, R"(VARIABLES x
+Take(n) ==
+  /\ n > 0
+  /\ \E k \in {1, 2} :
+       /\ k = n
+       /\ x' = x + k
+Empty == \E k \in {} : x' = k
+Choose == x' \in {}
+Keep == UNCHANGED x /\ x' = 6)");
+  Evaluator ev(*spec);
+  const State s{Value::integer(5)};
+  auto refusal = [&](const std::string& action, std::vector<Value> args = {}) -> std::string {
+    const auto r = ev.refusal(*spec->spec_definition(action), args, s);
+    if (!r) return "enabled";
+    return r->conjunct->pos.excerpt() + " @" + std::to_string(r->depth);
+  };
+  CHECK(refusal("Take", {Value::integer(2)}) == "enabled");
+  CHECK(refusal("Take", {Value::integer(0)}) == "n > 0 @0");
+  // Both bindings of k fail at `k = n`, after `n > 0` held.
+  CHECK(refusal("Take", {Value::integer(7)}) == "k = n @1");
+  CHECK(refusal("Empty") == "\\E k \\in {} : x' = k @0");
+  CHECK(refusal("Choose") == "x' \\in {} @0");
+  CHECK(refusal("Keep") == "x' = 6 @1");  // UNCHANGED held, then x' is tested
+  // Refusals leave the evaluator as they found it.
+  std::vector<State> out;
+  ev.successors(*spec->spec_definition("Take"), {Value::integer(1)}, s, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0][0].text() == "6");
+}

@@ -2,6 +2,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <thread>
@@ -92,6 +93,30 @@ Decision combine(const Partitioned& partitioned, std::vector<SearchReport> repor
   return d;
 }
 
+/// The refused operation of a rejected search, with the operations tied to it by a logged value.
+RefusedOp describe_refusal(const Problem& decided, const SearchReport& report) {
+  const SearchReport::Refused& r = *report.refused;
+  const trace::Operation& refused = *decided.threads[r.thread][r.position].op;
+  RefusedOp out{refused, r.action, r.at, r.conjunct, {}, {}};
+  for (const auto& [name, value] : refused.fields) {
+    if (std::holds_alternative<bool>(value.data)) continue;  // a flag (ok = TRUE) identifies nothing, however rare
+    std::vector<RefusedOp::Related> users;
+    for (std::size_t t = 0; t < decided.history.threads.size(); ++t)
+      for (std::size_t i = 0; i < decided.history.threads[t].size(); ++i) {
+        const trace::Operation& op = decided.history.threads[t][i];
+        if (&op == &refused) continue;
+        if (std::any_of(op.fields.begin(), op.fields.end(), [&](const auto& f) { return f.second == value; }))
+          users.push_back({op, i < report.next[t]});
+      }
+    if (users.empty()) out.unmatched.push_back(name);
+    if (users.size() + 1 > kIdentifyingUses) continue;
+    for (auto& u : users)
+      if (std::none_of(out.related.begin(), out.related.end(), [&](const auto& known) { return known.op.id() == u.op.id(); }))
+        out.related.push_back(std::move(u));
+  }
+  return out;
+}
+
 }  // namespace
 
 void check_natively(ValidationResult& result, const Problem& problem, language::LoadedSpec& spec, const ValidateOptions& options) {
@@ -165,6 +190,7 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
     return;
   }
   result.frontier = frontier_at(decided.history, report.next);
+  if (report.refused) result.refused = describe_refusal(decided, report);
   result.verdict = "fail";
   result.reason = "no order of the operations is accepted by the spec; the deepest search linearized " +
                   std::to_string(report.linearized) + " of " + std::to_string(decided.operations);

@@ -89,10 +89,6 @@ struct Failure {
   std::uint32_t thread = 0;
 };
 
-// A logged value shared by at most this many operations ties them together (a queue's element: its
-// enqueue and its dequeue); one that many share (TRUE, a small counter) says nothing.
-constexpr std::size_t kIdentifyingUses = 4;
-
 /// The visited set: fingerprints in one open-addressed table (no allocation per state; a state is
 /// 16 bytes at a load of at most one half).
 class FingerprintSet {
@@ -356,6 +352,35 @@ class Search {
     });
   }
 
+  /// Why the search got no further than `n`: the first operation, by end, that may go next and
+  /// that every action and argument tuple of it refuses (an operation that could go failed only
+  /// later, so it says nothing here).
+  std::optional<SearchReport::Refused> explain(const Node& n) {
+    std::vector<std::uint32_t> threads = viable(n);
+    std::stable_sort(threads.begin(), threads.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return ops_[a][n.pc[a]].end < ops_[b][n.pc[b]].end; });
+    for (std::uint32_t t : threads) {
+      const SearchOp& op = ops_[t][n.pc[t]];
+      const bool started = n.choice[t] >= 0;
+      const std::size_t first = started && op.pending ? static_cast<std::size_t>(n.choice[t]) : 0;
+      const std::size_t last = started && op.pending ? first + 1 : op.candidates.size();
+      std::optional<language::Evaluator::Refusal> deepest;
+      const Definition* refusing = nullptr;
+      bool can_go = false;
+      for (const Definition* action : {op.action, op.step, op.done}) {
+        if (action == nullptr) continue;
+        for (std::size_t c = first; c < last && !can_go; ++c) {
+          const auto r = evaluator_.refusal(*action, op.candidates[c], n.spec);
+          can_go = !r;
+          if (r && (!deepest || r->depth > deepest->depth)) deepest = r, refusing = action;
+        }
+      }
+      if (can_go || !deepest) continue;
+      return SearchReport::Refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt()};
+    }
+    return std::nullopt;
+  }
+
   void remember_deepest(const Node& n, std::int64_t p) {
     deepest_progress_ = p;
     deepest_ = n;
@@ -377,6 +402,7 @@ class Search {
       for (const Value& v : ops_[t][position].candidates[static_cast<std::size_t>(c)]) entry.arguments.push_back(v.text());
       r.pending_taken.push_back(std::move(entry));
     }
+    if (outcome == SearchReport::Outcome::rejected) r.refused = explain(at);
     r.states_generated = generated_;
     r.states_distinct = visited_.size();
     return r;

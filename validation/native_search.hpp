@@ -51,6 +51,15 @@ struct SearchReport {
     std::vector<std::string> arguments;    // TLA+ text, in parameter order
   };
   std::vector<Taken> pending_taken;  // pending operations linearized there
+  /// Rejected: the most urgent operation at the deepest state (the viable one ending earliest)
+  /// that the spec refuses there, and the conjunct that refuses it (language::Evaluator::refusal).
+  struct Refused {
+    std::size_t thread = 0, position = 0;  // in Problem::threads
+    std::string action;                    // X, X_Step or X_Done
+    std::string at;                        // the conjunct: file:line:col
+    std::string conjunct;                  // its source, to the end of its line
+  };
+  std::optional<Refused> refused;
   std::uint64_t states_generated = 0, states_distinct = 0;
 };
 

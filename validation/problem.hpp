@@ -24,6 +24,11 @@ class ValidationError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A logged value shared by at most this many operations ties them together (a queue's element: its
+/// enqueue and its dequeue); one that many share (TRUE, a small counter) says nothing. The native
+/// search learns from such ties, and a failure's report names them.
+inline constexpr std::size_t kIdentifyingUses = 4;
+
 /// One logged operation as the spec sees it.
 struct ProblemOp {
   const trace::Operation* op = nullptr;         // in Problem::history

@@ -28,7 +28,7 @@ std::vector<FrontierOp> frontier_at(const History& history, const std::vector<st
 }
 
 nlohmann::json ValidationResult::to_json() const {
-  nlohmann::json j{{"format", "omnilink-validation-result"}, {"version", 3}, {"verdict", verdict}, {"checker", checker},
+  nlohmann::json j{{"format", "omnilink-validation-result"}, {"version", 4}, {"verdict", verdict}, {"checker", checker},
                    {"reason", reason}, {"operations", operations}, {"dropped_failed_without_effect", dropped_failed},
                    {"pending", pending}, {"caveats", caveats}, {"duration_ms", duration.count()},
                    {"peak_rss_kb", peak_rss_kb}};
@@ -68,6 +68,14 @@ nlohmann::json ValidationResult::to_json() const {
     // "pending" here is each thread's next operation at the deepest state (a name older than
     // pending operations; see docs/validation.md).
     j["frontier"] = {{"linearized", linearized.value_or(0)}, {"total", operations}, {"pending", next}, {"spec_state", spec_state}};
+    if (refused) {
+      nlohmann::json related = nlohmann::json::array();
+      for (const auto& r : refused->related)
+        related.push_back({{"thread", r.op.thread}, {"index", r.op.index}, {"name", r.op.name}, {"linearized", r.linearized}});
+      j["frontier"]["refused"] = {{"thread", refused->op.thread}, {"index", refused->op.index}, {"name", refused->op.name},
+                                  {"action", refused->action}, {"at", refused->at}, {"conjunct", refused->conjunct},
+                                  {"related", related}, {"unmatched", refused->unmatched}};
+    }
   }
   return j;
 }
@@ -80,6 +88,14 @@ std::string ValidationResult::summary() const {
     s << "FAIL: " << reason << "\n  pending at the deepest state:";
     for (const auto& f : frontier) s << "\n    " << describe_op(f.op) << (f.viable ? "" : "  (not yet viable)");
     s << "\n  spec state there: " << spec_state;
+    if (refused) {
+      s << "\n  refused: " << refused->op.id() << " " << refused->op.call() << " by " << refused->action << ": "
+        << (refused->conjunct.empty() ? "?" : refused->conjunct) << "  (" << refused->at << ")";
+      for (const auto& r : refused->related)
+        s << "\n    a value it logged was also logged by " << r.op.id() << " " << r.op.name << " ("
+          << (r.linearized ? "linearized" : "not linearized") << " there)";
+      for (const auto& field : refused->unmatched) s << "\n    its " << field << " was logged by no other operation";
+    }
   } else {
     s << verdict << ": " << reason;
   }

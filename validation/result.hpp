@@ -43,6 +43,24 @@ struct PartitionSummary {
   std::string failed;
 };
 
+/// A failure decided natively: the operation the spec refused at the deepest state and how
+/// (SearchReport::Refused), and the operations that logged one of its identifying values
+/// (kIdentifyingUses: a dequeued element's enqueue), each linearized there or not, and the fields
+/// whose value no other operation logged (a dequeued element that was never enqueued). Booleans
+/// are flags, never identifying.
+struct RefusedOp {
+  trace::Operation op;
+  std::string action;    // X, X_Step or X_Done
+  std::string at;        // the conjunct found false: file:line:col
+  std::string conjunct;  // its source, to the end of its line
+  struct Related {
+    trace::Operation op;
+    bool linearized = false;
+  };
+  std::vector<Related> related;
+  std::vector<std::string> unmatched;  // its fields whose value no other operation logged
+};
+
 struct ValidationResult {
   std::string verdict;  // pass | fail | unknown | error
   std::string reason;   // for unknown and error; a one-line summary for fail
@@ -60,6 +78,7 @@ struct ValidationResult {
   std::optional<std::int64_t> linearized;  // deepest number of operations linearized
   std::vector<FrontierOp> frontier;        // each thread's next operation at the deepest state (fail)
   std::string spec_state;                  // the spec's variables there, as TLA+ text
+  std::optional<RefusedOp> refused;        // fail, decided natively
   std::vector<PendingOutcome> pending_outcomes;  // at the accepting (pass) or deepest (fail) state
   std::optional<PartitionSummary> partitions;    // set when the history was checked part by part
   std::optional<std::uint64_t> states_generated, states_distinct;

@@ -1,0 +1,83 @@
+#include "campaign/failure_signature.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "campaign/run_outcome.hpp"
+
+namespace omnilink::campaign {
+namespace {
+
+std::string hash_id(const std::string& key) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const unsigned char c : key) h = (h ^ c) * 0x100000001b3ULL;
+  char out[17];
+  std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
+  return std::string(out, 12);
+}
+
+// Runs of whitespace as one space: a conjunct's text, however it was indented or wrapped.
+std::string collapse_spaces(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const bool space = c == ' ' || c == '\t' || c == '\n' || c == '\r';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+std::string join(const std::set<std::string>& items, const char* separator) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
+  return out;
+}
+
+}  // namespace
+
+std::optional<FailureSignature> failure_signature(const std::string& target, const nlohmann::json& result) {
+  if (!result.is_object() || !result.contains("frontier") || !result["frontier"].is_object()) return std::nullopt;
+  const nlohmann::json& frontier = result["frontier"];
+  FailureSignature s;
+  if (frontier.contains("refused") && frontier["refused"].is_object()) {
+    const nlohmann::json& refused = frontier["refused"];
+    const std::string name = refused.value("name", "?"), action = refused.value("action", "?");
+    const std::string conjunct = collapse_spaces(refused.value("conjunct", ""));
+    std::set<std::string> tied, tied_text, unmatched;
+    for (const auto& r : refused.value("related", nlohmann::json::array())) {
+      const bool linearized = r.value("linearized", false);
+      tied.insert(r.value("name", "?") + (linearized ? "+" : "-"));
+      tied_text.insert(r.value("name", "?") + (linearized ? " (linearized)" : " (not yet linearized)"));
+    }
+    for (const auto& field : refused.value("unmatched", nlohmann::json::array()))
+      if (field.is_string()) unmatched.insert(field.get<std::string>());
+    s.key = target + "|refused|" + name + "|" + action + "|" + conjunct + "|tied:" + join(tied, ",") + "|unmatched:" + join(unmatched, ",");
+    s.title = name + " refused by " + action + ": " + (conjunct.empty() ? "?" : conjunct);
+    if (!tied_text.empty()) s.title += "; its values tie it to " + join(tied_text, ", ");
+    if (!unmatched.empty()) s.title += "; no other operation logged its " + join(unmatched, ", ");
+  } else {
+    std::set<std::string> viable;
+    for (const auto& op : frontier.value("pending", nlohmann::json::array()))
+      if (op.value("viable", false)) viable.insert(op.value("name", "?"));
+    s.key = target + "|stuck|" + join(viable, ",");
+    s.title = "no linearization; stuck at " + (viable.empty() ? std::string("no viable operation") : join(viable, ", ")) +
+              " (no refusal recorded: decided by TLC)";
+  }
+  s.id = hash_id(s.key);
+  return s;
+}
+
+std::optional<FailureSignature> failure_signature(const RunRecord& run) {
+  if (outcome(run) != "fail") return std::nullopt;
+  std::ifstream in(std::filesystem::path(run.dir) / "validation" / "result.json");
+  const nlohmann::json result = nlohmann::json::parse(in, nullptr, false);
+  if (result.is_discarded()) return std::nullopt;
+  return failure_signature(run.target, result);
+}
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,33 @@
+// Failure signatures (docs/campaign.md, "Failure signatures"): what groups the failing runs of one
+// bug and separates different bugs, computed from what the validation found, never from the run's
+// seed, timing or operation indices (which differ in every run of the same bug). For a validation
+// failure decided by the native checker it is the target, the operation the spec refused at the
+// deepest state (its name, the action and the conjunct that refused it), and how that operation is
+// tied to the others by the values it logged (those tied operations' names and whether they were
+// linearized there; which of its fields no other operation logged). Without a refusal (TLC
+// decided) it is the target and the names of the frontier's viable operations: coarser, and said.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/store.hpp"
+
+namespace omnilink::campaign {
+
+struct FailureSignature {
+  std::string id;     // 12 hex digits of a 64-bit FNV-1a hash of `key`: how reports name it
+  std::string key;    // what it is computed from, readable, '|'-separated
+  std::string title;  // one line for people: what the spec refused, and how
+};
+
+/// The signature of a validation failure from its result.json (validation::ValidationResult's
+/// format); nothing if the result holds no frontier.
+std::optional<FailureSignature> failure_signature(const std::string& target, const nlohmann::json& result);
+
+/// The signature of a failed run (outcome fail), from RUN/validation/result.json.
+std::optional<FailureSignature> failure_signature(const RunRecord& run);
+
+}  // namespace omnilink::campaign
