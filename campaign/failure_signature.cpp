@@ -66,7 +66,7 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
       if (op.value("viable", false)) viable.insert(op.value("name", "?"));
     s.key = target + "|stuck|" + join(viable, ",");
     s.title = "no linearization; stuck at " + (viable.empty() ? std::string("no viable operation") : join(viable, ", ")) +
-              " (no refusal recorded: decided by TLC)";
+              " (no single refused operation recorded: TLC decided, or no operation is refused as a whole there)";
   }
   s.id = hash_id(s.key);
   return s;

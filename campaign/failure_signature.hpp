@@ -4,8 +4,9 @@
 // failure decided by the native checker it is the target, the operation the spec refused at the
 // deepest state (its name, the action and the conjunct that refused it), and how that operation is
 // tied to the others by the values it logged (those tied operations' names and whether they were
-// linearized there; which of its fields no other operation logged). Without a refusal (TLC
-// decided) it is the target and the names of the frontier's viable operations: coarser, and said.
+// linearized there; which of its fields no other operation logged), counting only the values the
+// refusing conjunct mentions. Without a refusal (TLC decided, or no operation is refused as a whole
+// there) it is the target and the names of the frontier's viable operations: coarser, and said.
 #pragma once
 
 #include <optional>

@@ -19,8 +19,8 @@ struct SourcePos {
   const std::string* file = nullptr;  // interned: see intern_file_name
   std::uint32_t line = 0, column = 0;  // 1-based
   std::string text() const;           // file:line:col
-  /// The source from here to the end of its line, trimmed ("" if the file cannot be read): how
-  /// a report quotes the construct.
+  /// The source from here to the end of its line, without a `\*` comment, trimmed ("" if the file
+  /// cannot be read): how a report quotes the construct.
   std::string excerpt() const;
 };
 

@@ -35,6 +35,7 @@ std::string SourcePos::excerpt() const {
     if (!std::getline(in, text)) return "";
   if (column - 1 >= text.size()) return "";
   text.erase(0, column - 1);
+  if (const auto comment = text.find("\\*"); comment != std::string::npos) text.erase(comment);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
   return text;
 }

@@ -88,11 +88,14 @@ TEST_CASE("one fault keeps one signature; different faults get different ones", 
   const std::string empty_but_not = signature(validate({{0, "Enqueue", 1}, {1, "Dequeue", 0, false}}));
   const std::set<std::string> distinct{overtaken, twice, never_enqueued, empty_but_not};
   CHECK(distinct.size() == 4);
+  // `queue = <<>>` mentions no value of the dequeue: its placeholder element, logged by another
+  // empty dequeue here, ties nothing, so the signature does not depend on how many there were.
+  CHECK(signature(validate({{1, "Dequeue", 0, false}, {0, "Enqueue", 1}, {1, "Dequeue", 0, false}})) == empty_but_not);
 
   const auto s = campaign::failure_signature("queue", validate({{0, "Enqueue", 1}, {1, "Dequeue", 1}, {1, "Dequeue", 1}}));
   REQUIRE(s);
-  CHECK(s->title.find("Dequeue refused by Dequeue: queue # <<>>") == 0);
-  CHECK(s->title.find("Enqueue (linearized)") != std::string::npos);
+  // The second Dequeue(1) finds the queue empty; `queue # <<>>` mentions none of its values.
+  CHECK(s->title == "Dequeue refused by Dequeue: queue # <<>>");
   // A different target is a different bug, whatever the frontier.
   CHECK(campaign::failure_signature("stack", validate({{0, "Enqueue", 1}, {1, "Dequeue", 9}}))->id != never_enqueued);
 }
@@ -102,6 +105,6 @@ TEST_CASE("a TLC-decided failure gets the coarser signature of its stuck operati
   const auto s = campaign::failure_signature("stack", result);
   REQUIRE(s);
   CHECK(s->key == "stack|stuck|Pop");
-  CHECK(s->title.find("decided by TLC") != std::string::npos);
+  CHECK(s->title.find("TLC decided") != std::string::npos);
   CHECK_FALSE(campaign::failure_signature("stack", nlohmann::json{{"verdict", "pass"}}));
 }

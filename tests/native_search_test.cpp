@@ -99,7 +99,6 @@ TEST_CASE("a blocked operation: what unblocks it is tried before what merely end
   // 3 + 1 + 2 + 2 * kPairs + 2 + 2 * kPairs = 48 operations. Trying Enqueue(1000) first would cost
   // both orders of every pair, over 2^10 states, before backtracking to it.
   INFO("states " << r.states_generated.value_or(0));
-  CHECK(r.states_generated.value_or(0) > 0);
   CHECK(r.states_generated.value_or(0) < 200);
 }
 

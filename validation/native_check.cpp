@@ -99,7 +99,9 @@ RefusedOp describe_refusal(const Problem& decided, const SearchReport& report) {
   const trace::Operation& refused = *decided.threads[r.thread][r.position].op;
   RefusedOp out{refused, r.action, r.at, r.conjunct, {}, {}};
   for (const auto& [name, value] : refused.fields) {
-    if (std::holds_alternative<bool>(value.data)) continue;  // a flag (ok = TRUE) identifies nothing, however rare
+    // Only the values the refusing conjunct is about: a failed dequeue's placeholder element says
+    // nothing about `queue = <<>>`. A flag (ok = TRUE) identifies nothing, however rare.
+    if (std::find(r.reads.begin(), r.reads.end(), name) == r.reads.end() || std::holds_alternative<bool>(value.data)) continue;
     std::vector<RefusedOp::Related> users;
     for (std::size_t t = 0; t < decided.history.threads.size(); ++t)
       for (std::size_t i = 0; i < decided.history.threads[t].size(); ++i) {

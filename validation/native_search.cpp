@@ -306,12 +306,18 @@ class Search {
     return out;
   }
 
+  /// The argument tuples thread t's next operation may use in `n`: all of them, or the one a begun
+  /// pending operation chose.
+  std::pair<std::size_t, std::size_t> candidate_range(const Node& n, std::uint32_t t) const {
+    const SearchOp& op = ops_[t][n.pc[t]];
+    if (n.choice[t] >= 0 && op.pending) return {static_cast<std::size_t>(n.choice[t]), static_cast<std::size_t>(n.choice[t]) + 1};
+    return {0, op.candidates.size()};
+  }
+
   void successors_of(const Node& n, std::uint32_t t, std::vector<Successor>& out) {
     out.clear();
     const SearchOp& op = ops_[t][n.pc[t]];
-    const bool started = n.choice[t] >= 0;
-    const std::size_t first = started && op.pending ? static_cast<std::size_t>(n.choice[t]) : 0;
-    const std::size_t last = started && op.pending ? first + 1 : op.candidates.size();
+    const auto [first, last] = candidate_range(n, t);
     for (std::size_t c = first; c < last; ++c) {
       auto emit = [&](const Definition* action, bool finishes) {
         states_.clear();
@@ -361,9 +367,7 @@ class Search {
                      [&](std::uint32_t a, std::uint32_t b) { return ops_[a][n.pc[a]].end < ops_[b][n.pc[b]].end; });
     for (std::uint32_t t : threads) {
       const SearchOp& op = ops_[t][n.pc[t]];
-      const bool started = n.choice[t] >= 0;
-      const std::size_t first = started && op.pending ? static_cast<std::size_t>(n.choice[t]) : 0;
-      const std::size_t last = started && op.pending ? first + 1 : op.candidates.size();
+      const auto [first, last] = candidate_range(n, t);
       std::optional<language::Evaluator::Refusal> deepest;
       const Definition* refusing = nullptr;
       bool can_go = false;
@@ -376,9 +380,21 @@ class Search {
         }
       }
       if (can_go || !deepest) continue;
-      return SearchReport::Refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt()};
+      std::vector<std::string> reads;
+      mentioned_parameters(*deepest->conjunct, *refusing, reads);
+      return SearchReport::Refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt(),
+                                   std::move(reads)};
     }
     return std::nullopt;
+  }
+
+  /// The parameters of `action` that `e` mentions, by name (a conjunct inside an operator the
+  /// action calls mentions that operator's parameters, whose names may differ: those are not found).
+  static void mentioned_parameters(const language::Expr& e, const Definition& action, std::vector<std::string>& out) {
+    if (e.kind == language::ExprKind::RefBound && e.symbol != nullptr)
+      for (const auto& p : action.params)
+        if (p.get() == e.symbol && std::find(out.begin(), out.end(), p->name) == out.end()) out.push_back(p->name);
+    for (const auto& kid : e.kids) mentioned_parameters(*kid, action, out);
   }
 
   void remember_deepest(const Node& n, std::int64_t p) {

@@ -58,6 +58,7 @@ struct SearchReport {
     std::string action;                    // X, X_Step or X_Done
     std::string at;                        // the conjunct: file:line:col
     std::string conjunct;                  // its source, to the end of its line
+    std::vector<std::string> reads;        // the action's parameters the conjunct mentions
   };
   std::optional<Refused> refused;
   std::uint64_t states_generated = 0, states_distinct = 0;

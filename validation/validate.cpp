@@ -160,6 +160,7 @@ void certify_failure(ValidationResult& result, const Problem& problem, const tla
     result.linearized = certified.linearized;
     result.frontier = certified.frontier;
     result.spec_state = certified.spec_state;
+    result.refused = certified.refused;
     return;
   }
   result.verdict = "unknown";
@@ -167,6 +168,7 @@ void certify_failure(ValidationResult& result, const Problem& problem, const tla
                   "which may miss the real ones, and the " + std::to_string(kept) +
                   " operations before them " + (kept == 0 ? "decide nothing" : "are accepted (" + certified.verdict + ")") + ": " + hint;
   result.frontier.clear();
+  result.refused.reset();
 }
 
 }  // namespace
