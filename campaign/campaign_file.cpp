@@ -16,6 +16,7 @@
 #include <string_view>
 #include <thread>
 
+#include "campaign/join.hpp"
 #include "campaign/store.hpp"
 #include "platform/subprocess.hpp"
 
@@ -86,12 +87,6 @@ bool is_identifier(std::string_view s) {
 bool is_heap(std::string_view s) {
   return s.size() >= 2 && s.front() != '0' && std::all_of(s.begin(), s.end() - 1, is_digit) &&
          std::string_view("kKmMgG").find(s.back()) != std::string_view::npos;
-}
-
-std::string join(const std::vector<std::string>& items, std::string_view separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : std::string(separator)) + item;
-  return out;
 }
 
 // A value as an error message quotes it: its JSON text, cut short. (Override values that are not

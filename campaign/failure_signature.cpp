@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "campaign/join.hpp"
 #include "campaign/run_outcome.hpp"
 
 namespace omnilink::campaign {
@@ -32,10 +33,9 @@ std::string collapse_spaces(const std::string& text) {
   return out;
 }
 
-std::string join(const std::set<std::string>& items, const char* separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
+// A set's items joined in their (sorted) order.
+std::string join_sorted(const std::set<std::string>& items, std::string_view separator) {
+  return join({items.begin(), items.end()}, separator);
 }
 
 }  // namespace
@@ -56,16 +56,16 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
     }
     for (const auto& field : refused.value("unmatched", nlohmann::json::array()))
       if (field.is_string()) unmatched.insert(field.get<std::string>());
-    s.key = target + "|refused|" + name + "|" + action + "|" + conjunct + "|tied:" + join(tied, ",") + "|unmatched:" + join(unmatched, ",");
+    s.key = target + "|refused|" + name + "|" + action + "|" + conjunct + "|tied:" + join_sorted(tied, ",") + "|unmatched:" + join_sorted(unmatched, ",");
     s.title = name + " refused by " + action + ": " + (conjunct.empty() ? "?" : conjunct);
-    if (!tied_text.empty()) s.title += "; its values tie it to " + join(tied_text, ", ");
-    if (!unmatched.empty()) s.title += "; no other operation logged its " + join(unmatched, ", ");
+    if (!tied_text.empty()) s.title += "; its values tie it to " + join_sorted(tied_text, ", ");
+    if (!unmatched.empty()) s.title += "; no other operation logged its " + join_sorted(unmatched, ", ");
   } else {
     std::set<std::string> viable;
     for (const auto& op : frontier.value("pending", nlohmann::json::array()))
       if (op.value("viable", false)) viable.insert(op.value("name", "?"));
-    s.key = target + "|stuck|" + join(viable, ",");
-    s.title = "no linearization; stuck at " + (viable.empty() ? std::string("no viable operation") : join(viable, ", ")) +
+    s.key = target + "|stuck|" + join_sorted(viable, ",");
+    s.title = "no linearization; stuck at " + (viable.empty() ? std::string("no viable operation") : join_sorted(viable, ", ")) +
               " (no single refused operation recorded: TLC decided, or no operation is refused as a whole there)";
   }
   s.id = hash_id(s.key);

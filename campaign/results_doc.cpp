@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/campaign_file.hpp"
+#include "campaign/join.hpp"
 #include "campaign/report.hpp"
 #include "campaign/run_outcome.hpp"
 #include "trace/reader.hpp"
@@ -27,12 +28,6 @@ std::string seconds_text(std::int64_t ms) {
   std::ostringstream s;
   s << std::fixed << std::setprecision(ms < 10'000 ? 2 : 1) << static_cast<double>(ms) / 1000.0 << " s";
   return s.str();
-}
-
-std::string join(const std::vector<std::string>& items, const std::string& separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out;
 }
 
 // The target's entry of the campaign's stored configuration (null if absent).

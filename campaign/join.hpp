@@ -1,0 +1,20 @@
+// Names joined into one line, as the campaign's error messages, reports and signatures list them.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace omnilink::campaign {
+
+/// "a, b, c" for join({"a", "b", "c"}, ", "); "" for no items.
+inline std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
+}
+
+}  // namespace omnilink::campaign
