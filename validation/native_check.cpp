@@ -93,29 +93,10 @@ Decision combine(const Partitioned& partitioned, std::vector<SearchReport> repor
   return d;
 }
 
-/// The refused operation of a rejected search, with the operations tied to it by a logged value.
-RefusedOp describe_refusal(const Problem& decided, const SearchReport& report) {
-  const SearchReport::Refused& r = *report.refused;
-  const trace::Operation& refused = *decided.threads[r.thread][r.position].op;
-  RefusedOp out{refused, r.action, r.at, r.conjunct, {}, {}};
-  for (const auto& [name, value] : refused.fields) {
-    // Only the values the refusing conjunct is about: a failed dequeue's placeholder element says
-    // nothing about `queue = <<>>`. A flag (ok = TRUE) identifies nothing, however rare.
-    if (std::find(r.reads.begin(), r.reads.end(), name) == r.reads.end() || std::holds_alternative<bool>(value.data)) continue;
-    std::vector<RefusedOp::Related> users;
-    for (std::size_t t = 0; t < decided.history.threads.size(); ++t)
-      for (std::size_t i = 0; i < decided.history.threads[t].size(); ++i) {
-        const trace::Operation& op = decided.history.threads[t][i];
-        if (&op == &refused) continue;
-        if (std::any_of(op.fields.begin(), op.fields.end(), [&](const auto& f) { return f.second == value; }))
-          users.push_back({op, i < report.next[t]});
-      }
-    if (users.empty()) out.unmatched.push_back(name);
-    if (users.size() + 1 > kIdentifyingUses) continue;
-    for (auto& u : users)
-      if (std::none_of(out.related.begin(), out.related.end(), [&](const auto& known) { return known.op.id() == u.op.id(); }))
-        out.related.push_back(std::move(u));
-  }
+/// The refused operation of a rejected search, and those tied to it, as the trace logged them.
+RefusedOp describe_refusal(const Problem& decided, const SearchReport::Refused& r) {
+  RefusedOp out{*decided.threads[r.thread][r.position].op, r.action, r.at, r.conjunct, {}, r.unmatched};
+  for (const auto& tie : r.related) out.related.push_back({*decided.threads[tie.thread][tie.position].op, tie.linearized});
   return out;
 }
 
@@ -192,7 +173,7 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
     return;
   }
   result.frontier = frontier_at(decided.history, report.next);
-  if (report.refused) result.refused = describe_refusal(decided, report);
+  if (report.refused) result.refused = describe_refusal(decided, *report.refused);
   result.verdict = "fail";
   result.reason = "no order of the operations is accepted by the spec; the deepest search linearized " +
                   std::to_string(report.linearized) + " of " + std::to_string(decided.operations);

@@ -380,12 +380,38 @@ class Search {
         }
       }
       if (can_go || !deepest) continue;
+      SearchReport::Refused refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt(), {}, {}};
       std::vector<std::string> reads;
       mentioned_parameters(*deepest->conjunct, *refusing, reads);
-      return SearchReport::Refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt(),
-                                   std::move(reads)};
+      tie(n, reads, refused);
+      return refused;
     }
     return std::nullopt;
+  }
+
+  /// The refused operation's ties (SearchReport::Refused), from the same index of logged values
+  /// the restarts learn from.
+  void tie(const Node& n, const std::vector<std::string>& reads, SearchReport::Refused& refused) {
+    if (value_users_.empty()) index_values();
+    const std::pair<std::uint32_t, std::uint32_t> self{static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)};
+    const ProblemOp& op = problem_.threads[self.first][self.second];
+    for (std::size_t k = 0; k < op.args.size(); ++k) {
+      const std::string& name = op.spec_op->params[k];
+      // Only the values the refusing conjunct is about: a failed dequeue's placeholder element says
+      // nothing about `queue = <<>>`. A flag (ok = TRUE) identifies nothing, however rare.
+      if (op.args[k] == nullptr || std::holds_alternative<bool>(op.args[k]->data) ||
+          std::find(reads.begin(), reads.end(), name) == reads.end())
+        continue;
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> others;
+      for (const auto& user : value_users_.at(trace::to_tla(*op.args[k])))
+        if (user != self && std::find(others.begin(), others.end(), user) == others.end()) others.push_back(user);
+      if (others.empty()) refused.unmatched.push_back(name);
+      if (others.size() + 1 > kIdentifyingUses) continue;
+      for (const auto& [u, position] : others)
+        if (std::none_of(refused.related.begin(), refused.related.end(),
+                         [&](const auto& known) { return known.thread == u && known.position == position; }))
+          refused.related.push_back({u, position, position < n.pc[u]});
+    }
   }
 
   /// The parameters of `action` that `e` mentions, by name (a conjunct inside an operator the

@@ -52,13 +52,20 @@ struct SearchReport {
   };
   std::vector<Taken> pending_taken;  // pending operations linearized there
   /// Rejected: the most urgent operation at the deepest state (the viable one ending earliest)
-  /// that the spec refuses there, and the conjunct that refuses it (language::Evaluator::refusal).
+  /// that the spec refuses there, the conjunct that refuses it (language::Evaluator::refusal), and
+  /// the operations tied to it by the values of the parameters that conjunct mentions (a value at
+  /// most kIdentifyingUses operations logged; booleans never).
   struct Refused {
     std::size_t thread = 0, position = 0;  // in Problem::threads
     std::string action;                    // X, X_Step or X_Done
     std::string at;                        // the conjunct: file:line:col
     std::string conjunct;                  // its source, to the end of its line
-    std::vector<std::string> reads;        // the action's parameters the conjunct mentions
+    struct Tie {
+      std::size_t thread = 0, position = 0;
+      bool linearized = false;  // there
+    };
+    std::vector<Tie> related;
+    std::vector<std::string> unmatched;  // those parameters whose value no other operation logged
   };
   std::optional<Refused> refused;
   std::uint64_t states_generated = 0, states_distinct = 0;
