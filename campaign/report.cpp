@@ -128,6 +128,11 @@ std::string problem_details(const std::vector<RunRecord>& runs) {
 nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<RunRecord>& runs) {
   nlohmann::json counts = nlohmann::json::object();
   for (const auto& o : outcomes()) counts[o] = 0;
+  // Each failing run's result.json read once: its signature is its group's.
+  const std::vector<SignatureGroup> groups = group_by_signature(runs);
+  std::map<const RunRecord*, std::string> signature_of;
+  for (const auto& g : groups)
+    for (const RunRecord* run : g.runs) signature_of[run] = g.signature.id;
   nlohmann::json list = nlohmann::json::array();
   for (const auto& run : runs) {
     const std::string o = outcome(run);
@@ -145,11 +150,11 @@ nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<Ru
                          {"operations", run.validation->operations}};
       if (o == "fail") r["replay"] = replay_hint(run);
     }
-    if (const auto signature = failure_signature(run)) r["signature"] = signature->id;
+    if (const auto id = signature_of.find(&run); id != signature_of.end()) r["signature"] = id->second;
     list.push_back(std::move(r));
   }
   nlohmann::json signatures = nlohmann::json::array();
-  for (const auto& g : group_by_signature(runs)) {
+  for (const auto& g : groups) {
     nlohmann::json keys = nlohmann::json::array();
     for (const RunRecord* run : g.runs) keys.push_back(run->key());
     signatures.push_back({{"id", g.signature.id}, {"target", g.target}, {"title", g.signature.title}, {"key", g.signature.key}, {"runs", keys}});

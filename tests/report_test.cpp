@@ -1,7 +1,9 @@
 // Campaign reports from store records: outcomes and exit codes, the summary table, the --json
-// summary and the JUnit XML (escaped), without running anything.
+// summary and the JUnit XML (escaped), failures grouped by signature, without running anything.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <sstream>
 
@@ -9,6 +11,7 @@
 
 #include "campaign/report.hpp"
 #include "campaign/run_outcome.hpp"
+#include "support/test_support.hpp"
 
 namespace {
 
@@ -92,3 +95,35 @@ TEST_CASE("the JSON summary and the JUnit XML carry every run, escaped") {
 }
 
 }  // namespace
+
+TEST_CASE("failed runs are grouped by signature in the summary and the JSON", "[signature]") {
+  omnilink::testing::ScratchDir dir;
+  CampaignRecord c;
+  c.id = "c-1";
+  c.name = "c";
+  c.status = "finished";
+  // Two runs refused the same way, one refused another way (result.json as the native checker writes it).
+  auto failed = [&](const std::string& id, const std::string& conjunct) {
+    RunRecord r = run(id, "ok", "fail");
+    r.dir = (dir.path() / id).string();
+    std::filesystem::create_directories(dir.path() / id / "validation");
+    const nlohmann::json result{{"verdict", "fail"},
+                                {"frontier", {{"pending", nlohmann::json::array()},
+                                              {"refused", {{"name", "Dequeue"}, {"action", "Dequeue"}, {"conjunct", conjunct},
+                                                           {"related", nlohmann::json::array()}, {"unmatched", nlohmann::json::array()}}}}}};
+    std::ofstream(dir.path() / id / "validation" / "result.json") << result.dump();
+    return r;
+  };
+  const std::vector<RunRecord> runs{failed("a", "Head(queue) = elem"), run("b", "ok", "pass"), failed("c", "queue = <<>>"),
+                                    failed("d", "Head(queue)  =  elem")};
+  const nlohmann::json j = summary_json(c, runs);
+  REQUIRE(j["signatures"].size() == 2);
+  CHECK(j["signatures"][0]["runs"] == nlohmann::json::array({"c-1/a", "c-1/d"}));
+  CHECK(j["runs"][0]["signature"] == j["signatures"][0]["id"]);
+  CHECK(j["runs"][3]["signature"] == j["signatures"][0]["id"]);
+  CHECK(j["runs"][2]["signature"] == j["signatures"][1]["id"]);
+  CHECK_FALSE(j["runs"][1].contains("signature"));
+  const std::string summary = signature_summary(runs);
+  CHECK(summary.find("2 distinct failures") == 0);
+  CHECK(summary.find("2 runs  queue: Dequeue refused by Dequeue: Head(queue) = elem  (first: c-1/a)") != std::string::npos);
+}
