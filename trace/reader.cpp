@@ -186,7 +186,7 @@ std::string Operation::call() const {
 struct ThreadTraceReader::Unpacker {
   // Never reference the input buffer: decoded values are copied out before it is reused.
   static bool copy_always(msgpack::type::object_type, std::size_t, void*) { return false; }
-  msgpack::unpacker unpacker{&copy_always, nullptr, MSGPACK_UNPACKER_INIT_BUFFER_SIZE, limits()};
+  msgpack::unpacker unpacker{&copy_always, nullptr, 2 * kChunk, limits()};
 };
 
 ThreadTraceReader::ThreadTraceReader(std::filesystem::path file)
