@@ -3,8 +3,8 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <map>
 #include <optional>
-#include <set>
 #include <thread>
 
 #include "language/evaluator.hpp"
@@ -33,20 +33,22 @@ struct Partitioned {
 };
 
 Partitioned partition(const Problem& problem, const std::string& field) {
-  std::set<trace::Value> keys;
+  auto key_of = [&](const ProblemOp& p) -> const trace::Value& {
+    const trace::Value* key = p.op->field(field);
+    if (key == nullptr)
+      throw ValidationError(operation_name(*p.op) + ": no field '" + field + "' to partition by (OmniLinkPartitionBy)" +
+                            (p.op->pending() ? ": a pending operation must have it among its declared inputs" : ""));
+    return *key;
+  };
+  std::map<trace::Value, std::size_t> part_of_key;  // ordered: the parts come in the keys' order
   for (const auto& thread : problem.threads)
-    for (const ProblemOp& p : thread) {
-      const trace::Value* key = p.op->field(field);
-      if (key == nullptr)
-        throw ValidationError(operation_name(*p.op) + ": no field '" + field + "' to partition by (OmniLinkPartitionBy)" +
-                              (p.op->pending() ? ": a pending operation must have it among its declared inputs" : ""));
-      keys.insert(*key);
-    }
+    for (const ProblemOp& p : thread) part_of_key.emplace(key_of(p), 0);
   Partitioned out{field, {}, {}};
-  for (const trace::Value& key : keys) {
+  for (auto& [key, part] : part_of_key) {
+    part = out.keys.size();
     out.keys.push_back(field + " = " + trace::to_tla(key));
-    out.parts.push_back(restrict_problem(problem, [&](const ProblemOp& p) { return *p.op->field(field) == key; }));
   }
+  out.parts = split_problem(problem, out.keys.size(), [&](const ProblemOp& p) { return part_of_key.at(key_of(p)); });
   return out;
 }
 

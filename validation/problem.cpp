@@ -103,37 +103,43 @@ Problem make_problem(History history, const tla::Spec& spec, const tla::Spec* mc
   return problem;
 }
 
-Problem restrict_problem(const Problem& problem, const std::function<bool(const ProblemOp&)>& keep) {
-  Problem part;
-  part.params = problem.params;
-  part.domains = problem.domains;
-  part.logged_value_domains = problem.logged_value_domains;
-  part.caveats = problem.caveats;
-  part.history.clock = problem.history.clock;
-  part.history.inputs = problem.history.inputs;
-  part.history.cut = problem.history.cut;
-  part.history.caveats = problem.history.caveats;
-  std::vector<std::vector<const ProblemOp*>> kept(problem.threads.size());
-  for (std::size_t t = 0; t < problem.threads.size(); ++t) {
-    auto& ops = part.history.threads.emplace_back();
-    for (const ProblemOp& p : problem.threads[t])
-      if (keep(p)) {
-        ops.push_back(*p.op);
-        kept[t].push_back(&p);
+std::vector<Problem> split_problem(const Problem& problem, std::size_t parts,
+                                   const std::function<std::size_t(const ProblemOp&)>& part_of) {
+  std::vector<Problem> split(parts);
+  // kept[part][thread]: the original operations each part keeps, in order.
+  std::vector<std::vector<std::vector<const ProblemOp*>>> kept(parts, std::vector<std::vector<const ProblemOp*>>(problem.threads.size()));
+  for (std::size_t t = 0; t < problem.threads.size(); ++t)
+    for (const ProblemOp& p : problem.threads[t]) kept.at(part_of(p))[t].push_back(&p);
+  for (std::size_t k = 0; k < parts; ++k) {
+    Problem& part = split[k];
+    part.params = problem.params;
+    part.domains = problem.domains;
+    part.logged_value_domains = problem.logged_value_domains;
+    part.caveats = problem.caveats;
+    part.history.clock = problem.history.clock;
+    part.history.inputs = problem.history.inputs;
+    part.history.cut = problem.history.cut;
+    part.history.caveats = problem.history.caveats;
+    for (const auto& thread_kept : kept[k]) {
+      auto& ops = part.history.threads.emplace_back();
+      ops.reserve(thread_kept.size());
+      for (const ProblemOp* p : thread_kept) ops.push_back(*p->op);
+    }
+    // The history is complete (it no longer moves): now point into it.
+    for (std::size_t t = 0; t < kept[k].size(); ++t) {
+      auto& thread = part.threads.emplace_back();
+      thread.reserve(kept[k][t].size());
+      for (std::size_t n = 0; n < kept[k][t].size(); ++n) {
+        const trace::Operation& op = part.history.threads[t][n];
+        ProblemOp p{&op, kept[k][t][n]->spec_op, {}};
+        p.args.reserve(p.spec_op->params.size());
+        for (const std::string& param : p.spec_op->params) p.args.push_back(op.field(param));
+        thread.push_back(std::move(p));
+        ++(op.pending() ? part.pending : part.operations);
       }
-  }
-  // The history is complete: now point into it.
-  for (std::size_t t = 0; t < kept.size(); ++t) {
-    auto& thread = part.threads.emplace_back();
-    for (std::size_t k = 0; k < kept[t].size(); ++k) {
-      const trace::Operation& op = part.history.threads[t][k];
-      ProblemOp p{&op, kept[t][k]->spec_op, {}};
-      for (const std::string& param : p.spec_op->params) p.args.push_back(op.field(param));
-      thread.push_back(std::move(p));
-      ++(op.pending() ? part.pending : part.operations);
     }
   }
-  return part;
+  return split;
 }
 
 }  // namespace omnilink::validation

@@ -66,9 +66,11 @@ std::map<std::string, OperationParams> operation_params(const tla::Spec& spec, c
 /// Matches `history` to `spec`, and checks every integer fits TLC's 32 bits. Throws ValidationError.
 Problem make_problem(History history, const tla::Spec& spec, const tla::Spec* mc);
 
-/// The operations of `problem` for which `keep` holds, with everything else the same (domains,
-/// caveats): for checking a part of a history on its own.
-Problem restrict_problem(const Problem& problem, const std::function<bool(const ProblemOp&)>& keep);
+/// `problem` split into `parts` problems: each operation goes to the part `part_of` gives it (less
+/// than `parts`), in its thread's order; everything else (domains, caveats) is the same in each.
+/// For checking the parts of a history on their own; one pass over the operations.
+std::vector<Problem> split_problem(const Problem& problem, std::size_t parts,
+                                   const std::function<std::size_t(const ProblemOp&)>& part_of);
 
 /// "T1.4 Dequeue": how errors and reports name an operation.
 std::string operation_name(const trace::Operation& op);
