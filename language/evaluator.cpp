@@ -126,7 +126,19 @@ std::optional<Evaluator::Refusal> Evaluator::refusal(const Definition& action, c
   }
   refusal_ = nullptr;
   if (!out.empty()) return std::nullopt;
-  return found ? found : Refusal{action.body.get(), 0};  // nothing false on the way: the action as a whole
+  return found ? found : Refusal{action.body.get(), 0, {}};  // nothing false on the way: the action as a whole
+}
+
+void Evaluator::refused(const Expr& e, bool tested) {
+  if (refusal_ == nullptr || (*refusal_ && conjuncts_held_ <= (*refusal_)->depth)) return;
+  *refusal_ = Refusal{&e, conjuncts_held_, {}};
+  static constexpr Builtin kComparisons[] = {Builtin::Eq, Builtin::Neq, Builtin::In,  Builtin::NotIn,
+                                             Builtin::Lt, Builtin::Leq, Builtin::Gt, Builtin::Geq};
+  const bool comparison = tested && e.kind == ExprKind::RefBuiltin && e.kids.size() == 2 &&
+                          std::find(std::begin(kComparisons), std::end(kComparisons), e.builtin) != std::end(kComparisons);
+  // Both operands were just evaluated, in this environment, to find the comparison false.
+  if (comparison)
+    for (const auto& operand : e.kids) (*refusal_)->operands.push_back(eval(*operand));
 }
 
 Value Evaluator::evaluate(const Definition& def, const State& state) {
@@ -226,7 +238,7 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
       break;
   }
   if (truth(e)) k();
-  else refused(e);
+  else refused(e, /*tested=*/true);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -47,6 +47,9 @@ class Evaluator {
   struct Refusal {
     const Expr* conjunct = nullptr;
     std::size_t depth = 0;
+    /// A comparison refused (`=`, `#`, `\in`, `\notin`, `<`, `<=`, `>`, `>=`): its two operands'
+    /// values there, e.g. the head a dequeue's element was compared with. Empty otherwise.
+    std::vector<Value> operands;
   };
   /// The refusal of `action` applied to `args` in `from`; nothing if it has a successor there.
   std::optional<Refusal> refusal(const Definition& action, const std::vector<Value>& args, const State& from);
@@ -105,9 +108,9 @@ class Evaluator {
   // refusal(): conjuncts holding on the current way through the action, and the deepest refusal.
   std::size_t conjuncts_held_ = 0;
   std::optional<Refusal>* refusal_ = nullptr;
-  void refused(const Expr& e) {
-    if (refusal_ != nullptr && (!*refusal_ || conjuncts_held_ > (*refusal_)->depth)) *refusal_ = Refusal{&e, conjuncts_held_};
-  }
+  /// `e` refused the action; `tested`: found false by evaluating it as a whole (so a comparison's
+  /// operands can be evaluated again, where an `x' \in S` assigns x' and reads no value of it).
+  void refused(const Expr& e, bool tested = false);
 };
 
 }  // namespace omnilink::language

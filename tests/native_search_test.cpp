@@ -83,6 +83,26 @@ void write_blocked_dequeue_history(const fs::path& dir) {
   b.write(dir);
 }
 
+constexpr std::int64_t kNarrow = 200;  // the enqueues a wide one spans
+
+// T0's Enqueue(1000) spans all of T1's kNarrow enqueues, one at a time (a thread descheduled in
+// the middle of its operation, as rr's chaos mode does); the dequeues show its element went in
+// after the first half. Earliest end first places it after the last; the refused dequeue compares
+// 1000 with the head, kNarrow / 2 + 1.
+void write_wide_enqueue_history(const fs::path& dir) {
+  TraceBuilder b(3);
+  b.op(0, "Enqueue", 1, static_cast<std::uint64_t>(kNarrow + 2), F::fields("elem", 1000));
+  for (std::int64_t e = 1; e <= kNarrow; ++e) b.op(1, "Enqueue", static_cast<std::uint64_t>(1 + e), static_cast<std::uint64_t>(1 + e), F::fields("elem", e));
+  std::vector<std::int64_t> order;
+  for (std::int64_t e = 1; e <= kNarrow; ++e) {
+    order.push_back(e);
+    if (e == kNarrow / 2) order.push_back(1000);
+  }
+  std::uint64_t t = kNarrow + 10;
+  for (std::int64_t e : order) b.op(2, "Dequeue", t, t, F::fields("elem", e, "ok", true)), ++t;
+  b.write(dir);
+}
+
 Searches search_both(bool dequeue_order_ok) {
   testing::ScratchDir dir;
   write_history(dir / "run", dequeue_order_ok);
@@ -123,4 +143,19 @@ TEST_CASE("a rejected history: restarts keep the verdict and the frontier, and e
   CHECK(s.states_without() > 1024);
   // States an abandoned attempt finished stay visited: the restarts repeat little.
   CHECK(s.states_with() < 2 * s.states_without());
+}
+
+TEST_CASE("a wide operation's place in its window: a restart learns from the refused comparison what it precedes", "[native][restarts]") {
+  testing::ScratchDir dir;
+  write_wide_enqueue_history(dir / "run");
+  const Searches s{validate(dir / "run", kNever), validate(dir / "run", 100)};
+  REQUIRE(s.backtracking.verdict == "pass");
+  REQUIRE(s.restarting.verdict == "pass");
+  INFO("states without restarts " << s.states_without() << ", with " << s.states_with());
+  // Backtracking moves Enqueue(1000) back one enqueue at a time, replaying those after it: about
+  // (kNarrow / 2)^2 / 2 states. Learning that it precedes the head's enqueue places it at once;
+  // preferring it (and then each element a failure names) would take kNarrow / 2 restarts.
+  constexpr std::uint64_t operations = 2 * kNarrow + 2;
+  CHECK(s.states_without() > 10 * operations);
+  CHECK(s.states_with() < 4 * operations);
 }

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "language/evaluator.hpp"
 #include "trace/value.hpp"
@@ -85,9 +86,12 @@ struct Frame {
 /// could not be linearized.
 struct Failure {
   std::int64_t progress = -1;
-  std::vector<std::uint32_t> pc;
+  Node at;
   std::uint32_t thread = 0;
 };
+
+/// An operation of the problem: its thread and its position there.
+using OpRef = std::pair<std::uint32_t, std::uint32_t>;
 
 /// The visited set: fingerprints in one open-addressed table (no allocation per state; a state is
 /// 16 bytes at a load of at most one half).
@@ -162,6 +166,9 @@ class Search {
   /// From the attempt's deepest failure: the operations that logged the same identifying values as
   /// the one that failed there are preferred from now on. False if that adds nothing new.
   bool learn();
+  /// From the failure's refused comparison: which operations should precede which. False if that
+  /// adds nothing new.
+  bool learn_order(std::uint32_t failing_thread);
   void index_values();
   /// Takes out of the visited set what an abandoned attempt had not finished exploring.
   void forget_unfinished(const std::vector<Frame>& stack);
@@ -300,10 +307,24 @@ class Search {
       if (n.choice[t] >= 0 || !(blocking < op.start)) out.push_back(static_cast<std::uint32_t>(t));
     }
     std::stable_sort(out.begin(), out.end(), [&](std::uint32_t a, std::uint32_t b) {
+      // An operation whose learned predecessor has not yet come waits behind the others.
+      if (!learned_after_.empty()) {
+        const bool wa = waits_for_predecessor(n, a), wb = waits_for_predecessor(n, b);
+        if (wa != wb) return wb;
+      }
       const std::uint32_t pa = preferred_[a][n.pc[a]], pb = preferred_[b][n.pc[b]];
       return pa != pb ? pa > pb : ops_[a][n.pc[a]].end < ops_[b][n.pc[b]].end;
     });
     return out;
+  }
+
+  static std::uint64_t key(const OpRef& op) { return static_cast<std::uint64_t>(op.first) << 32 | op.second; }
+
+  /// Thread t's next operation has a learned predecessor that `n` has not linearized yet.
+  bool waits_for_predecessor(const Node& n, std::uint32_t t) const {
+    const auto it = learned_after_.find(key({t, n.pc[t]}));
+    if (it == learned_after_.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(), [&](const OpRef& before) { return n.pc[before.first] <= before.second; });
   }
 
   /// The argument tuples thread t's next operation may use in `n`: all of them, or the one a begun
@@ -365,28 +386,32 @@ class Search {
     std::vector<std::uint32_t> threads = viable(n);
     std::stable_sort(threads.begin(), threads.end(),
                      [&](std::uint32_t a, std::uint32_t b) { return ops_[a][n.pc[a]].end < ops_[b][n.pc[b]].end; });
-    for (std::uint32_t t : threads) {
-      const SearchOp& op = ops_[t][n.pc[t]];
-      const auto [first, last] = candidate_range(n, t);
-      std::optional<language::Evaluator::Refusal> deepest;
-      const Definition* refusing = nullptr;
-      bool can_go = false;
-      for (const Definition* action : {op.action, op.step, op.done}) {
-        if (action == nullptr) continue;
-        for (std::size_t c = first; c < last && !can_go; ++c) {
-          const auto r = evaluator_.refusal(*action, op.candidates[c], n.spec);
-          can_go = !r;
-          if (r && (!deepest || r->depth > deepest->depth)) deepest = r, refusing = action;
-        }
-      }
-      if (can_go || !deepest) continue;
-      SearchReport::Refused refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt(), {}, {}};
-      std::vector<std::string> reads;
-      mentioned_parameters(*deepest->conjunct, *refusing, reads);
-      tie(n, reads, refused);
-      return refused;
-    }
+    for (std::uint32_t t : threads)
+      if (auto refused = refusal_of(n, t)) return std::move(refused->first);
     return std::nullopt;
+  }
+
+  /// Thread t's next operation in `n`, if every action and argument tuple of it refuses: how (the
+  /// deepest refusal), with its ties.
+  std::optional<std::pair<SearchReport::Refused, language::Evaluator::Refusal>> refusal_of(const Node& n, std::uint32_t t) {
+    const SearchOp& op = ops_[t][n.pc[t]];
+    const auto [first, last] = candidate_range(n, t);
+    std::optional<language::Evaluator::Refusal> deepest;
+    const Definition* refusing = nullptr;
+    for (const Definition* action : {op.action, op.step, op.done}) {
+      if (action == nullptr) continue;
+      for (std::size_t c = first; c < last; ++c) {
+        auto r = evaluator_.refusal(*action, op.candidates[c], n.spec);
+        if (!r) return std::nullopt;
+        if (!deepest || r->depth > deepest->depth) deepest = std::move(r), refusing = action;
+      }
+    }
+    if (!deepest) return std::nullopt;
+    SearchReport::Refused refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt(), {}, {}};
+    std::vector<std::string> reads;
+    mentioned_parameters(*deepest->conjunct, *refusing, reads);
+    tie(n, reads, refused);
+    return std::make_pair(std::move(refused), std::move(*deepest));
   }
 
   /// The refused operation's ties (SearchReport::Refused), from the same index of logged values
@@ -463,6 +488,8 @@ class Search {
   // Learned: per thread and operation, how often a failure asked for it to come earlier.
   std::vector<std::vector<std::uint32_t>> preferred_;
   std::map<std::string, std::vector<std::pair<std::uint32_t, std::uint32_t>>> value_users_;  // TLA+ text -> (thread, index)
+  // Learned: per operation (key()), the operations a failure showed should come before it.
+  std::unordered_map<std::uint64_t, std::vector<OpRef>> learned_after_;
   Failure failure_;
   std::vector<Fingerprint> unsettled_;  // visited states inside a multi-step operation
   std::int64_t total_ = 0;
@@ -573,7 +600,7 @@ std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
       successors_of(f.node, f.order[f.next_thread++], f.successors);
       if (f.successors.empty() && f.next_thread == 1) {  // the root frame has no threads to try
         const std::int64_t p = progress(f.node);
-        if (p >= failure_.progress) failure_ = {p, f.node.pc, f.order[0]};
+        if (p >= failure_.progress) failure_ = {p, f.node, f.order[0]};
         try_enablers_first(f);
       }
       continue;
@@ -587,8 +614,9 @@ std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
 bool Search::learn() {
   if (failure_.progress < 0) return false;
   if (value_users_.empty()) index_values();
+  const std::uint32_t t = failure_.thread, failing = failure_.at.pc[t];
+  if (learn_order(t)) return true;
   bool learned = false;
-  const std::uint32_t t = failure_.thread, failing = failure_.pc[t];
   for (const trace::Value* field : problem_.threads[t][failing].args) {
     if (field == nullptr) continue;
     const auto users = value_users_.find(trace::to_tla(*field));
@@ -597,6 +625,41 @@ bool Search::learn() {
       if (u == t && position == failing) continue;
       learned |= preferred_[u][position] == 0;
       ++preferred_[u][position];
+    }
+  }
+  return learned;
+}
+
+bool Search::learn_order(std::uint32_t t) {
+  // The refused comparison says which operations' values the state held where the failing
+  // operation's own should have been (a dequeue compared with the head: the head's enqueue). Those
+  // that were linearized came too early: the operations tied to the failing one's values (its
+  // element's enqueue) should precede them. Preferring those always (as above) would misplace an
+  // operation whose window spans thousands of others at the start of it; this says where.
+  const auto refusal = refusal_of(failure_.at, t);
+  if (!refusal) return false;
+  const auto& [refused, how] = *refusal;
+  std::vector<OpRef> earlier;  // the failing operation's ties
+  for (const auto& r : refused.related) earlier.emplace_back(static_cast<std::uint32_t>(r.thread), static_cast<std::uint32_t>(r.position));
+  if (earlier.empty()) return false;
+  std::vector<std::string> own;
+  for (const trace::Value* field : problem_.threads[t][failure_.at.pc[t]].args)
+    if (field != nullptr) own.push_back(trace::to_tla(*field));
+  bool learned = false;
+  for (const Value& operand : how.operands) {
+    if (operand.kind() != Value::Kind::Int && operand.kind() != Value::Kind::String && operand.kind() != Value::Kind::Model) continue;
+    const std::string text = operand.text();
+    if (std::find(own.begin(), own.end(), text) != own.end()) continue;
+    const auto users = value_users_.find(text);
+    if (users == value_users_.end() || users->second.size() > kIdentifyingUses) continue;
+    for (const OpRef& later : users->second) {
+      if (failure_.at.pc[later.first] <= later.second) continue;  // not linearized there: not too early
+      auto& before = learned_after_[key(later)];
+      for (const OpRef& e : earlier)
+        if (e != later && std::find(before.begin(), before.end(), e) == before.end()) {
+          before.push_back(e);
+          learned = true;
+        }
     }
   }
   return learned;
