@@ -13,9 +13,11 @@
 //                    natively key by key (/key) and whole (/whole); TLC checks it whole
 //   msqueue-3x3000   an unbounded Michael-Scott queue, 3 threads x 3000 operations, perturbed
 //   msqueue-chaos    the same queue recorded under `rr record --chaos` (-W where rr needs it) with a
-//                    2000-tick timeslice, seeds 1-3, one row each: enqueues overlap widely and their
-//                    order shows only in later dequeues (skipped where rr cannot record)
+//                    2000-tick timeslice, seeds 1-3 (--chaos-seeds N: 1-N), one row each: enqueues
+//                    overlap widely and their order shows only in later dequeues (skipped where rr
+//                    cannot record)
 // Usage: checker_comparison [--only NAME]... [--native-repeats N] [--tlc-timeout S] [--keep 1] [--skip-tlc 1]
+//                           [--chaos-seeds N]
 //   --keep 1 leaves the traces in $TMPDIR/omnilink-bench-checkers; --skip-tlc 1 measures native only.
 #include <algorithm>
 #include <chrono>
@@ -106,6 +108,7 @@ Measure native_median(const std::vector<fs::path>& runs, const std::string& spec
 int main(int argc, char** argv) {
   std::vector<std::string> only;
   int repeats = 5, tlc_timeout = 300;
+  std::uint64_t chaos_seeds = 3;
   bool keep = false, skip_tlc = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
@@ -114,6 +117,7 @@ int main(int argc, char** argv) {
     else if (flag == "--tlc-timeout") tlc_timeout = std::stoi(argv[i + 1]);
     else if (flag == "--keep") keep = std::string(argv[i + 1]) == "1";
     else if (flag == "--skip-tlc") skip_tlc = std::string(argv[i + 1]) == "1";
+    else if (flag == "--chaos-seeds") chaos_seeds = std::stoull(argv[i + 1]);
   }
   g_skip_tlc = skip_tlc;
   auto wanted = [&](const std::string& name) { return only.empty() || std::find(only.begin(), only.end(), name) != only.end(); };
@@ -177,7 +181,7 @@ int main(int argc, char** argv) {
     } else {
       TargetConfig target;
       target.harness = OMNILINK_MS_QUEUE;
-      for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      for (std::uint64_t seed = 1; seed <= chaos_seeds; ++seed) {
         const fs::path run = scratch / ("ms-chaos-" + std::to_string(seed));
         fs::remove_all(run);
         fs::create_directories(run);  // rr creates only the recording's own directory
