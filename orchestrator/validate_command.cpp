@@ -25,7 +25,7 @@ void ValidateCommand::add_to(CLI::App& app) {
                    "(a disagreement is an error)")
       ->capture_default_str()
       ->check(CLI::IsMember({"native", "tlc", "auto", "both"}));
-  sub_->add_option("--jobs", options_.jobs, "Parts of a partitioned history (OmniLinkPartitionBy) checked at once (default: cores)")
+  sub_->add_option("--jobs", options_.jobs, "Parts of a partitioned history (OmniLinkPartitionBy) checked at once, at most (default: cores; one per 2000 operations)")
       ->check(CLI::PositiveNumber);
   sub_->add_flag("--no-confirm", no_confirm_, "Do not have TLC confirm a native FAIL (it does where TLC is present)");
   sub_->add_option("--tlc", tlc_, "tla2tools.jar (default: as `omnilink doctor` finds it)");

@@ -125,7 +125,11 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
   try {
     if (const auto field = partition_field(spec)) {
       partitioned = partition(problem, *field);
-      const unsigned jobs = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+      // A thread costs about what checking a thousand small operations does (its start, its own
+      // malloc arena): a small history's parts are checked on this one (kv-10x800: 17 -> 16 ms).
+      constexpr std::uint64_t kOperationsPerThread = 2000;
+      const unsigned wanted = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
+      const auto jobs = static_cast<unsigned>(std::min<std::uint64_t>(wanted, 1 + (problem.operations + problem.pending) / kOperationsPerThread));
       decision = combine(*partitioned, search_linearizations(partitioned->parts, spec, search, jobs));
       result.partitions = PartitionSummary{*field, partitioned->parts.size(), decision.failed_part};
     } else {
