@@ -3,6 +3,7 @@
 // per thread, and a meta.json naming the signal.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <thread>
 
@@ -59,6 +60,9 @@ void check_crashed_run(const std::filesystem::path& out, int expected_signal, st
   REQUIRE(t0.end.has_value());
   CHECK(t0.end->reason == "signal");
   CHECK(t0.end->signal == expected_signal);
+  // Where it struck: the interrupted instruction, then its callers (at least the worker's loop).
+  CHECK(meta.crash_frames.size() >= 2);
+  CHECK(std::find(meta.crash_frames.begin(), meta.crash_frames.end(), 0) == meta.crash_frames.end());
   // The other threads were cut short, each file closed, no record lost in between.
   for (std::uint32_t t = 1; t < threads; ++t) {
     INFO("thread " << t << (traces[t].error ? traces[t].error->describe() : ""));
@@ -128,6 +132,7 @@ TEST_CASE("SIGTERM on a hanging harness flushes its traces and marks the run int
 
   auto meta = trace::read_run_meta(dir.path() / "meta.json");
   CHECK(meta.exit_status == "interrupted");
+  CHECK(meta.crash_frames.empty());  // an interrupt strikes anywhere: no place to report
   auto traces = testing::read_run(dir.path());
   REQUIRE_FALSE(traces[0].error.has_value());
   REQUIRE(traces[0].ops.size() == 101);

@@ -26,6 +26,18 @@ RunMeta read_run_meta(const fs::path& file) {
     const auto& exit = m.json.at("exit");
     m.exit_status = exit.at("status").get<std::string>();
     if (exit.contains("signal")) m.exit_signal = exit.at("signal").get<int>();
+    m.executable = m.json.value("executable", "");
+    for (const auto& frame : exit.value("frames", nlohmann::json::array())) {
+      const std::string hex = frame.get<std::string>();
+      std::size_t used = 0;
+      std::uint64_t address = 0;
+      try {
+        address = hex.starts_with("0x") ? std::stoull(hex.substr(2), &used, 16) : 0;
+      } catch (const std::exception&) {
+      }
+      if (used == 0 || used + 2 != hex.size()) throw RunDirError(file.string() + ": exit.frames: '" + hex + "' is not a hexadecimal address");
+      m.crash_frames.push_back(address);
+    }
   } catch (const nlohmann::json::exception& e) {
     // nlohmann's parse errors carry the byte position.
     throw RunDirError(file.string() + ": " + e.what());

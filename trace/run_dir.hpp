@@ -29,6 +29,9 @@ struct RunMeta {
   std::string clock;
   std::string exit_status;  // running | ok | stopped | error | crashed | interrupted
   std::optional<int> exit_signal;
+  std::string executable;  // the harness, as it ran
+  /// A crash: where the signal struck, then its callers, as addresses in `executable` (may be empty).
+  std::vector<std::uint64_t> crash_frames;
 };
 
 struct RunDir {

@@ -3,8 +3,15 @@
 // Ctrl-C or a campaign stopping the run). For each thread the handler writes the committed
 // records, then a pending record for the operation in flight, if any (it may or may not have taken
 // effect; its inputs are included when the workload had set them), then an end record with reason "signal" unless the thread had closed its trace already.
-// meta.json is rewritten with the signal. Then the signal is re-raised with its
-// default action, so the exit status the parent sees is the real one.
+// meta.json is rewritten with the signal and, for a crash, where it struck: the faulting
+// instruction and its callers, as addresses in the executable file (so `addr2line` names them
+// after the run: campaigns turn the innermost frame in the code under test into the crash's
+// signature). Then the signal is re-raised with its default action, so the exit status the parent
+// sees is the real one.
+//
+// The frames come from glibc's backtrace(), called once at install so that nothing is loaded or
+// allocated when it is called in the handler; unwinding a corrupted stack may stop early or fail,
+// so they are best effort: the handler writes the traces first.
 //
 // Worker threads get an alternate signal stack, so a stack overflow is handled too.
 #pragma once
@@ -17,7 +24,10 @@
 #include <optional>
 #include <string_view>
 
+#include <execinfo.h>
+#include <link.h>
 #include <signal.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <msgpack.hpp>
@@ -35,6 +45,9 @@ class CrashGuard {
   // Installs the handlers. `meta` must outlive the run.
   static void install(const MetaFile* meta) {
     state().meta.store(meta, std::memory_order_release);
+    state().load_bias = executable_load_bias();
+    void* warm[1];
+    backtrace(warm, 1);  // loads and initialises the unwinder now, not in the handler
     struct sigaction sa {};
     sa.sa_sigaction = &handle;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
@@ -84,12 +97,64 @@ class CrashGuard {
 
  private:
   static constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGINT, SIGTERM};
+  static constexpr int kMaxFrames = 32;
 
   struct State {
     std::atomic<ThreadLog*> logs[kMaxThreads] = {};
     std::atomic<int> crashing{0};
     std::atomic<const MetaFile*> meta{nullptr};
+    std::uintptr_t load_bias = 0;  // run-time address minus file address, for the executable
   };
+
+  // The executable is the first object dl_iterate_phdr reports; its bias is 0 unless it is
+  // position-independent.
+  static std::uintptr_t executable_load_bias() {
+    std::uintptr_t bias = 0;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* out) {
+          *static_cast<std::uintptr_t*>(out) = info->dlpi_addr;
+          return 1;  // the first object only
+        },
+        &bias);
+    return bias;
+  }
+
+  // The interrupted instruction, from the signal's context (0 where this architecture is not known).
+  static std::uintptr_t interrupted_pc(const void* context) {
+    const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+    return static_cast<std::uintptr_t>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return static_cast<std::uintptr_t>(uc->uc_mcontext.pc);
+#else
+    (void)uc;
+    return 0;
+#endif
+  }
+
+  // Where the signal struck, then its callers (return addresses), as file addresses. backtrace()
+  // starts in this handler and the kernel's signal frame: what comes before the interrupted
+  // instruction is dropped.
+  static std::size_t crash_frames(const void* context, std::uint64_t (&frames)[kMaxFrames]) {
+    void* raw[kMaxFrames + 8];
+    const int n = backtrace(raw, kMaxFrames + 8);
+    const std::uintptr_t pc = interrupted_pc(context), bias = state().load_bias;
+    int from = 0;
+    if (pc != 0) {
+      for (int k = 0; k < n; ++k)
+        if (reinterpret_cast<std::uintptr_t>(raw[k]) == pc) {
+          from = k;
+          break;
+        }
+      if (from == 0) {  // the unwinder did not get through the signal frame: the instruction alone
+        frames[0] = pc - bias;
+        return 1;
+      }
+    }
+    std::size_t count = 0;
+    for (int k = from; k < n && count < kMaxFrames; ++k) frames[count++] = reinterpret_cast<std::uintptr_t>(raw[k]) - bias;
+    return count;
+  }
   static State& state() {
     static State s;
     return s;
@@ -140,7 +205,7 @@ class CrashGuard {
     }
   }
 
-  static void handle(int sig, siginfo_t*, void*) {
+  static void handle(int sig, siginfo_t*, void* context) {
     State& st = state();
     ThreadLog* mine = current_log();
     int expected = 0;
@@ -154,7 +219,10 @@ class CrashGuard {
       write_final_records(*log, log->crash_write_committed(), sig);
     }
     if (const MetaFile* meta = st.meta.load(std::memory_order_acquire)) {
-      meta->write_signal(sig, mine ? static_cast<int>(mine->thread()) : -1);
+      std::uint64_t frames[kMaxFrames];
+      const bool crash = sig != SIGINT && sig != SIGTERM;  // an interrupt strikes anywhere: no place to report
+      const std::size_t count = crash ? crash_frames(context, frames) : 0;
+      meta->write_signal(sig, mine ? static_cast<int>(mine->thread()) : -1, frames, count);
     }
     std::signal(sig, SIG_DFL);
     raise(sig);  // delivered when the handler returns (the signal is blocked until then)

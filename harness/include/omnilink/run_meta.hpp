@@ -40,10 +40,20 @@ class FixedText {
     } while (v != 0);
     while (n > 0) add(std::string_view(&digits[--n], 1));
   }
+  void add_hex(std::uint64_t v) {
+    char digits[16];
+    int n = 0;
+    do {
+      digits[n++] = "0123456789abcdef"[v & 0xf];
+      v >>= 4;
+    } while (v != 0);
+    add("0x");
+    while (n > 0) add(std::string_view(&digits[--n], 1));
+  }
   std::string_view view() const { return {text_, size_}; }
 
  private:
-  char text_[512];
+  char text_[2048];
   std::size_t size_ = 0;
 };
 
@@ -109,8 +119,9 @@ class MetaFile {
     return write_tail(tail);
   }
 
-  // Async-signal-safe: the run ended by a signal (a crash, or SIGINT/SIGTERM).
-  void write_signal(int sig, int thread) const {
+  // Async-signal-safe: the run ended by a signal (a crash, or SIGINT/SIGTERM). `frames`: where
+  // the signal struck and its callers, as addresses in the executable file (CrashGuard).
+  void write_signal(int sig, int thread, const std::uint64_t* frames = nullptr, std::size_t frame_count = 0) const {
     FixedText t;
     const bool interrupted = sig == SIGINT || sig == SIGTERM;
     t.add("  \"exit\": {\"status\": \"");
@@ -123,6 +134,15 @@ class MetaFile {
     if (thread >= 0) {
       t.add(", \"thread\": ");
       t.add_uint(static_cast<std::uint64_t>(thread));
+    }
+    if (frame_count > 0) {
+      t.add(", \"frames\": [");
+      for (std::size_t k = 0; k < frame_count; ++k) {
+        t.add(k == 0 ? "\"" : ", \"");
+        t.add_hex(frames[k]);
+        t.add("\"");
+      }
+      t.add("]");
     }
     t.add("},\n  \"end_time_unix_ns\": ");
     t.add_uint(unix_time_ns());
