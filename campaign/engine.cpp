@@ -10,6 +10,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "campaign/crash_site.hpp"
 #include "campaign/run_outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "campaign/validation_pool.hpp"
@@ -171,6 +172,7 @@ struct Engine::State {
     run.detail = v.detail;
     run.exit_code = v.exit_code;
     run.exit_signal = v.exit_signal;
+    if (run.status == "crashed") record_crash_site(run.dir);  // now, while the executable is the one that ran
     const bool recorded = recording.mode != RrMode::off && fs::is_directory(run_layout::recording(run.dir));
     if (recorded && run.status != "interrupted" && stop_requests == 0) {
       store.update_run(run);  // the harness's outcome is kept even if omnilink dies while packing

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <set>
 
+#include "campaign/crash_site.hpp"
 #include "campaign/join.hpp"
 #include "campaign/run_outcome.hpp"
 
@@ -72,7 +73,36 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
   return s;
 }
 
+FailureSignature crash_signature(const std::string& target, const CrashSite& site) {
+  FailureSignature s;
+  const std::string signal = site.signal_name.empty() ? "signal " + std::to_string(site.signal) : site.signal_name;
+  if (const CrashFrame* frame = site.innermost_under_test()) {
+    const std::string function = plain_function_name(frame->function);
+    const std::string file = std::filesystem::path(frame->file).filename().string(), line = std::to_string(frame->line);
+    if (function.starts_with("std::")) {
+      // The code under test was inlined into a standard library wrapper (a lambda or function
+      // object called through std::function or std::invoke): the name says nothing, the line does.
+      s.key = target + "|crashed|" + signal + "|" + file + ":" + line;
+      s.title = signal + " at " + file + ":" + line + " (a lambda or function object, inlined into " + function + ")";
+    } else {
+      // Not the line: an edit elsewhere in the file moves it, and the crash is the same.
+      s.key = target + "|crashed|" + signal + "|" + function + "|" + file;
+      s.title = signal + " in " + function + " (" + file + ":" + line + ")";
+    }
+  } else {
+    s.key = target + "|crashed|" + signal;
+    s.title = signal + " (no frame in the code under test" + (site.note.empty() ? "" : ": " + site.note) + ")";
+  }
+  s.id = hash_id(s.key);
+  return s;
+}
+
 std::optional<FailureSignature> failure_signature(const RunRecord& run) {
+  if (outcome(run) == "crashed") {
+    const auto site = read_crash_site(run.dir);
+    if (!site) return std::nullopt;
+    return crash_signature(run.target, *site);
+  }
   if (outcome(run) != "fail") return std::nullopt;
   std::ifstream in(std::filesystem::path(run.dir) / "validation" / "result.json");
   const nlohmann::json result = nlohmann::json::parse(in, nullptr, false);

@@ -7,6 +7,7 @@
 // linearized there; which of its fields no other operation logged), counting only the values the
 // refusing conjunct mentions. Without a refusal (TLC decided, or no operation is refused as a whole
 // there) it is the target and the names of the frontier's viable operations: coarser, and said.
+// A crash (a run that died of a signal and whose trace prefix passed) is signed by where it struck.
 #pragma once
 
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "campaign/crash_site.hpp"
 #include "campaign/store.hpp"
 
 namespace omnilink::campaign {
@@ -28,7 +30,14 @@ struct FailureSignature {
 /// format); nothing if the result holds no frontier.
 std::optional<FailureSignature> failure_signature(const std::string& target, const nlohmann::json& result);
 
-/// The signature of a failed run (outcome fail), from RUN/validation/result.json.
+/// The signature of a crash from its crash site: the target, the signal, and the innermost frame in
+/// the code under test (its function without template arguments or parameters, and its file; not
+/// the line, which an unrelated edit moves; but the line where the function is a standard library
+/// wrapper that a lambda was inlined into); without such a frame, the target and the signal.
+FailureSignature crash_signature(const std::string& target, const CrashSite& site);
+
+/// The signature of a failed run (outcome fail), from RUN/validation/result.json, or of a crashed
+/// one (outcome crashed), from RUN/crash.json; nothing for other runs or without those files.
 std::optional<FailureSignature> failure_signature(const RunRecord& run);
 
 }  // namespace omnilink::campaign

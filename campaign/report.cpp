@@ -120,6 +120,7 @@ std::string problem_details(const std::vector<RunRecord>& runs) {
     } else {
       const std::string why = !run.detail.empty() ? run.detail : run.validation ? run.validation->reason : "";
       s << (why.empty() ? "" : " - " + why) << "\n";
+      if (const auto signature = failure_signature(run)) s << "  signature " << signature->id << ": " << signature->title << "\n";
     }
   }
   return s.str();

@@ -18,6 +18,7 @@
   tree-sitter-grammars,
   catch2, # Catch2 v2 (catch2_3 is v3)
   gdb,
+  binutils-unwrapped, # addr2line: names where a harness crashed
   rr,
   tlaplus,
   jdk_headless,
@@ -83,7 +84,10 @@ stdenv.mkDerivation (finalAttrs: {
   checkInputs = [ catch2 ];
   # Tests that drive gdb find it on PATH. Tests needing TLC or rr skip themselves
   # when those are absent (rr is left out: recording needs host perf-counter access).
-  nativeCheckInputs = [ gdb ];
+  nativeCheckInputs = [
+    gdb
+    binutils-unwrapped
+  ];
   env.CTEST_OUTPUT_ON_FAILURE = "1";
 
   # omnilink looks for its external tools via OMNILINK_* variables, then PATH.
@@ -96,6 +100,7 @@ stdenv.mkDerivation (finalAttrs: {
         lib.makeBinPath [
           rr
           gdb
+          binutils-unwrapped
           jdk_headless
         ]
       }

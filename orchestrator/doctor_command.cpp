@@ -51,7 +51,7 @@ nlohmann::json to_json(const Report& r) {
 }  // namespace
 
 void DoctorCommand::add_to(CLI::App& app) {
-  sub_ = app.add_subcommand("doctor", "Report which external tools (gdb, java, TLC, rr) omnilink can use");
+  sub_ = app.add_subcommand("doctor", "Report which external tools (gdb, java, TLC, rr, addr2line) omnilink can use");
   sub_->add_flag("--json", json_, "Print the report as JSON");
   sub_->footer(
       "Environment variables:\n"
@@ -59,6 +59,7 @@ void DoctorCommand::add_to(CLI::App& app) {
       "  OMNILINK_JAVA      java executable (else $JAVA_HOME/bin/java, else PATH)\n"
       "  OMNILINK_TLC_JAR   tla2tools.jar (TLC)\n"
       "  OMNILINK_RR        rr executable (rr.soft for software counters on VMs)\n"
+      "  OMNILINK_ADDR2LINE addr2line executable (binutils; names the frames of a crash)\n"
       "  OMNILINK_TOOLS_DIR prefix of hand-built tools (default ~/.local/omnilink-tools:\n"
       "                     tla2tools.jar, rr/bin/rr)");
 }
@@ -68,7 +69,9 @@ int DoctorCommand::run() {
   Report java{find_java(), ""};
   Report tlc{find_tlc_jar(), ""};
   Report rr{find_rr(), ""};
+  Report addr2line{find_addr2line(), ""};
   if (gdb.location.found()) gdb.version = version_of(*gdb.location.path, {"--version"});
+  if (addr2line.location.found()) addr2line.version = version_of(*addr2line.location.path, {"--version"});
   if (java.location.found()) java.version = version_of(*java.location.path, {"-version"});
   if (tlc.location.found()) {
     tlc.version = java.location.found() ? tlc_version(*java.location.path, *tlc.location.path)
@@ -82,11 +85,11 @@ int DoctorCommand::run() {
 
   const bool tlc_ok = tlc.location.found() && tlc.version.starts_with("TLC2 Version");
   const bool all_ok = gdb.location.found() && java.location.found() && tlc_ok && rr_cap && rr_cap->can_record() &&
-                      rr_cap->replays;
+                      rr_cap->replays && addr2line.location.found();
   if (json_) {
     nlohmann::json j{{"omnilink_version", kVersion}, {"tools_dir", tools_dir().string()}, {"ok", all_ok},
                      {"native_checker", {{"grammar", language::grammar_description()}}}};
-    for (const Report* r : {&gdb, &java, &tlc, &rr}) j["tools"][r->location.tool] = to_json(*r);
+    for (const Report* r : {&gdb, &java, &tlc, &rr, &addr2line}) j["tools"][r->location.tool] = to_json(*r);
     if (rr_cap) {
       j["tools"]["rr"]["record"] = rr_cap->records;
       j["tools"]["rr"]["record_soft_counters"] = rr_cap->records_soft;
@@ -101,26 +104,28 @@ int DoctorCommand::run() {
 
   std::cout << "omnilink " << kVersion << "\n"
             << "  native checker: built in (TLA+ grammar " << language::grammar_description() << "); TLC confirms its failures\n";
-  for (const Report* r : {&gdb, &java, &tlc, &rr}) {
-    const ToolLocation& l = r->location;
-    std::cout << "  " << l.tool << std::string(6 - l.tool.size(), ' ');
+  auto print = [](const Report& r) {
+    const ToolLocation& l = r.location;
+    std::cout << "  " << l.tool << std::string(l.tool.size() < 10 ? 10 - l.tool.size() : 1, ' ');
     if (l.found()) {
       std::cout << "ok       " << l.path->string() << "  (from " << l.source << ")\n"
-                << "        version: " << r->version << "\n";
+                << "            version: " << r.version << "\n";
     } else {
       std::cout << "MISSING  " << l.explain_missing() << "\n";
     }
-  }
+  };
+  for (const Report* r : {&gdb, &java, &tlc, &rr}) print(*r);
   if (rr_cap) {
-    std::cout << "        record:    " << (rr_cap->records ? "yes (hardware counters)" : "no: " + rr_cap->record_error) << "\n"
-              << "        record -W: " << (rr_cap->records_soft ? "yes (software counters)" : "no: " + rr_cap->soft_error) << "\n"
-              << "        replay:    " << (rr_cap->replays ? "yes" : "no: " + rr_cap->replay_error) << "\n";
+    std::cout << "            record:    " << (rr_cap->records ? "yes (hardware counters)" : "no: " + rr_cap->record_error) << "\n"
+              << "            record -W: " << (rr_cap->records_soft ? "yes (software counters)" : "no: " + rr_cap->soft_error) << "\n"
+              << "            replay:    " << (rr_cap->replays ? "yes" : "no: " + rr_cap->replay_error) << "\n";
   }
+  print(addr2line);
   std::cout << "  tools dir: " << tools_dir().string() << " (OMNILINK_TOOLS_DIR)\n";
   if (!all_ok) {
     std::cout << "Some tools are missing or unusable: the native checker validates without them, but confirming its\n"
                  "failures and specs outside its fragment need java and TLC; recording needs an rr that records and\n"
-                 "replays here; replay needs gdb.\n"
+                 "replays here; replay needs gdb; naming where a harness crashed needs addr2line (binutils).\n"
                  "See `omnilink doctor --help` for the variables that point omnilink at them.\n";
   }
   return all_ok ? kExitOk : kExitProblem;

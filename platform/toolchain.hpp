@@ -16,7 +16,7 @@
 namespace omnilink {
 
 struct ToolLocation {
-  std::string tool;                           // "gdb", "java", "tlc", "rr"
+  std::string tool;                           // "gdb", "java", "tlc", "rr", "addr2line"
   std::string env_var;                        // the variable that overrides the search
   std::optional<std::filesystem::path> path;  // absent: not found
   std::string source;                         // how it was found: "$OMNILINK_RR", "PATH", a location
@@ -34,5 +34,6 @@ ToolLocation find_gdb();
 ToolLocation find_java();
 ToolLocation find_tlc_jar();  // the tla2tools.jar file
 ToolLocation find_rr();
+ToolLocation find_addr2line();  // binutils': names a crash's frames (campaign/crash_site.hpp)
 
 }  // namespace omnilink

@@ -206,6 +206,52 @@ TEST_CASE("a segfaulting harness is crashed, its trace prefix kept and validated
   CHECK(read_text(fs::path(runs[0].dir) / "harness.err").size() < 100000);
 }
 
+TEST_CASE("crashes are signed by where they struck: two segfaults share a signature, an abort has its own") {
+  if (const ToolLocation a = find_addr2line(); !a.found()) skip_test("crash signatures need addr2line: " + a.explain_missing());
+  ScratchDir dir;
+  nlohmann::json file = nlohmann::json::parse(steps_campaign("crash", {"--param", "how=segv", "--param", "crash_at=30"}, 2));
+  nlohmann::json abort_target = file["targets"][0];
+  abort_target["name"] = "abort";
+  abort_target["runs"] = 1;
+  abort_target["args"] = {"--param", "how=abort", "--param", "crash_at=30"};
+  file["targets"].push_back(abort_target);
+  write_text(dir / "crash.json", file.dump());
+  const auto r = omnilink_cli({"campaign", (dir / "crash.json").string(), "--store", (dir / "store").string(), "--plain",
+                               "--json", (dir / "summary.json").string()});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  const auto runs = stored_runs(dir / "store", "crash-1");
+  REQUIRE(runs.size() == 3);
+  for (const auto& run : runs) {
+    CHECK(run.status == "crashed");
+    // The handler wrote where the signal struck; addr2line named it while the harness was there.
+    const nlohmann::json meta = read_json(fs::path(run.dir) / "meta.json");
+    CHECK(meta["exit"]["frames"].size() >= 2);
+    const nlohmann::json site = read_json(fs::path(run.dir) / "crash.json");
+    CHECK(site["format"] == "omnilink-crash");
+    CHECK(site["frames"].size() >= meta["exit"]["frames"].size());
+  }
+  // The summary's signatures: one for both segfaults, naming the line that dereferences null.
+  const nlohmann::json summary = read_json(dir / "summary.json");
+  REQUIRE(summary["signatures"].size() == 2);
+  std::map<std::string, nlohmann::json> by_target;
+  for (const auto& s : summary["signatures"]) by_target[s["target"].get<std::string>()] = s;
+  CHECK(by_target["steps"]["runs"].size() == 2);
+  CHECK(by_target["abort"]["runs"].size() == 1);
+  // The lines of the helper's `*null_pointer = 1` and `std::abort()`.
+  auto line_of = [](const std::string& needle) {
+    std::ifstream in(fs::path(OMNILINK_SOURCE_DIR) / "tests" / "helpers" / "crashing_harness.cpp");
+    int n = 0;
+    for (std::string line; std::getline(in, line);)
+      if (++n, line.find(needle) != std::string::npos) return std::to_string(n);
+    return std::string("?");
+  };
+  const std::string segv = by_target["steps"]["title"], abort = by_target["abort"]["title"];
+  CHECK(segv.starts_with("SIGSEGV at crashing_harness.cpp:" + line_of("*null_pointer = 1") + " "));
+  CHECK(abort.starts_with("SIGABRT at crashing_harness.cpp:" + line_of("std::abort()") + " "));
+  CHECK(r.out.find("2 distinct failures (by signature)") != std::string::npos);
+}
+
 TEST_CASE("a corrupt trace is bad-trace with the reader's error") {
   ScratchDir dir;
   write_text(dir / "corrupt.json", steps_campaign("corrupt", {"--param", "how=corrupt"}));

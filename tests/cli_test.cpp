@@ -109,7 +109,12 @@ TEST_CASE("doctor reports each tool with its source and honours the env vars", "
   CHECK(j["tools_dir"] == dir.path().string());
   CHECK(j["tools"]["tlc"]["found"] == false);
   CHECK(j["tools"]["tlc"]["problem"].get<std::string>().find("$OMNILINK_TLC_JAR is set to") != std::string::npos);
-  for (const char* tool : {"gdb", "java", "tlc", "rr"}) CHECK(j["tools"].contains(tool));
+  for (const char* tool : {"gdb", "java", "tlc", "rr", "addr2line"}) CHECK(j["tools"].contains(tool));
+  // OMNILINK_ADDR2LINE naming nothing usable: reported as such, and not ok.
+  auto no_addr2line = omnilink_cli({"doctor", "--json"}, {{"OMNILINK_ADDR2LINE", (dir.path() / "no-addr2line").string()}});
+  const auto j_a = nlohmann::json::parse(no_addr2line.out);
+  CHECK(j_a["tools"]["addr2line"]["found"] == false);
+  CHECK(j_a["ok"] == false);
 
   const ToolLocation gdb = find_gdb();
   CHECK(j["tools"]["gdb"]["found"] == gdb.found());

@@ -108,3 +108,48 @@ TEST_CASE("a TLC-decided failure gets the coarser signature of its stuck operati
   CHECK(s->title.find("TLC decided") != std::string::npos);
   CHECK_FALSE(campaign::failure_signature("stack", nlohmann::json{{"verdict", "pass"}}));
 }
+
+// Crash sites as addr2line names them (campaign/crash_site.hpp): libc without line information,
+// a libstdc++ header, omnilink's harness header, then the code under test.
+campaign::CrashSite crash_in(const std::string& function, const std::string& file, int line, int signal = 11) {
+  campaign::CrashSite site;
+  site.signal = signal;
+  site.signal_name = signal == 11 ? "SIGSEGV" : "SIGABRT";
+  site.frames = {{"0x4ff5eb", "__pthread_kill_implementation", "pthread_kill.o", 0},
+                 {"0x4e7602", "raise", "??", 0},
+                 {"0x4068dd", "abort", "./stdlib/abort.c", 79},
+                 {"0x401591", "std::vector<int>::at(unsigned long)", "/usr/include/c++/12/bits/stl_vector.h", 1123},
+                 {"0x401600", function, file, line},
+                 {"0x401700", "void omnilink::Harness<Config>::perform<Step>(Step&)", "/src/harness/include/omnilink/harness.hpp", 290}};
+  return site;
+}
+
+TEST_CASE("a crash is signed by its signal and innermost frame in the code under test, not by its line", "[signature][crash]") {
+  const auto site = crash_in("lockfree::Stack<Node<int> >::pop(int&) [clone .cold]", "/src/stack/stack.hpp", 42);
+  REQUIRE(site.innermost_under_test() != nullptr);
+  CHECK(site.innermost_under_test()->line == 42);
+  CHECK(campaign::plain_function_name(site.innermost_under_test()->function) == "lockfree::Stack::pop");
+  const auto s = campaign::crash_signature("stack", site);
+  CHECK(s.title == "SIGSEGV in lockfree::Stack::pop (stack.hpp:42)");
+  // The same crash after an edit above it in the file; another function; another signal.
+  CHECK(campaign::crash_signature("stack", crash_in("lockfree::Stack<Node<long> >::pop(long&)", "/src/stack/stack.hpp", 45)).id == s.id);
+  CHECK(campaign::crash_signature("stack", crash_in("lockfree::Stack<Node<int> >::push(int)", "/src/stack/stack.hpp", 42)).id != s.id);
+  CHECK(campaign::crash_signature("stack", crash_in("lockfree::Stack<Node<int> >::pop(int&)", "/src/stack/stack.hpp", 42, 6)).id != s.id);
+  CHECK(campaign::crash_signature("other-target", site).id != s.id);
+}
+
+TEST_CASE("a crash in a lambda is signed by its line; one without a frame under test by its signal", "[signature][crash]") {
+  const auto lambda = crash_in("std::_Function_handler<void (Worker&), main::{lambda(Config&)#1}>::_M_invoke(std::_Any_data const&)",
+                               "/src/workload.cpp", 67);
+  const auto s = campaign::crash_signature("w", lambda);
+  CHECK(s.title.find("at workload.cpp:67 (a lambda") == 0 + std::string("SIGSEGV ").size());
+  CHECK(campaign::crash_signature("w", crash_in(lambda.frames[4].function, "/src/workload.cpp", 68)).id != s.id);
+
+  campaign::CrashSite bare = crash_in("f", "??", 0);
+  bare.frames.erase(bare.frames.begin() + 4);
+  bare.note = "addr2line (binutils) is not installed: the frames are not named";
+  CHECK(bare.innermost_under_test() == nullptr);
+  const auto b = campaign::crash_signature("w", bare);
+  CHECK(b.key == "w|crashed|SIGSEGV");
+  CHECK(b.title.find("addr2line") != std::string::npos);
+}
