@@ -50,10 +50,15 @@ std::vector<SignatureGroup> group_by_signature(const std::vector<RunRecord>& run
   return groups;
 }
 
-}  // namespace
+/// Each grouped run's signature: read once, for the group.
+std::map<const RunRecord*, const FailureSignature*> signature_of_runs(const std::vector<SignatureGroup>& groups) {
+  std::map<const RunRecord*, const FailureSignature*> of;
+  for (const auto& g : groups)
+    for (const RunRecord* run : g.runs) of[run] = &g.signature;
+  return of;
+}
 
-std::string signature_summary(const std::vector<RunRecord>& runs) {
-  std::vector<SignatureGroup> groups = group_by_signature(runs);
+std::string signature_summary(std::vector<SignatureGroup> groups) {
   if (groups.empty()) return "";
   std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.runs.size() > b.runs.size(); });
   std::ostringstream s;
@@ -62,6 +67,43 @@ std::string signature_summary(const std::vector<RunRecord>& runs) {
     s << "  " << g.signature.id << "  " << g.runs.size() << (g.runs.size() == 1 ? " run   " : " runs  ") << g.target << ": "
       << g.signature.title << "  (first: " << g.runs.front()->key() << ")\n";
   return s.str();
+}
+
+// For each failed run: its signature, the frontier summary and the replay command; for each other
+// non-pass run a line saying why (and a crash's signature). Empty when everything passed.
+std::string problem_details(const std::vector<RunRecord>& runs, const std::vector<SignatureGroup>& groups) {
+  const auto signature_of = signature_of_runs(groups);
+  auto signature_line = [&](const RunRecord& run) {
+    const auto found = signature_of.find(&run);
+    return found == signature_of.end() ? "" : "  signature " + found->second->id + ": " + found->second->title + "\n";
+  };
+  std::ostringstream s;
+  for (const auto& run : runs) {
+    const std::string o = outcome(run);
+    if (o == "pass") continue;
+    s << run.key() << ": " << o;
+    if (o == "fail") {
+      s << " (run " << run.status << ", seed " << run.seed << ")\n" << signature_line(run);
+      std::istringstream summary(run.validation->frontier_summary);
+      for (std::string line; std::getline(summary, line);) s << "  " << line << "\n";
+      s << "  " << replay_hint(run) << "\n";
+      s << "  run directory: " << run.dir << "\n";
+    } else {
+      const std::string why = !run.detail.empty() ? run.detail : run.validation ? run.validation->reason : "";
+      s << (why.empty() ? "" : " - " + why) << "\n" << signature_line(run);
+    }
+  }
+  return s.str();
+}
+
+}  // namespace
+
+std::string signature_summary(const std::vector<RunRecord>& runs) { return signature_summary(group_by_signature(runs)); }
+
+std::string problem_report(const std::vector<RunRecord>& runs) {
+  const std::vector<SignatureGroup> groups = group_by_signature(runs);
+  const std::string details = problem_details(runs, groups), signatures = signature_summary(groups);
+  return details.empty() || signatures.empty() ? details + signatures : details + "\n" + signatures;
 }
 
 std::string summary_table(const std::vector<RunRecord>& runs) {
@@ -104,36 +146,11 @@ std::string replay_hint(const RunRecord& run) {
          "the other frontier operations: " + (fs::path(run.dir) / "replay" / "README.txt").string() + ")";
 }
 
-std::string problem_details(const std::vector<RunRecord>& runs) {
-  std::ostringstream s;
-  for (const auto& run : runs) {
-    const std::string o = outcome(run);
-    if (o == "pass") continue;
-    s << run.key() << ": " << o;
-    if (o == "fail") {
-      s << " (run " << run.status << ", seed " << run.seed << ")\n";
-      if (const auto signature = failure_signature(run)) s << "  signature " << signature->id << ": " << signature->title << "\n";
-      std::istringstream summary(run.validation->frontier_summary);
-      for (std::string line; std::getline(summary, line);) s << "  " << line << "\n";
-      s << "  " << replay_hint(run) << "\n";
-      s << "  run directory: " << run.dir << "\n";
-    } else {
-      const std::string why = !run.detail.empty() ? run.detail : run.validation ? run.validation->reason : "";
-      s << (why.empty() ? "" : " - " + why) << "\n";
-      if (const auto signature = failure_signature(run)) s << "  signature " << signature->id << ": " << signature->title << "\n";
-    }
-  }
-  return s.str();
-}
-
 nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<RunRecord>& runs) {
   nlohmann::json counts = nlohmann::json::object();
   for (const auto& o : outcomes()) counts[o] = 0;
-  // Each failing run's result.json read once: its signature is its group's.
   const std::vector<SignatureGroup> groups = group_by_signature(runs);
-  std::map<const RunRecord*, std::string> signature_of;
-  for (const auto& g : groups)
-    for (const RunRecord* run : g.runs) signature_of[run] = g.signature.id;
+  const auto signature_of = signature_of_runs(groups);
   nlohmann::json list = nlohmann::json::array();
   for (const auto& run : runs) {
     const std::string o = outcome(run);
@@ -151,7 +168,7 @@ nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<Ru
                          {"operations", run.validation->operations}};
       if (o == "fail") r["replay"] = replay_hint(run);
     }
-    if (const auto id = signature_of.find(&run); id != signature_of.end()) r["signature"] = id->second;
+    if (const auto found = signature_of.find(&run); found != signature_of.end()) r["signature"] = found->second->id;
     list.push_back(std::move(r));
   }
   nlohmann::json signatures = nlohmann::json::array();

@@ -16,12 +16,13 @@ namespace omnilink::campaign {
 
 std::string summary_table(const std::vector<RunRecord>& runs);
 
-// For each failed run: the frontier summary and the replay command; for each other non-pass run a
-// line saying why. Empty when everything passed.
-std::string problem_details(const std::vector<RunRecord>& runs);
+// What did not pass: for each failed run its signature, the frontier summary and the replay
+// command; for each other non-pass run a line saying why (and a crash's signature); then
+// signature_summary. Each run's signature is computed once. Empty when everything passed.
+std::string problem_report(const std::vector<RunRecord>& runs);
 
-// The failed runs grouped by failure signature (failure_signature.hpp), most runs first: each
-// signature's id, runs, target and title, and its first run. Empty when nothing failed.
+// The failed and crashed runs grouped by failure signature (failure_signature.hpp), most runs
+// first: each signature's id, runs, target and title, and its first run. Empty when none.
 std::string signature_summary(const std::vector<RunRecord>& runs);
 
 // How to replay a failed run at its first viable frontier operation (or why it cannot be).

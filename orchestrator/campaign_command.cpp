@@ -205,8 +205,7 @@ int CampaignCommand::run() {
   const auto runs = store->runs(campaign_id);
   const auto campaign = store->campaign(campaign_id);
   std::cout << "\n" << summary_table(runs);
-  if (const std::string details = problem_details(runs); !details.empty()) std::cout << "\n" << details;
-  if (const std::string signatures = signature_summary(runs); !signatures.empty()) std::cout << "\n" << signatures;
+  if (const std::string problems = problem_report(runs); !problems.empty()) std::cout << "\n" << problems;
   bool reports_ok = true;
   if (!json_file_.empty()) reports_ok &= write_report(json_file_, summary_json(*campaign, runs).dump(2) + "\n");
   if (!junit_file_.empty()) reports_ok &= write_report(junit_file_, junit_xml(*campaign, runs));

@@ -102,8 +102,7 @@ int RevalidateCommand::run() {
     if (submitted == 0) waiting.reset();
     io.run();
     std::cout << "\n" << summary_table(validated);
-    if (const std::string details = problem_details(validated); !details.empty()) std::cout << "\n" << details;
-    if (const std::string signatures = signature_summary(validated); !signatures.empty()) std::cout << "\n" << signatures;
+    if (const std::string problems = problem_report(validated); !problems.empty()) std::cout << "\n" << problems;
     return exit_code_for(validated);
   } catch (const StoreError& e) {
     std::cerr << "omnilink revalidate: " << e.what() << "\n";
