@@ -1,7 +1,8 @@
-// Where a crashed harness was when the signal struck (docs/campaign.md, "Crash sites"): the
-// addresses its crash handler wrote into meta.json (exit.frames), named by binutils' addr2line
-// right after the run, while the executable is the one that ran, and kept in RUN/crash.json. A
-// crash's failure signature is built from its innermost frame in the code under test.
+// Where a crashed harness was when the signal struck (docs/campaign.md, "Failure signatures",
+// "Crashes"): the addresses its crash handler wrote into meta.json (exit.frames), named by
+// binutils' addr2line right after the run, while the executable is the one that ran, and kept in
+// RUN/crash.json. A crash's failure signature is built from its innermost frame in the code under
+// test.
 #pragma once
 
 #include <filesystem>
@@ -30,8 +31,8 @@ struct CrashSite {
   std::string note;  // why the frames are missing or unnamed, if they are
 
   /// The innermost frame in the code under test: the first one with a known source line outside
-  /// the C++ standard library and omnilink's harness headers (which run every operation, and
-  /// whose frames a crash in any of them would share). Null if there is none.
+  /// the C++ standard library's headers, glibc's sources and omnilink's harness headers (which run
+  /// every operation, and whose frames a crash in any of them would share). Null if there is none.
   const CrashFrame* innermost_under_test() const;
 };
 

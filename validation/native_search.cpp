@@ -170,6 +170,12 @@ class Search {
   /// adds nothing new.
   bool learn_order(std::uint32_t failing_thread);
   void index_values();
+  /// The operations that logged `value` (TLA+ text), if it identifies them: at most
+  /// kIdentifyingUses did. Null otherwise.
+  const std::vector<OpRef>* identifying_users(const std::string& value) const {
+    const auto users = value_users_.find(value);
+    return users == value_users_.end() || users->second.size() > kIdentifyingUses ? nullptr : &users->second;
+  }
   /// Takes out of the visited set what an abandoned attempt had not finished exploring.
   void forget_unfinished(const std::vector<Frame>& stack);
   /// Some thread is inside a multi-step operation: such a state may lie on a cycle of steps, so
@@ -418,7 +424,7 @@ class Search {
   /// the restarts learn from.
   void tie(const Node& n, const std::vector<std::string>& reads, SearchReport::Refused& refused) {
     if (value_users_.empty()) index_values();
-    const std::pair<std::uint32_t, std::uint32_t> self{static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)};
+    const OpRef self{static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)};
     const ProblemOp& op = problem_.threads[self.first][self.second];
     for (std::size_t k = 0; k < op.args.size(); ++k) {
       const std::string& name = op.spec_op->params[k];
@@ -427,7 +433,7 @@ class Search {
       if (op.args[k] == nullptr || std::holds_alternative<bool>(op.args[k]->data) ||
           std::find(reads.begin(), reads.end(), name) == reads.end())
         continue;
-      std::vector<std::pair<std::uint32_t, std::uint32_t>> others;
+      std::vector<OpRef> others;
       for (const auto& user : value_users_.at(trace::to_tla(*op.args[k])))
         if (user != self && std::find(others.begin(), others.end(), user) == others.end()) others.push_back(user);
       if (others.empty()) refused.unmatched.push_back(name);
@@ -487,7 +493,7 @@ class Search {
   std::chrono::steady_clock::time_point started_at_;
   // Learned: per thread and operation, how often a failure asked for it to come earlier.
   std::vector<std::vector<std::uint32_t>> preferred_;
-  std::map<std::string, std::vector<std::pair<std::uint32_t, std::uint32_t>>> value_users_;  // TLA+ text -> (thread, index)
+  std::map<std::string, std::vector<OpRef>> value_users_;  // TLA+ text -> the operations that logged it
   // Learned: per operation (key()), the operations a failure showed should come before it.
   std::unordered_map<std::uint64_t, std::vector<OpRef>> learned_after_;
   Failure failure_;
@@ -619,9 +625,9 @@ bool Search::learn() {
   bool learned = false;
   for (const trace::Value* field : problem_.threads[t][failing].args) {
     if (field == nullptr) continue;
-    const auto users = value_users_.find(trace::to_tla(*field));
-    if (users == value_users_.end() || users->second.size() > kIdentifyingUses) continue;
-    for (const auto& [u, position] : users->second) {
+    const auto* users = identifying_users(trace::to_tla(*field));
+    if (users == nullptr) continue;
+    for (const auto& [u, position] : *users) {
       if (u == t && position == failing) continue;
       learned |= preferred_[u][position] == 0;
       ++preferred_[u][position];
@@ -650,9 +656,9 @@ bool Search::learn_order(std::uint32_t t) {
     if (operand.kind() != Value::Kind::Int && operand.kind() != Value::Kind::String && operand.kind() != Value::Kind::Model) continue;
     const std::string text = operand.text();
     if (std::find(own.begin(), own.end(), text) != own.end()) continue;
-    const auto users = value_users_.find(text);
-    if (users == value_users_.end() || users->second.size() > kIdentifyingUses) continue;
-    for (const OpRef& later : users->second) {
+    const auto* users = identifying_users(text);
+    if (users == nullptr) continue;
+    for (const OpRef& later : *users) {
       if (failure_.at.pc[later.first] <= later.second) continue;  // not linearized there: not too early
       auto& before = learned_after_[key(later)];
       for (const OpRef& e : earlier)
