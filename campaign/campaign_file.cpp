@@ -40,6 +40,14 @@ std::optional<RrMode> parse_rr_mode(const std::string& text) {
   return std::nullopt;
 }
 
+std::string target_path(std::size_t index, const json& target) {
+  const std::string path = "targets[" + std::to_string(index) + "]";
+  if (!target.is_object()) return path;
+  const auto name = target.find("name");
+  if (name == target.end() || !name->is_string() || name->get_ref<const std::string&>().empty()) return path;
+  return path + " (" + name->get<std::string>() + ")";
+}
+
 namespace {
 
 // The fields each object of the campaign file may have (docs/campaign.md). Anything else is an
@@ -52,61 +60,11 @@ constexpr std::array<std::string_view, 13> kTargetFields{"name", "description", 
                                                          "mc",   "init",        "next",    "view", "threads",
                                                          "ops",  "runs",        "seed_base"};
 
-constexpr std::uint64_t kUnbounded = std::numeric_limits<std::uint64_t>::max();
-struct Range {
-  std::uint64_t min = 0;
-  std::uint64_t max = kUnbounded;
-};
-constexpr Range kPositive{1, std::numeric_limits<unsigned>::max()};
-// Time limits end up as milliseconds in a signed 64-bit count; a year is far beyond any use.
-constexpr Range kSeconds{1, 365ULL * 24 * 3600};
-constexpr Range kThreads{1, 1024};
-constexpr Range kTicks{1, 1'000'000'000'000};  // rr's tick counts are 64-bit; a trillion is far beyond any use  // the harness's own limit on --threads
-constexpr Range kOps{1, 100'000'000};
-constexpr Range kRuns{1, 100'000};
-constexpr Range kSeed{};
-constexpr std::size_t kMaxNameLength = 64;
-
-bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-// Campaign and target names become directory names and parts of run ids.
-bool is_name(std::string_view s) {
-  auto allowed = [](char c) { return is_letter(c) || is_digit(c) || c == '.' || c == '_' || c == '-'; };
-  return !s.empty() && s.size() <= kMaxNameLength && (is_letter(s.front()) || is_digit(s.front())) &&
-         std::all_of(s.begin(), s.end(), allowed);
-}
-
-// A TLA+ identifier, by the same rule as the spec lexer: letters, digits, underscores, at least one letter.
-bool is_identifier(std::string_view s) {
-  return std::any_of(s.begin(), s.end(), is_letter) &&
-         std::all_of(s.begin(), s.end(), [](char c) { return is_letter(c) || is_digit(c) || c == '_'; });
-}
-
 // A -Xmx size: [1-9][0-9]*[kKmMgG].
 bool is_heap(std::string_view s) {
+  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   return s.size() >= 2 && s.front() != '0' && std::all_of(s.begin(), s.end() - 1, is_digit) &&
          std::string_view("kKmMgG").find(s.back()) != std::string_view::npos;
-}
-
-// A value as an error message quotes it: its JSON text, cut short. (Override values that are not
-// JSON are raw strings and may hold invalid UTF-8, hence the replacing error handler.)
-std::string shown(const json& value) {
-  std::string text = value.dump(-1, ' ', false, json::error_handler_t::replace);
-  return text.size() <= 60 ? text : text.substr(0, 57) + "...";
-}
-
-std::string member_path(const std::string& parent, std::string_view key) {
-  return parent.empty() ? std::string(key) : parent + "." + std::string(key);
-}
-
-// "targets[1] (racy-queue)": the index always (the name may be missing or wrong), the name when known.
-std::string target_path(std::size_t index, const json& target) {
-  const std::string path = "targets[" + std::to_string(index) + "]";
-  if (!target.is_object()) return path;
-  const auto name = target.find("name");
-  if (name == target.end() || !name->is_string() || name->get_ref<const std::string&>().empty()) return path;
-  return path + " (" + name->get<std::string>() + ")";
 }
 
 // Absolute and lexically normal, without a trailing separator. Symlinks are kept as they are: a
@@ -115,140 +73,6 @@ fs::path normal_absolute(const fs::path& path) {
   fs::path out = fs::absolute(path).lexically_normal();
   if (!out.has_filename() && out != out.root_path()) out = out.parent_path();
   return out;
-}
-
-// Builds the "FILE: FIELD: problem" errors, and remembers which fields overrides set: an error about
-// such a field says so, since the user will not find the offending value in the file.
-class Errors {
- public:
-  explicit Errors(std::string file) : file_(std::move(file)) {}
-
-  void note_override(const std::string& path, const std::string& text) { overrides_[path] = text; }
-
-  [[noreturn]] void fail(const std::string& path, const std::string& problem) const {
-    std::string message = file_ + ": " + (path.empty() ? "" : path + ": ") + problem;
-    if (const auto origin = override_of(path)) message += " (set by override '" + *origin + "')";
-    throw CampaignFileError(message);
-  }
-
- private:
-  std::optional<std::string> override_of(const std::string& path) const {
-    for (const auto& [field, text] : overrides_)
-      if (path == field || path.starts_with(field + ".") || path.starts_with(field + "[")) return text;
-    return std::nullopt;
-  }
-
-  std::string file_;
-  std::map<std::string, std::string> overrides_;
-};
-
-// One object of the campaign file, with typed accessors that fail naming the field. A field that
-// is absent or null is "not given" (so `--set tlc.jobs=null` restores the default, and to_json()'s
-// nulls read back).
-class ObjectReader {
- public:
-  ObjectReader(const Errors& errors, const json& object, std::string path, std::span<const std::string_view> known)
-      : errors_(errors), object_(object), path_(std::move(path)) {
-    if (!object_.is_object()) errors_.fail(path_, "must be an object (got " + shown(object_) + ")");
-    for (const auto& [key, value] : object_.items())
-      if (std::find(known.begin(), known.end(), key) == known.end())
-        fail(key, "unknown field (known here: " + join({known.begin(), known.end()}, ", ") + ")");
-  }
-
-  const Errors& errors() const { return errors_; }
-  std::string path(std::string_view key) const { return member_path(path_, key); }
-  [[noreturn]] void fail(std::string_view key, const std::string& problem) const { errors_.fail(path(key), problem); }
-
-  const json* find(std::string_view key) const {
-    const auto it = object_.find(key);
-    return it == object_.end() || it->is_null() ? nullptr : &*it;
-  }
-
-  const json& require(std::string_view key) const {
-    if (const json* value = find(key)) return *value;
-    fail(key, "required");
-  }
-
-  std::optional<std::string> string(std::string_view key) const {
-    const json* value = find(key);
-    if (value == nullptr) return std::nullopt;
-    if (!value->is_string()) fail(key, "must be a string (got " + shown(*value) + ")");
-    return value->get<std::string>();
-  }
-
-  std::string required_string(std::string_view key) const {
-    require(key);
-    return *string(key);
-  }
-
-  std::optional<std::uint64_t> integer(std::string_view key, Range range) const {
-    const json* value = find(key);
-    if (value == nullptr) return std::nullopt;
-    return checked_integer(*value, path(key), range);
-  }
-
-  // A non-empty list of distinct integers, or one integer meaning a list of one.
-  std::vector<std::uint64_t> integer_list(std::string_view key, Range range) const {
-    const json& value = require(key);
-    if (value.is_number()) return {checked_integer(value, path(key), range)};
-    if (!value.is_array() || value.empty())
-      fail(key, "must be an integer or a non-empty list of integers (got " + shown(value) + ")");
-    std::vector<std::uint64_t> out;
-    for (std::size_t i = 0; i < value.size(); ++i) {
-      const std::string element = path(key) + "[" + std::to_string(i) + "]";
-      out.push_back(checked_integer(value[i], element, range));
-      // Two equal entries would plan two runs with the same id.
-      if (std::find(out.begin(), out.end() - 1, out.back()) != out.end() - 1)
-        errors_.fail(element, std::to_string(out.back()) + " is listed twice");
-    }
-    return out;
-  }
-
-  std::vector<std::string> string_list(std::string_view key) const {
-    const json* value = find(key);
-    if (value == nullptr) return {};
-    if (!value->is_array()) fail(key, "must be a list of strings (got " + shown(*value) + ")");
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < value->size(); ++i) {
-      const json& item = (*value)[i];
-      if (!item.is_string()) errors_.fail(path(key) + "[" + std::to_string(i) + "]", "must be a string (got " + shown(item) + ")");
-      out.push_back(item.get<std::string>());
-    }
-    return out;
-  }
-
-  std::optional<std::string> identifier(std::string_view key) const {
-    const auto value = string(key);
-    if (value && !is_identifier(*value))
-      fail(key, "'" + *value + "' is not a TLA+ identifier (letters, digits and underscores, at least one letter)");
-    return value;
-  }
-
- private:
-  std::uint64_t checked_integer(const json& value, const std::string& at, Range range) const {
-    // Negative numbers are number_integer and fractions number_float in nlohmann: both rejected.
-    if (value.is_number_unsigned()) {
-      const auto n = value.get<std::uint64_t>();
-      if (n >= range.min && n <= range.max) return n;
-    }
-    errors_.fail(at, "must be " + describe(range) + " (got " + shown(value) + ")");
-  }
-
-  static std::string describe(Range range) {
-    if (range.max == kUnbounded) return range.min == 0 ? "a non-negative integer" : "an integer >= " + std::to_string(range.min);
-    if (range.min == 1 && range.max == kPositive.max) return "a positive integer";
-    return "an integer from " + std::to_string(range.min) + " to " + std::to_string(range.max);
-  }
-
-  const Errors& errors_;
-  const json& object_;
-  std::string path_;
-};
-
-void check_name(const Errors& errors, const std::string& path, const std::string& name, const std::string& what) {
-  if (!is_name(name))
-    errors.fail(path, what + " '" + name + "' is not a valid name: a letter or digit, then letters, digits, '.', '_' or '-', at most " +
-                          std::to_string(kMaxNameLength) + " characters");
 }
 
 // --- overrides ---
@@ -293,7 +117,7 @@ Override parse_override(const std::string& text) {
   return {text, split_field(text, field), std::move(value)};
 }
 
-void apply_target_override(json& document, const Override& o, Errors& errors) {
+void apply_target_override(json& document, const Override& o, FileErrors& errors) {
   const std::string& name = o.field[1];
   const auto targets = document.find("targets");
   if (targets == document.end() || !targets->is_array()) fail_override(o.text, "the campaign has no list of targets");
@@ -310,7 +134,7 @@ void apply_target_override(json& document, const Override& o, Errors& errors) {
   if (!matched && name != "*") fail_override(o.text, "no target named '" + name + "'");
 }
 
-void apply_override(json& document, const Override& o, Errors& errors) {
+void apply_override(json& document, const Override& o, FileErrors& errors) {
   if (o.field.size() == 3 && o.field[0] == "targets") return apply_target_override(document, o, errors);
   json* node = &document;
   std::string path;
@@ -339,7 +163,7 @@ std::optional<std::string> not_executable(const fs::path& path) {
 // Resolves the file's paths where docs/campaign.md says, failing with every place it looked.
 class PathResolver {
  public:
-  PathResolver(const Errors& errors, fs::path base, const LoadOptions& options)
+  PathResolver(const FileErrors& errors, fs::path base, const LoadOptions& options)
       : errors_(errors), base_(std::move(base)), options_(options) {}
 
   // With a '/': relative to the campaign file. A bare name: the harness dirs in order, then PATH.
@@ -384,14 +208,14 @@ class PathResolver {
   }
 
  private:
-  const Errors& errors_;
+  const FileErrors& errors_;
   fs::path base_;
   const LoadOptions& options_;
 };
 
 // --- the checks, object by object ---
 
-void check_format(const json& document, const Errors& errors) {
+void check_format(const json& document, const FileErrors& errors) {
   const std::string readable = "this omnilink reads format " + std::to_string(kCampaignFormat);
   const auto format = document.find("format");
   if (format == document.end()) errors.fail("format", "required (" + readable + ")");
@@ -447,14 +271,24 @@ TargetConfig read_target(const ObjectReader& o, const PathResolver& paths) {
   return target;
 }
 
-std::vector<TargetConfig> read_targets(const ObjectReader& top, const PathResolver& paths) {
+// The fields of a file's objects: the campaign file's, and those its extension adds.
+std::vector<std::string_view> with(std::span<const std::string_view> fields, const std::vector<std::string_view>& more) {
+  std::vector<std::string_view> out(fields.begin(), fields.end());
+  out.insert(out.end(), more.begin(), more.end());
+  return out;
+}
+
+std::vector<TargetConfig> read_targets(const ObjectReader& top, const PathResolver& paths, const FileExtension& extension) {
   const json& list = top.require("targets");
   if (!list.is_array()) top.fail("targets", "must be a list of targets (got " + shown(list) + ")");
   if (list.empty()) top.fail("targets", "must not be empty: a campaign runs at least one target");
   std::vector<TargetConfig> targets;
   for (std::size_t i = 0; i < list.size(); ++i) {
     const std::string path = target_path(i, list[i]);
-    targets.push_back(read_target(ObjectReader(top.errors(), list[i], path, kTargetFields), paths));
+    const ObjectReader target(top.errors(), list[i], path, with(kTargetFields, extension.target_fields));
+    for (const auto field : extension.refused_target_fields)
+      if (target.find(field)) target.fail(field, extension.refused_why);
+    targets.push_back(read_target(target, paths));
     for (std::size_t j = 0; j < i; ++j)
       if (targets[j].name == targets[i].name)
         top.errors().fail(member_path(path, "name"), "duplicate: targets[" + std::to_string(j) + "] has the same name");
@@ -463,54 +297,6 @@ std::vector<TargetConfig> read_targets(const ObjectReader& top, const PathResolv
 }
 
 unsigned default_jobs() { return std::max(1u, std::thread::hardware_concurrency()); }
-
-// Line and column (both 1-based) of the byte nlohmann stopped at: `byte` is the 1-based index of
-// the last character it read, one past the end for an unexpected end of input.
-std::string syntax_error_position(const std::string& text, std::size_t byte) {
-  const std::size_t offset = std::min(byte == 0 ? 0 : byte - 1, text.size());
-  const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
-  const auto line_start = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
-  const std::size_t column = offset - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
-// nlohmann's description without its "[json.exception.parse_error.N] parse error at ...: " prefix:
-// the position computed above takes its place.
-std::string syntax_error_description(const json::parse_error& error) {
-  const std::string what = error.what();
-  const auto at = what.find("parse error");
-  const auto colon = at == std::string::npos ? std::string::npos : what.find(": ", at);
-  return colon == std::string::npos ? what : what.substr(colon + 2);
-}
-
-// The file's JSON. nlohmann keeps the last of two equal keys in an object; the campaign file is
-// checked strictly, so a repeated key is an error rather than a silently ignored setting.
-json parse_json(const std::string& text, const fs::path& file) {
-  std::vector<std::set<std::string>> keys;  // one set per object being read
-  auto on_event = [&](int, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::object_start) keys.emplace_back();
-    if (event == json::parse_event_t::object_end) keys.pop_back();
-    if (event == json::parse_event_t::key && !keys.back().insert(parsed.get<std::string>()).second)
-      throw CampaignFileError(file.string() + ": the key " + shown(parsed) + " appears twice in one object");
-    return true;
-  };
-  try {
-    return json::parse(text, on_event);
-  } catch (const json::parse_error& e) {
-    throw CampaignFileError(file.string() + ": " + syntax_error_position(text, e.byte) + ": " + syntax_error_description(e));
-  }
-}
-
-std::string read_text(const fs::path& file) {
-  std::error_code ec;
-  if (fs::is_directory(file, ec)) throw CampaignFileError(file.string() + ": cannot read: it is a directory");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw CampaignFileError(file.string() + ": cannot read: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw CampaignFileError(file.string() + ": cannot read: " + std::strerror(errno));
-  return text.str();
-}
 
 template <class T>
 json or_null(const std::optional<T>& value) {
@@ -561,7 +347,7 @@ json CampaignConfig::to_json() const {
 
 // --only and --harness-arg shape the configuration like overrides do, so what is stored (and
 // compared by --resume) is what runs.
-void select_targets(std::vector<TargetConfig>& targets, const LoadOptions& options, const Errors& errors) {
+void select_targets(std::vector<TargetConfig>& targets, const LoadOptions& options, const FileErrors& errors) {
   const auto is_named = [](const std::string& name) {
     return [&name](const TargetConfig& t) { return t.name == name; };
   };
@@ -579,13 +365,20 @@ void select_targets(std::vector<TargetConfig>& targets, const LoadOptions& optio
   for (auto& t : targets) t.args.insert(t.args.end(), options.extra_harness_args.begin(), options.extra_harness_args.end());
 }
 
-CampaignConfig parse_campaign(json document, const fs::path& file, const LoadOptions& options) {
-  Errors errors(file.string());
+namespace {
+
+// The file's document with the overrides applied, each noted in `errors`.
+json overridden(json document, const LoadOptions& options, FileErrors& errors) {
   if (!document.is_object()) errors.fail("", "must be a JSON object (got " + shown(document) + ")");
   for (const auto& text : options.overrides) apply_override(document, parse_override(text), errors);
+  return document;
+}
+
+CampaignConfig check_campaign(const json& document, const fs::path& file, const LoadOptions& options, const FileErrors& errors,
+                              const FileExtension& extension) {
   // The format first: a newer file's fields would otherwise be reported as unknown.
   check_format(document, errors);
-  const ObjectReader top(errors, document, "", kTopFields);
+  const ObjectReader top(errors, document, "", with(kTopFields, extension.top_fields));
 
   CampaignConfig config;
   config.file = normal_absolute(file);
@@ -606,9 +399,24 @@ CampaignConfig parse_campaign(json document, const fs::path& file, const LoadOpt
   if (const auto timeout = top.integer("run_timeout_s", kSeconds)) config.run_timeout = std::chrono::seconds(*timeout);
   config.tlc = read_tlc(top);
   config.validation = read_validation(top);
-  config.targets = read_targets(top, paths);
+  config.targets = read_targets(top, paths, extension);
   select_targets(config.targets, options, errors);
   return config;
+}
+
+}  // namespace
+
+CampaignConfig parse_campaign(json document, const fs::path& file, const LoadOptions& options) {
+  FileErrors errors(file.string());
+  const json checked = overridden(std::move(document), options, errors);
+  return check_campaign(checked, file, options, errors, FileExtension{});
+}
+
+ExtendedCampaign load_extended_campaign(const fs::path& file, const LoadOptions& options, const FileExtension& extension) {
+  FileErrors errors(file.string());
+  json document = overridden(parse_json(read_text(file), file), options, errors);
+  CampaignConfig config = check_campaign(document, file, options, errors, extension);
+  return {std::move(config), std::move(document), std::move(errors)};
 }
 
 CampaignConfig stored_campaign(const json& effective, const std::string& origin) {

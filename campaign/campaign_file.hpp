@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "campaign/file_reader.hpp"
 #include "validation/validate.hpp"
 
 namespace omnilink::campaign {
@@ -84,12 +85,6 @@ struct CampaignConfig {
   nlohmann::json to_json() const;
 };
 
-// "FILE: FIELD: what is wrong" (or "FILE: line L, column C: ..." for JSON syntax errors).
-class CampaignFileError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 struct LoadOptions {
   // FIELD=VALUE assignments applied to the file's JSON before it is checked (`--set`, and the
   // dedicated flags such as --jobs). FIELD is a dotted path: `jobs`, `tlc.heap`,
@@ -107,6 +102,28 @@ struct LoadOptions {
   // --harness-arg: appended to every kept target's `args` (a later harness option wins).
   std::vector<std::string> extra_harness_args;
 };
+
+/// What a file that extends the campaign file (the sweep file) adds to it: the fields the campaign
+/// reading accepts and leaves to the extension's own reading, and the target fields it refuses.
+struct FileExtension {
+  std::vector<std::string_view> top_fields;
+  std::vector<std::string_view> target_fields;
+  std::vector<std::string_view> refused_target_fields;
+  std::string refused_why;  // the error for a refused field
+};
+
+/// An extended file read as a campaign file: its configuration, and its document (overrides
+/// applied) and errors for the extension to read its own fields with.
+struct ExtendedCampaign {
+  CampaignConfig config;
+  nlohmann::json document;
+  FileErrors errors;
+};
+ExtendedCampaign load_extended_campaign(const std::filesystem::path& file, const LoadOptions& options, const FileExtension& extension);
+
+// "targets[1] (racy-queue)": how errors name a target of the file (the index always, since the name
+// may be missing or wrong; the name when known).
+std::string target_path(std::size_t index, const nlohmann::json& target);
 
 // Reads, overrides, checks and resolves a campaign file. Throws CampaignFileError.
 CampaignConfig load_campaign(const std::filesystem::path& file, const LoadOptions& options);

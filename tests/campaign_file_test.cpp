@@ -163,6 +163,26 @@ TEST_CASE("unknown fields are errors naming the field") {
   CHECK_THAT(f.error(in_target), Contains(": targets[0] (q).thread: unknown field"));
 }
 
+TEST_CASE("threads and ops may be ranges: from, to, and a step or a factor") {
+  Fixture f;
+  auto with_target = [](const std::string& field, json value) {
+    json d = minimal();
+    d["targets"][0][field] = std::move(value);
+    return d;
+  };
+  CHECK(f.load(with_target("threads", {{"from", 2}, {"to", 5}})).targets[0].threads == std::vector<std::uint32_t>{2, 3, 4, 5});
+  CHECK(f.load(with_target("threads", {{"from", 1}, {"to", 8}, {"step", 3}})).targets[0].threads == std::vector<std::uint32_t>{1, 4, 7});
+  CHECK(f.load(with_target("ops", {{"from", 100}, {"to", 20000}, {"times", 10}})).targets[0].ops ==
+        std::vector<std::uint64_t>{100, 1000, 10000});
+  CHECK(f.load(with_target("ops", {{"from", 7}, {"to", 7}})).targets[0].ops == std::vector<std::uint64_t>{7});
+  CHECK_THAT(f.error(with_target("threads", {{"from", 4}, {"to", 2}})), Contains(": targets[0] (q).threads.to: must not be below from (4)"));
+  CHECK_THAT(f.error(with_target("threads", {{"from", 1}, {"to", 2000}})), Contains(": targets[0] (q).threads.to: must be an integer from 1 to 1024"));
+  CHECK_THAT(f.error(with_target("ops", {{"from", 1}, {"to", 9}, {"step", 2}, {"times", 2}})), Contains(".ops.times: give step or times, not both"));
+  CHECK_THAT(f.error(with_target("ops", {{"from", 1}, {"to", 9}, {"times", 1}})), Contains(".ops.times: must be an integer >= 2"));
+  CHECK_THAT(f.error(with_target("ops", {{"from", 1}, {"to", 5000}})), Contains(".ops: lists more than 1000 values"));
+  CHECK_THAT(f.error(with_target("ops", {{"from", 1}, {"upto", 5}})), Contains(".ops.upto: unknown field"));
+}
+
 TEST_CASE("wrong types and values out of range are errors naming the field") {
   Fixture f;
   auto with = [](const std::string& field, json value) {
