@@ -39,6 +39,7 @@ struct Engine::State {
   const CampaignConfig& config;
   Store& store;
   std::string campaign_id;
+  RunSource& source;
   const Recording& recording;
   EngineSettings settings;
   Progress& progress;
@@ -49,15 +50,15 @@ struct Engine::State {
   boost::asio::signal_set stop_signals{io, SIGINT, SIGTERM};
   boost::asio::steady_timer ticker{io};
 
-  std::set<std::string> planned_ids;
-  std::deque<RunRecord> to_record;    // runs whose harness phase is still to do
+  std::deque<RunRecord> to_record;    // stored runs whose harness phase is still to do
+  bool source_done = false;           // the source has no new runs
   std::map<std::string, std::unique_ptr<ActiveRun>> active;  // by run id
   std::size_t validating = 0;         // submitted to the pool, result not back yet
   std::map<std::string, unsigned> native_failures;  // per target: native FAILs so far (the first have TLC confirm them)
   int stop_requests = 0;
 
-  State(const CampaignConfig& c, Store& s, std::string id, const Recording& r, const EngineSettings& e, Progress& p)
-      : config(c), store(s), campaign_id(std::move(id)), recording(r), settings(e), progress(p), validations(io, e.tlc_jobs) {}
+  State(const CampaignConfig& c, Store& s, std::string id, RunSource& src, const Recording& r, const EngineSettings& e, Progress& p)
+      : config(c), store(s), campaign_id(std::move(id)), source(src), recording(r), settings(e), progress(p), validations(io, e.tlc_jobs) {}
 
   std::string run_dir(const std::string& run_id) const { return run_directory(config.store, campaign_id, run_id).string(); }
 
@@ -68,18 +69,12 @@ struct Engine::State {
 
   // --- set-up -------------------------------------------------------------------------------
 
-  void add_plan() {
-    const std::vector<RunRecord> planned = planned_records(config, campaign_id, config.store);
-    for (const RunRecord& r : planned) planned_ids.insert(r.id);
-    store.add_runs(planned);
-  }
-
   // Sorts the stored runs into done, to validate and to record (resume starts here too).
   void sort_runs(std::vector<RunRecord>& done, std::vector<RunRecord>& to_validate) {
     for (auto& run : store.runs(campaign_id)) {
-      // Run directories are removed and rewritten: only ever the plan's own, under this store
+      // Run directories are removed and rewritten: only ever the source's own, under this store
       // (wherever it is now: a store may be moved), never a path read back from the database.
-      if (!planned_ids.contains(run.id)) throw StoreError("run " + run.key() + " in the store is not in this campaign's plan");
+      if (!source.owns(run)) throw StoreError("run " + run.key() + " in the store is not in this campaign's plan");
       run.dir = run_dir(run.id);
       const bool harness_done = run.status == "ok" || run.status == "crashed" || run.status == "timeout";
       if (run.status == "bad-trace" || run.status == "error" || (harness_done && validation_final(run))) {
@@ -95,10 +90,18 @@ struct Engine::State {
   // --- harness phase ------------------------------------------------------------------------
 
   void launch_more() {
-    while (stop_requests == 0 && active.size() < config.jobs && !to_record.empty()) {
-      RunRecord run = std::move(to_record.front());
-      to_record.pop_front();
-      start_run(std::move(run));
+    while (stop_requests == 0 && active.size() < config.jobs && source.may_start()) {
+      std::optional<RunRecord> run;
+      if (!to_record.empty()) {
+        run = std::move(to_record.front());
+        to_record.pop_front();
+      } else if (!source_done) {
+        run = source.next(store);
+        if (run) run->dir = run_dir(run->id);
+        source_done = !run;
+      }
+      if (!run) break;
+      start_run(std::move(*run));
     }
     finish_if_idle();
   }
@@ -119,11 +122,16 @@ struct Engine::State {
     run.exit_signal.reset();
     run.validation.reset();
     run.started_ms = now_ms();
-    if (recording.mode != RrMode::off) write_recording_facts(run.dir, recording);
     run.finished_ms = run.harness_ms = run.pack_ms = 0;
     store.update_run(run);
 
-    const RunCommand command = run_command(recording, target_of(run), run.threads, run.ops, run.seed, run.dir);
+    const RunVariant variant = source.variant(run);
+    Recording this_run = recording;
+    if (variant.timeslice_ticks) this_run.timeslice_ticks = *variant.timeslice_ticks;
+    if (recording.mode != RrMode::off) write_recording_facts(run.dir, this_run);
+    TargetConfig target = target_of(run);
+    target.args.insert(target.args.end(), variant.extra_args.begin(), variant.extra_args.end());
+    const RunCommand command = run_command(this_run, target, run.threads, run.ops, run.seed, run.dir);
     ChildSpec spec{command.exe, command.args, run_layout::harness_out(run.dir), run_layout::harness_err(run.dir), {}};
     const std::string id = run.id;
     a->record = std::move(run);
@@ -205,7 +213,7 @@ struct Engine::State {
     if (!validate_now) run.finished_ms = now_ms();
     store.update_run(run);
     if (validate_now) submit_validation(std::move(run));
-    else if (run.status != "interrupted") progress.finished(run);
+    else if (run.status != "interrupted") run_finished(run);
     launch_more();
   }
 
@@ -236,8 +244,13 @@ struct Engine::State {
       return;
     }
     record_validation(store, run, result, spec);
-    progress.finished(run);
+    run_finished(run);
     finish_if_idle();
+  }
+
+  void run_finished(const RunRecord& run) {
+    progress.finished(run);
+    source.finished(run);
   }
 
   // --- stopping -----------------------------------------------------------------------------
@@ -268,26 +281,27 @@ struct Engine::State {
     ticker.async_wait([this](const boost::system::error_code& ec) {
       if (ec) return;
       progress.tick();
+      source.tick();
       tick();
     });
   }
 
   void finish_if_idle() {
-    const bool nothing_left = stop_requests > 0 || to_record.empty();
+    const bool nothing_left = stop_requests > 0 || !source.may_start() || (to_record.empty() && source_done);
     // The supervisor's SIGCHLD wait never runs out on its own, so the loop is stopped explicitly.
     if (nothing_left && active.empty() && validating == 0) io.stop();
   }
 };
 
-Engine::Engine(const CampaignConfig& config, Store& store, const std::string& campaign_id, const Recording& recording,
-               const EngineSettings& settings, Progress& progress)
-    : state_(std::make_unique<State>(config, store, campaign_id, recording, settings, progress)) {}
+Engine::Engine(const CampaignConfig& config, Store& store, const std::string& campaign_id, RunSource& source,
+               const Recording& recording, const EngineSettings& settings, Progress& progress)
+    : state_(std::make_unique<State>(config, store, campaign_id, source, recording, settings, progress)) {}
 
 Engine::~Engine() = default;
 
 bool Engine::run() {
   State& s = *state_;
-  s.add_plan();
+  s.source.prepare(s.store);
   std::vector<RunRecord> done, to_validate;
   s.sort_runs(done, to_validate);
   s.progress.begin(done.size() + to_validate.size() + s.to_record.size(), done);

@@ -15,6 +15,7 @@
 #include "campaign/campaign_file.hpp"
 #include "campaign/progress.hpp"
 #include "campaign/recording.hpp"
+#include "campaign/run_source.hpp"
 #include "campaign/store.hpp"
 
 namespace omnilink::campaign {
@@ -29,14 +30,15 @@ struct EngineSettings {
 
 class Engine {
  public:
-  Engine(const CampaignConfig& config, Store& store, const std::string& campaign_id, const Recording& recording,
+  Engine(const CampaignConfig& config, Store& store, const std::string& campaign_id, RunSource& source, const Recording& recording,
          const EngineSettings& settings, Progress& progress);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Adds the plan's runs to the store (those it lacks) and carries out every run not yet final.
-  // Returns false if the campaign was interrupted by SIGINT/SIGTERM.
+  // Has the source add its runs to the store, carries out every stored run not yet final, then
+  // the source's new ones while it has any and lets them start. Returns false if the campaign was
+  // interrupted by SIGINT/SIGTERM.
   bool run();
 
  private:

@@ -8,7 +8,7 @@
 
 namespace omnilink::campaign {
 
-Progress::Progress(std::ostream& out, bool live) : out_(out), live_(live) {}
+Progress::Progress(std::ostream& out, bool live, bool open_ended) : out_(out), live_(live), open_ended_(open_ended) {}
 
 std::string Progress::clock(std::chrono::steady_clock::duration d) const {
   const auto s = std::chrono::duration_cast<std::chrono::seconds>(d).count();
@@ -22,7 +22,8 @@ void Progress::begin(std::size_t total, const std::vector<RunRecord>& already) {
   total_ = total;
   for (const auto& run : already) ++counts_[outcome(run)];
   done_ = done_before_ = already.size();
-  if (done_before_ > 0) print_event("resuming: " + std::to_string(done_before_) + " of " + std::to_string(total) + " runs already done");
+  if (done_before_ > 0)
+    print_event("resuming: " + std::to_string(done_before_) + (open_ended_ ? "" : " of " + std::to_string(total)) + " runs already done");
   draw_block();
 }
 
@@ -60,12 +61,13 @@ void Progress::end() {
 std::string Progress::status_line() const {
   const auto elapsed = std::chrono::steady_clock::now() - started_;
   std::ostringstream s;
-  s << "runs " << done_ << "/" << total_;
+  s << "runs " << done_;
+  if (!open_ended_) s << "/" << total_;
   for (const auto& name : outcomes())
     if (auto it = counts_.find(name); it != counts_.end() && it->second > 0) s << " | " << name << " " << it->second;
   s << " | " << clock(elapsed) << " elapsed";
   const std::size_t done_now = done_ - done_before_;
-  if (done_now > 0 && done_ < total_) s << ", ETA " << clock(elapsed / done_now * (total_ - done_));
+  if (!open_ended_ && done_now > 0 && done_ < total_) s << ", ETA " << clock(elapsed / done_now * (total_ - done_));
   return s.str();
 }
 

@@ -16,7 +16,9 @@ namespace omnilink::campaign {
 
 class Progress {
  public:
-  Progress(std::ostream& out, bool live);
+  // `open_ended`: the total is not known in advance (a sweep draws runs until its budget ends), so
+  // the status shows runs done and no ETA.
+  Progress(std::ostream& out, bool live, bool open_ended = false);
 
   // `total` runs in the campaign, of which `already` were finished by an earlier (resumed) session.
   void begin(std::size_t total, const std::vector<RunRecord>& already);
@@ -36,6 +38,7 @@ class Progress {
 
   std::ostream& out_;
   bool live_;
+  bool open_ended_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::size_t total_ = 0;
   std::size_t done_ = 0;

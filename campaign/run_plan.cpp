@@ -66,4 +66,15 @@ std::vector<RunRecord> planned_records(const CampaignConfig& config, const std::
   return records;
 }
 
+PlanSource::PlanSource(const CampaignConfig& config, std::string campaign_id)
+    : config_(config), campaign_id_(std::move(campaign_id)) {}
+
+void PlanSource::prepare(Store& store) {
+  const std::vector<RunRecord> planned = planned_records(config_, campaign_id_, config_.store);
+  for (const RunRecord& r : planned) planned_ids_.insert(r.id);
+  store.add_runs(planned);
+}
+
+bool PlanSource::owns(const RunRecord& run) const { return planned_ids_.contains(run.id); }
+
 }  // namespace omnilink::campaign

@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "campaign/campaign_file.hpp"
+#include "campaign/run_source.hpp"
 #include "campaign/store.hpp"
 
 namespace omnilink::campaign {
@@ -31,5 +33,20 @@ std::filesystem::path run_directory(const std::filesystem::path& store, const st
 // The plan's runs as the store records them before they start (status pending).
 std::vector<RunRecord> planned_records(const CampaignConfig& config, const std::string& campaign_id,
                                        const std::filesystem::path& store);
+
+/// A campaign's runs: its plan, added to the store up front; every run as its target says.
+class PlanSource : public RunSource {
+ public:
+  PlanSource(const CampaignConfig& config, std::string campaign_id);
+  void prepare(Store& store) override;
+  bool owns(const RunRecord& run) const override;
+  RunVariant variant(const RunRecord&) const override { return {}; }
+  std::optional<RunRecord> next(Store&) override { return std::nullopt; }
+
+ private:
+  const CampaignConfig& config_;
+  std::string campaign_id_;
+  std::set<std::string> planned_ids_;
+};
 
 }  // namespace omnilink::campaign

@@ -194,7 +194,8 @@ int CampaignCommand::run() {
   Progress progress(std::cout, live);
   bool completed = false;
   try {
-    Engine engine(config, *store, campaign_id, recording, settings, progress);
+    PlanSource plan(config, campaign_id);
+    Engine engine(config, *store, campaign_id, plan, recording, settings, progress);
     completed = engine.run();
     store->set_campaign_status(campaign_id, completed ? "finished" : "interrupted");
   } catch (const StoreError& e) {
