@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "orchestrator/campaign_options.hpp"
 #include "orchestrator/command.hpp"
 
 namespace omnilink::cli {
@@ -26,16 +27,10 @@ class CampaignCommand : public Command {
   std::vector<std::string> resume_command(const std::filesystem::path& store, const std::string& campaign_id) const;
 
   std::string file_;
-  std::vector<std::string> overrides_;
-  std::string store_;
-  std::optional<unsigned> jobs_, tlc_jobs_, runs_;
-  std::optional<int> run_timeout_s_, tlc_timeout_s_;
-  std::string rr_, checker_, tlc_heap_, name_;
-  std::vector<std::string> harness_dirs_, only_targets_, extra_harness_args_;
+  CampaignOptions options_;
+  std::optional<unsigned> runs_;
   bool resume_ = false;
   std::string resume_id_;  // --id: the campaign --resume continues (default: the newest of its name)
-  bool plain_ = false;
-  std::string json_file_, junit_file_;
 };
 
 }  // namespace omnilink::cli

@@ -1,0 +1,111 @@
+#include "orchestrator/campaign_session.hpp"
+
+#include <fstream>
+#include <iostream>
+
+#include "campaign/validation_pool.hpp"
+#include "platform/toolchain.hpp"
+
+namespace omnilink::cli {
+using namespace omnilink::campaign;
+
+std::optional<CampaignSession> CampaignSession::open(const Request& request) {
+  const CampaignConfig& config = *request.config;
+  const std::string verb = "omnilink " + request.verb + ": ";
+  CampaignSession s;
+  s.verb_ = request.verb;
+  s.config_ = &config;
+  s.resumed_ = request.resume;
+  try {
+    // --resume continues a campaign: a store that is not there is a mistake, not one to create.
+    s.store_ = std::make_unique<Store>(request.resume ? Store::open_existing(config.store) : Store::open(config.store));
+    if (request.resume) {
+      const auto previous = request.resume_id.empty() ? s.store_->latest_campaign(config.name) : s.store_->campaign(request.resume_id);
+      if (!previous) {
+        std::cerr << verb << "--resume: no " << request.verb << " "
+                  << (request.resume_id.empty() ? "named '" + config.name + "'" : request.resume_id) << " in " << config.store.string() << "\n";
+        return std::nullopt;
+      }
+      if (previous->name != config.name) {
+        std::cerr << verb << "--resume --id " << request.resume_id << ": that " << request.verb << " is named '" << previous->name
+                  << "', this file's '" << config.name << "'\n";
+        return std::nullopt;
+      }
+      const std::string why = request.plan_difference(nlohmann::json::parse(previous->config_json), request.effective);
+      if (!why.empty()) {
+        std::cerr << verb << "--resume: cannot continue " << previous->id << ": " << why << " (start a new " << request.verb
+                  << " instead, without --resume)\n";
+        return std::nullopt;
+      }
+      s.id_ = previous->id;
+    } else {
+      s.id_ = s.store_->create_campaign(config.name, config.file.string(), request.effective.dump());
+    }
+  } catch (const StoreError& e) {
+    std::cerr << verb << e.what() << "\n";
+    return std::nullopt;
+  }
+
+  std::string lock_problem;
+  auto lock = CampaignLock::acquire(config.store / s.id_, lock_problem);
+  if (!lock) {
+    std::cerr << verb << s.id_ << ": " << lock_problem << "\n";
+    return std::nullopt;
+  }
+  s.lock_.emplace(std::move(*lock));
+  if (request.resume) s.store_->set_campaign_status(s.id_, "running");
+
+  s.recording_ = resolve_recording(config.rr, config.rr_timeslice_ticks);
+  if (!s.recording_.error.empty()) {
+    std::cerr << verb << s.recording_.error << "\n";
+    s.store_->set_campaign_status(s.id_, "interrupted");
+    return std::nullopt;
+  }
+  if (config.tlc.jobs) {
+    s.settings_.tlc_jobs = *config.tlc.jobs;
+    s.validation_jobs_why_ = std::to_string(*config.tlc.jobs) + " (tlc.jobs)";
+  } else {
+    s.settings_.tlc_jobs = memory_bounded_jobs(config.tlc.heap, config.jobs, s.validation_jobs_why_);
+  }
+  return s;
+}
+
+void CampaignSession::print_header(std::ostream& out, const std::string& runs_line) const {
+  const CampaignConfig& config = *config_;
+  out << "omnilink " << verb_ << " " << id_ << (resumed_ ? " (resumed)" : "") << "  from " << config.file.string() << "\n"
+      << "  store: " << config.store.string() << "\n"
+      << "  " << runs_line << "; jobs " << config.jobs << "; run timeout " << config.run_timeout.count() << " s\n"
+      << "  validations at once: " << validation_jobs_why_ << "; checker " << validation::checker_name(config.validation.checker)
+      << " (TLC confirms the first " << config.validation.confirm_failures << " native FAILs of each target); TLC heap "
+      << config.tlc.heap << ", timeout " << config.tlc.timeout.count() << " s\n"
+      << "  rr: " << recording_.mode_name() << (recording_.soft_counters ? " (software counters, -W)" : "")
+      << (recording_.mode != RrMode::off ? "; timeslice at most " + std::to_string(recording_.timeslice_ticks) + " ticks" : "")
+      << (recording_.rr ? " with " + recording_.rr->string() : "") << "\n";
+  for (const auto& note : recording_.notes) out << "  " << note << "\n";
+  if (const ToolLocation tlc = find_tlc_jar(), java = find_java(); !tlc.found() || !java.found())
+    out << "  TLC: NOT AVAILABLE (" << (tlc.found() ? java.explain_missing() : tlc.explain_missing())
+        << "): every validation will be `unknown`; `omnilink revalidate` can check the traces later\n";
+  out.flush();
+}
+
+std::optional<bool> CampaignSession::run(RunSource& source, Progress& progress) {
+  try {
+    Engine engine(*config_, *store_, id_, source, recording_, settings_, progress);
+    const bool completed = engine.run();
+    store_->set_campaign_status(id_, completed ? "finished" : "interrupted");
+    return completed;
+  } catch (const StoreError& e) {
+    std::cerr << "omnilink " << verb_ << ": " << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
+bool write_report(const std::string& verb, const std::string& file, const std::string& text) {
+  std::ofstream out(file, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) std::cerr << "omnilink " << verb << ": cannot write " << file << "\n";
+  return static_cast<bool>(out);
+}
+
+}  // namespace omnilink::cli
