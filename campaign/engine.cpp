@@ -33,6 +33,9 @@ struct ActiveRun {
 
 bool validation_final(const RunRecord& run) { return run.validation.has_value(); }
 
+// Validations waiting or running, per validation worker, beyond which a source's new runs wait.
+constexpr std::size_t kValidationBacklog = 2;
+
 }  // namespace
 
 struct Engine::State {
@@ -95,7 +98,9 @@ struct Engine::State {
       if (!to_record.empty()) {
         run = std::move(to_record.front());
         to_record.pop_front();
-      } else if (!source_done) {
+      } else if (!source_done && validating < kValidationBacklog * validations.jobs()) {
+        // A source's new runs wait while validations queue up: with harness runs faster than their
+        // validation, a sweep would otherwise start runs its budget leaves no time to validate.
         run = source.next(store);
         if (run) run->dir = run_dir(run->id);
         source_done = !run;
@@ -245,7 +250,7 @@ struct Engine::State {
     }
     record_validation(store, run, result, spec);
     run_finished(run);
-    finish_if_idle();
+    launch_more();
   }
 
   void run_finished(const RunRecord& run) {
