@@ -10,13 +10,13 @@
 #include "campaign/crash_site.hpp"
 #include "campaign/join.hpp"
 #include "campaign/run_outcome.hpp"
+#include "platform/fnv1a.hpp"
 
 namespace omnilink::campaign {
 namespace {
 
 std::string hash_id(const std::string& key) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (const unsigned char c : key) h = (h ^ c) * 0x100000001b3ULL;
+  const std::uint64_t h = fnv1a64(key);
   char out[17];
   std::snprintf(out, sizeof out, "%016llx", static_cast<unsigned long long>(h));
   return std::string(out, 12);
