@@ -87,11 +87,20 @@ std::optional<std::string> FileErrors::override_of(const std::string& path) cons
 }
 
 ObjectReader::ObjectReader(const FileErrors& errors, const json& object, std::string path, std::span<const std::string_view> known)
+    : ObjectReader(errors, object, std::move(path), &known) {}
+
+ObjectReader::ObjectReader(const FileErrors& errors, const json& object, std::string path,
+                           const std::span<const std::string_view>* known)
     : errors_(errors), object_(object), path_(std::move(path)) {
   if (!object_.is_object()) errors_.fail(path_, "must be an object (got " + shown(object_) + ")");
+  if (known == nullptr) return;
   for (const auto& [key, value] : object_.items())
-    if (std::find(known.begin(), known.end(), key) == known.end())
-      fail(key, "unknown field (known here: " + join({known.begin(), known.end()}, ", ") + ")");
+    if (std::find(known->begin(), known->end(), key) == known->end())
+      fail(key, "unknown field (known here: " + join({known->begin(), known->end()}, ", ") + ")");
+}
+
+ObjectReader ObjectReader::checked_elsewhere(const FileErrors& errors, const json& object, std::string path) {
+  return ObjectReader(errors, object, std::move(path), nullptr);
 }
 
 const json* ObjectReader::find(std::string_view key) const {

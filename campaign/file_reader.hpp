@@ -75,6 +75,9 @@ class FileErrors {
 class ObjectReader {
  public:
   ObjectReader(const FileErrors& errors, const nlohmann::json& object, std::string path, std::span<const std::string_view> known);
+  // A reader of an object whose fields another reader has checked already (a file that extends
+  // another reads its own fields of the objects they share).
+  static ObjectReader checked_elsewhere(const FileErrors& errors, const nlohmann::json& object, std::string path);
 
   const FileErrors& errors() const { return errors_; }
   std::string path(std::string_view key) const { return member_path(path_, key); }
@@ -100,6 +103,9 @@ class ObjectReader {
   std::optional<std::string> identifier(std::string_view key) const;
 
  private:
+  // `known` null: fields not checked.
+  ObjectReader(const FileErrors& errors, const nlohmann::json& object, std::string path,
+               const std::span<const std::string_view>* known);
   std::uint64_t checked_integer(const nlohmann::json& value, const std::string& at, Range range) const;
   std::vector<std::uint64_t> range_values(const nlohmann::json& value, const std::string& at, Range range) const;
 

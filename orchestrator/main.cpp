@@ -15,6 +15,7 @@
 #include "orchestrator/revalidate_command.hpp"
 #include "orchestrator/show_command.hpp"
 #include "orchestrator/store_command.hpp"
+#include "orchestrator/sweep_command.hpp"
 #include "orchestrator/trace_command.hpp"
 #include "orchestrator/validate_command.hpp"
 #include "orchestrator/version.hpp"
@@ -37,6 +38,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<ReplayCommand>());
   commands.push_back(std::make_unique<ResultsCommand>());
   commands.push_back(std::make_unique<StoreCommand>());
+  commands.push_back(std::make_unique<SweepCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

@@ -12,7 +12,6 @@
 #include <sstream>
 #include <thread>
 
-#include <spawn.h>
 #include <sys/wait.h>
 
 #include "support/campaign_support.hpp"
@@ -26,25 +25,9 @@ namespace fs = std::filesystem;
 
 constexpr int kKills = 20;
 
-pid_t spawn(const std::vector<std::string>& args) {
-  std::vector<std::string> copy = args;
-  std::vector<char*> argv;
-  for (auto& a : copy) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  pid_t pid = -1;
-  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  REQUIRE(rc == 0);
-  return pid;
-}
-
 // Starts the command, kills it with SIGKILL after `delay`, reaps it. False if it ended by itself first.
 bool kill_after(const std::vector<std::string>& args, std::chrono::milliseconds delay) {
-  const pid_t pid = spawn(args);
+  const pid_t pid = testing::spawn_silenced(args);
   std::this_thread::sleep_for(delay);
   const bool alive = waitpid(pid, nullptr, WNOHANG) == 0;
   if (alive) ::kill(pid, SIGKILL);

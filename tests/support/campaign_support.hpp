@@ -9,6 +9,11 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "platform/rr_probe.hpp"
@@ -30,6 +35,24 @@ inline void require_rr_chaos() {
   const ToolLocation rr = find_rr();
   if (!rr.found()) skip_test("rr not found (see `omnilink doctor`)");
   if (!probe_rr(*rr.path).can_record()) skip_test("rr cannot record on this machine (see `omnilink doctor`)");
+}
+
+// Starts ARGS[0] with ARGS as its own process, stdout and stderr to /dev/null, without waiting: for
+// tests that kill it. The caller reaps it.
+inline pid_t spawn_silenced(const std::vector<std::string>& args) {
+  std::vector<std::string> copy = args;
+  std::vector<char*> argv;
+  for (auto& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  pid_t pid = -1;
+  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  REQUIRE(rc == 0);
+  return pid;
 }
 
 inline ProcessResult omnilink_cli(const std::vector<std::string>& args, int timeout_s = 600) {

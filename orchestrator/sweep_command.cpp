@@ -1,0 +1,121 @@
+#include "orchestrator/sweep_command.hpp"
+
+#include <iostream>
+
+#include <unistd.h>
+
+#include "campaign/progress.hpp"
+#include "orchestrator/campaign_session.hpp"
+#include "platform/subprocess.hpp"
+#include "sweep/signature_history.hpp"
+#include "sweep/sweep_clock.hpp"
+#include "sweep/sweep_file.hpp"
+#include "sweep/sweep_report.hpp"
+#include "sweep/sweep_source.hpp"
+
+namespace omnilink::cli {
+namespace fs = std::filesystem;
+using namespace omnilink::sweep;
+
+namespace {
+
+// The configurations decide which runs belong to the sweep: its targets and its grid must be the
+// same to continue it; budget, caps, jobs and limits may change between sessions.
+std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& now) {
+  if (!stored.contains("sweep")) return "it is a campaign, not a sweep";
+  if (stored.value("targets", nlohmann::json()) != now.value("targets", nlohmann::json()))
+    return "its targets differ from the sweep file's now";
+  if (stored["sweep"].value("configurations", nlohmann::json()) != now["sweep"].value("configurations", nlohmann::json()))
+    return "its configurations differ from the sweep file's now";
+  return "";
+}
+
+fs::path clock_file(const fs::path& store, const std::string& id) { return store / id / "sweep-clock.json"; }
+
+}  // namespace
+
+std::vector<std::string> SweepCommand::resume_command(const fs::path& store, const std::string& sweep_id) const {
+  std::vector<std::string> argv{"omnilink", "sweep", fs::absolute(file_).string(), "--resume", "--id", sweep_id,
+                                "--store", fs::absolute(store).string()};
+  for (auto& a : options_.arguments()) argv.push_back(std::move(a));
+  // Resuming keeps the budget the sweep saved; these only let the file be read as it was.
+  if (for_) argv.insert(argv.end(), {"--for", *for_});
+  if (until_) argv.insert(argv.end(), {"--until", *until_});
+  if (max_runs_) argv.insert(argv.end(), {"--max-runs", std::to_string(*max_runs_)});
+  if (max_failures_) argv.insert(argv.end(), {"--max-failures", std::to_string(*max_failures_)});
+  if (!markdown_file_.empty()) argv.insert(argv.end(), {"--markdown", fs::absolute(markdown_file_).string()});
+  return argv;
+}
+
+void SweepCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("sweep", "Run a sweep: draw runs from the file's configurations until a time budget ends, "
+                                     "group failures by signature, report what changed since the last sweep");
+  sub_->add_option("FILE", file_, "The sweep file (docs/sweep.md)")->required();
+  sub_->add_option("--for", for_, "Time budget, e.g. 8h, 90m, 1h30m (replaces the file's)");
+  sub_->add_option("--until", until_, "Run until this local time of day, HH:MM (replaces the file's budget)")->excludes("--for");
+  sub_->add_option("--max-runs", max_runs_, "Start no more than this many runs")->check(CLI::PositiveNumber);
+  sub_->add_option("--max-failures", max_failures_, "Stop starting runs once this many failed or crashed")->check(CLI::PositiveNumber);
+  sub_->add_flag("--resume", resume_, "Continue the newest sweep of this name within what is left of its budget");
+  sub_->add_option("--id", resume_id_, "With --resume: the sweep to continue (e.g. nightly-3)")->needs("--resume");
+  sub_->add_option("--markdown", markdown_file_, "Write the report as Markdown to this file");
+  options_.add_to(*sub_);
+}
+
+int SweepCommand::run() {
+  campaign::LoadOptions load = options_.load_options();
+  if (max_runs_) load.overrides.push_back("sweep.max_runs=" + std::to_string(*max_runs_));
+  if (max_failures_) load.overrides.push_back("sweep.max_failures=" + std::to_string(*max_failures_));
+  SweepConfig config;
+  try {
+    // On --resume the stored clock holds the budget; the file must still name one to be read.
+    config = load_sweep(file_, load, {for_, until_});
+  } catch (const campaign::CampaignFileError& e) {
+    std::cerr << "omnilink sweep: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  const nlohmann::json effective = config.to_json();
+  auto session = CampaignSession::open({"sweep", &config.campaign, effective, resume_, resume_id_, plan_difference});
+  if (!session) return kExitUsage;
+  const std::string id = session->id();
+
+  std::optional<SweepClock> clock;
+  try {
+    clock = SweepClock::start(clock_file(config.campaign.store, id), config.sweep.budget, resume_);
+  } catch (const std::runtime_error& e) {
+    std::cerr << "omnilink sweep: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  const auto left_s = std::chrono::duration_cast<std::chrono::seconds>(clock->left()).count();
+  session->print_header(std::cout, "configurations: " + std::to_string(config.configurations.size()) + " over " +
+                                       std::to_string(config.campaign.targets.size()) + " target(s); budget left " +
+                                       std::to_string(std::max<long long>(0, left_s)) + " s");
+  campaign::Progress progress(std::cout, !options_.plain && ::isatty(STDOUT_FILENO) == 1, /*open_ended=*/true);
+  SweepSource source(config, id, *clock);
+  const std::optional<bool> ran = session->run(source, progress);
+  clock->save();
+  if (!ran) return 2;
+
+  SweepSummary summary;
+  summary.sweep = *session->store().campaign(id);
+  summary.runs = session->store().runs(id);
+  summary.shares = source.shares();
+  summary.signatures = signature_history(session->store(), config.campaign.name,
+                                         {config.sweep.fixed_confidence, config.sweep.evidence_runs});
+  summary.spent = clock->spent();
+  summary.stop_reason = *ran ? source.stop_reason() : "interrupted";
+  summary.confidence = config.sweep.fixed_confidence;
+  const std::string markdown = sweep_markdown(summary);
+  std::cout << "\n" << markdown;
+  bool reports_ok = true;
+  if (!markdown_file_.empty()) reports_ok &= write_report("sweep", markdown_file_, markdown);
+  if (!options_.json_file.empty()) reports_ok &= write_report("sweep", options_.json_file, sweep_json(summary).dump(2) + "\n");
+  if (!options_.junit_file.empty()) reports_ok &= write_report("sweep", options_.junit_file, sweep_junit(summary));
+  const int code = sweep_exit_code(summary);
+  std::cout << "\nsweep " << id << ": "
+            << (*ran ? code == 0 ? "nothing new" : code == 1 ? "NEW OR REGRESSED SIGNATURES" : "some runs have no verdict"
+                     : "INTERRUPTED; continue it with: " + shell_command_line(resume_command(config.campaign.store, id)))
+            << " (exit " << code << ")\n";
+  return reports_ok ? code : std::max(code, 2);
+}
+
+}  // namespace omnilink::cli

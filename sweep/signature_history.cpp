@@ -1,0 +1,128 @@
+#include "sweep/signature_history.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "campaign/run_outcome.hpp"
+#include "campaign/run_plan.hpp"
+
+namespace omnilink::sweep {
+using campaign::RunRecord;
+
+namespace {
+
+// The z for a two-sided `confidence`: erfc(z / sqrt 2) = 1 - confidence, by bisection (erfc falls
+// monotonically; 100 halvings of [0, 40] are far below double precision's need).
+double z_for(double confidence) {
+  double low = 0, high = 40;
+  for (int i = 0; i < 100; ++i) {
+    const double mid = (low + high) / 2;
+    (std::erfc(mid / std::sqrt(2.0)) > 1 - confidence ? low : high) = mid;
+  }
+  return (low + high) / 2;
+}
+
+struct Tracked {
+  SignatureHistory history;
+  std::uint64_t target_runs_at_first = 0;  // its target's run count when it was first seen (that run included)
+  bool was_fixed = false;                   // fixed as of the end of an earlier sweep
+  bool seen_in_newest = false;
+  bool regressed_in_newest = false;
+};
+
+void settle(Tracked& t, double confidence) {
+  SignatureHistory& h = t.history;
+  // The first sighting opened the window, so it is not counted as evidence of the rate.
+  h.rate_low = h.count > 1 ? wilson_lower(h.count - 1, h.window, confidence) : 0.0;
+  h.runs_needed = runs_to_rule_out(h.rate_low, confidence);
+}
+
+bool fixed(const SignatureHistory& h) { return h.runs_needed > 0 && h.runs_since >= h.runs_needed; }
+
+int status_rank(const std::string& status) {
+  static const std::vector<std::string> order{"new", "regressed", "recurring", "quiet", "fixed"};
+  return static_cast<int>(std::find(order.begin(), order.end(), status) - order.begin());
+}
+
+}  // namespace
+
+double wilson_lower(std::uint64_t successes, std::uint64_t trials, double confidence) {
+  if (trials == 0) return 0;
+  const double n = static_cast<double>(trials), p = static_cast<double>(successes) / n, z = z_for(confidence);
+  const double centre = p + z * z / (2 * n), spread = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n));
+  return std::max(0.0, (centre - spread) / (1 + z * z / n));
+}
+
+double wilson_upper(std::uint64_t successes, std::uint64_t trials, double confidence) {
+  if (trials == 0) return 1;
+  const double n = static_cast<double>(trials), p = static_cast<double>(successes) / n, z = z_for(confidence);
+  const double centre = p + z * z / (2 * n), spread = z * std::sqrt(p * (1 - p) / n + z * z / (4 * n * n));
+  return std::min(1.0, (centre + spread) / (1 + z * z / n));
+}
+
+std::uint64_t runs_to_rule_out(double rate, double confidence) {
+  if (rate <= 0) return 0;
+  if (rate >= 1) return 1;
+  return static_cast<std::uint64_t>(std::ceil(std::log(1 - confidence) / std::log(1 - rate)));
+}
+
+std::vector<SignatureHistory> signature_history(campaign::Store& store, const std::string& name, const HistoryOptions& options) {
+  std::vector<campaign::CampaignRecord> sweeps;
+  for (auto& c : store.campaigns())
+    if (c.name == name) sweeps.push_back(std::move(c));
+  std::map<std::string, Tracked> tracked;          // by signature id
+  std::map<std::string, std::uint64_t> target_runs;  // final runs per target so far
+  for (std::size_t k = 0; k < sweeps.size(); ++k) {
+    const bool newest = k + 1 == sweeps.size();
+    for (RunRecord run : store.runs(sweeps[k].id)) {
+      if (campaign::outcome(run) == "interrupted") continue;  // not a run that happened
+      // Where the run is now (a store may have been moved), not where the database says it was.
+      run.dir = campaign::run_directory(store.directory(), run.campaign, run.id).string();
+      const std::uint64_t n = ++target_runs[run.target];
+      for (auto& [id, t] : tracked)
+        if (t.history.target == run.target) ++t.history.runs_since;
+      const auto signature = campaign::failure_signature(run);
+      if (!signature) continue;
+      auto [it, inserted] = tracked.try_emplace(signature->id);
+      Tracked& t = it->second;
+      SignatureHistory& h = t.history;
+      if (inserted) {
+        h.signature = *signature;
+        h.target = run.target;
+        h.first_seen = run.campaign;
+        h.first_seen_ms = run.finished_ms;
+        t.target_runs_at_first = n;
+      }
+      if (newest && !t.seen_in_newest && t.was_fixed) t.regressed_in_newest = true;
+      if (newest) t.seen_in_newest = true;
+      else t.was_fixed = false;  // seen again: a later absence has to make the case anew
+      ++h.count;
+      h.last_seen = run.campaign;
+      h.last_seen_ms = run.finished_ms;
+      h.window = n - t.target_runs_at_first + 1;
+      h.runs_since = 0;
+      if (h.runs.size() < options.evidence_runs) h.runs.push_back(run.key());
+    }
+    for (auto& [id, t] : tracked) {
+      settle(t, options.confidence);
+      if (!newest && fixed(t.history)) t.was_fixed = true;
+    }
+  }
+  std::vector<SignatureHistory> out;
+  for (auto& [id, t] : tracked) {
+    SignatureHistory& h = t.history;
+    if (t.seen_in_newest) h.status = h.first_seen == sweeps.back().id ? "new" : t.regressed_in_newest ? "regressed" : "recurring";
+    else h.status = fixed(h) ? "fixed" : "quiet";
+    h.fixed_now = h.status == "fixed" && !t.was_fixed;
+    out.push_back(std::move(h));
+  }
+  std::sort(out.begin(), out.end(), [](const SignatureHistory& a, const SignatureHistory& b) {
+    if (status_rank(a.status) != status_rank(b.status)) return status_rank(a.status) < status_rank(b.status);
+    if (a.count != b.count) return a.count > b.count;
+    return a.signature.id < b.signature.id;
+  });
+  return out;
+}
+
+}  // namespace omnilink::sweep

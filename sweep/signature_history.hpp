@@ -1,0 +1,60 @@
+// Night to night (docs/sweep.md, "Signatures over time"): every failure signature seen by the
+// sweeps of one name (one sweep file) in a store, with when it was first and last seen, how many
+// runs it failed, how many runs of its target have passed without it since, and its status in the
+// newest sweep:
+//   new        first seen in the newest sweep
+//   recurring  seen in the newest sweep and before
+//   regressed  seen in the newest sweep after it had been fixed
+//   fixed      not seen across `runs_needed` runs of its target, enough that a bug still failing at
+//              its measured rate would have shown up with the configured confidence
+//   quiet      not seen in the newest sweep, but not across enough runs to call it fixed
+// Everything is computed from the store's runs and their result.json / crash.json, so it needs no
+// state of its own and a rebuilt store says the same.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "campaign/failure_signature.hpp"
+#include "campaign/store.hpp"
+
+namespace omnilink::sweep {
+
+struct SignatureHistory {
+  campaign::FailureSignature signature;
+  std::string target;
+  std::string status;
+  bool fixed_now = false;  // fixed, and was not yet after the previous sweep: news
+  std::string first_seen;  // campaign id of the sweep
+  std::string last_seen;
+  std::int64_t first_seen_ms = 0;  // when its first run finished (Unix epoch milliseconds)
+  std::int64_t last_seen_ms = 0;
+  std::uint64_t count = 0;        // failing runs with this signature
+  std::uint64_t window = 0;       // runs of its target from its first run to its last, both included
+  std::uint64_t runs_since = 0;   // runs of its target after its last run
+  double rate_low = 0;            // lower confidence bound of its failure rate (0: too few sightings)
+  std::uint64_t runs_needed = 0;  // runs without it that make it fixed (0: cannot tell yet)
+  std::vector<std::string> runs;  // its failing runs ("<campaign>/<run>"), oldest first, at most the evidence count
+};
+
+struct HistoryOptions {
+  double confidence = 0.95;
+  std::uint32_t evidence_runs = 3;
+};
+
+/// The signatures of the campaigns named `name` in `store`, newest status as of the newest of them,
+/// new and regressed first, then recurring, quiet and fixed; most runs first within each.
+std::vector<SignatureHistory> signature_history(campaign::Store& store, const std::string& name, const HistoryOptions& options);
+
+/// The lower bound of the Wilson score interval for `successes` of `trials` at a two-sided
+/// `confidence` (0 without trials).
+double wilson_lower(std::uint64_t successes, std::uint64_t trials, double confidence);
+/// ... and its upper bound (1 without trials).
+double wilson_upper(std::uint64_t successes, std::uint64_t trials, double confidence);
+
+/// Runs without a failure that a failure rate of `rate` would fail at least once with probability
+/// `confidence`: ceil(ln(1 - confidence) / ln(1 - rate)); 0 when the rate is 0 (it cannot be told).
+std::uint64_t runs_to_rule_out(double rate, double confidence);
+
+}  // namespace omnilink::sweep

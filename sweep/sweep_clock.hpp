@@ -1,0 +1,40 @@
+// A sweep's time budget across sessions. STORE/<sweep-id>/sweep-clock.json records the budget once
+// the sweep starts: for `for`, the time spent so far (saved every few seconds and at the end, so a
+// kill -9 loses at most those seconds of accounting); for `until`, the deadline, fixed at the first
+// start. `--resume` reads it and continues within what is left.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+#include "sweep/sweep_file.hpp"
+
+namespace omnilink::sweep {
+
+class SweepClock {
+ public:
+  /// A new sweep's clock (saved at once), or, with `resume`, the clock the sweep saved (a budget
+  /// given now is ignored then: the sweep continues within its own). Throws std::runtime_error
+  /// naming the file when it cannot be written or read.
+  static SweepClock start(const std::filesystem::path& file, const Budget& budget, bool resume);
+
+  bool over() const { return left() <= std::chrono::milliseconds(0); }
+  std::chrono::milliseconds left() const;
+  std::chrono::milliseconds spent() const;  // in every session of this sweep
+  /// Writes the time spent so far.
+  void save() const;
+
+ private:
+  std::filesystem::path file_;
+  std::optional<std::int64_t> budget_ms_;    // `for`
+  std::optional<std::int64_t> deadline_ms_;  // `until`: Unix epoch milliseconds
+  std::int64_t spent_before_ms_ = 0;         // by earlier sessions
+  std::chrono::steady_clock::time_point session_start_ = std::chrono::steady_clock::now();
+};
+
+/// The next moment, after `now_ms` (Unix epoch milliseconds), at which local time is HH:MM.
+std::int64_t next_time_of_day_ms(std::int64_t now_ms, int minutes_after_midnight);
+
+}  // namespace omnilink::sweep

@@ -1,0 +1,78 @@
+// The sweep file (docs/sweep.md, format 1): a campaign file with a `sweep` object, read by the same
+// strict rules (campaign/file_reader.hpp). It says how long a sweep runs (`for` or `until`), its
+// caps, and which configurations it draws runs from: every combination of a target's threads, ops,
+// perturbation modes and rates, and rr timeslices, each given as a list or a range. This module owns
+// that format and the list of configurations; how runs are shared among them is the allocator's.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/campaign_file.hpp"
+#include "campaign/store.hpp"
+
+namespace omnilink::sweep {
+
+/// One cell of a sweep's grid: a target and a value for each dimension. Runs of one configuration
+/// differ only in their seed.
+struct Configuration {
+  std::size_t target = 0;  // index into CampaignConfig::targets
+  std::uint32_t threads = 0;
+  std::uint64_t ops = 0;
+  std::optional<std::string> perturb;            // --perturb, when the target lists modes
+  std::optional<double> perturb_rate;            // --perturb-rate, when the target lists rates
+  std::optional<std::uint64_t> timeslice_ticks;  // rr's longest timeslice, when the target lists them
+  // "<target>.t<threads>.o<ops>[.p<mode>][.pr<rate>][.ts<ticks>]": how run ids and reports name it.
+  std::string name;
+};
+
+/// The time a sweep may run: a duration (`for`) or a wall-clock time of day (`until`).
+struct Budget {
+  std::optional<std::chrono::seconds> duration;
+  std::optional<std::string> until;  // "HH:MM", local time: the next such moment after the start
+};
+
+struct SweepSettings {
+  Budget budget;
+  std::optional<std::uint64_t> max_runs;      // stop starting runs after this many
+  std::optional<std::uint64_t> max_failures;  // ... or once this many runs failed or crashed
+  std::uint32_t min_runs = 3;                 // runs of every configuration before allocation adapts
+  bool keep_passing_recordings = false;       // else a passing run's rr recording is removed once validated
+  std::uint32_t evidence_runs = 3;            // per signature: the first this many failing runs are evidence
+  double fixed_confidence = 0.95;             // a signature is fixed once its absence is this unlikely by chance
+};
+
+struct SweepConfig {
+  campaign::CampaignConfig campaign;
+  SweepSettings sweep;
+  std::vector<Configuration> configurations;  // in the file's order: targets, then each dimension
+
+  /// The effective sweep as JSON: the campaign's (CampaignConfig::to_json) with `sweep` and the
+  /// configurations added; stored as the campaign's configuration and compared on --resume.
+  nlohmann::json to_json() const;
+};
+
+/// What `--for` and `--until` set, over the file's budget.
+struct BudgetOverride {
+  std::optional<std::string> duration;
+  std::optional<std::string> until;
+};
+
+/// Reads, overrides, checks and resolves a sweep file. Throws campaign::CampaignFileError.
+SweepConfig load_sweep(const std::filesystem::path& file, const campaign::LoadOptions& options, const BudgetOverride& budget);
+
+/// "8h", "90m", "1h30m", "45s": seconds; nothing if the text is not such a duration.
+std::optional<std::chrono::seconds> parse_duration(const std::string& text);
+/// "06:00": minutes after midnight; nothing if the text is not HH:MM.
+std::optional<int> parse_time_of_day(const std::string& text);
+
+/// The configuration a run of this sweep belongs to (by its id), or nullptr.
+const Configuration* configuration_of(const SweepConfig& config, const campaign::RunRecord& run);
+
+}  // namespace omnilink::sweep

@@ -1,0 +1,169 @@
+#include "sweep/sweep_report.hpp"
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "campaign/report.hpp"
+#include "campaign/run_outcome.hpp"
+
+namespace omnilink::sweep {
+using campaign::RunRecord;
+using nlohmann::json;
+
+namespace {
+
+bool seen_now(const SignatureHistory& h) { return h.status == "new" || h.status == "regressed" || h.status == "recurring"; }
+
+std::string percent(double share) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.1f%%", 100 * share);
+  return text;
+}
+
+std::string hours(std::chrono::milliseconds spent) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f h", static_cast<double>(spent.count()) / 3.6e6);
+  return text;
+}
+
+// Runs per hour of the sweep's own time.
+double per_hour(std::size_t runs, std::chrono::milliseconds spent) {
+  return spent.count() > 0 ? static_cast<double>(runs) * 3.6e6 / static_cast<double>(spent.count()) : 0;
+}
+
+std::map<std::string, std::size_t> outcome_counts(const std::vector<RunRecord>& runs) {
+  std::map<std::string, std::size_t> counts;
+  for (const auto& run : runs) ++counts[campaign::outcome(run)];
+  return counts;
+}
+
+// Markdown table cells hold no '|' or line break of their own.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
+  return out;
+}
+
+std::string fixed_after(const SignatureHistory& h) {
+  if (h.runs_needed == 0) return "cannot tell yet (seen once)";
+  return std::to_string(h.runs_needed) + " runs without it";
+}
+
+}  // namespace
+
+int sweep_exit_code(const SweepSummary& s) {
+  for (const auto& h : s.signatures)
+    if (h.status == "new" || h.status == "regressed") return 1;
+  for (const auto& run : s.runs) {
+    const std::string o = campaign::outcome(run);
+    if (o != "pass" && o != "fail" && o != "crashed") return 2;
+  }
+  return s.stop_reason == "interrupted" ? 2 : 0;
+}
+
+std::string sweep_markdown(const SweepSummary& s) {
+  std::ostringstream out;
+  out << "# Sweep " << s.sweep.id << "\n\n## What changed since the previous sweep of " << s.sweep.name << "\n\n";
+  bool changed = false;
+  for (const auto& h : s.signatures) {
+    if (h.status != "new" && h.status != "regressed" && !h.fixed_now) continue;
+    changed = true;
+    out << "- **" << (h.status == "new" ? "NEW" : h.status == "regressed" ? "REGRESSED" : "FIXED") << "** `" << h.signature.id << "` "
+        << cell(h.target) << ": " << cell(h.signature.title) << " (" << h.count << " run(s)";
+    if (!h.runs.empty()) out << "; first: `" << h.runs.front() << "`, replay: `omnilink replay " << h.runs.front() << "`";
+    out << ")\n";
+  }
+  if (!changed) out << "Nothing new: no new or regressed signature, none newly fixed.\n";
+
+  out << "\n## Signatures\n\n| signature | status | target | what | runs | first seen | last seen | runs of its target since | fixed after |\n"
+      << "|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& h : s.signatures)
+    out << "| `" << h.signature.id << "` | " << h.status << " | " << cell(h.target) << " | " << cell(h.signature.title) << " | "
+        << h.count << " | " << h.first_seen << " | " << h.last_seen << " | " << h.runs_since << " | " << fixed_after(h) << " |\n";
+  if (s.signatures.empty()) out << "| (none) | | | | | | | | |\n";
+
+  out << "\n## Allocation and exploration\n\n"
+      << "| configuration | runs | share | found something | failures | failure rate (" << percent(s.confidence)
+      << " interval) | distinct histories | distinct windows | new windows in last " << kRecentRuns << " |\n"
+      << "|---|---|---|---|---|---|---|---|---|\n";
+  std::uint64_t total = 0;
+  for (const auto& share : s.shares) total += share.runs.started;
+  for (const auto& share : s.shares) {
+    const double rate = share.runs.finished ? static_cast<double>(share.failures) / static_cast<double>(share.runs.finished) : 0;
+    out << "| " << cell(share.configuration->name) << " | " << share.runs.started << " | "
+        << percent(total ? static_cast<double>(share.runs.started) / static_cast<double>(total) : 0) << " | " << share.runs.yields
+        << " | " << share.failures << " | " << percent(rate) << " (" << percent(wilson_lower(share.failures, share.runs.finished, s.confidence))
+        << " to " << percent(wilson_upper(share.failures, share.runs.finished, s.confidence)) << ") | " << share.histories << " | "
+        << share.windows << " | " << share.recent_new << " |\n";
+  }
+
+  out << "\n## The sweep\n\n- runs: " << s.runs.size();
+  for (const auto& [o, n] : outcome_counts(s.runs)) out << ", " << o << " " << n;
+  out << "\n- time: " << hours(s.spent) << " (" << static_cast<long long>(per_hour(s.runs.size(), s.spent)) << " runs per hour)\n"
+      << "- stopped: " << s.stop_reason << "\n- exit code: " << sweep_exit_code(s) << "\n";
+  return out.str();
+}
+
+json sweep_json(const SweepSummary& s) {
+  json signatures = json::array();
+  for (const auto& h : s.signatures)
+    signatures.push_back({{"id", h.signature.id}, {"key", h.signature.key}, {"title", h.signature.title}, {"target", h.target},
+                          {"status", h.status}, {"fixed_now", h.fixed_now}, {"count", h.count}, {"first_seen", h.first_seen}, {"last_seen", h.last_seen},
+                          {"first_seen_ms", h.first_seen_ms}, {"last_seen_ms", h.last_seen_ms}, {"window", h.window},
+                          {"runs_since", h.runs_since}, {"rate_low", h.rate_low}, {"runs_needed", h.runs_needed}, {"runs", h.runs}});
+  json configurations = json::array();
+  for (const auto& share : s.shares)
+    configurations.push_back({{"name", share.configuration->name}, {"runs", share.runs.started}, {"finished", share.runs.finished},
+                              {"found_something", share.runs.yields}, {"failures", share.failures},
+                              {"failure_rate_low", wilson_lower(share.failures, share.runs.finished, s.confidence)},
+                              {"failure_rate_high", wilson_upper(share.failures, share.runs.finished, s.confidence)},
+                              {"histories", share.histories}, {"windows", share.windows}, {"recent_new_windows", share.recent_new}});
+  json outcomes = json::object();
+  for (const auto& [o, n] : outcome_counts(s.runs)) outcomes[o] = n;
+  return {{"format", "omnilink-sweep-report"},
+          {"version", 1},
+          {"sweep", s.sweep.id},
+          {"name", s.sweep.name},
+          {"runs", s.runs.size()},
+          {"outcomes", outcomes},
+          {"spent_ms", s.spent.count()},
+          {"runs_per_hour", per_hour(s.runs.size(), s.spent)},
+          {"stop_reason", s.stop_reason},
+          {"confidence", s.confidence},
+          {"exit_code", sweep_exit_code(s)},
+          {"signatures", signatures},
+          {"configurations", configurations}};
+}
+
+std::string sweep_junit(const SweepSummary& s) {
+  // One test case per signature, named by its id so that a new bug is a new failing test in CI and
+  // a fixed one turns green; plus one for the sweep itself, an error when it could not run all it should.
+  using campaign::xml_escape;
+  std::size_t failures = 0;
+  for (const auto& h : s.signatures) failures += seen_now(h);
+  const bool incomplete = sweep_exit_code(s) == 2;
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" << xml_escape(s.sweep.id) << "\">\n"
+      << "  <testsuite name=\"" << xml_escape(s.sweep.name) << "\" tests=\"" << s.signatures.size() + 1 << "\" failures=\"" << failures
+      << "\" errors=\"" << (incomplete ? 1 : 0) << "\">\n";
+  for (const auto& h : s.signatures) {
+    out << "    <testcase classname=\"" << xml_escape(s.sweep.name + "." + h.target) << "\" name=\""
+        << xml_escape(h.signature.id + " " + h.signature.title) << "\"";
+    if (!seen_now(h)) {
+      out << "/>\n";
+      continue;
+    }
+    out << ">\n      <failure type=\"" << h.status << "\" message=\"" << xml_escape(h.status + ": " + h.signature.title) << "\">"
+        << xml_escape(std::to_string(h.count) + " run(s) since " + h.first_seen + (h.runs.empty() ? "" : "; first: " + h.runs.front() +
+                      "\nomnilink replay " + h.runs.front()))
+        << "</failure>\n    </testcase>\n";
+  }
+  out << "    <testcase classname=\"" << xml_escape(s.sweep.name) << "\" name=\"sweep ran every run it started to a verdict\"";
+  if (incomplete) out << ">\n      <error message=\"some runs have no verdict (unknown, error, bad-trace, timeout or interrupted)\"/>\n    </testcase>\n";
+  else out << "/>\n";
+  out << "  </testsuite>\n</testsuites>\n";
+  return out.str();
+}
+
+}  // namespace omnilink::sweep

@@ -1,0 +1,39 @@
+// What a sweep reports (docs/sweep.md, "Reports"): what changed since the previous sweep of the
+// same file first (new, regressed and fixed signatures), then every signature with its history,
+// the allocation (each configuration's runs, failures with a confidence interval, histories and
+// windows explored, whether its last runs still found new windows), and the sweep's own numbers.
+// As Markdown, JSON, and JUnit XML with one test case per signature (so CI shows a new bug as a
+// new failing test). Paths are named relative to the store.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/store.hpp"
+#include "sweep/signature_history.hpp"
+#include "sweep/sweep_source.hpp"
+
+namespace omnilink::sweep {
+
+struct SweepSummary {
+  campaign::CampaignRecord sweep;
+  std::vector<campaign::RunRecord> runs;   // this sweep's
+  std::vector<ConfigurationShare> shares;  // allocation
+  std::vector<SignatureHistory> signatures;
+  std::chrono::milliseconds spent{0};      // in all its sessions
+  std::string stop_reason;                 // budget | max_runs | max_failures | interrupted
+  double confidence = 0.95;
+};
+
+/// 0 nothing new; 1 a new or regressed signature; 2 the sweep could not run all it should (a run
+/// without a verdict: unknown, error, bad-trace, timeout, interrupted) and nothing is new.
+int sweep_exit_code(const SweepSummary& summary);
+
+std::string sweep_markdown(const SweepSummary& summary);
+nlohmann::json sweep_json(const SweepSummary& summary);
+std::string sweep_junit(const SweepSummary& summary);
+
+}  // namespace omnilink::sweep

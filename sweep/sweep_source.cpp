@@ -1,0 +1,151 @@
+#include "sweep/sweep_source.hpp"
+
+#include <algorithm>
+
+#include "campaign/recording.hpp"
+#include "campaign/run_outcome.hpp"
+#include "campaign/run_plan.hpp"
+#include "platform/fnv1a.hpp"
+
+namespace omnilink::sweep {
+namespace fs = std::filesystem;
+using campaign::RunRecord;
+
+namespace {
+
+// Seconds between saves of the clock: what a kill -9 can take off the budget's accounting.
+constexpr unsigned kClockSaveTicks = 5;
+
+bool failing(const RunRecord& run) {
+  const std::string o = campaign::outcome(run);
+  return o == "fail" || o == "crashed";
+}
+
+// Final: the engine will not carry it out again in this session.
+bool final_outcome(const RunRecord& run) { return campaign::outcome(run) != "interrupted"; }
+
+std::string run_number(std::uint32_t number) {
+  std::string digits = std::to_string(number);
+  return std::string(digits.size() < 5 ? 5 - digits.size() : 0, '0') + digits;
+}
+
+}  // namespace
+
+SweepSource::SweepSource(const SweepConfig& config, std::string campaign_id, SweepClock& clock)
+    : config_(config),
+      campaign_id_(std::move(campaign_id)),
+      clock_(clock),
+      allocator_(config.configurations.size(), config.sweep.min_runs),
+      tallies_(config.configurations.size()),
+      failures_(config.configurations.size(), 0),
+      recent_(config.configurations.size()),
+      next_number_(config.configurations.size(), 1) {}
+
+std::size_t SweepSource::index_of(const RunRecord& run) const {
+  const Configuration* c = configuration_of(config_, run);
+  return static_cast<std::size_t>(c - config_.configurations.data());
+}
+
+void SweepSource::prepare(campaign::Store& store) {
+  for (const RunRecord& run : store.runs(campaign_id_)) {
+    if (!owns(run)) continue;  // the engine refuses it with the reason
+    const std::size_t c = index_of(run);
+    next_number_[c] = std::max(next_number_[c], run.number + 1);
+    allocator_.started(c);
+    ++runs_;
+    if (final_outcome(run)) {
+      RunRecord here = run;
+      here.dir = campaign::run_directory(config_.campaign.store, campaign_id_, run.id).string();
+      count_finished(here);
+    }
+  }
+}
+
+bool SweepSource::owns(const RunRecord& run) const { return configuration_of(config_, run) != nullptr; }
+
+campaign::RunVariant SweepSource::variant(const RunRecord& run) const {
+  const Configuration& c = *configuration_of(config_, run);
+  campaign::RunVariant v;
+  if (c.perturb) v.extra_args.insert(v.extra_args.end(), {"--perturb", *c.perturb});
+  if (c.perturb_rate) v.extra_args.insert(v.extra_args.end(), {"--perturb-rate", nlohmann::json(*c.perturb_rate).dump()});
+  v.timeslice_ticks = c.timeslice_ticks;
+  return v;
+}
+
+std::string SweepSource::stop_reason() const {
+  if (clock_.over()) return "budget";
+  if (config_.sweep.max_failures && failing_runs_ >= *config_.sweep.max_failures) return "max_failures";
+  if (config_.sweep.max_runs && runs_ >= *config_.sweep.max_runs) return "max_runs";
+  return "";
+}
+
+bool SweepSource::may_start() const {
+  // Stored runs left unfinished by a killed session may be done again while budget is left, even
+  // at max_runs: they are among those runs.
+  return stop_reason().empty() || stop_reason() == "max_runs";
+}
+
+std::optional<RunRecord> SweepSource::next(campaign::Store& store) {
+  if (!stop_reason().empty()) return std::nullopt;
+  const std::size_t c = allocator_.next();
+  const Configuration& configuration = config_.configurations[c];
+  RunRecord run;
+  run.campaign = campaign_id_;
+  run.number = next_number_[c]++;
+  run.id = configuration.name + ".r" + run_number(run.number);
+  run.target = config_.campaign.targets[configuration.target].name;
+  run.threads = configuration.threads;
+  run.ops = configuration.ops;
+  run.seed = fnv1a64(campaign_id_ + "/" + run.id);
+  run.dir = campaign::run_directory(config_.campaign.store, campaign_id_, run.id).string();
+  store.add_runs({run});
+  allocator_.started(c);
+  ++runs_;
+  return run;
+}
+
+void SweepSource::count_finished(const RunRecord& run) {
+  const std::size_t c = index_of(run);
+  const bool failed = failing(run);
+  if (failed) {
+    ++failures_[c];
+    ++failing_runs_;
+  }
+  bool new_windows = false;
+  if (const auto explored = explore_run(run.dir)) new_windows = tallies_[c].add(*explored).new_windows > 0;
+  recent_[c].push_back(new_windows);
+  allocator_.finished(c, failed || new_windows);
+}
+
+void SweepSource::finished(const RunRecord& run) {
+  count_finished(run);
+  // A passing run's recording replays nothing anyone will look at; its trace and verdict stay.
+  if (!config_.sweep.keep_passing_recordings && campaign::outcome(run) == "pass") {
+    std::error_code ignored;  // a recording left behind costs space, not correctness
+    fs::remove_all(campaign::run_layout::recording(run.dir), ignored);
+  }
+  clock_.save();
+}
+
+void SweepSource::tick() {
+  if (++ticks_ % kClockSaveTicks == 0) clock_.save();
+}
+
+std::vector<ConfigurationShare> SweepSource::shares() const {
+  std::vector<ConfigurationShare> out;
+  for (std::size_t c = 0; c < config_.configurations.size(); ++c) {
+    ConfigurationShare s;
+    s.configuration = &config_.configurations[c];
+    s.runs = allocator_.arms()[c];
+    s.failures = failures_[c];
+    s.histories = tallies_[c].histories();
+    s.windows = tallies_[c].windows();
+    const auto& recent = recent_[c];
+    s.recent_new = static_cast<std::size_t>(
+        std::count(recent.end() - static_cast<std::ptrdiff_t>(std::min(recent.size(), kRecentRuns)), recent.end(), true));
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace omnilink::sweep

@@ -1,0 +1,67 @@
+// The runs of a sweep (campaign/run_source.hpp): drawn one at a time while the budget and caps
+// allow, each for the configuration the allocator picks, numbered after that configuration's
+// stored runs, with a seed derived from the sweep's id and the run's (fresh every night, the same
+// on --resume). It also keeps what the report says per configuration (runs, failures, histories
+// and windows explored) and drops a passing run's recording once it is validated, unless the file
+// keeps them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "campaign/run_source.hpp"
+#include "sweep/allocator.hpp"
+#include "sweep/exploration.hpp"
+#include "sweep/sweep_clock.hpp"
+#include "sweep/sweep_file.hpp"
+
+namespace omnilink::sweep {
+
+/// One configuration's share of a sweep, for reports.
+struct ConfigurationShare {
+  const Configuration* configuration = nullptr;
+  Allocator::Arm runs;             // started, finished, and those that found something
+  std::uint64_t failures = 0;      // runs that failed validation or crashed
+  std::size_t histories = 0;       // distinct history fingerprints
+  std::size_t windows = 0;         // distinct interleaving windows
+  std::size_t recent_new = 0;      // of its last kRecentRuns finished runs, those with new windows
+};
+
+inline constexpr std::size_t kRecentRuns = 10;
+
+class SweepSource : public campaign::RunSource {
+ public:
+  /// `config` and `clock` must outlive the source.
+  SweepSource(const SweepConfig& config, std::string campaign_id, SweepClock& clock);
+
+  void prepare(campaign::Store& store) override;
+  bool owns(const campaign::RunRecord& run) const override;
+  campaign::RunVariant variant(const campaign::RunRecord& run) const override;
+  bool may_start() const override;
+  std::optional<campaign::RunRecord> next(campaign::Store& store) override;
+  void finished(const campaign::RunRecord& run) override;
+  void tick() override;
+
+  std::vector<ConfigurationShare> shares() const;
+  /// Why no more runs start: "budget", "max_runs", "max_failures", or "" while they may.
+  std::string stop_reason() const;
+
+ private:
+  std::size_t index_of(const campaign::RunRecord& run) const;
+  void count_finished(const campaign::RunRecord& run);
+
+  const SweepConfig& config_;
+  std::string campaign_id_;
+  SweepClock& clock_;
+  Allocator allocator_;
+  std::vector<ExplorationTally> tallies_;
+  std::vector<std::uint64_t> failures_;
+  std::vector<std::vector<bool>> recent_;  // per configuration: whether its last runs found new windows
+  std::vector<std::uint32_t> next_number_;
+  std::uint64_t runs_ = 0;
+  std::uint64_t failing_runs_ = 0;
+  unsigned ticks_ = 0;
+};
+
+}  // namespace omnilink::sweep

@@ -1,0 +1,181 @@
+// `omnilink sweep` end to end through the CLI, natively (rr off) and with the native checker, so it
+// needs neither rr nor TLC: a planted bug is found, grouped under one signature, recurs the next
+// night, is marked fixed once its target is swapped for the correct one and enough runs pass, and
+// regresses when the bug comes back; a sweep killed with SIGKILL resumes within its budget without
+// running a finished run again.
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include <sys/wait.h>
+
+#include "campaign/store.hpp"
+#include "support/campaign_support.hpp"
+
+namespace {
+
+using namespace omnilink;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+using testing::ScratchDir;
+namespace fs = std::filesystem;
+
+// A sweep of one target, the Treiber stack with its planted bug (it fails most runs of 4 threads x
+// 2000 operations), on one configuration.
+json stack_sweep(const std::string& budget) {
+  return {{"format", 1},
+          {"name", "nightly"},
+          {"rr", "off"},
+          {"run_timeout_s", 120},
+          {"validation", {{"checker", "native"}, {"confirm_failures", 0}}},
+          {"sweep", {{"for", budget}, {"min_runs", 1}}},
+          {"targets",
+           {{{"name", "stack"}, {"harness", "treiber-stack-bug"}, {"spec", "Stack.tla"}, {"threads", 4}, {"ops", 2000},
+             {"perturb", {"sleep"}}, {"perturb_rate", 0.02}}}}};
+}
+
+struct Night {
+  int exit_code = -1;
+  std::string output;
+  json report;
+  std::string junit;
+
+  const json& signature() const { return report.at("signatures").at(0); }
+};
+
+Night sweep(const ScratchDir& dir, const std::vector<std::string>& args) {
+  std::vector<std::string> argv{"sweep", (dir / "sweep.json").string(), "--store", (dir / "store").string(), "--plain",
+                                "--json", (dir / "report.json").string(), "--junit", (dir / "junit.xml").string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  fs::remove(dir / "report.json");
+  const ProcessResult r = testing::omnilink_cli(argv);
+  Night night;
+  night.exit_code = r.exit_code;
+  night.output = r.describe() + "\n" + r.out + r.err;
+  std::ifstream in(dir / "report.json");
+  night.report = json::parse(in, nullptr, false);
+  std::ifstream junit(dir / "junit.xml");
+  night.junit.assign(std::istreambuf_iterator<char>(junit), {});
+  return night;
+}
+
+TEST_CASE("night to night: a planted bug is new, then recurring, fixed when its target is correct, regressed when it returns") {
+  ScratchDir dir;
+  std::ofstream(dir / "sweep.json") << stack_sweep("10m").dump(2);
+
+  const Night first = sweep(dir, {"--max-runs", "6"});
+  INFO(first.output);
+  REQUIRE(first.report.is_object());
+  CHECK(first.exit_code == 1);
+  REQUIRE(first.report.at("signatures").size() == 1);  // every failing run of the bug under one signature
+  CHECK(first.signature().at("status") == "new");
+  CHECK(first.report.at("outcomes").value("fail", 0) == first.signature().at("count").get<int>());
+  CHECK(first.report.at("runs") == 6);
+  CHECK_THAT(first.output, Contains("**NEW** `" + first.signature().at("id").get<std::string>() + "`"));
+  // JUnit: one test case per signature (failing while it is seen) and one for the sweep.
+  CHECK_THAT(first.junit, Contains("tests=\"2\" failures=\"1\" errors=\"0\""));
+  CHECK_THAT(first.junit, Contains("<failure type=\"new\""));
+
+  const Night second = sweep(dir, {"--max-runs", "6"});
+  INFO(second.output);
+  REQUIRE(second.report.is_object());
+  REQUIRE(second.report.at("signatures").size() == 1);
+  CHECK(second.signature().at("id") == first.signature().at("id"));
+  CHECK(second.signature().at("status") == "recurring");
+  CHECK(second.signature().at("first_seen") == "nightly-1");
+  CHECK(second.signature().at("last_seen") == "nightly-2");
+  CHECK(second.exit_code == 0);  // nothing new
+  CHECK_THAT(second.output, Contains("Nothing new"));
+
+  // The fix: the target's harness becomes the correct stack. The runs it takes to call the bug fixed
+  // come from its measured failure rate.
+  const auto needed = second.signature().at("runs_needed").get<std::uint64_t>();
+  REQUIRE(needed > 0);
+  const Night fixed = sweep(dir, {"--max-runs", std::to_string(needed), "--set", "targets.stack.harness=treiber-stack"});
+  INFO(fixed.output);
+  REQUIRE(fixed.report.is_object());
+  CHECK(fixed.report.at("outcomes") == json{{"pass", needed}});
+  CHECK(fixed.signature().at("status") == "fixed");
+  CHECK(fixed.signature().at("fixed_now") == true);
+  CHECK(fixed.exit_code == 0);
+  CHECK_THAT(fixed.output, Contains("**FIXED** `"));
+  CHECK_THAT(fixed.junit, Contains("failures=\"0\""));
+
+  const Night back = sweep(dir, {"--max-runs", "6"});
+  INFO(back.output);
+  REQUIRE(back.report.is_object());
+  CHECK(back.signature().at("status") == "regressed");
+  CHECK(back.exit_code == 1);
+  CHECK_THAT(back.junit, Contains("<failure type=\"regressed\""));
+}
+
+TEST_CASE("a sweep killed with SIGKILL resumes within what is left of its budget and runs nothing twice") {
+  ScratchDir dir;
+  json file = stack_sweep("20s");
+  file["targets"][0]["harness"] = "treiber-stack";
+  std::ofstream(dir / "sweep.json") << file.dump(2);
+  const fs::path store = dir / "store";
+
+  // Started as a child of its own, killed outright a few seconds in.
+  const std::vector<std::string> args{OMNILINK_CLI, "sweep", (dir / "sweep.json").string(), "--store", store.string(), "--plain"};
+  const pid_t pid = testing::spawn_silenced(args);
+  std::this_thread::sleep_for(std::chrono::seconds(7));
+  REQUIRE(::kill(pid, SIGKILL) == 0);
+  waitpid(pid, nullptr, 0);
+
+  // What the killed session finished, and when each of those runs started.
+  std::map<std::string, std::int64_t> finished_before;
+  {
+    auto s = campaign::Store::open_read_only(store);
+    for (const auto& run : s.runs("nightly-1"))
+      if (run.validation) finished_before[run.id] = run.started_ms;
+  }
+  REQUIRE_FALSE(finished_before.empty());
+  std::ifstream clock_in(store / "nightly-1" / "sweep-clock.json");
+  const json clock_before = json::parse(clock_in, nullptr, false);
+  REQUIRE(clock_before.is_object());
+  const auto spent_before = clock_before.at("spent_ms").get<std::int64_t>();
+  CHECK(spent_before >= 4000);  // saved as runs finished: the kill lost at most a few seconds of it
+
+  const auto resumed_at = std::chrono::steady_clock::now();
+  const Night resumed = sweep(dir, {"--resume"});
+  const auto resumed_for = std::chrono::steady_clock::now() - resumed_at;
+  INFO(resumed.output);
+  REQUIRE(resumed.report.is_object());
+  CHECK(resumed.exit_code == 0);
+  CHECK(resumed.report.at("sweep") == "nightly-1");
+  CHECK(resumed.report.at("stop_reason") == "budget");
+  // Within what was left (20 s less what the first session spent), plus the runs in flight at the end.
+  CHECK(resumed_for < std::chrono::milliseconds(20'000 - spent_before + 10'000));
+  CHECK(resumed.report.at("spent_ms").get<std::int64_t>() < 20'000 + 10'000);
+
+  auto s = campaign::Store::open_read_only(store);
+  const auto runs = s.runs("nightly-1");
+  std::size_t kept = 0;
+  for (const auto& run : runs) {
+    CHECK(run.validation.has_value());  // every run, the interrupted ones too, has its verdict
+    if (const auto it = finished_before.find(run.id); it != finished_before.end()) {
+      CHECK(run.started_ms == it->second);  // not run again
+      ++kept;
+    }
+  }
+  CHECK(kept == finished_before.size());
+  CHECK(runs.size() > finished_before.size());  // and it went on drawing runs
+  CHECK(resumed.report.at("runs") == runs.size());
+}
+
+TEST_CASE("a sweep file with a mistake is a usage error naming it") {
+  ScratchDir dir;
+  json file = stack_sweep("10m");
+  file["targets"][0]["runs"] = 3;
+  std::ofstream(dir / "sweep.json") << file.dump(2);
+  const Night night = sweep(dir, {});
+  CHECK(night.exit_code == 3);
+  CHECK_THAT(night.output, Contains("sweep.json: targets[0] (stack).runs: not in a sweep file"));
+  CHECK_FALSE(fs::exists(dir / "store" / "omnilink.db"));
+}
+
+}  // namespace
