@@ -1,0 +1,81 @@
+# Checks the scheduling examples in examples/scheduling/ against the tools that run them: the
+# systemd units with systemd-analyze (the omnilink path and directories made real), the timer's
+# calendar expression, the crontab line's five fields, the workflow's YAML, and every option the
+# examples pass to `omnilink sweep` against the options it accepts. A missing tool is SKIPPED.
+set(dir "${SOURCE_DIR}/examples/scheduling")
+execute_process(COMMAND "${OMNILINK}" sweep --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "omnilink sweep --help failed")
+endif()
+
+# Every --option on an `omnilink sweep` line of `file` is one the command accepts.
+function(check_sweep_options file)
+  file(READ "${file}" text)
+  string(REGEX MATCHALL "omnilink\"? sweep[^\n]*(\\\\\n[^\n]*)*" lines "${text}")
+  if(NOT lines)
+    message(FATAL_ERROR "${file}: no `omnilink sweep` command line")
+  endif()
+  foreach(line IN LISTS lines)
+    string(REGEX MATCHALL "--[a-z-]+" options "${line}")
+    foreach(option IN LISTS options)
+      string(FIND "${help}" "${option}" at)
+      if(at EQUAL -1)
+        message(FATAL_ERROR "${file}: `omnilink sweep` has no option ${option}")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
+
+foreach(f omnilink-sweep.service crontab github-nightly-sweep.yml)
+  check_sweep_options("${dir}/${f}")
+endforeach()
+
+# crontab: minute, hour, day of month, month, day of week, then the command.
+file(STRINGS "${dir}/crontab" entries REGEX "^[^#]")
+foreach(entry IN LISTS entries)
+  if(NOT entry MATCHES "^[0-9*/,-]+ [0-9*/,-]+ [0-9*/,-]+ [0-9*/,-]+ [0-9*/,-]+ [^ ]")
+    message(FATAL_ERROR "crontab: not a schedule of five fields and a command: ${entry}")
+  endif()
+endforeach()
+
+# Debian's python3 first: python3-yaml (scripts/setup) is installed for it.
+find_program(PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+find_program(PYTHON3 python3)
+execute_process(COMMAND "${PYTHON3}" -c "import yaml" RESULT_VARIABLE no_yaml OUTPUT_QUIET ERROR_QUIET)
+if(PYTHON3 AND no_yaml EQUAL 0)
+  execute_process(COMMAND "${PYTHON3}" -c "import sys, yaml; w = yaml.safe_load(open(sys.argv[1])); assert w['jobs']['sweep']['steps'], 'no steps'; assert w[True]['schedule'][0]['cron'], 'no schedule'"
+                  "${dir}/github-nightly-sweep.yml" RESULT_VARIABLE rc ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "github-nightly-sweep.yml: ${err}")
+  endif()
+else()
+  message("SKIPPED: python3 with PyYAML not found; the workflow's YAML is not checked")
+endif()
+
+find_program(SYSTEMD_ANALYZE systemd-analyze)
+if(NOT SYSTEMD_ANALYZE)
+  message("SKIPPED: systemd-analyze not found; the systemd units are not checked")
+  return()
+endif()
+file(STRINGS "${dir}/omnilink-sweep.timer" calendar REGEX "^OnCalendar=")
+string(REPLACE "OnCalendar=" "" calendar "${calendar}")
+execute_process(COMMAND "${SYSTEMD_ANALYZE}" calendar "${calendar}" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "omnilink-sweep.timer: OnCalendar=${calendar}: ${err}")
+endif()
+# The units with their paths made real: %h/.local/bin/omnilink is the built omnilink, and
+# %h/omnilink-nightly a scratch directory.
+set(scratch "${WORK_DIR}/scheduling-units")
+file(REMOVE_RECURSE "${scratch}")
+file(MAKE_DIRECTORY "${scratch}/omnilink-nightly")
+foreach(unit omnilink-sweep.service omnilink-sweep.timer)
+  file(READ "${dir}/${unit}" text)
+  string(REPLACE "%h/.local/bin/omnilink" "${OMNILINK}" text "${text}")
+  string(REPLACE "%h/omnilink-nightly" "${scratch}/omnilink-nightly" text "${text}")
+  file(WRITE "${scratch}/${unit}" "${text}")
+endforeach()
+execute_process(COMMAND "${SYSTEMD_ANALYZE}" verify --man=no "${scratch}/omnilink-sweep.timer" "${scratch}/omnilink-sweep.service"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "systemd-analyze verify: ${out}${err}")
+endif()
