@@ -8,6 +8,7 @@
 #include "orchestrator/campaign_command.hpp"
 #include "orchestrator/command.hpp"
 #include "orchestrator/doctor_command.hpp"
+#include "orchestrator/gc_command.hpp"
 #include "orchestrator/gen_hpp_command.hpp"
 #include "orchestrator/ls_command.hpp"
 #include "orchestrator/replay_command.hpp"
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<ResultsCommand>());
   commands.push_back(std::make_unique<StoreCommand>());
   commands.push_back(std::make_unique<SweepCommand>());
+  commands.push_back(std::make_unique<GcCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

@@ -7,6 +7,7 @@
 #include "campaign/progress.hpp"
 #include "orchestrator/campaign_session.hpp"
 #include "platform/subprocess.hpp"
+#include "sweep/retention.hpp"
 #include "sweep/signature_history.hpp"
 #include "sweep/sweep_clock.hpp"
 #include "sweep/sweep_file.hpp"
@@ -104,6 +105,13 @@ int SweepCommand::run() {
   summary.spent = clock->spent();
   summary.stop_reason = *ran ? source.stop_reason() : "interrupted";
   summary.confidence = config.sweep.fixed_confidence;
+  try {
+    // Only with a quota: without one a sweep keeps what the file asks (keep_passing_recordings).
+    if (config.sweep.store_quota)
+      summary.retention = prune_store(session->store(), {config.sweep.store_quota, config.sweep.evidence_runs, false});
+  } catch (const fs::filesystem_error& e) {
+    std::cerr << "omnilink sweep: retention: " << e.what() << "\n";
+  }
   const std::string markdown = sweep_markdown(summary);
   std::cout << "\n" << markdown;
   bool reports_ok = true;

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "campaign/file_reader.hpp"
+#include "sweep/retention.hpp"
 
 namespace omnilink::sweep {
 namespace fs = std::filesystem;
@@ -14,8 +15,9 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 8> kSweepFields{"for", "until", "max_runs", "max_failures", "min_runs",
-                                                      "keep_passing_recordings", "evidence_runs", "fixed_confidence"};
+constexpr std::array<std::string_view, 9> kSweepFields{"for", "until", "max_runs", "max_failures", "min_runs",
+                                                      "keep_passing_recordings", "evidence_runs", "fixed_confidence",
+                                                      "store_quota"};
 // The dimensions a sweep target adds to the campaign target's threads and ops.
 constexpr std::array<std::string_view, 3> kAxisFields{"perturb", "perturb_rate", "rr_timeslice_ticks"};
 constexpr std::array<std::string_view, 4> kPerturbModes{"none", "yield", "sleep", "mixed"};
@@ -91,6 +93,10 @@ SweepSettings read_settings(const ObjectReader& top, const BudgetOverride& overr
     s.keep_passing_recordings = keep->get<bool>();
   }
   if (const auto n = o.integer("evidence_runs", campaign::Range{1, 1000})) s.evidence_runs = static_cast<std::uint32_t>(*n);
+  if (const auto quota = o.string("store_quota")) {
+    s.store_quota = parse_size(*quota);
+    if (!s.store_quota) o.fail("store_quota", "'" + *quota + "' is not a size: digits, then optionally k, m, g or t (e.g. 20g)");
+  }
   if (const auto c = o.fraction("fixed_confidence", 1.0)) {
     if (*c >= 1.0 || *c < 0.5) o.fail("fixed_confidence", "must be at least 0.5 and below 1 (got " + campaign::shown(*c) + ")");
     s.fixed_confidence = *c;
@@ -183,6 +189,7 @@ nlohmann::json SweepConfig::to_json() const {
                   {"min_runs", sweep.min_runs},
                   {"keep_passing_recordings", sweep.keep_passing_recordings},
                   {"evidence_runs", sweep.evidence_runs},
+                  {"store_quota", sweep.store_quota ? json(*sweep.store_quota) : json(nullptr)},
                   {"fixed_confidence", sweep.fixed_confidence}};
   json names = json::array();
   for (const auto& c : configurations) names.push_back(c.name);

@@ -101,7 +101,10 @@ std::string sweep_markdown(const SweepSummary& s) {
   out << "\n## The sweep\n\n- runs: " << s.runs.size();
   for (const auto& [o, n] : outcome_counts(s.runs)) out << ", " << o << " " << n;
   out << "\n- time: " << hours(s.spent) << " (" << static_cast<long long>(per_hour(s.runs.size(), s.spent)) << " runs per hour)\n"
-      << "- stopped: " << s.stop_reason << "\n- exit code: " << sweep_exit_code(s) << "\n";
+      << "- stopped: " << s.stop_reason << "\n- retention: " << s.retention.pruned.size() << " part(s) of runs removed, "
+      << s.retention.freed << " bytes freed; " << s.retention.evidence << " run(s) kept as evidence"
+      << (s.retention.quota_met ? "" : "; the store is still above its quota (only evidence and failing traces are left)") << "\n"
+      << "- exit code: " << sweep_exit_code(s) << "\n";
   return out.str();
 }
 
@@ -132,6 +135,8 @@ json sweep_json(const SweepSummary& s) {
           {"stop_reason", s.stop_reason},
           {"confidence", s.confidence},
           {"exit_code", sweep_exit_code(s)},
+          {"retention", {{"freed_bytes", s.retention.freed}, {"pruned", s.retention.pruned}, {"evidence_runs", s.retention.evidence},
+                         {"quota_met", s.retention.quota_met}}},
           {"signatures", signatures},
           {"configurations", configurations}};
 }

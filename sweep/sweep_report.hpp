@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/store.hpp"
+#include "sweep/retention.hpp"
 #include "sweep/signature_history.hpp"
 #include "sweep/sweep_source.hpp"
 
@@ -26,6 +27,7 @@ struct SweepSummary {
   std::chrono::milliseconds spent{0};      // in all its sessions
   std::string stop_reason;                 // budget | max_runs | max_failures | interrupted
   double confidence = 0.95;
+  PruneReport retention;                   // what the store quota (or, without one, rubbish collection) removed
 };
 
 /// 0 nothing new; 1 a new or regressed signature; 2 the sweep could not run all it should (a run

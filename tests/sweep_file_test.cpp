@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "sweep/allocator.hpp"
+#include "sweep/retention.hpp"
 #include "sweep/signature_history.hpp"
 #include "sweep/sweep_file.hpp"
 #include "support/test_support.hpp"
@@ -108,6 +109,20 @@ TEST_CASE("the sweep file is read as strictly as the campaign file") {
   campaign::LoadOptions options;
   options.store = f.dir / "store";
   CHECK_THROWS_WITH(campaign::load_campaign(f.dir / "c.json", options), Contains(": targets[0] (q).perturb: unknown field"));
+}
+
+TEST_CASE("store sizes for the quota") {
+  CHECK(sweep::parse_size("4096") == 4096u);
+  CHECK(sweep::parse_size("500m") == 500ull << 20);
+  CHECK(sweep::parse_size("20G") == 20ull << 30);
+  CHECK(sweep::parse_size("1t") == 1ull << 40);
+  for (const char* bad : {"", "g", "1.5g", "10gb", "-1", "99999999999999999999", "20000000000t"}) CHECK_FALSE(sweep::parse_size(bad));
+  Fixture f;
+  json d = minimal_sweep();
+  d["sweep"]["store_quota"] = "20g";
+  CHECK(f.load(d).sweep.store_quota == 20ull << 30);
+  d["sweep"]["store_quota"] = "lots";
+  CHECK_THAT(f.error(d), Contains(": sweep.store_quota: 'lots' is not a size"));
 }
 
 TEST_CASE("durations and times of day") {

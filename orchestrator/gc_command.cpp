@@ -1,0 +1,49 @@
+#include "orchestrator/gc_command.hpp"
+
+#include <iostream>
+
+#include "campaign/store.hpp"
+#include "sweep/retention.hpp"
+
+namespace omnilink::cli {
+
+void GcCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("gc", "Free space in a store: passing runs' recordings, or down to a quota; never a signature's evidence");
+  sub_->add_option("STORE", directory_, "The store directory (default: $OMNILINK_STORE, else ./omnilink-store)");
+  sub_->add_option("--quota", quota_, "Prune until the store is at most this large, e.g. 20g (k, m, g, t)");
+  sub_->add_option("--evidence-runs", evidence_runs_, "Failing runs kept per signature (default 3)")->check(CLI::Range(1, 1000));
+  sub_->add_flag("--dry-run", dry_run_, "Say what would be removed, remove nothing");
+}
+
+int GcCommand::run() {
+  const std::filesystem::path store_dir = directory_.empty() ? campaign::default_store_directory() : std::filesystem::path(directory_);
+  sweep::RetentionPolicy policy;
+  policy.evidence_runs = evidence_runs_;
+  policy.dry_run = dry_run_;
+  if (!quota_.empty()) {
+    policy.quota_bytes = sweep::parse_size(quota_);
+    if (!policy.quota_bytes) {
+      std::cerr << "omnilink gc: --quota " << quota_ << ": not a size (digits, then optionally k, m, g or t)\n";
+      return kExitUsage;
+    }
+  }
+  sweep::PruneReport report;
+  try {
+    auto store = campaign::Store::open_existing(store_dir);
+    report = sweep::prune_store(store, policy);
+  } catch (const campaign::StoreError& e) {
+    std::cerr << "omnilink gc: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "omnilink gc: " << e.what() << "\n";
+    return kExitProblem;
+  }
+  for (const auto& line : report.pruned) std::cout << (dry_run_ ? "would remove " : "removed ") << line << "\n";
+  std::cout << store_dir.string() << ": " << report.size_before << " bytes; " << (dry_run_ ? "would free " : "freed ") << report.freed
+            << " bytes in " << report.pruned.size() << " part(s); kept " << report.evidence << " run(s) as evidence";
+  if (!report.quota_met) std::cout << "; STILL ABOVE the quota (what is left is evidence, failing runs' traces and verdicts)";
+  std::cout << "\n";
+  return report.quota_met ? kExitOk : kExitProblem;
+}
+
+}  // namespace omnilink::cli

@@ -1,0 +1,117 @@
+#include "sweep/retention.hpp"
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/recording.hpp"
+#include "campaign/run_outcome.hpp"
+#include "campaign/run_plan.hpp"
+#include "sweep/signature_history.hpp"
+
+namespace omnilink::sweep {
+namespace fs = std::filesystem;
+using campaign::RunRecord;
+
+namespace {
+
+struct Candidate {
+  std::string run;     // "<campaign>/<run>"
+  fs::path dir;
+  std::string part;    // "rr" | "trace"
+};
+
+// Adds `part` to the run's pruned.json (format omnilink-pruned, version 1).
+void note_pruned(const fs::path& run_dir, const std::string& part, std::uint64_t bytes) {
+  nlohmann::json record{{"format", "omnilink-pruned"}, {"version", 1}, {"parts", nlohmann::json::array()}};
+  if (std::ifstream in(pruned_record(run_dir)); in) {
+    const auto existing = nlohmann::json::parse(in, nullptr, false);
+    if (existing.is_object() && existing.contains("parts")) record = existing;
+  }
+  record["parts"].push_back({{"part", part}, {"bytes", bytes}, {"at_ms", campaign::now_ms()}});
+  std::ofstream(pruned_record(run_dir)) << record.dump(2) << "\n";
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> parse_size(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  std::uint64_t n = 0;
+  std::size_t i = 0;
+  for (; i < text.size() && text[i] >= '0' && text[i] <= '9'; ++i) {
+    if (n > (UINT64_MAX - 9) / 10) return std::nullopt;
+    n = n * 10 + static_cast<std::uint64_t>(text[i] - '0');
+  }
+  if (i == 0 || i + 1 < text.size()) return std::nullopt;
+  if (i == text.size()) return n;
+  const std::string units = "kmgt";
+  const auto unit = units.find(static_cast<char>(std::tolower(static_cast<unsigned char>(text[i]))));
+  if (unit == std::string::npos) return std::nullopt;
+  const unsigned shift = 10 * static_cast<unsigned>(unit + 1);
+  if (n > (UINT64_MAX >> shift)) return std::nullopt;
+  return n << shift;
+}
+
+std::uint64_t disk_size(const fs::path& path) {
+  std::error_code ec;
+  if (fs::is_regular_file(path, ec)) return fs::file_size(path, ec);
+  std::uint64_t total = 0;
+  for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+    if (it->is_regular_file(ec)) total += it->file_size(ec);
+  return total;
+}
+
+fs::path pruned_record(const fs::path& run_dir) { return run_dir / "pruned.json"; }
+
+std::set<std::string> evidence_runs(campaign::Store& store, std::uint32_t per_signature) {
+  std::set<std::string> names, evidence;
+  for (const auto& c : store.campaigns()) names.insert(c.name);
+  for (const auto& name : names)
+    for (const auto& h : signature_history(store, name, {0.95, per_signature})) evidence.insert(h.runs.begin(), h.runs.end());
+  return evidence;
+}
+
+PruneReport prune_store(campaign::Store& store, const RetentionPolicy& policy) {
+  PruneReport report;
+  const std::set<std::string> evidence = evidence_runs(store, policy.evidence_runs);
+  report.evidence = evidence.size();
+  report.size_before = disk_size(store.directory());
+
+  // Oldest campaign first, each in run order; recordings of passing runs, then of failing ones,
+  // then passing runs' traces.
+  std::vector<Candidate> passing_rr, failing_rr, passing_traces;
+  for (const auto& c : store.campaigns())
+    for (const RunRecord& run : store.runs(c.id)) {
+      if (run.status == "pending" || run.status == "running" || evidence.contains(run.key())) continue;
+      const fs::path dir = campaign::run_directory(store.directory(), run.campaign, run.id);
+      const std::string o = campaign::outcome(run);
+      if (o == "interrupted") continue;
+      const bool passed = o == "pass";
+      if (fs::exists(campaign::run_layout::recording(dir))) (passed ? passing_rr : failing_rr).push_back({run.key(), dir, "rr"});
+      if (passed && fs::exists(dir / "trace")) passing_traces.push_back({run.key(), dir, "trace"});
+    }
+  std::vector<Candidate> order = passing_rr;
+  if (policy.quota_bytes) {
+    order.insert(order.end(), failing_rr.begin(), failing_rr.end());
+    order.insert(order.end(), passing_traces.begin(), passing_traces.end());
+  }
+
+  std::uint64_t size = report.size_before;
+  for (const Candidate& c : order) {
+    if (policy.quota_bytes && size <= *policy.quota_bytes) break;
+    const fs::path part = c.part == "rr" ? campaign::run_layout::recording(c.dir) : c.dir / "trace";
+    const std::uint64_t bytes = disk_size(part);
+    if (!policy.dry_run) {
+      fs::remove_all(part);
+      if (c.part == "rr") fs::remove(campaign::run_layout::pack_log(c.dir));
+      note_pruned(c.dir, c.part, bytes);
+    }
+    report.freed += bytes;
+    size -= std::min(size, bytes);
+    report.pruned.push_back(c.run + ": " + c.part + " (" + std::to_string(bytes) + " bytes)");
+  }
+  report.quota_met = !policy.quota_bytes || size <= *policy.quota_bytes;
+  return report;
+}
+
+}  // namespace omnilink::sweep
