@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "campaign/recording.hpp"
+#include "sweep/retention.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
 #include "replay/gdb_commands.hpp"
@@ -172,6 +173,9 @@ int ReplayCommand::run() {
       for (auto& a : rerun_argv(trace::read_run_meta(run.dir / "meta.json"), out)) args.push_back(a);
     } else {
       if (!fs::is_directory(campaign::run_layout::recording(run.dir))) {
+        if (fs::exists(sweep::pruned_record(run.dir)))
+          throw ReplayError(run.name + "'s recording was removed by retention (" + sweep::pruned_record(run.dir).string() +
+                            "): it was not a signature's evidence; replay one of its signature's evidence runs instead");
         const trace::RunMeta meta = trace::read_run_meta(run.dir / "meta.json");
         throw ReplayError(run.name + " was not recorded with rr (rr off, or rr could not record where it ran): there is nothing "
                           "to replay" + std::string(meta.threads == 1 && meta.clock == "counter"
