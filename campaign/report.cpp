@@ -143,7 +143,7 @@ std::string replay_hint(const RunRecord& run) {
            "to get a replayable recording of a failure like this one at " + where;
   }
   return "replay: omnilink replay " + run.key() + " " + id + "   (stops at " + where + "; --batch prints it and exits; " +
-         "the other frontier operations: " + (fs::path(run.dir) / "replay" / "README.txt").string() + ")";
+         "the other frontier operations: " + run.key() + "/replay/README.txt in the store)";
 }
 
 nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<RunRecord>& runs) {
