@@ -60,6 +60,7 @@ void DoctorCommand::add_to(CLI::App& app) {
       "  OMNILINK_TLC_JAR   tla2tools.jar (TLC)\n"
       "  OMNILINK_RR        rr executable (rr.soft for software counters on VMs)\n"
       "  OMNILINK_ADDR2LINE addr2line executable (binutils; names the frames of a crash)\n"
+      "  OMNILINK_CHROMIUM  chromium executable (optional: the HTML report's browser test)\n"
       "  OMNILINK_TOOLS_DIR prefix of hand-built tools (default ~/.local/omnilink-tools:\n"
       "                     tla2tools.jar, rr/bin/rr)");
 }
@@ -70,8 +71,10 @@ int DoctorCommand::run() {
   Report tlc{find_tlc_jar(), ""};
   Report rr{find_rr(), ""};
   Report addr2line{find_addr2line(), ""};
+  Report chromium{find_chromium(), ""};  // optional: not part of `ok`
   if (gdb.location.found()) gdb.version = version_of(*gdb.location.path, {"--version"});
   if (addr2line.location.found()) addr2line.version = version_of(*addr2line.location.path, {"--version"});
+  if (chromium.location.found()) chromium.version = version_of(*chromium.location.path, {"--version"});
   if (java.location.found()) java.version = version_of(*java.location.path, {"-version"});
   if (tlc.location.found()) {
     tlc.version = java.location.found() ? tlc_version(*java.location.path, *tlc.location.path)
@@ -89,7 +92,7 @@ int DoctorCommand::run() {
   if (json_) {
     nlohmann::json j{{"omnilink_version", kVersion}, {"tools_dir", tools_dir().string()}, {"ok", all_ok},
                      {"native_checker", {{"grammar", language::grammar_description()}}}};
-    for (const Report* r : {&gdb, &java, &tlc, &rr, &addr2line}) j["tools"][r->location.tool] = to_json(*r);
+    for (const Report* r : {&gdb, &java, &tlc, &rr, &addr2line, &chromium}) j["tools"][r->location.tool] = to_json(*r);
     if (rr_cap) {
       j["tools"]["rr"]["record"] = rr_cap->records;
       j["tools"]["rr"]["record_soft_counters"] = rr_cap->records_soft;
@@ -121,6 +124,7 @@ int DoctorCommand::run() {
               << "            replay:    " << (rr_cap->replays ? "yes" : "no: " + rr_cap->replay_error) << "\n";
   }
   print(addr2line);
+  print(chromium);
   std::cout << "  tools dir: " << tools_dir().string() << " (OMNILINK_TOOLS_DIR)\n";
   if (!all_ok) {
     std::cout << "Some tools are missing or unusable: the native checker validates without them, but confirming its\n"

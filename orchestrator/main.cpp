@@ -12,6 +12,7 @@
 #include "orchestrator/gen_hpp_command.hpp"
 #include "orchestrator/ls_command.hpp"
 #include "orchestrator/replay_command.hpp"
+#include "orchestrator/report_command.hpp"
 #include "orchestrator/results_command.hpp"
 #include "orchestrator/revalidate_command.hpp"
 #include "orchestrator/show_command.hpp"
@@ -41,6 +42,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<StoreCommand>());
   commands.push_back(std::make_unique<SweepCommand>());
   commands.push_back(std::make_unique<GcCommand>());
+  commands.push_back(std::make_unique<ReportCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

@@ -7,6 +7,7 @@
 #include "campaign/progress.hpp"
 #include "orchestrator/campaign_session.hpp"
 #include "platform/subprocess.hpp"
+#include "report/html_report.hpp"
 #include "sweep/retention.hpp"
 #include "sweep/signature_history.hpp"
 #include "sweep/sweep_clock.hpp"
@@ -31,8 +32,6 @@ std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& 
   return "";
 }
 
-fs::path clock_file(const fs::path& store, const std::string& id) { return store / id / "sweep-clock.json"; }
-
 }  // namespace
 
 std::vector<std::string> SweepCommand::resume_command(const fs::path& store, const std::string& sweep_id) const {
@@ -45,6 +44,7 @@ std::vector<std::string> SweepCommand::resume_command(const fs::path& store, con
   if (max_runs_) argv.insert(argv.end(), {"--max-runs", std::to_string(*max_runs_)});
   if (max_failures_) argv.insert(argv.end(), {"--max-failures", std::to_string(*max_failures_)});
   if (!markdown_file_.empty()) argv.insert(argv.end(), {"--markdown", fs::absolute(markdown_file_).string()});
+  if (!html_dir_.empty()) argv.insert(argv.end(), {"--html", fs::absolute(html_dir_).string()});
   return argv;
 }
 
@@ -59,6 +59,7 @@ void SweepCommand::add_to(CLI::App& app) {
   sub_->add_flag("--resume", resume_, "Continue the newest sweep of this name within what is left of its budget");
   sub_->add_option("--id", resume_id_, "With --resume: the sweep to continue (e.g. nightly-3)")->needs("--resume");
   sub_->add_option("--markdown", markdown_file_, "Write the report as Markdown to this file");
+  sub_->add_option("--html", html_dir_, "Write the HTML report (index.html and a page per signature) into this directory");
   options_.add_to(*sub_);
 }
 
@@ -81,7 +82,7 @@ int SweepCommand::run() {
 
   std::optional<SweepClock> clock;
   try {
-    clock = SweepClock::start(clock_file(config.campaign.store, id), config.sweep.budget, resume_);
+    clock = SweepClock::start(sweep_clock_file(config.campaign.store, id), config.sweep.budget, resume_);
   } catch (const std::runtime_error& e) {
     std::cerr << "omnilink sweep: " << e.what() << "\n";
     return kExitUsage;
@@ -118,6 +119,14 @@ int SweepCommand::run() {
   if (!markdown_file_.empty()) reports_ok &= write_report("sweep", markdown_file_, markdown);
   if (!options_.json_file.empty()) reports_ok &= write_report("sweep", options_.json_file, sweep_json(summary).dump(2) + "\n");
   if (!options_.junit_file.empty()) reports_ok &= write_report("sweep", options_.junit_file, sweep_junit(summary));
+  if (!html_dir_.empty()) {
+    try {
+      report::write_html_report(session->store(), config.campaign.name, summary.signatures, html_dir_);
+    } catch (const std::exception& e) {
+      std::cerr << "omnilink sweep: " << e.what() << "\n";
+      reports_ok = false;
+    }
+  }
   const int code = sweep_exit_code(summary);
   std::cout << "\nsweep " << id << ": "
             << (*ran ? code == 0 ? "nothing new" : code == 1 ? "NEW OR REGRESSED SIGNATURES" : "some runs have no verdict"

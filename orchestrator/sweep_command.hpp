@@ -1,7 +1,8 @@
 // `omnilink sweep FILE`: the nightly job. Loads the sweep file (sweep/sweep_file), starts or resumes
 // the sweep's clock, runs the engine with a SweepSource until the budget or a cap ends it, then
 // reports what changed since the previous sweep of the same file (sweep/signature_history,
-// sweep/sweep_report): on stdout, and as Markdown, JSON and JUnit files when asked.
+// sweep/sweep_report): on stdout, and as Markdown, JSON and JUnit files and an HTML report
+// (report/html_report) when asked.
 // Exit code: 0 nothing new, 1 a new or regressed signature, 2 the sweep could not run all it should
 // (runs without a verdict, or interrupted), 3 usage or configuration error (docs/sweep.md).
 #pragma once
@@ -31,6 +32,7 @@ class SweepCommand : public Command {
   bool resume_ = false;
   std::string resume_id_;
   std::string markdown_file_;
+  std::string html_dir_;
 };
 
 }  // namespace omnilink::cli

@@ -75,6 +75,8 @@ ToolLocation find_gdb() { return locate("gdb", "OMNILINK_GDB", true, {}, {"gdb"}
 
 ToolLocation find_addr2line() { return locate("addr2line", "OMNILINK_ADDR2LINE", true, {}, {"addr2line"}); }
 
+ToolLocation find_chromium() { return locate("chromium", "OMNILINK_CHROMIUM", true, {}, {"chromium"}); }
+
 ToolLocation find_java() {
   std::vector<fs::path> candidates;
   if (auto home = env("JAVA_HOME")) candidates.push_back(fs::path(*home) / "bin" / "java");

@@ -16,7 +16,7 @@
 namespace omnilink {
 
 struct ToolLocation {
-  std::string tool;                           // "gdb", "java", "tlc", "rr", "addr2line"
+  std::string tool;                           // "gdb", "java", "tlc", "rr", "addr2line", "chromium"
   std::string env_var;                        // the variable that overrides the search
   std::optional<std::filesystem::path> path;  // absent: not found
   std::string source;                         // how it was found: "$OMNILINK_RR", "PATH", a location
@@ -35,5 +35,6 @@ ToolLocation find_java();
 ToolLocation find_tlc_jar();  // the tla2tools.jar file
 ToolLocation find_rr();
 ToolLocation find_addr2line();  // binutils': names a crash's frames (campaign/crash_site.hpp)
+ToolLocation find_chromium();   // Debian's headless browser: only the HTML report's browser test needs it
 
 }  // namespace omnilink

@@ -35,6 +35,16 @@ std::int64_t next_time_of_day_ms(std::int64_t now_ms, int minutes_after_midnight
   return static_cast<std::int64_t>(at) * 1000;
 }
 
+fs::path sweep_clock_file(const fs::path& store, const std::string& sweep_id) { return store / sweep_id / "sweep-clock.json"; }
+
+std::optional<std::chrono::milliseconds> recorded_sweep_time(const fs::path& store, const std::string& sweep_id) {
+  std::ifstream in(sweep_clock_file(store, sweep_id));
+  const json saved = json::parse(in, nullptr, false);
+  if (saved.is_discarded() || saved.value("format", "") != kFormat || !saved.contains("spent_ms") || !saved["spent_ms"].is_number_integer())
+    return std::nullopt;
+  return std::chrono::milliseconds(saved["spent_ms"].get<std::int64_t>());
+}
+
 SweepClock SweepClock::start(const fs::path& file, const Budget& budget, bool resume) {
   SweepClock clock;
   clock.file_ = file;

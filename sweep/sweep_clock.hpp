@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string>
 
 #include "sweep/sweep_file.hpp"
 
@@ -33,6 +34,13 @@ class SweepClock {
   std::int64_t spent_before_ms_ = 0;         // by earlier sessions
   std::chrono::steady_clock::time_point session_start_ = std::chrono::steady_clock::now();
 };
+
+/// STORE/<sweep-id>/sweep-clock.json: where a sweep keeps its clock.
+std::filesystem::path sweep_clock_file(const std::filesystem::path& store, const std::string& sweep_id);
+
+/// The time a sweep spent in all its sessions, as its clock last saved it; nothing for a campaign
+/// (no clock) or a clock that does not read.
+std::optional<std::chrono::milliseconds> recorded_sweep_time(const std::filesystem::path& store, const std::string& sweep_id);
 
 /// The next moment, after `now_ms` (Unix epoch milliseconds), at which local time is HH:MM.
 std::int64_t next_time_of_day_ms(std::int64_t now_ms, int minutes_after_midnight);

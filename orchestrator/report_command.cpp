@@ -1,0 +1,63 @@
+#include "orchestrator/report_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/store.hpp"
+#include "report/html_report.hpp"
+#include "sweep/signature_history.hpp"
+
+namespace omnilink::cli {
+namespace fs = std::filesystem;
+
+void ReportCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("report", "Write the HTML report of a campaign or sweep: its name's runs over time, signatures, frontiers");
+  sub_->add_option("CAMPAIGN", campaign_, "A campaign id or name (default: the newest campaign's name)");
+  sub_->add_option("--store", store_, "The store directory (default: $OMNILINK_STORE, else ./omnilink-store)");
+  sub_->add_option("--html", html_dir_, "The directory to write index.html and the signature pages into")->required();
+  sub_->add_option("--evidence-runs", evidence_runs_, "Failing runs named per signature (default: the sweep file's, else 3)")
+      ->check(CLI::Range(1, 1000));
+  sub_->add_option("--confidence", confidence_, "How sure 'fixed' must be (default: the sweep file's, else 0.95)")
+      ->check(CLI::Range(0.5, 0.999999));
+}
+
+int ReportCommand::run() {
+  const fs::path store_dir = store_.empty() ? campaign::default_store_directory() : fs::path(store_);
+  try {
+    auto store = campaign::Store::open_read_only(store_dir);
+    std::optional<campaign::CampaignRecord> chosen;
+    if (campaign_.empty()) {
+      const auto all = store.campaigns();
+      if (!all.empty()) chosen = all.back();
+    } else {
+      chosen = store.campaign(campaign_);
+      if (!chosen) chosen = store.latest_campaign(campaign_);
+    }
+    if (!chosen) {
+      std::cerr << "omnilink report: " << store_dir.string() << ": "
+                << (campaign_.empty() ? "no campaign in the store" : "no campaign with id or name '" + campaign_ + "' (omnilink ls lists them)")
+                << "\n";
+      return kExitUsage;
+    }
+    // A sweep's own settings decide its statuses, as its night's report did.
+    const nlohmann::json config = nlohmann::json::parse(chosen->config_json, nullptr, false);
+    const nlohmann::json sweep = config.is_object() ? config.value("sweep", nlohmann::json::object()) : nlohmann::json::object();
+    sweep::HistoryOptions options;
+    options.confidence = confidence_.value_or(sweep.value("fixed_confidence", 0.95));
+    options.evidence_runs = evidence_runs_.value_or(sweep.value("evidence_runs", 3u));
+    const auto signatures = sweep::signature_history(store, chosen->name, options);
+    const auto written = report::write_html_report(store, chosen->name, signatures, html_dir_);
+    std::cout << "wrote " << written.front().string() << " and " << written.size() - 1 << " signature page(s) for '" << chosen->name << "'\n";
+    return kExitOk;
+  } catch (const campaign::StoreError& e) {
+    std::cerr << "omnilink report: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "omnilink report: " << e.what() << "\n";
+    return kExitProblem;
+  }
+}
+
+}  // namespace omnilink::cli
