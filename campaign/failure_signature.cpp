@@ -48,19 +48,32 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
   if (frontier.contains("refused") && frontier["refused"].is_object()) {
     const nlohmann::json& refused = frontier["refused"];
     const std::string name = refused.value("name", "?"), action = refused.value("action", "?");
-    const std::string conjunct = collapse_spaces(refused.value("conjunct", ""));
-    std::set<std::string> tied, tied_text, unmatched;
-    for (const auto& r : refused.value("related", nlohmann::json::array())) {
-      const bool linearized = r.value("linearized", false);
-      tied.insert(r.value("name", "?") + (linearized ? "+" : "-"));
-      tied_text.insert(r.value("name", "?") + (linearized ? " (linearized)" : " (not yet linearized)"));
+    s.key = target + "|refused|" + name + "|" + action;
+    s.title = name + " refused by " + action;
+    FailureSymptom& symptom = s.symptom;
+    if (refused.contains("lost") && refused["lost"].is_object()) {
+      // A lost value: the same loss is refused by different conjuncts (an empty dequeue, a dequeue
+      // of the element after it), so neither the conjunct nor the operation's own ties are in it.
+      std::set<std::string> producers;
+      for (const auto& r : refused["lost"].value("logged_by", nlohmann::json::array())) producers.insert(r.value("name", "?"));
+      symptom.key = s.key + "|lost|by:" + join_sorted(producers, ",");
+      symptom.title = "the state holds a value that only " + join_sorted(producers, ", ") + " logged (linearized) and no operation takes out: lost";
+    } else {
+      const std::string conjunct = collapse_spaces(refused.value("conjunct", ""));
+      std::set<std::string> tied, tied_text, unmatched;
+      for (const auto& r : refused.value("related", nlohmann::json::array())) {
+        const bool linearized = r.value("linearized", false);
+        tied.insert(r.value("name", "?") + (linearized ? "+" : "-"));
+        tied_text.insert(r.value("name", "?") + (linearized ? " (linearized)" : " (not yet linearized)"));
+      }
+      for (const auto& field : refused.value("unmatched", nlohmann::json::array()))
+        if (field.is_string()) unmatched.insert(field.get<std::string>());
+      symptom.key = s.key + "|" + conjunct + "|tied:" + join_sorted(tied, ",") + "|unmatched:" + join_sorted(unmatched, ",");
+      symptom.title = conjunct.empty() ? "?" : conjunct;
+      if (!tied_text.empty()) symptom.title += "; its values tie it to " + join_sorted(tied_text, ", ");
+      if (!unmatched.empty()) symptom.title += "; no other operation logged its " + join_sorted(unmatched, ", ");
     }
-    for (const auto& field : refused.value("unmatched", nlohmann::json::array()))
-      if (field.is_string()) unmatched.insert(field.get<std::string>());
-    s.key = target + "|refused|" + name + "|" + action + "|" + conjunct + "|tied:" + join_sorted(tied, ",") + "|unmatched:" + join_sorted(unmatched, ",");
-    s.title = name + " refused by " + action + ": " + (conjunct.empty() ? "?" : conjunct);
-    if (!tied_text.empty()) s.title += "; its values tie it to " + join_sorted(tied_text, ", ");
-    if (!unmatched.empty()) s.title += "; no other operation logged its " + join_sorted(unmatched, ", ");
+    symptom.id = hash_id(symptom.key);
   } else {
     std::set<std::string> viable;
     for (const auto& op : frontier.value("pending", nlohmann::json::array()))
@@ -70,6 +83,7 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
               " (no single refused operation recorded: TLC decided, or no operation is refused as a whole there)";
   }
   s.id = hash_id(s.key);
+  if (s.symptom.key.empty()) s.symptom = {s.id, s.key, s.title};
   return s;
 }
 
@@ -94,6 +108,7 @@ FailureSignature crash_signature(const std::string& target, const CrashSite& sit
     s.title = signal + " (no frame in the code under test" + (site.note.empty() ? "" : ": " + site.note) + ")";
   }
   s.id = hash_id(s.key);
+  s.symptom = {s.id, s.key, s.title};
   return s;
 }
 

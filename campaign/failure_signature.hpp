@@ -1,13 +1,17 @@
 // Failure signatures (docs/campaign.md, "Failure signatures"): what groups the failing runs of one
 // bug and separates different bugs, computed from what the validation found, never from the run's
-// seed, timing or operation indices (which differ in every run of the same bug). For a validation
-// failure decided by the native checker it is the target, the operation the spec refused at the
-// deepest state (its name, the action and the conjunct that refused it), and how that operation is
-// tied to the others by the values it logged (those tied operations' names and whether they were
-// linearized there; which of its fields no other operation logged), counting only the values the
-// refusing conjunct mentions. Without a refusal (TLC decided, or no operation is refused as a whole
-// there) it is the target and the names of the frontier's viable operations: coarser, and said.
-// A crash (a run that died of a signal and whose trace prefix passed) is signed by where it struck.
+// seed, timing or operation indices (which differ in every run of the same bug). A validation
+// failure decided by the native checker is signed by the target and the operation the spec refused
+// at the deepest state (its name and the action that refused it); how that run showed the bug is
+// its symptom: the conjunct that refused it and how the operation is tied to the others by the
+// values it logged (those tied operations' names and whether they were linearized there; which of
+// its fields no other operation logged), counting only the values the refusing conjunct mentions,
+// or the value the state held that no operation is left to take out (a lost element). One bug
+// shows several symptoms under chaos (an unlocked reader sees a stale flag, a stale value, a torn
+// one), so runs are grouped by signature and the symptoms are listed under it. Without a refusal
+// (TLC decided, or no operation is refused as a whole there) it is the target and the names of the
+// frontier's viable operations: coarser, and said. A crash (a run that died of a signal and whose
+// trace prefix passed) is signed by where it struck.
 #pragma once
 
 #include <optional>
@@ -20,10 +24,18 @@
 
 namespace omnilink::campaign {
 
+/// How one failing run showed its bug, in more detail than its signature.
+struct FailureSymptom {
+  std::string id;     // 12 hex digits of a 64-bit FNV-1a hash of `key`
+  std::string key;    // what it is computed from, readable, '|'-separated
+  std::string title;  // one line for people: how the spec refused the operation
+};
+
 struct FailureSignature {
   std::string id;     // 12 hex digits of a 64-bit FNV-1a hash of `key`: how reports name it
   std::string key;    // what it is computed from, readable, '|'-separated
-  std::string title;  // one line for people: what the spec refused, and how
+  std::string title;  // one line for people: what the spec refused (or where a crash struck)
+  FailureSymptom symptom;  // the refusal in detail; a crash's and a stuck search's is the signature itself
 };
 
 /// The signature of a validation failure from its result.json (validation::ValidationResult's

@@ -31,11 +31,16 @@ std::optional<nlohmann::json> first_viable_pending(const RunRecord& run) {
   return std::nullopt;
 }
 
-/// The failed runs of each signature, in order of first appearance.
+/// The failed runs of each signature, in order of first appearance, and the symptoms they showed.
 struct SignatureGroup {
   FailureSignature signature;
   std::string target;
   std::vector<const RunRecord*> runs;
+  struct Symptom {
+    FailureSymptom symptom;
+    std::vector<const RunRecord*> runs;
+  };
+  std::vector<Symptom> symptoms;  // in order of first appearance
 };
 
 std::vector<SignatureGroup> group_by_signature(const std::vector<RunRecord>& runs) {
@@ -44,18 +49,32 @@ std::vector<SignatureGroup> group_by_signature(const std::vector<RunRecord>& run
     const auto signature = failure_signature(run);
     if (!signature) continue;
     auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.signature.id == signature->id; });
-    if (group == groups.end()) group = groups.insert(groups.end(), {*signature, run.target, {}});
+    if (group == groups.end()) group = groups.insert(groups.end(), {*signature, run.target, {}, {}});
     group->runs.push_back(&run);
+    auto symptom = std::find_if(group->symptoms.begin(), group->symptoms.end(),
+                                [&](const auto& known) { return known.symptom.id == signature->symptom.id; });
+    if (symptom == group->symptoms.end()) symptom = group->symptoms.insert(group->symptoms.end(), {signature->symptom, {}});
+    symptom->runs.push_back(&run);
   }
   return groups;
 }
 
-/// Each grouped run's signature: read once, for the group.
-std::map<const RunRecord*, const FailureSignature*> signature_of_runs(const std::vector<SignatureGroup>& groups) {
-  std::map<const RunRecord*, const FailureSignature*> of;
+/// Each grouped run's signature and symptom: read once, for the group.
+struct RunSignature {
+  const FailureSignature* signature = nullptr;
+  const FailureSymptom* symptom = nullptr;
+};
+std::map<const RunRecord*, RunSignature> signature_of_runs(const std::vector<SignatureGroup>& groups) {
+  std::map<const RunRecord*, RunSignature> of;
   for (const auto& g : groups)
-    for (const RunRecord* run : g.runs) of[run] = &g.signature;
+    for (const auto& symptom : g.symptoms)
+      for (const RunRecord* run : symptom.runs) of[run] = {&g.signature, &symptom.symptom};
   return of;
+}
+
+/// "<signature title>: <symptom title>", or the title alone where the symptom is the signature.
+std::string signature_text(const FailureSignature& signature, const FailureSymptom& symptom) {
+  return symptom.id == signature.id ? signature.title : signature.title + ": " + symptom.title;
 }
 
 std::string signature_summary(std::vector<SignatureGroup> groups) {
@@ -63,9 +82,14 @@ std::string signature_summary(std::vector<SignatureGroup> groups) {
   std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.runs.size() > b.runs.size(); });
   std::ostringstream s;
   s << groups.size() << (groups.size() == 1 ? " distinct failure" : " distinct failures") << " (by signature):\n";
-  for (const auto& g : groups)
+  for (const auto& g : groups) {
     s << "  " << g.signature.id << "  " << g.runs.size() << (g.runs.size() == 1 ? " run   " : " runs  ") << g.target << ": "
       << g.signature.title << "  (first: " << g.runs.front()->key() << ")\n";
+    for (const auto& symptom : g.symptoms)
+      if (symptom.symptom.id != g.signature.id)
+        s << "      symptom " << symptom.symptom.id << "  " << symptom.runs.size() << (symptom.runs.size() == 1 ? " run   " : " runs  ")
+          << symptom.symptom.title << "  (first: " << symptom.runs.front()->key() << ")\n";
+  }
   return s.str();
 }
 
@@ -75,7 +99,9 @@ std::string problem_details(const std::vector<RunRecord>& runs, const std::vecto
   const auto signature_of = signature_of_runs(groups);
   auto signature_line = [&](const RunRecord& run) {
     const auto found = signature_of.find(&run);
-    return found == signature_of.end() ? "" : "  signature " + found->second->id + ": " + found->second->title + "\n";
+    return found == signature_of.end() ? ""
+                                       : "  signature " + found->second.signature->id + ": " +
+                                             signature_text(*found->second.signature, *found->second.symptom) + "\n";
   };
   std::ostringstream s;
   for (const auto& run : runs) {
@@ -168,16 +194,24 @@ nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<Ru
                          {"operations", run.validation->operations}};
       if (o == "fail") r["replay"] = replay_hint(run);
     }
-    if (const auto found = signature_of.find(&run); found != signature_of.end()) r["signature"] = found->second->id;
+    if (const auto found = signature_of.find(&run); found != signature_of.end()) {
+      r["signature"] = found->second.signature->id;
+      r["symptom"] = found->second.symptom->id;
+    }
     list.push_back(std::move(r));
   }
   nlohmann::json signatures = nlohmann::json::array();
   for (const auto& g : groups) {
     nlohmann::json keys = nlohmann::json::array();
     for (const RunRecord* run : g.runs) keys.push_back(run->key());
-    signatures.push_back({{"id", g.signature.id}, {"target", g.target}, {"title", g.signature.title}, {"key", g.signature.key}, {"runs", keys}});
+    nlohmann::json symptoms = nlohmann::json::array();
+    for (const auto& symptom : g.symptoms)
+      symptoms.push_back({{"id", symptom.symptom.id}, {"title", symptom.symptom.title}, {"key", symptom.symptom.key},
+                          {"runs", symptom.runs.size()}, {"first", symptom.runs.front()->key()}});
+    signatures.push_back({{"id", g.signature.id}, {"target", g.target}, {"title", g.signature.title}, {"key", g.signature.key},
+                          {"runs", keys}, {"symptoms", symptoms}});
   }
-  return {{"format", "omnilink-campaign-summary"}, {"version", 2},           {"campaign", campaign.id},
+  return {{"format", "omnilink-campaign-summary"}, {"version", 3},           {"campaign", campaign.id},
           {"name", campaign.name},                 {"status", campaign.status}, {"file", campaign.file},
           {"exit_code", exit_code_for(runs)},      {"counts", counts},       {"runs", list},
           {"signatures", signatures}};

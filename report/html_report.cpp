@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "campaign/crash_site.hpp"
+#include "campaign/failure_signature.hpp"
 #include "campaign/recording.hpp"
 #include "campaign/report.hpp"
 #include "campaign/run_outcome.hpp"
@@ -203,9 +204,21 @@ std::string signature_page(campaign::Store& store, const sweep::SignatureHistory
       run->dir = campaign::run_directory(store.directory(), run->campaign, run->id).string();  // where it is now
       evidence.push_back(std::move(*run));
     }
-  b << "<h2 id=\"evidence\">Evidence runs</h2>\n<table id=\"evidence-runs\">\n<tr><th>run</th><th>outcome</th><th>how to replay it</th></tr>\n";
-  for (const auto& run : evidence)
-    b << "<tr><td>" << code(run.key()) << "</td>" << td(campaign::outcome(run)) << "<td>" << code(campaign::replay_hint(run)) << "</td></tr>\n";
+  b << "<h2 id=\"symptoms\">Symptoms</h2>\n<p>How its runs showed it (the refusal in detail).</p>\n<table id=\"symptom-table\">\n"
+       "<tr><th>symptom</th><th>what</th><th>runs</th><th>first seen</th><th>first run</th></tr>\n";
+  for (const auto& symptom : h.symptoms)
+    b << "<tr><td>" << code(symptom.symptom.id) << "</td>" << td(symptom.symptom.title + (symptom.new_in_newest ? " (new)" : ""))
+      << td_num(static_cast<double>(symptom.count)) << "<td>" << code(symptom.first_seen) << "</td><td>" << code(symptom.first_run)
+      << "</td></tr>\n";
+  b << "</table>\n";
+
+  b << "<h2 id=\"evidence\">Evidence runs</h2>\n<table id=\"evidence-runs\">\n<tr><th>run</th><th>outcome</th><th>symptom</th>"
+       "<th>how to replay it</th></tr>\n";
+  for (const auto& run : evidence) {
+    const auto signature = campaign::failure_signature(run);
+    b << "<tr><td>" << code(run.key()) << "</td>" << td(campaign::outcome(run)) << "<td>" << (signature ? code(signature->symptom.id) : "")
+      << "</td><td>" << code(campaign::replay_hint(run)) << "</td></tr>\n";
+  }
   b << "</table>\n";
 
   if (!evidence.empty()) {

@@ -103,6 +103,14 @@ std::vector<SignatureHistory> signature_history(campaign::Store& store, const st
       h.window = n - t.target_runs_at_first + 1;
       h.runs_since = 0;
       if (h.runs.size() < options.evidence_runs) h.runs.push_back(run.key());
+      auto symptom = std::find_if(h.symptoms.begin(), h.symptoms.end(),
+                                  [&](const SymptomHistory& known) { return known.symptom.id == signature->symptom.id; });
+      if (symptom == h.symptoms.end()) {
+        symptom = h.symptoms.insert(h.symptoms.end(), {signature->symptom, 0, run.campaign, run.key(), newest && h.first_seen != run.campaign});
+        // An example of every symptom is kept, beyond the signature's first runs.
+        if (std::find(h.runs.begin(), h.runs.end(), run.key()) == h.runs.end()) h.runs.push_back(run.key());
+      }
+      ++symptom->count;
     }
     for (auto& [id, t] : tracked) {
       settle(t, options.confidence);
@@ -115,6 +123,7 @@ std::vector<SignatureHistory> signature_history(campaign::Store& store, const st
     if (t.seen_in_newest) h.status = h.first_seen == sweeps.back().id ? "new" : t.regressed_in_newest ? "regressed" : "recurring";
     else h.status = fixed(h) ? "fixed" : "quiet";
     h.fixed_now = h.status == "fixed" && !t.was_fixed;
+    std::stable_sort(h.symptoms.begin(), h.symptoms.end(), [](const SymptomHistory& a, const SymptomHistory& b) { return a.count > b.count; });
     out.push_back(std::move(h));
   }
   std::sort(out.begin(), out.end(), [](const SignatureHistory& a, const SignatureHistory& b) {

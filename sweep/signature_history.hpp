@@ -21,6 +21,15 @@
 
 namespace omnilink::sweep {
 
+/// One symptom of a signature (campaign::FailureSymptom) over the sweeps of the name.
+struct SymptomHistory {
+  campaign::FailureSymptom symptom;
+  std::uint64_t count = 0;   // failing runs that showed it
+  std::string first_seen;    // campaign id of the sweep
+  std::string first_run;     // "<campaign>/<run>": kept as evidence
+  bool new_in_newest = false;  // first seen in the newest sweep, in a signature seen before it
+};
+
 struct SignatureHistory {
   campaign::FailureSignature signature;
   std::string target;
@@ -35,7 +44,9 @@ struct SignatureHistory {
   std::uint64_t runs_since = 0;   // runs of its target after its last run
   double rate_low = 0;            // lower confidence bound of its failure rate (0: too few sightings)
   std::uint64_t runs_needed = 0;  // runs without it that make it fixed (0: cannot tell yet)
-  std::vector<std::string> runs;  // its failing runs ("<campaign>/<run>"), oldest first, at most the evidence count
+  std::vector<std::string> runs;  // its evidence: its first `evidence_runs` failing runs ("<campaign>/<run>"), and the
+                                  // first run of each symptom not among them, oldest first
+  std::vector<SymptomHistory> symptoms;  // most runs first
 };
 
 struct HistoryOptions {

@@ -50,6 +50,15 @@ std::string fixed_after(const SignatureHistory& h) {
   return std::to_string(h.runs_needed) + " runs without it";
 }
 
+// The symptoms under a JUnit failure, a line each.
+std::string symptom_lines(const SignatureHistory& h) {
+  std::string text;
+  for (const auto& symptom : h.symptoms)
+    text += "\nsymptom " + symptom.symptom.id + " (" + std::to_string(symptom.count) + " run(s)" + (symptom.new_in_newest ? ", new" : "") +
+            "): " + symptom.symptom.title;
+  return text;
+}
+
 }  // namespace
 
 int sweep_exit_code(const SweepSummary& s) {
@@ -74,7 +83,14 @@ std::string sweep_markdown(const SweepSummary& s) {
     if (!h.runs.empty()) out << "; first: `" << h.runs.front() << "`, replay: `omnilink replay " << h.runs.front() << "`";
     out << ")\n";
   }
-  if (!changed) out << "Nothing new: no new or regressed signature, none newly fixed.\n";
+  for (const auto& h : s.signatures)
+    for (const auto& symptom : h.symptoms) {
+      if (!symptom.new_in_newest) continue;
+      changed = true;
+      out << "- **NEW SYMPTOM** of `" << h.signature.id << "` " << cell(h.target) << ": " << cell(symptom.symptom.title) << " ("
+          << symptom.count << " run(s); first: `" << symptom.first_run << "`)\n";
+    }
+  if (!changed) out << "Nothing new: no new or regressed signature, none newly fixed, no new symptom.\n";
 
   out << "\n## Signatures\n\n| signature | status | target | what | runs | first seen | last seen | runs of its target since | fixed after |\n"
       << "|---|---|---|---|---|---|---|---|---|\n";
@@ -82,6 +98,13 @@ std::string sweep_markdown(const SweepSummary& s) {
     out << "| `" << h.signature.id << "` | " << h.status << " | " << cell(h.target) << " | " << cell(h.signature.title) << " | "
         << h.count << " | " << h.first_seen << " | " << h.last_seen << " | " << h.runs_since << " | " << fixed_after(h) << " |\n";
   if (s.signatures.empty()) out << "| (none) | | | | | | | | |\n";
+
+  out << "\n## Symptoms\n\nHow the runs of each signature showed it (docs/campaign.md, Failure signatures).\n\n"
+      << "| signature | symptom | runs | first seen | first run |\n|---|---|---|---|---|\n";
+  for (const auto& h : s.signatures)
+    for (const auto& symptom : h.symptoms)
+      out << "| `" << h.signature.id << "` | " << cell(symptom.symptom.title) << (symptom.new_in_newest ? " (new)" : "") << " | "
+          << symptom.count << " | " << symptom.first_seen << " | `" << symptom.first_run << "` |\n";
 
   out << "\n## Allocation and exploration\n\n"
       << "| configuration | runs | share | found something | failures | failure rate (" << percent(s.confidence)
@@ -110,11 +133,17 @@ std::string sweep_markdown(const SweepSummary& s) {
 
 json sweep_json(const SweepSummary& s) {
   json signatures = json::array();
-  for (const auto& h : s.signatures)
+  for (const auto& h : s.signatures) {
+    json symptoms = json::array();
+    for (const auto& symptom : h.symptoms)
+      symptoms.push_back({{"id", symptom.symptom.id}, {"key", symptom.symptom.key}, {"title", symptom.symptom.title}, {"count", symptom.count},
+                          {"first_seen", symptom.first_seen}, {"first_run", symptom.first_run}, {"new", symptom.new_in_newest}});
     signatures.push_back({{"id", h.signature.id}, {"key", h.signature.key}, {"title", h.signature.title}, {"target", h.target},
                           {"status", h.status}, {"fixed_now", h.fixed_now}, {"count", h.count}, {"first_seen", h.first_seen}, {"last_seen", h.last_seen},
                           {"first_seen_ms", h.first_seen_ms}, {"last_seen_ms", h.last_seen_ms}, {"window", h.window},
-                          {"runs_since", h.runs_since}, {"rate_low", h.rate_low}, {"runs_needed", h.runs_needed}, {"runs", h.runs}});
+                          {"runs_since", h.runs_since}, {"rate_low", h.rate_low}, {"runs_needed", h.runs_needed}, {"runs", h.runs},
+                          {"symptoms", symptoms}});
+  }
   json configurations = json::array();
   for (const auto& share : s.shares)
     configurations.push_back({{"name", share.configuration->name}, {"runs", share.runs.started}, {"finished", share.runs.finished},
@@ -125,7 +154,7 @@ json sweep_json(const SweepSummary& s) {
   json outcomes = json::object();
   for (const auto& [o, n] : outcome_counts(s.runs)) outcomes[o] = n;
   return {{"format", "omnilink-sweep-report"},
-          {"version", 1},
+          {"version", 2},
           {"sweep", s.sweep.id},
           {"name", s.sweep.name},
           {"runs", s.runs.size()},
@@ -161,7 +190,7 @@ std::string sweep_junit(const SweepSummary& s) {
     }
     out << ">\n      <failure type=\"" << h.status << "\" message=\"" << xml_escape(h.status + ": " + h.signature.title) << "\">"
         << xml_escape(std::to_string(h.count) + " run(s) since " + h.first_seen + (h.runs.empty() ? "" : "; first: " + h.runs.front() +
-                      "\nomnilink replay " + h.runs.front()))
+                      "\nomnilink replay " + h.runs.front()) + symptom_lines(h))
         << "</failure>\n    </testcase>\n";
   }
   out << "    <testcase classname=\"" << xml_escape(s.sweep.name) << "\" name=\"sweep ran every run it started to a verdict\"";

@@ -46,12 +46,18 @@ nlohmann::json validate(const std::vector<Step>& steps, std::uint64_t first_time
   return r.to_json();
 }
 
-std::string signature(const nlohmann::json& result) {
+/// A validation's signature id and symptom id.
+struct Signed {
+  std::string signature, symptom;
+};
+
+Signed signature(const nlohmann::json& result) {
   const auto s = campaign::failure_signature("queue", result);
   REQUIRE(s);
-  INFO(s->key);
+  INFO(s->key << " / " << s->symptom.key);
   CHECK(s->id.size() == 12);
-  return s->id;
+  CHECK(s->symptom.id.size() == 12);
+  return {s->id, s->symptom.id};
 }
 
 }  // namespace
@@ -76,28 +82,76 @@ TEST_CASE("result.json names the refused operation, its conjunct and what it is 
   CHECK(never_enqueued["frontier"]["refused"]["related"].empty());
 }
 
-TEST_CASE("one fault keeps one signature; different faults get different ones", "[native][signature]") {
-  const std::string overtaken = signature(validate({{0, "Enqueue", 1}, {0, "Enqueue", 2}, {1, "Dequeue", 2}}));
+TEST_CASE("one operation's refusals are one signature; how each run showed it is its symptom", "[native][signature]") {
+  // Overtaken: 2 is dequeued before 1, which a later dequeue takes out.
+  const Signed overtaken = signature(validate({{0, "Enqueue", 1}, {0, "Enqueue", 2}, {1, "Dequeue", 2}, {1, "Dequeue", 1}}));
   // The same fault later in a longer run, other values, other threads, other times.
-  const std::string overtaken_again = signature(validate(
-      {{1, "Enqueue", 40}, {0, "Dequeue", 40}, {1, "Enqueue", 7}, {1, "Enqueue", 8}, {0, "Dequeue", 8}}, 1000));
-  CHECK(overtaken == overtaken_again);
+  const Signed overtaken_again = signature(validate(
+      {{1, "Enqueue", 40}, {0, "Dequeue", 40}, {1, "Enqueue", 7}, {1, "Enqueue", 8}, {0, "Dequeue", 8}, {0, "Dequeue", 7}}, 1000));
+  CHECK(overtaken.symptom == overtaken_again.symptom);
 
-  const std::string twice = signature(validate({{0, "Enqueue", 1}, {1, "Dequeue", 1}, {1, "Dequeue", 1}}));
-  const std::string never_enqueued = signature(validate({{0, "Enqueue", 1}, {1, "Dequeue", 9}}));
-  const std::string empty_but_not = signature(validate({{0, "Enqueue", 1}, {1, "Dequeue", 0, false}}));
-  const std::set<std::string> distinct{overtaken, twice, never_enqueued, empty_but_not};
-  CHECK(distinct.size() == 4);
+  const Signed twice = signature(validate({{0, "Enqueue", 1}, {1, "Dequeue", 1}, {1, "Dequeue", 1}}));
+  const Signed never_enqueued = signature(validate({{0, "Enqueue", 1}, {1, "Dequeue", 9}}));
+  const Signed empty_but_not = signature(validate({{0, "Enqueue", 1}, {1, "Dequeue", 0, false}}));
+  // Every one is a Dequeue the Dequeue action refuses: one signature, four symptoms.
+  for (const Signed* s : {&overtaken_again, &twice, &never_enqueued, &empty_but_not}) CHECK(s->signature == overtaken.signature);
+  const std::set<std::string> symptoms{overtaken.symptom, twice.symptom, never_enqueued.symptom, empty_but_not.symptom};
+  CHECK(symptoms.size() == 4);
   // `queue = <<>>` mentions no value of the dequeue: its placeholder element, logged by another
-  // empty dequeue here, ties nothing, so the signature does not depend on how many there were.
-  CHECK(signature(validate({{1, "Dequeue", 0, false}, {0, "Enqueue", 1}, {1, "Dequeue", 0, false}})) == empty_but_not);
+  // empty dequeue here, ties nothing, so the symptom does not depend on how many there were.
+  CHECK(signature(validate({{1, "Dequeue", 0, false}, {0, "Enqueue", 1}, {1, "Dequeue", 0, false}})).symptom == empty_but_not.symptom);
+
+  // Lost: 1 is enqueued and never dequeued. The dequeue after it shows the loss as an empty
+  // dequeue on a non-empty queue, or as a dequeue of the element after it: one symptom.
+  const auto lost_empty = validate({{0, "Enqueue", 1}, {1, "Dequeue", 0, false}});
+  const auto lost_next = validate({{0, "Enqueue", 1}, {0, "Enqueue", 2}, {1, "Dequeue", 2}}, 500);
+  CHECK(lost_empty["frontier"]["refused"]["conjunct"] != lost_next["frontier"]["refused"]["conjunct"]);
+  for (const auto* result : {&lost_empty, &lost_next}) {
+    const auto& lost = (*result)["frontier"]["refused"]["lost"];
+    CHECK(lost["value"] == "1");
+    REQUIRE(lost["logged_by"].size() == 1);
+    CHECK(lost["logged_by"][0]["name"] == "Enqueue");
+    CHECK(lost["logged_by"][0]["linearized"] == true);
+  }
+  CHECK(signature(lost_empty).symptom == signature(lost_next).symptom);
+  CHECK(signature(lost_next).symptom == empty_but_not.symptom);
+  const auto lost = campaign::failure_signature("queue", lost_next);
+  REQUIRE(lost);
+  CHECK(lost->key == "queue|refused|Dequeue|Dequeue");
+  CHECK(lost->title == "Dequeue refused by Dequeue");
+  CHECK(lost->symptom.key == "queue|refused|Dequeue|Dequeue|lost|by:Enqueue");
+  CHECK(lost->symptom.title == "the state holds a value that only Enqueue logged (linearized) and no operation takes out: lost");
+  // An overtaken element is taken out later, a twice-dequeued one was taken out already: not lost.
+  CHECK_FALSE(validate({{0, "Enqueue", 1}, {0, "Enqueue", 2}, {1, "Dequeue", 2}, {1, "Dequeue", 1}})["frontier"]["refused"].contains("lost"));
+  // A dequeue of an element never enqueued is that, first, though 1 is never dequeued either.
+  CHECK_FALSE(validate({{0, "Enqueue", 1}, {1, "Dequeue", 9}})["frontier"]["refused"].contains("lost"));
 
   const auto s = campaign::failure_signature("queue", validate({{0, "Enqueue", 1}, {1, "Dequeue", 1}, {1, "Dequeue", 1}}));
   REQUIRE(s);
   // The second Dequeue(1) finds the queue empty; `queue # <<>>` mentions none of its values.
-  CHECK(s->title == "Dequeue refused by Dequeue: queue # <<>>");
-  // A different target is a different bug, whatever the frontier.
-  CHECK(campaign::failure_signature("stack", validate({{0, "Enqueue", 1}, {1, "Dequeue", 9}}))->id != never_enqueued);
+  CHECK(s->symptom.title == "queue # <<>>");
+  // A different target is a different bug, whatever the frontier; so is another operation.
+  CHECK(campaign::failure_signature("stack", validate({{0, "Enqueue", 1}, {1, "Dequeue", 9}}))->id != never_enqueued.signature);
+}
+
+TEST_CASE("an operation the spec refuses is its own signature", "[native][signature]") {
+  // A register whose read returned a value never written: Read refused, not Write.
+  testing::ScratchDir dir;
+  TraceBuilder b(2);
+  b.op(0, "Write", 1, 2, F::fields("value", std::int64_t{5})).op(1, "Read", 3, 4, F::fields("value", std::int64_t{6}));
+  b.write(dir / "run");
+  validation::ValidateOptions o;
+  o.run_dir = dir / "run";
+  o.spec = fs::path(OMNILINK_SPECS_DIR) / "Register.tla";
+  o.checker = validation::Checker::native;
+  o.confirm_failures = false;
+  const auto r = validation::validate_run(o);
+  INFO(r.summary());
+  REQUIRE(r.verdict == "fail");
+  const auto read = campaign::failure_signature("register", r.to_json());
+  REQUIRE(read);
+  CHECK(read->key == "register|refused|Read|Read");
+  CHECK(read->symptom.title.find("no other operation logged its value") != std::string::npos);
 }
 
 TEST_CASE("a TLC-decided failure gets the coarser signature of its stuck operations", "[signature]") {

@@ -203,6 +203,7 @@ TEST_CASE("a sweep's HTML report and `omnilink report` write the same pages: cam
   CHECK_THAT(page, Contains("class=\"bar refused"));  // the operation the spec refused, drawn
   CHECK_THAT(page, Contains("class=\"bar linearized"));
   CHECK_THAT(page, Contains("id=\"refusal\""));
+  CHECK_THAT(page, Contains("id=\"symptom-table\""));
   CHECK_THAT(page, Contains("Pop("));
   // No page loads or runs anything.
   for (const std::string& html : {index, page}) {
@@ -264,7 +265,7 @@ TEST_CASE("Chromium opens the report pages from disk with no console message and
 
   const BrowserView page = open_in_chromium(chromium, pages[0], dir / "profile", screenshot_dir() / "sweep-signature.png");
   CHECK(page.console == std::vector<std::string>{});
-  check_elements(page.dom, {"title", "facts", "evidence-runs", "frontier", "refusal", "frontier-operations", "spec-state"});
+  check_elements(page.dom, {"title", "facts", "symptom-table", "evidence-runs", "frontier", "refusal", "frontier-operations", "spec-state"});
   CHECK_THAT(page.dom, Contains("class=\"timeline\""));
   CHECK_THAT(page.dom, Contains("class=\"bar refused"));
   check_screenshot(page.screenshot);

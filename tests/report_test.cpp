@@ -96,34 +96,49 @@ TEST_CASE("the JSON summary and the JUnit XML carry every run, escaped") {
 
 }  // namespace
 
-TEST_CASE("failed runs are grouped by signature in the summary and the JSON", "[signature]") {
+TEST_CASE("failed runs are grouped by signature in the summary and the JSON, with their symptoms", "[signature]") {
   omnilink::testing::ScratchDir dir;
   CampaignRecord c;
   c.id = "c-1";
   c.name = "c";
   c.status = "finished";
-  // Two runs refused the same way, one refused another way (result.json as the native checker writes it).
-  auto failed = [&](const std::string& id, const std::string& conjunct) {
+  // Runs refused (result.json as the native checker writes it): three Dequeues, two of them the same
+  // way, and a Bulk.
+  auto failed = [&](const std::string& id, const std::string& name, const std::string& conjunct) {
     RunRecord r = run(id, "ok", "fail");
     r.dir = (dir.path() / id).string();
     std::filesystem::create_directories(dir.path() / id / "validation");
     const nlohmann::json result{{"verdict", "fail"},
                                 {"frontier", {{"pending", nlohmann::json::array()},
-                                              {"refused", {{"name", "Dequeue"}, {"action", "Dequeue"}, {"conjunct", conjunct},
+                                              {"refused", {{"name", name}, {"action", name}, {"conjunct", conjunct},
                                                            {"related", nlohmann::json::array()}, {"unmatched", nlohmann::json::array()}}}}}};
     std::ofstream(dir.path() / id / "validation" / "result.json") << result.dump();
     return r;
   };
-  const std::vector<RunRecord> runs{failed("a", "Head(queue) = elem"), run("b", "ok", "pass"), failed("c", "queue = <<>>"),
-                                    failed("d", "Head(queue)  =  elem")};
+  const std::vector<RunRecord> runs{failed("a", "Dequeue", "Head(queue) = elem"), run("b", "ok", "pass"),
+                                    failed("c", "Bulk", "Len(queue) >= n"), failed("d", "Dequeue", "Head(queue)  =  elem"),
+                                    failed("e", "Dequeue", "queue = <<>>")};
   const nlohmann::json j = summary_json(c, runs);
+  CHECK(j["version"] == 3);
   REQUIRE(j["signatures"].size() == 2);
-  CHECK(j["signatures"][0]["runs"] == nlohmann::json::array({"c-1/a", "c-1/d"}));
-  CHECK(j["runs"][0]["signature"] == j["signatures"][0]["id"]);
-  CHECK(j["runs"][3]["signature"] == j["signatures"][0]["id"]);
+  const auto& dequeue = j["signatures"][0];
+  CHECK(dequeue["runs"] == nlohmann::json::array({"c-1/a", "c-1/d", "c-1/e"}));
+  CHECK(dequeue["title"] == "Dequeue refused by Dequeue");
+  REQUIRE(dequeue["symptoms"].size() == 2);
+  CHECK(dequeue["symptoms"][0]["title"] == "Head(queue) = elem");  // whitespace does not split it
+  CHECK(dequeue["symptoms"][0]["runs"] == 2);
+  CHECK(dequeue["symptoms"][0]["first"] == "c-1/a");
+  CHECK(dequeue["symptoms"][1]["title"] == "queue = <<>>");
+  CHECK(j["runs"][0]["signature"] == dequeue["id"]);
+  CHECK(j["runs"][3]["signature"] == dequeue["id"]);
+  CHECK(j["runs"][4]["signature"] == dequeue["id"]);
+  CHECK(j["runs"][3]["symptom"] == j["runs"][0]["symptom"]);
+  CHECK(j["runs"][4]["symptom"] != j["runs"][0]["symptom"]);
   CHECK(j["runs"][2]["signature"] == j["signatures"][1]["id"]);
   CHECK_FALSE(j["runs"][1].contains("signature"));
   const std::string summary = signature_summary(runs);
   CHECK(summary.find("2 distinct failures") == 0);
-  CHECK(summary.find("2 runs  queue: Dequeue refused by Dequeue: Head(queue) = elem  (first: c-1/a)") != std::string::npos);
+  CHECK(summary.find("3 runs  queue: Dequeue refused by Dequeue  (first: c-1/a)") != std::string::npos);
+  CHECK(summary.find("2 runs  Head(queue) = elem  (first: c-1/a)") != std::string::npos);
+  CHECK(summary.find("1 run   queue = <<>>  (first: c-1/e)") != std::string::npos);
 }

@@ -97,8 +97,14 @@ Decision combine(const Partitioned& partitioned, std::vector<SearchReport> repor
 
 /// The refused operation of a rejected search, and those tied to it, as the trace logged them.
 RefusedOp describe_refusal(const Problem& decided, const SearchReport::Refused& r) {
-  RefusedOp out{*decided.threads[r.thread][r.position].op, r.action, r.at, r.conjunct, {}, r.unmatched};
-  for (const auto& tie : r.related) out.related.push_back({*decided.threads[tie.thread][tie.position].op, tie.linearized});
+  RefusedOp out{*decided.threads[r.thread][r.position].op, r.action, r.at, r.conjunct, {}, r.unmatched, {}};
+  const auto logged = [&](const std::vector<SearchReport::Refused::Tie>& ties) {
+    std::vector<RefusedOp::Related> ops;
+    for (const auto& tie : ties) ops.push_back({*decided.threads[tie.thread][tie.position].op, tie.linearized});
+    return ops;
+  };
+  out.related = logged(r.related);
+  if (r.lost) out.lost = RefusedOp::Lost{r.lost->value, logged(r.lost->logged_by)};
   return out;
 }
 

@@ -413,11 +413,49 @@ class Search {
       }
     }
     if (!deepest) return std::nullopt;
-    SearchReport::Refused refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt(), {}, {}};
+    SearchReport::Refused refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt(), {}, {}, {}};
     std::vector<std::string> reads;
     mentioned_parameters(*deepest->conjunct, *refusing, reads);
     tie(n, reads, refused);
+    refused.lost = lost_value(n, refused, *deepest);
     return std::make_pair(std::move(refused), std::move(*deepest));
+  }
+
+  /// SearchReport::Refused::lost: of the refused comparison's operands, and of the items of those
+  /// that are sequences or sets, the first value other than the operation's own that every
+  /// operation logging it had put in the state by `n`. None where the operation logged a value no
+  /// other did (a dequeue of an element never enqueued): that explains the refusal first.
+  std::optional<SearchReport::Refused::Lost> lost_value(const Node& n, const SearchReport::Refused& refused,
+                                                        const language::Evaluator::Refusal& how) {
+    if (!refused.unmatched.empty()) return std::nullopt;
+    if (value_users_.empty()) index_values();
+    const OpRef self{static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)};
+    std::vector<std::string> own;
+    for (const trace::Value* field : problem_.threads[self.first][self.second].args)
+      if (field != nullptr) own.push_back(trace::to_tla(*field));
+    const auto lost = [&](const Value& v) -> std::optional<SearchReport::Refused::Lost> {
+      if (v.kind() != Value::Kind::Int && v.kind() != Value::Kind::String && v.kind() != Value::Kind::Model) return std::nullopt;
+      const std::string text = v.text();
+      if (std::find(own.begin(), own.end(), text) != own.end()) return std::nullopt;
+      const auto* users = identifying_users(text);
+      if (users == nullptr || users->empty()) return std::nullopt;
+      SearchReport::Refused::Lost found{text, {}};
+      for (const auto& [u, position] : *users) {
+        if (OpRef{u, position} == self || position >= n.pc[u]) return std::nullopt;  // one is left to take it out
+        found.logged_by.push_back({u, position, true});
+      }
+      return found;
+    };
+    for (const Value& operand : how.operands) {
+      if (auto found = lost(operand)) return found;
+      if (operand.kind() == Value::Kind::Seq)
+        for (const Value& item : operand.items())
+          if (auto found = lost(item)) return found;
+      if (operand.kind() == Value::Kind::Set)
+        for (const Value& item : operand.elements())
+          if (auto found = lost(item)) return found;
+    }
+    return std::nullopt;
   }
 
   /// The refused operation's ties (SearchReport::Refused), from the same index of logged values

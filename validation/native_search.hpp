@@ -66,6 +66,17 @@ struct SearchReport {
     };
     std::vector<Tie> related;
     std::vector<std::string> unmatched;  // those parameters whose value no other operation logged
+    /// A value the refused comparison found in the state where the operation's own should have
+    /// been (the head a dequeue's element was compared with; an element of the queue an empty
+    /// dequeue found), identifying (at most kIdentifyingUses operations logged it), that no
+    /// operation is left to take out: every one that logged it is linearized there. A lost element
+    /// shows as different conjuncts (an empty dequeue, a dequeue of the next element); this is
+    /// what they share. The first such value, operands in order, a sequence from its head.
+    struct Lost {
+      std::string value;         // TLA+ text
+      std::vector<Tie> logged_by;  // all linearized
+    };
+    std::optional<Lost> lost;
   };
   std::optional<Refused> refused;
   std::uint64_t states_generated = 0, states_distinct = 0;

@@ -28,7 +28,7 @@ std::vector<FrontierOp> frontier_at(const History& history, const std::vector<st
 }
 
 nlohmann::json ValidationResult::to_json() const {
-  nlohmann::json j{{"format", "omnilink-validation-result"}, {"version", 4}, {"verdict", verdict}, {"checker", checker},
+  nlohmann::json j{{"format", "omnilink-validation-result"}, {"version", 5}, {"verdict", verdict}, {"checker", checker},
                    {"reason", reason}, {"operations", operations}, {"dropped_failed_without_effect", dropped_failed},
                    {"pending", pending}, {"caveats", caveats}, {"duration_ms", duration.count()},
                    {"peak_rss_kb", peak_rss_kb}};
@@ -69,12 +69,15 @@ nlohmann::json ValidationResult::to_json() const {
     // pending operations; see docs/validation.md).
     j["frontier"] = {{"linearized", linearized.value_or(0)}, {"total", operations}, {"pending", next}, {"spec_state", spec_state}};
     if (refused) {
-      nlohmann::json related = nlohmann::json::array();
-      for (const auto& r : refused->related)
-        related.push_back({{"thread", r.op.thread}, {"index", r.op.index}, {"name", r.op.name}, {"linearized", r.linearized}});
+      const auto ops = [](const std::vector<RefusedOp::Related>& list) {
+        nlohmann::json out = nlohmann::json::array();
+        for (const auto& r : list) out.push_back({{"thread", r.op.thread}, {"index", r.op.index}, {"name", r.op.name}, {"linearized", r.linearized}});
+        return out;
+      };
       j["frontier"]["refused"] = {{"thread", refused->op.thread}, {"index", refused->op.index}, {"name", refused->op.name},
                                   {"action", refused->action}, {"at", refused->at}, {"conjunct", refused->conjunct},
-                                  {"related", related}, {"unmatched", refused->unmatched}};
+                                  {"related", ops(refused->related)}, {"unmatched", refused->unmatched}};
+      if (refused->lost) j["frontier"]["refused"]["lost"] = {{"value", refused->lost->value}, {"logged_by", ops(refused->lost->logged_by)}};
     }
   }
   return j;
@@ -95,6 +98,11 @@ std::string ValidationResult::summary() const {
         s << "\n    a value it logged was also logged by " << r.op.id() << " " << r.op.name << " ("
           << (r.linearized ? "linearized" : "not linearized") << " there)";
       for (const auto& field : refused->unmatched) s << "\n    its " << field << " was logged by no other operation";
+      if (refused->lost) {
+        s << "\n    the state held " << refused->lost->value << " there, which only";
+        for (const auto& r : refused->lost->logged_by) s << " " << r.op.id() << " " << r.op.name;
+        s << " logged (linearized): no operation is left to take it out";
+      }
     }
   } else {
     s << verdict << ": " << reason;

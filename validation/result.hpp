@@ -59,6 +59,13 @@ struct RefusedOp {
   };
   std::vector<Related> related;
   std::vector<std::string> unmatched;  // its fields whose value no other operation logged
+  /// A value the state held where the operation's own should have been, that every operation
+  /// logging it had put there and none is left to take out (SearchReport::Refused::Lost).
+  struct Lost {
+    std::string value;  // TLA+ text
+    std::vector<Related> logged_by;
+  };
+  std::optional<Lost> lost;
 };
 
 struct ValidationResult {
