@@ -3,31 +3,10 @@
 # calendar expression, the crontab line's five fields, the workflow's YAML, and every option the
 # examples pass to `omnilink sweep` against the options it accepts. A missing tool is SKIPPED.
 set(dir "${SOURCE_DIR}/examples/scheduling")
-execute_process(COMMAND "${OMNILINK}" sweep --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "omnilink sweep --help failed")
-endif()
-
-# Every --option on an `omnilink sweep` line of `file` is one the command accepts.
-function(check_sweep_options file)
-  file(READ "${file}" text)
-  string(REGEX MATCHALL "omnilink\"? sweep[^\n]*(\\\\\n[^\n]*)*" lines "${text}")
-  if(NOT lines)
-    message(FATAL_ERROR "${file}: no `omnilink sweep` command line")
-  endif()
-  foreach(line IN LISTS lines)
-    string(REGEX MATCHALL "--[a-z-]+" options "${line}")
-    foreach(option IN LISTS options)
-      string(FIND "${help}" "${option}" at)
-      if(at EQUAL -1)
-        message(FATAL_ERROR "${file}: `omnilink sweep` has no option ${option}")
-      endif()
-    endforeach()
-  endforeach()
-endfunction()
-
+include("${CMAKE_CURRENT_LIST_DIR}/cli_options.cmake")
+omnilink_help(sweep help)
 foreach(f omnilink-sweep.service crontab github-nightly-sweep.yml)
-  check_sweep_options("${dir}/${f}")
+  check_cli_options("${dir}/${f}" sweep "${help}")
 endforeach()
 
 # crontab: minute, hour, day of month, month, day of week, then the command.
