@@ -329,11 +329,23 @@ const TargetConfig* CampaignConfig::target(const std::string& target_name) const
   return nullptr;
 }
 
+std::optional<Shard> parse_shard(const std::string& text) {
+  const auto slash = text.find('/');
+  const auto number = [](const std::string& digits) -> std::optional<std::uint32_t> {
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+    return static_cast<std::uint32_t>(std::stoul(digits));
+  };
+  if (slash == std::string::npos) return std::nullopt;
+  const auto index = number(text.substr(0, slash)), count = number(text.substr(slash + 1));
+  if (!index || !count || *count == 0 || *index >= *count) return std::nullopt;
+  return Shard{*index, *count};
+}
+
 json CampaignConfig::to_json() const {
   json target_list = json::array();
   for (const auto& target : targets) target_list.push_back(target_json(target));
   // nlohmann's default object keeps keys sorted, so the dump is deterministic.
-  return {{"format", kCampaignFormat},
+  json out{{"format", kCampaignFormat},
           {"name", name},
           {"store", store.string()},
           {"rr", to_string(rr)},
@@ -343,6 +355,8 @@ json CampaignConfig::to_json() const {
           {"tlc", {{"heap", tlc.heap}, {"timeout_s", tlc.timeout.count()}, {"jobs", or_null(tlc.jobs)}}},
           {"validation", {{"checker", omnilink::validation::checker_name(validation.checker)}, {"confirm_failures", validation.confirm_failures}}},
           {"targets", std::move(target_list)}};
+  if (shard) out["shard"] = {{"index", shard->index}, {"count", shard->count}};
+  return out;
 }
 
 // --only and --harness-arg shape the configuration like overrides do, so what is stored (and
@@ -456,6 +470,8 @@ CampaignConfig stored_campaign(const json& effective, const std::string& origin)
       target.seed_base = t.at("seed_base").get<std::uint64_t>();
       config.targets.push_back(std::move(target));
     }
+    if (effective.contains("shard"))
+      config.shard = Shard{effective["shard"].at("index").get<std::uint32_t>(), effective["shard"].at("count").get<std::uint32_t>()};
     return config;
   } catch (const json::exception& e) {
     throw CampaignFileError(origin + ": the stored configuration is not one this omnilink wrote: " + e.what());

@@ -61,6 +61,19 @@ struct TlcConfig {
 inline constexpr std::uint64_t kDefaultRrTimesliceTicks = 2000;
 inline constexpr std::uint64_t kRrOwnTimesliceTicks = 2'500'000;  // rr's Scheduler::DEFAULT_MAX_TICKS
 
+/// A share of a campaign's plan (`omnilink campaign --shard I/N`, docs/scale-out.md): the runs at
+/// plan positions p with p % count == index, so N shards with indices 0..N-1 cover the plan once.
+struct Shard {
+  std::uint32_t index = 0;
+  std::uint32_t count = 1;
+
+  std::string text() const { return std::to_string(index) + "/" + std::to_string(count); }
+  bool operator==(const Shard&) const = default;
+};
+
+/// "I/N" with 0 <= I < N (decimal, no sign); nothing otherwise.
+std::optional<Shard> parse_shard(const std::string& text);
+
 struct CampaignConfig {
   std::filesystem::path file;              // the campaign file, absolute
   std::string name;                        // default: the file's stem
@@ -76,6 +89,7 @@ struct CampaignConfig {
   TlcConfig tlc;
   ValidationConfig validation;
   std::vector<TargetConfig> targets;
+  std::optional<Shard> shard;              // only this share of the plan (not from the file: --shard)
 
   // The target named `name`, or nullptr.
   const TargetConfig* target(const std::string& name) const;

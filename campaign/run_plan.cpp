@@ -51,7 +51,10 @@ std::filesystem::path run_directory(const std::filesystem::path& store, const st
 std::vector<RunRecord> planned_records(const CampaignConfig& config, const std::string& campaign_id,
                                        const std::filesystem::path& store) {
   std::vector<RunRecord> records;
-  for (const PlannedRun& p : plan_runs(config)) {
+  const std::vector<PlannedRun> plan = plan_runs(config);
+  for (std::size_t position = 0; position < plan.size(); ++position) {
+    if (config.shard && position % config.shard->count != config.shard->index) continue;  // another shard's
+    const PlannedRun& p = plan[position];
     RunRecord r;
     r.campaign = campaign_id;
     r.id = p.id;

@@ -30,7 +30,8 @@ std::vector<PlannedRun> plan_runs(const CampaignConfig& config);
 // A run's directory: STORE/<campaign-id>/<run-id>, derived from the plan, never read back.
 std::filesystem::path run_directory(const std::filesystem::path& store, const std::string& campaign_id, const std::string& run_id);
 
-// The plan's runs as the store records them before they start (status pending).
+// The plan's runs as the store records them before they start (status pending): the campaign's
+// shard of them, when it is one.
 std::vector<RunRecord> planned_records(const CampaignConfig& config, const std::string& campaign_id,
                                        const std::filesystem::path& store);
 

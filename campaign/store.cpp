@@ -572,9 +572,10 @@ void Store::add_runs(const std::vector<RunRecord>& runs) {
   t.commit();
 }
 
-void Store::update_run(const RunRecord& r) {
-  Connection& db = db_->connection;
-  Transaction t(db);
+namespace {
+
+// The statements behind update_run, add_validation and import_runs, inside the caller's transaction.
+void write_run(Connection& db, const RunRecord& r) {
   Statement s(db, R"sql(
     UPDATE runs SET target = ?, threads = ?, ops = ?, number = ?, seed = ?, status = ?, detail = ?, rr_mode = ?,
                     rr_soft_counters = ?, exit_code = ?, exit_signal = ?, dir = ?, started_ms = ?, finished_ms = ?,
@@ -584,12 +585,9 @@ void Store::update_run(const RunRecord& r) {
   s.bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal).bind(r.dir).bind(r.started_ms).bind(r.finished_ms);
   s.bind(r.harness_ms).bind(r.pack_ms).bind(r.campaign).bind(r.id);
   if (s.run() == 0) throw StoreError(db.path().string() + ": no run " + r.key());
-  t.commit();
 }
 
-void Store::add_validation(const std::string& campaign, const std::string& run, const ValidationRecord& v) {
-  Connection& db = db_->connection;
-  Transaction t(db);
+void insert_validation(Connection& db, const std::string& campaign, const std::string& run, const ValidationRecord& v) {
   Statement s(db, R"sql(
     INSERT INTO validations (campaign, run, verdict, reason, spec, duration_ms, peak_rss_kb, states_generated,
                              states_distinct, operations, linearized, frontier_summary, created_ms)
@@ -597,6 +595,28 @@ void Store::add_validation(const std::string& campaign, const std::string& run, 
   s.bind(campaign).bind(run).bind(v.verdict).bind(v.reason).bind(v.spec).bind(v.duration_ms).bind(v.peak_rss_kb);
   s.bind(v.states_generated).bind(v.states_distinct).bind(v.operations).bind(v.linearized).bind(v.frontier_summary);
   s.bind(v.created_ms != 0 ? v.created_ms : now_ms()).run();
+}
+
+}  // namespace
+
+void Store::update_run(const RunRecord& r) {
+  Transaction t(db_->connection);
+  write_run(db_->connection, r);
+  t.commit();
+}
+
+void Store::add_validation(const std::string& campaign, const std::string& run, const ValidationRecord& v) {
+  Transaction t(db_->connection);
+  insert_validation(db_->connection, campaign, run, v);
+  t.commit();
+}
+
+void Store::import_runs(const std::vector<RunRecord>& runs) {
+  Transaction t(db_->connection);
+  for (const RunRecord& r : runs) {
+    write_run(db_->connection, r);
+    if (r.validation) insert_validation(db_->connection, r.campaign, r.id, *r.validation);
+  }
   t.commit();
 }
 

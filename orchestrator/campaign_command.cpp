@@ -20,11 +20,12 @@ using namespace omnilink::campaign;
 
 namespace {
 
-// Only the targets decide the plan; jobs, limits, TLC settings and the rr mode may change between
-// sessions of one campaign (resume with fewer jobs, a larger heap).
+// Only the targets and the shard decide the plan; jobs, limits, TLC settings and the rr mode may
+// change between sessions of one campaign (resume with fewer jobs, a larger heap).
 std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& now) {
-  if (stored.value("targets", nlohmann::json()) == now.value("targets", nlohmann::json())) return "";
-  return "its targets differ from the campaign file's now";
+  if (stored.value("targets", nlohmann::json()) != now.value("targets", nlohmann::json())) return "its targets differ from the campaign file's now";
+  if (stored.value("shard", nlohmann::json()) != now.value("shard", nlohmann::json())) return "it is another shard of the plan (--shard)";
+  return "";
 }
 
 }  // namespace
@@ -34,6 +35,7 @@ std::vector<std::string> CampaignCommand::resume_command(const fs::path& store, 
                                 "--store", fs::absolute(store).string()};
   for (auto& a : options_.arguments()) argv.push_back(std::move(a));
   if (runs_) argv.insert(argv.end(), {"--runs", std::to_string(*runs_)});
+  if (!shard_.empty()) argv.insert(argv.end(), {"--shard", shard_});
   return argv;
 }
 
@@ -44,6 +46,7 @@ void CampaignCommand::add_to(CLI::App& app) {
   sub_->add_option("--id", resume_id_, "With --resume: the campaign to continue (e.g. demo-3), rather than the newest of its name")
       ->needs("--resume");
   sub_->add_option("--runs", runs_, "Runs per configuration, for every target")->check(CLI::PositiveNumber);
+  sub_->add_option("--shard", shard_, "Run only share I of N of the plan (0 <= I < N), for `omnilink merge` (docs/scale-out.md)");
   options_.add_to(*sub_);
 }
 
@@ -58,12 +61,39 @@ int CampaignCommand::run() {
     std::cerr << "omnilink campaign: " << e.what() << "\n";
     return kExitUsage;
   }
+  if (!shard_.empty()) {
+    config.shard = parse_shard(shard_);
+    if (!config.shard) {
+      std::cerr << "omnilink campaign: --shard " << shard_ << ": not a shard: I/N with 0 <= I < N, e.g. 0/4\n";
+      return kExitUsage;
+    }
+  }
 
-  auto session = CampaignSession::open({"campaign", &config, config.to_json(), resume_, resume_id_, plan_difference});
+  // A shard run again (a retried pod or array task) continues its store's campaign of that shard,
+  // so that a shard store holds one campaign for `omnilink merge`.
+  bool resume = resume_;
+  std::string resume_id = resume_id_;
+  if (config.shard && !resume && has_index(config.store)) {
+    try {
+      auto existing = Store::open_read_only(config.store);
+      if (const auto previous = existing.latest_campaign(config.name);
+          previous && nlohmann::json::parse(previous->config_json).value("shard", nlohmann::json()) == config.to_json().at("shard")) {
+        std::cout << "shard " << config.shard->text() << " has a campaign in this store already: continuing " << previous->id << "\n";
+        resume = true;
+        resume_id = previous->id;
+      }
+    } catch (const StoreError& e) {
+      std::cerr << "omnilink campaign: " << e.what() << "\n";
+      return kExitUsage;
+    }
+  }
+  auto session = CampaignSession::open({"campaign", &config, config.to_json(), resume, resume_id, plan_difference});
   if (!session) return kExitUsage;
   const std::string campaign_id = session->id();
-  session->print_header(std::cout, "runs: " + std::to_string(plan_runs(config).size()) + " over " +
-                                       std::to_string(config.targets.size()) + " target(s)");
+  const std::size_t planned = planned_records(config, campaign_id, config.store).size();
+  session->print_header(std::cout, "runs: " + std::to_string(planned) + " over " + std::to_string(config.targets.size()) + " target(s)" +
+                                       (config.shard ? " (shard " + config.shard->text() + " of " +
+                                                           std::to_string(plan_runs(config).size()) + ")" : ""));
   Progress progress(std::cout, !options_.plain && ::isatty(STDOUT_FILENO) == 1);
   PlanSource plan(config, campaign_id);
   const std::optional<bool> ran = session->run(plan, progress);

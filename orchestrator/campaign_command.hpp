@@ -1,6 +1,8 @@
 // `omnilink campaign FILE`: the product's main job. Loads the campaign file (campaign/campaign_file),
 // opens the store, resolves the rr mode, runs the engine (campaign/engine) and reports: summary
-// table, failures with their frontier and replay command, --json and --junit files.
+// table, failures with their frontier and replay command, --json and --junit files. With --shard
+// I/N it runs only that share of the plan, into a store that `omnilink merge` brings together with
+// the other shards' (docs/scale-out.md).
 // Exit code: 0 every run passed, 1 a run failed validation, 2 otherwise when some run has no pass
 // (unknown, crashed, timeout, bad-trace, error, or the campaign was interrupted), 3 usage or
 // configuration error (docs/campaign.md).
@@ -31,6 +33,7 @@ class CampaignCommand : public Command {
   std::optional<unsigned> runs_;
   bool resume_ = false;
   std::string resume_id_;  // --id: the campaign --resume continues (default: the newest of its name)
+  std::string shard_;      // --shard I/N
 };
 
 }  // namespace omnilink::cli

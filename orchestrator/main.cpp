@@ -11,6 +11,7 @@
 #include "orchestrator/gc_command.hpp"
 #include "orchestrator/gen_hpp_command.hpp"
 #include "orchestrator/ls_command.hpp"
+#include "orchestrator/merge_command.hpp"
 #include "orchestrator/replay_command.hpp"
 #include "orchestrator/report_command.hpp"
 #include "orchestrator/results_command.hpp"
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<SweepCommand>());
   commands.push_back(std::make_unique<GcCommand>());
   commands.push_back(std::make_unique<ReportCommand>());
+  commands.push_back(std::make_unique<MergeCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

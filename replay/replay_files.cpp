@@ -29,8 +29,9 @@ void write_replay_files(const fs::path& run_dir, const std::string& run_name, co
     readme << op.id() << "  " << op.call() << "  timebox [" << op.start << ", " << op.end << "]\n"
            << "    omnilink replay " << run_name << " " << op.id() << "            (gdb prompt, stopped there)\n"
            << "    omnilink replay " << run_name << " " << op.id() << " --batch    (print it and exit)\n"
-           << "    by hand: rr replay " << (recording.soft_counters ? "-W " : "") << "-x " << command_file(run_dir, op).string()
-           << " " << (run_dir / "rr").string() << " -- -ex continue\n\n";
+           // Relative to the run directory, which a merge or a copy of the store moves.
+           << "    by hand, in this run's directory: rr replay " << (recording.soft_counters ? "-W " : "") << "-x "
+           << fs::relative(command_file(run_dir, op), run_dir).string() << " rr -- -ex continue\n\n";
   }
 }
 

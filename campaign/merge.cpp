@@ -1,0 +1,241 @@
+#include "campaign/merge.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/campaign_file.hpp"
+#include "campaign/campaign_lock.hpp"
+#include "campaign/run_plan.hpp"
+#include "campaign/store.hpp"
+
+namespace omnilink::campaign {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+/// DEST/<campaign-id>/merged-shards.json: the shard count and the indices merged so far, so that a
+/// later merge into the same campaign refuses an index twice and says which are missing.
+fs::path merged_shards_file(const fs::path& store, const std::string& campaign_id) { return store / campaign_id / "merged-shards.json"; }
+
+json read_json(const fs::path& file) {
+  std::ifstream in(file);
+  return in ? json::parse(in, nullptr, /*allow_exceptions=*/false) : json();
+}
+
+void write_json(const fs::path& file, const json& value) {
+  // Written aside and renamed into place: a merge that dies never leaves half a file.
+  const fs::path aside = file.string() + ".tmp";
+  {
+    std::ofstream out(aside, std::ios::trunc);
+    out << value.dump(2) << "\n";
+    if (!out.flush()) throw MergeError("cannot write " + aside.string());
+  }
+  fs::rename(aside, file);
+}
+
+/// One shard store's shard campaign, read and checked on its own.
+struct ShardInput {
+  fs::path store_dir;
+  CampaignRecord campaign;
+  CampaignConfig config;  // with its shard
+  std::vector<RunRecord> runs;
+  json marker;  // merged.json, if any
+  std::optional<CampaignLock> lock;
+
+  std::string describe() const { return store_dir.string() + " (campaign " + campaign.id + ", shard " + config.shard->text() + ")"; }
+};
+
+ShardInput read_shard(const fs::path& store_dir) {
+  ShardInput in;
+  in.store_dir = fs::absolute(store_dir);
+  auto store = Store::open_read_only(in.store_dir);
+  std::vector<CampaignRecord> shard_campaigns;
+  for (auto& c : store.campaigns())
+    if (json::parse(c.config_json, nullptr, false).contains("shard")) shard_campaigns.push_back(std::move(c));
+  if (shard_campaigns.empty())
+    throw MergeError(in.store_dir.string() + ": no shard campaign in this store (a shard is run with `omnilink campaign FILE --shard I/N`)");
+  if (shard_campaigns.size() > 1) {
+    std::string ids;
+    for (const auto& c : shard_campaigns) ids += (ids.empty() ? "" : ", ") + c.id;
+    throw MergeError(in.store_dir.string() + ": holds " + std::to_string(shard_campaigns.size()) + " shard campaigns (" + ids +
+                     "); a shard store holds one");
+  }
+  in.campaign = std::move(shard_campaigns.front());
+  try {
+    in.config = stored_campaign(json::parse(in.campaign.config_json), campaign_record_file(in.store_dir, in.campaign.id).string());
+  } catch (const CampaignFileError& e) {
+    throw MergeError(in.store_dir.string() + ": " + e.what());
+  }
+  in.runs = store.runs(in.campaign.id);
+  in.marker = read_json(merged_marker(in.store_dir, in.campaign.id));
+  std::string why;
+  auto lock = CampaignLock::acquire(in.store_dir / in.campaign.id, why);
+  if (!lock) throw MergeError(in.describe() + " is still running: " + why);
+  in.lock.emplace(std::move(*lock));
+  return in;
+}
+
+/// The shards are of one campaign, each index once.
+void check_one_campaign(const std::vector<ShardInput>& shards) {
+  const ShardInput& first = shards.front();
+  const json targets = first.config.to_json().at("targets");
+  std::set<std::uint32_t> indices;
+  for (const ShardInput& s : shards) {
+    if (s.config.name != first.config.name)
+      throw MergeError(s.describe() + " is not a shard of the same campaign as " + first.describe() + ": its name differs");
+    if (s.config.to_json().at("targets") != targets)
+      throw MergeError(s.describe() + " is not a shard of the same campaign as " + first.describe() +
+                       ": its targets differ (another campaign file, or other overrides)");
+    if (s.config.shard->count != first.config.shard->count)
+      throw MergeError(s.describe() + " is not a shard of the same campaign as " + first.describe() + ": the plan was split into " +
+                       std::to_string(s.config.shard->count) + " shards there, " + std::to_string(first.config.shard->count) + " here");
+    if (!indices.insert(s.config.shard->index).second)
+      throw MergeError("shard " + s.config.shard->text() + " is given twice (" + s.describe() + ")");
+    if (s.marker.is_object() && s.marker.value("complete", false))
+      throw MergeError(s.describe() + " was merged already, into " + s.marker.value("into", "?") + " (campaign " +
+                       s.marker.value("campaign", "?") + ")");
+  }
+}
+
+/// The destination campaign's configuration: the shards' plan, whole, kept in the destination.
+CampaignConfig whole_plan(const CampaignConfig& shard, const fs::path& destination) {
+  CampaignConfig config = shard;
+  config.shard.reset();
+  config.store = destination;
+  return config;
+}
+
+/// Moves a run directory: a rename, or across file systems a copy and then the removal of the source.
+void move_directory(const fs::path& from, const fs::path& to) {
+  std::error_code ec;
+  fs::rename(from, to, ec);
+  if (!ec) return;
+  if (ec != std::errc::cross_device_link) throw MergeError("cannot move " + from.string() + " to " + to.string() + ": " + ec.message());
+  fs::remove_all(to);
+  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  fs::remove_all(from);
+}
+
+bool final_status(const RunRecord& run) { return run.status != "pending" && run.status != "running" && run.status != "interrupted"; }
+
+}  // namespace
+
+fs::path merged_marker(const fs::path& shard_store, const std::string& campaign_id) { return shard_store / campaign_id / "merged.json"; }
+
+MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::path>& shard_dirs, const std::optional<std::string>& into) {
+  if (shard_dirs.empty()) throw MergeError("no shard to merge");
+  const fs::path destination = fs::absolute(destination_arg);
+  std::vector<ShardInput> shards;
+  std::set<fs::path> seen;
+  for (const fs::path& dir : shard_dirs) {
+    const fs::path where = fs::weakly_canonical(fs::absolute(dir));
+    if (where == fs::weakly_canonical(destination)) throw MergeError(dir.string() + " is the destination store itself");
+    if (!seen.insert(where).second) throw MergeError(dir.string() + " is given twice");
+    shards.push_back(read_shard(dir));
+  }
+  check_one_campaign(shards);
+
+  // A merge that died is continued into the campaign its markers name.
+  std::optional<std::string> target = into;
+  for (const ShardInput& s : shards) {
+    if (!s.marker.is_object()) continue;
+    const std::string marked = s.marker.value("campaign", "");
+    if (s.marker.value("into", "") != destination.string() || (target && *target != marked))
+      throw MergeError(s.describe() + " was being merged into " + s.marker.value("into", "?") + " (campaign " + marked +
+                       ") when that merge stopped: run the same merge again to finish it");
+    target = marked;
+  }
+
+  auto store = Store::open(destination);
+  const CampaignConfig config = whole_plan(shards.front().config, destination);
+  const std::uint32_t count = shards.front().config.shard->count;
+  MergeReport report;
+  report.shard_count = count;
+  std::string why;
+  json merged_shards;
+  if (target) {
+    const auto existing = store.campaign(*target);
+    if (!existing) throw MergeError(destination.string() + ": no campaign " + *target);
+    merged_shards = read_json(merged_shards_file(destination, *target));
+    if (!merged_shards.is_object())
+      throw MergeError(destination.string() + ": campaign " + *target + " was not made by `omnilink merge` (no merged-shards.json)");
+    if (existing->name != config.name || json::parse(existing->config_json).at("targets") != config.to_json().at("targets") ||
+        merged_shards.value("count", 0u) != count)
+      throw MergeError(destination.string() + ": campaign " + *target + " is not the campaign these shards are of (name, targets or shard count differ)");
+    report.campaign = *target;
+  } else {
+    report.campaign = store.create_campaign(config.name, config.file.string(), config.to_json().dump());
+    report.created = true;
+    merged_shards = {{"format", "omnilink-merged-shards"}, {"version", 1}, {"count", count}, {"merged", json::array()}};
+    write_json(merged_shards_file(destination, report.campaign), merged_shards);
+    store.add_runs(planned_records(config, report.campaign, destination));
+  }
+  const auto lock = CampaignLock::acquire(destination / report.campaign, why);
+  if (!lock) throw MergeError(destination.string() + ": campaign " + report.campaign + " is in use: " + why);
+  std::set<std::uint32_t> done = merged_shards.at("merged").get<std::set<std::uint32_t>>();
+
+  // Everything is checked before anything moves: each final shard run has its directory (in the
+  // shard, or in the destination from a merge that died) and a pending row in the destination.
+  std::map<std::string, RunRecord> destination_runs;
+  for (auto& r : store.runs(report.campaign)) destination_runs.emplace(r.id, std::move(r));
+  for (const ShardInput& s : shards) {
+    const bool resuming = s.marker.is_object();
+    if (done.contains(s.config.shard->index) && !resuming)
+      throw MergeError("shard " + s.config.shard->text() + " was merged into " + destination.string() + " (campaign " + report.campaign +
+                       ") already; " + s.describe() + " would bring its runs twice");
+    for (const RunRecord& run : s.runs) {
+      if (!final_status(run)) continue;
+      const auto found = destination_runs.find(run.id);
+      if (found == destination_runs.end())
+        throw MergeError(s.describe() + ": run " + run.id + " is not in the plan of " + report.campaign);
+      const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id), to = run_directory(destination, report.campaign, run.id);
+      if (final_status(found->second) && !(resuming && !fs::exists(from)))
+        throw MergeError(s.describe() + ": run " + run.id + " is in " + destination.string() + " already (campaign " + report.campaign +
+                         ", status " + found->second.status + ")");
+      if (!fs::exists(from) && !(resuming && fs::exists(to)))
+        throw MergeError(s.describe() + ": run " + run.id + " has no run directory (" + from.string() + ")");
+    }
+  }
+
+  for (const ShardInput& s : shards)
+    write_json(merged_marker(s.store_dir, s.campaign.id), {{"format", "omnilink-merged"}, {"version", 1}, {"into", destination.string()},
+                                                           {"campaign", report.campaign}, {"shard", s.config.shard->text()}, {"complete", false}});
+  std::vector<RunRecord> imported;
+  for (const ShardInput& s : shards) {
+    for (RunRecord run : s.runs) {
+      if (!final_status(run) || final_status(destination_runs.at(run.id))) continue;  // not done, or imported by a merge that died
+      const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id), to = run_directory(destination, report.campaign, run.id);
+      if (fs::exists(from)) {
+        fs::remove_all(to);  // a copy a merge that died left half done
+        move_directory(from, to);
+      }
+      run.campaign = report.campaign;
+      run.dir = to.string();
+      imported.push_back(std::move(run));
+    }
+    report.shards.push_back(s.config.shard->text());
+  }
+  store.import_runs(imported);
+  report.runs = imported.size();
+
+  for (const ShardInput& s : shards) done.insert(s.config.shard->index);
+  merged_shards["merged"] = done;
+  write_json(merged_shards_file(destination, report.campaign), merged_shards);
+  for (const ShardInput& s : shards) {
+    json marker = read_json(merged_marker(s.store_dir, s.campaign.id));
+    marker["complete"] = true;
+    write_json(merged_marker(s.store_dir, s.campaign.id), marker);
+  }
+  for (const auto& run : store.runs(report.campaign)) report.pending += !final_status(run);
+  for (std::uint32_t i = 0; i < count; ++i)
+    if (!done.contains(i)) report.shards_missing.push_back(i);
+  store.set_campaign_status(report.campaign, report.pending == 0 ? "finished" : "interrupted");
+  return report;
+}
+
+}  // namespace omnilink::campaign

@@ -1,0 +1,51 @@
+// Bringing shards into one store (`omnilink merge`, docs/scale-out.md). A shard is a store into
+// which `omnilink campaign FILE --shard I/N` ran its share of a campaign's plan (on another machine,
+// in a CI matrix job, a Kubernetes Indexed Job, a Slurm array task). The merge checks that the
+// shards are of one campaign (same name, same targets, same shard count, each index once, none
+// merged already, none still running), creates that campaign in the destination store (or continues
+// one named with `into`), and moves each shard run's directory into it with its records: every run
+// once, with its verdict, recording and files. Runs a shard never finished stay pending there, for
+// `omnilink campaign FILE --resume --id ID` or a later merge.
+//
+// Each shard is marked (SHARD/<campaign-id>/merged.json, "complete": false) before anything moves
+// and completed after the destination's index has the runs (one transaction), so a merge that dies
+// is finished by running the same merge again, and a finished one is never merged twice.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace omnilink::campaign {
+
+/// A shard that cannot be merged, or a merge that would lose or duplicate a run: nothing moved.
+class MergeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct MergeReport {
+  std::string campaign;             // the destination campaign's id
+  bool created = false;             // made by this merge (not continued with `into`)
+  std::vector<std::string> shards;  // "I/N" of each shard merged, in argument order
+  std::size_t runs = 0;             // run directories moved in with their records
+  std::size_t pending = 0;          // the campaign's runs still without a final result
+  std::size_t shard_count = 0;      // N
+  std::vector<std::uint32_t> shards_missing;  // indices never merged into the campaign, after this merge
+};
+
+/// Merges the shard stores `shards` into the store `destination` (created if needed). `into`: the
+/// destination campaign to continue (a campaign earlier merges made); without it a new campaign.
+/// Throws MergeError naming the shard, run or campaign at fault; StoreError for a store that cannot
+/// be opened.
+MergeReport merge_shards(const std::filesystem::path& destination, const std::vector<std::filesystem::path>& shards,
+                         const std::optional<std::string>& into);
+
+/// SHARD/<campaign-id>/merged.json: where a shard campaign was merged to (format omnilink-merged,
+/// version 1: "into" (the destination store, absolute), "campaign", "shard" ("I/N"), "complete").
+std::filesystem::path merged_marker(const std::filesystem::path& shard_store, const std::string& campaign_id);
+
+}  // namespace omnilink::campaign
