@@ -25,8 +25,22 @@ struct Step {
   bool ok = true;
 };
 
-nlohmann::json validate(const std::vector<Step>& steps, std::uint64_t first_time = 1) {
+/// The native checker's result.json for a trace that must fail against `spec` (in tla/specs).
+nlohmann::json validate_failing(const TraceBuilder& trace, const std::string& spec) {
   testing::ScratchDir dir;
+  trace.write(dir / "run");
+  validation::ValidateOptions o;
+  o.run_dir = dir / "run";
+  o.spec = fs::path(OMNILINK_SPECS_DIR) / spec;
+  o.checker = validation::Checker::native;
+  o.confirm_failures = false;
+  const auto r = validation::validate_run(o);
+  INFO(r.summary());
+  REQUIRE(r.verdict == "fail");
+  return r.to_json();
+}
+
+nlohmann::json validate(const std::vector<Step>& steps, std::uint64_t first_time = 1) {
   TraceBuilder b(2);
   std::uint64_t t = first_time;
   for (const Step& s : steps) {
@@ -34,16 +48,7 @@ nlohmann::json validate(const std::vector<Step>& steps, std::uint64_t first_time
     else b.op(s.thread, s.name, t, t + 1, F::fields("elem", s.elem, "ok", s.ok));
     t += 2;
   }
-  b.write(dir / "run");
-  validation::ValidateOptions o;
-  o.run_dir = dir / "run";
-  o.spec = fs::path(OMNILINK_SPECS_DIR) / "LinearizableQueue.tla";
-  o.checker = validation::Checker::native;
-  o.confirm_failures = false;
-  const auto r = validation::validate_run(o);
-  INFO(r.summary());
-  REQUIRE(r.verdict == "fail");
-  return r.to_json();
+  return validate_failing(b, "LinearizableQueue.tla");
 }
 
 /// A validation's signature id and symptom id.
@@ -136,19 +141,9 @@ TEST_CASE("one operation's refusals are one signature; how each run showed it is
 
 TEST_CASE("an operation the spec refuses is its own signature", "[native][signature]") {
   // A register whose read returned a value never written: Read refused, not Write.
-  testing::ScratchDir dir;
   TraceBuilder b(2);
   b.op(0, "Write", 1, 2, F::fields("value", std::int64_t{5})).op(1, "Read", 3, 4, F::fields("value", std::int64_t{6}));
-  b.write(dir / "run");
-  validation::ValidateOptions o;
-  o.run_dir = dir / "run";
-  o.spec = fs::path(OMNILINK_SPECS_DIR) / "Register.tla";
-  o.checker = validation::Checker::native;
-  o.confirm_failures = false;
-  const auto r = validation::validate_run(o);
-  INFO(r.summary());
-  REQUIRE(r.verdict == "fail");
-  const auto read = campaign::failure_signature("register", r.to_json());
+  const auto read = campaign::failure_signature("register", validate_failing(b, "Register.tla"));
   REQUIRE(read);
   CHECK(read->key == "register|refused|Read|Read");
   CHECK(read->symptom.title.find("no other operation logged its value") != std::string::npos);

@@ -3,7 +3,7 @@
 # the workflow's matrix and SHARDS), and every option they pass to `omnilink campaign` and
 # `omnilink merge` is one those verbs accept. Without python3 and PyYAML the YAML is SKIPPED.
 set(dir "${SOURCE_DIR}/examples/scale-out")
-include("${CMAKE_CURRENT_LIST_DIR}/cli_options.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/example_checks.cmake")
 omnilink_help(campaign campaign_help)
 omnilink_help(merge merge_help)
 check_cli_options("${dir}/github-matrix-campaign.yml" campaign "${campaign_help}")
@@ -14,19 +14,11 @@ string(REGEX MATCHALL "\"--[a-z-]+\"" options "${manifest}")
 if(NOT options)
   message(FATAL_ERROR "kubernetes-indexed-job.yaml: no omnilink option")
 endif()
-foreach(option IN LISTS options)
-  string(REPLACE "\"" "" option "${option}")
-  string(FIND "${campaign_help}" "${option}" at)
-  if(at EQUAL -1)
-    message(FATAL_ERROR "kubernetes-indexed-job.yaml: `omnilink campaign` has no option ${option}")
-  endif()
-endforeach()
+string(REPLACE "\"" "" options "${options}")
+check_known_options("kubernetes-indexed-job.yaml" campaign "${campaign_help}" ${options})
 
-# Debian's python3 first: python3-yaml (scripts/setup) is installed for it.
-find_program(PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
-find_program(PYTHON3 python3)
-execute_process(COMMAND "${PYTHON3}" -c "import yaml" RESULT_VARIABLE no_yaml OUTPUT_QUIET ERROR_QUIET)
-if(NOT PYTHON3 OR NOT no_yaml EQUAL 0)
+find_python3_yaml()
+if(NOT PYTHON3_YAML)
   message("SKIPPED: python3 with PyYAML not found; the examples' YAML is not checked")
   return()
 endif()
@@ -47,7 +39,7 @@ assert 'needs' in w['jobs']['merge'] and w['jobs']['merge']['needs'] == 'shard',
 merge_line = [s['run'] for s in w['jobs']['merge']['steps'] if s.get('name') == 'Merge'][0]
 assert merge_line.split()[3:] == ['shard-%d' % i for i in matrix], 'the merge does not name every shard'
 ]=])
-execute_process(COMMAND "${PYTHON3}" -c "${check}" "${dir}/kubernetes-indexed-job.yaml" "${dir}/github-matrix-campaign.yml"
+execute_process(COMMAND "${PYTHON3_YAML}" -c "${check}" "${dir}/kubernetes-indexed-job.yaml" "${dir}/github-matrix-campaign.yml"
                 RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "scale-out examples: ${err}")

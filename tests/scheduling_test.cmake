@@ -3,7 +3,7 @@
 # calendar expression, the crontab line's five fields, the workflow's YAML, and every option the
 # examples pass to `omnilink sweep` against the options it accepts. A missing tool is SKIPPED.
 set(dir "${SOURCE_DIR}/examples/scheduling")
-include("${CMAKE_CURRENT_LIST_DIR}/cli_options.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/example_checks.cmake")
 omnilink_help(sweep help)
 foreach(f omnilink-sweep.service crontab github-nightly-sweep.yml)
   check_cli_options("${dir}/${f}" sweep "${help}")
@@ -17,12 +17,9 @@ foreach(entry IN LISTS entries)
   endif()
 endforeach()
 
-# Debian's python3 first: python3-yaml (scripts/setup) is installed for it.
-find_program(PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
-find_program(PYTHON3 python3)
-execute_process(COMMAND "${PYTHON3}" -c "import yaml" RESULT_VARIABLE no_yaml OUTPUT_QUIET ERROR_QUIET)
-if(PYTHON3 AND no_yaml EQUAL 0)
-  execute_process(COMMAND "${PYTHON3}" -c "import sys, yaml; w = yaml.safe_load(open(sys.argv[1])); assert w['jobs']['sweep']['steps'], 'no steps'; assert w[True]['schedule'][0]['cron'], 'no schedule'"
+find_python3_yaml()
+if(PYTHON3_YAML)
+  execute_process(COMMAND "${PYTHON3_YAML}" -c "import sys, yaml; w = yaml.safe_load(open(sys.argv[1])); assert w['jobs']['sweep']['steps'], 'no steps'; assert w[True]['schedule'][0]['cron'], 'no schedule'"
                   "${dir}/github-nightly-sweep.yml" RESULT_VARIABLE rc ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "github-nightly-sweep.yml: ${err}")
