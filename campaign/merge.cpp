@@ -156,8 +156,10 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   const std::uint32_t count = shards.front().config.shard->count;
   MergeReport report;
   report.shard_count = count;
-  std::string why;
   json merged_shards;
+  // The destination campaign's runs: stored (--into, or a merge that died), or the plan's, pending,
+  // for a campaign made only once everything is checked.
+  std::map<std::string, RunRecord> destination_runs;
   if (target) {
     const auto existing = store.campaign(*target);
     if (!existing) throw MergeError(destination.string() + ": no campaign " + *target);
@@ -168,21 +170,16 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
         merged_shards.value("count", 0u) != count)
       throw MergeError(destination.string() + ": campaign " + *target + " is not the campaign these shards are of (name, targets or shard count differ)");
     report.campaign = *target;
+    for (auto& r : store.runs(report.campaign)) destination_runs.emplace(r.id, std::move(r));
   } else {
-    report.campaign = store.create_campaign(config.name, config.file.string(), config.to_json().dump());
-    report.created = true;
     merged_shards = {{"format", "omnilink-merged-shards"}, {"version", 1}, {"count", count}, {"merged", json::array()}};
-    write_json(merged_shards_file(destination, report.campaign), merged_shards);
-    store.add_runs(planned_records(config, report.campaign, destination));
+    for (auto& r : planned_records(config, "", destination)) destination_runs.emplace(r.id, std::move(r));
   }
-  const auto lock = CampaignLock::acquire(destination / report.campaign, why);
-  if (!lock) throw MergeError(destination.string() + ": campaign " + report.campaign + " is in use: " + why);
   std::set<std::uint32_t> done = merged_shards.at("merged").get<std::set<std::uint32_t>>();
 
-  // Everything is checked before anything moves: each final shard run has its directory (in the
-  // shard, or in the destination from a merge that died) and a pending row in the destination.
-  std::map<std::string, RunRecord> destination_runs;
-  for (auto& r : store.runs(report.campaign)) destination_runs.emplace(r.id, std::move(r));
+  // Everything is checked before anything is made or moved: each final shard run has its directory
+  // (in the shard, or in the destination from a merge that died) and a pending row there.
+  const auto destination_dir = [&](const std::string& run_id) { return run_directory(destination, report.campaign, run_id); };
   for (const ShardInput& s : shards) {
     const bool resuming = s.marker.is_object();
     if (done.contains(s.config.shard->index) && !resuming)
@@ -192,15 +189,25 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
       if (!final_status(run)) continue;
       const auto found = destination_runs.find(run.id);
       if (found == destination_runs.end())
-        throw MergeError(s.describe() + ": run " + run.id + " is not in the plan of " + report.campaign);
-      const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id), to = run_directory(destination, report.campaign, run.id);
+        throw MergeError(s.describe() + ": run " + run.id + " is not in the plan of the merged campaign");
+      const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id);
       if (final_status(found->second) && !(resuming && !fs::exists(from)))
         throw MergeError(s.describe() + ": run " + run.id + " is in " + destination.string() + " already (campaign " + report.campaign +
                          ", status " + found->second.status + ")");
-      if (!fs::exists(from) && !(resuming && fs::exists(to)))
+      if (!fs::exists(from) && !(resuming && fs::exists(destination_dir(run.id))))
         throw MergeError(s.describe() + ": run " + run.id + " has no run directory (" + from.string() + ")");
     }
   }
+
+  if (!target) {
+    report.campaign = store.create_campaign(config.name, config.file.string(), config.to_json().dump());
+    report.created = true;
+    write_json(merged_shards_file(destination, report.campaign), merged_shards);
+    store.add_runs(planned_records(config, report.campaign, destination));
+  }
+  std::string why;
+  const auto lock = CampaignLock::acquire(destination / report.campaign, why);
+  if (!lock) throw MergeError(destination.string() + ": campaign " + report.campaign + " is in use: " + why);
 
   for (const ShardInput& s : shards)
     write_json(merged_marker(s.store_dir, s.campaign.id), {{"format", "omnilink-merged"}, {"version", 1}, {"into", destination.string()},
@@ -209,7 +216,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   for (const ShardInput& s : shards) {
     for (RunRecord run : s.runs) {
       if (!final_status(run) || final_status(destination_runs.at(run.id))) continue;  // not done, or imported by a merge that died
-      const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id), to = run_directory(destination, report.campaign, run.id);
+      const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id), to = destination_dir(run.id);
       if (fs::exists(from)) {
         fs::remove_all(to);  // a copy a merge that died left half done
         move_directory(from, to);

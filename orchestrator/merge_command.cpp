@@ -40,6 +40,11 @@ int MergeCommand::run() {
   } catch (const campaign::StoreError& e) {
     std::cerr << "omnilink merge: " << e.what() << "\n";
     return kExitUsage;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A move or a marker that failed part way (a full disk): the markers say where it was going.
+    std::cerr << "omnilink merge: " << e.what() << "\nThe merge stopped part way; once the cause is fixed, run the same merge again "
+              << "to finish it.\n";
+    return kExitProblem;
   }
 }
 

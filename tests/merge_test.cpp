@@ -138,6 +138,9 @@ TEST_CASE("a merge that would lose or duplicate a run is refused, naming why, an
   demo(dir / "third", {"--shard", "1/3"});
   demo(dir / "fewer", {"--shard", "1/2", "--runs", "1"});
   demo(dir / "again0", {"--shard", "0/2"});
+  // A shard whose finished run lost its directory.
+  fs::copy(dir / "a1", dir / "broken", fs::copy_options::recursive);
+  REQUIRE(fs::remove_all(dir / "broken" / "demo-1" / "locked-queue.t3.o300.r001") > 0);
   const auto before = listing(dir.path());
 
   struct Refusal {
@@ -151,6 +154,7 @@ TEST_CASE("a merge that would lose or duplicate a run is refused, naming why, an
       {{"a0", "third"}, "the plan was split into 3 shards there, 2 here"},
       {{"a0", "local"}, "no shard campaign in this store"},
       {{"a0", "missing"}, "missing"},
+      {{"a0", "broken"}, "run locked-queue.t3.o300.r001 has no run directory"},
   };
   for (const auto& r : refusals) {
     std::vector<std::string> args{(dir / "merged").string()};
@@ -161,7 +165,8 @@ TEST_CASE("a merge that would lose or duplicate a run is refused, naming why, an
     CHECK_THAT(refused.err, Contains(r.why));
   }
   CHECK(listing(dir.path()) == before);  // nothing moved, in the shards or elsewhere
-  CHECK_FALSE(fs::exists(dir / "merged" / "demo-1"));
+  CHECK_FALSE(fs::exists(dir / "merged" / "demo-1"));  // nor a campaign made
+  CHECK(campaign::Store::open_read_only(dir / "merged").campaigns().empty());
 
   // Merged once; then the same shard again, and another run of the same shard into that campaign.
   REQUIRE(merge({(dir / "merged").string(), (dir / "a0").string()}).exit_code == 0);
