@@ -141,7 +141,7 @@ std::string index_page(const std::string& name, const std::vector<CampaignPoint>
       << "<td class=\"status-" << html_escape(h.status) << "\">" << html_escape(h.status) << (h.fixed_now ? " (now)" : "") << "</td>"
       << td(h.target) << td(h.signature.title) << td_num(static_cast<double>(h.count)) << "<td>" << code(h.first_seen) << "</td><td>"
       << code(h.last_seen) << "</td>" << td_num(static_cast<double>(h.runs_since))
-      << td(h.runs_needed ? std::to_string(h.runs_needed) + " runs without it" : "cannot tell yet (seen once)") << "</tr>\n";
+      << td(sweep::fixed_after(h)) << "</tr>\n";
   }
   b << "</table>\n";
   return html_page("omnilink report: " + name, b.str());

@@ -67,6 +67,11 @@ std::uint64_t runs_to_rule_out(double rate, double confidence) {
   return static_cast<std::uint64_t>(std::ceil(std::log(1 - confidence) / std::log(1 - rate)));
 }
 
+std::string fixed_after(const SignatureHistory& h) {
+  if (h.runs_needed == 0) return "cannot tell yet (seen once)";
+  return std::to_string(h.runs_needed) + " runs without it";
+}
+
 std::vector<SignatureHistory> signature_history(campaign::Store& store, const std::string& name, const HistoryOptions& options) {
   std::vector<campaign::CampaignRecord> sweeps;
   for (auto& c : store.campaigns())

@@ -58,6 +58,9 @@ struct HistoryOptions {
 /// new and regressed first, then recurring, quiet and fixed; most runs first within each.
 std::vector<SignatureHistory> signature_history(campaign::Store& store, const std::string& name, const HistoryOptions& options);
 
+/// When the signature counts as fixed, for reports: "N runs without it", or "cannot tell yet (seen once)".
+std::string fixed_after(const SignatureHistory& h);
+
 /// The lower bound of the Wilson score interval for `successes` of `trials` at a two-sided
 /// `confidence` (0 without trials).
 double wilson_lower(std::uint64_t successes, std::uint64_t trials, double confidence);

@@ -45,11 +45,6 @@ std::string cell(const std::string& text) {
   return out;
 }
 
-std::string fixed_after(const SignatureHistory& h) {
-  if (h.runs_needed == 0) return "cannot tell yet (seen once)";
-  return std::to_string(h.runs_needed) + " runs without it";
-}
-
 // The symptoms under a JUnit failure, a line each.
 std::string symptom_lines(const SignatureHistory& h) {
   std::string text;
