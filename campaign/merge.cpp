@@ -127,7 +127,27 @@ bool final_status(const RunRecord& run) { return run.status != "pending" && run.
 
 fs::path merged_marker(const fs::path& shard_store, const std::string& campaign_id) { return shard_store / campaign_id / "merged.json"; }
 
-MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::path>& shard_dirs, const std::optional<std::string>& into) {
+namespace {
+
+void write_merged_shards(const fs::path& store, const std::string& campaign_id, const MergedShards& shards) {
+  write_json(merged_shards_file(store, campaign_id),
+             {{"format", "omnilink-merged-shards"}, {"version", 1}, {"count", shards.count}, {"merged", shards.merged}});
+}
+
+}  // namespace
+
+void start_merged_campaign(const fs::path& store, const std::string& campaign_id, std::uint32_t shard_count) {
+  write_merged_shards(store, campaign_id, {shard_count, {}});
+}
+
+std::optional<MergedShards> merged_shards(const fs::path& store, const std::string& campaign_id) {
+  const json file = read_json(merged_shards_file(store, campaign_id));
+  if (!file.is_object() || !file.contains("count") || !file.contains("merged")) return std::nullopt;
+  return MergedShards{file.at("count").get<std::uint32_t>(), file.at("merged").get<std::set<std::uint32_t>>()};
+}
+
+MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::path>& shard_dirs, const std::optional<std::string>& into,
+                         const CampaignLock* held) {
   if (shard_dirs.empty()) throw MergeError("no shard to merge");
   const fs::path destination = fs::absolute(destination_arg);
   std::vector<ShardInput> shards;
@@ -156,26 +176,26 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   const std::uint32_t count = shards.front().config.shard->count;
   MergeReport report;
   report.shard_count = count;
-  json merged_shards;
+  MergedShards merged{count, {}};
   // The destination campaign's runs: stored (--into, or a merge that died), or the plan's, pending,
   // for a campaign made only once everything is checked.
   std::map<std::string, RunRecord> destination_runs;
   if (target) {
     const auto existing = store.campaign(*target);
     if (!existing) throw MergeError(destination.string() + ": no campaign " + *target);
-    merged_shards = read_json(merged_shards_file(destination, *target));
-    if (!merged_shards.is_object())
+    const auto stored = merged_shards(destination, *target);
+    if (!stored)
       throw MergeError(destination.string() + ": campaign " + *target + " was not made by `omnilink merge` (no merged-shards.json)");
+    merged = *stored;
     if (existing->name != config.name || json::parse(existing->config_json).at("targets") != config.to_json().at("targets") ||
-        merged_shards.value("count", 0u) != count)
+        merged.count != count)
       throw MergeError(destination.string() + ": campaign " + *target + " is not the campaign these shards are of (name, targets or shard count differ)");
     report.campaign = *target;
     for (auto& r : store.runs(report.campaign)) destination_runs.emplace(r.id, std::move(r));
   } else {
-    merged_shards = {{"format", "omnilink-merged-shards"}, {"version", 1}, {"count", count}, {"merged", json::array()}};
     for (auto& r : planned_records(config, "", destination)) destination_runs.emplace(r.id, std::move(r));
   }
-  std::set<std::uint32_t> done = merged_shards.at("merged").get<std::set<std::uint32_t>>();
+  std::set<std::uint32_t>& done = merged.merged;
 
   // Everything is checked before anything is made or moved: each final shard run has its directory
   // (in the shard, or in the destination from a merge that died) and a pending row there.
@@ -202,12 +222,16 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   if (!target) {
     report.campaign = store.create_campaign(config.name, config.file.string(), config.to_json().dump());
     report.created = true;
-    write_json(merged_shards_file(destination, report.campaign), merged_shards);
+    start_merged_campaign(destination, report.campaign, count);
     store.add_runs(planned_records(config, report.campaign, destination));
   }
-  std::string why;
-  const auto lock = CampaignLock::acquire(destination / report.campaign, why);
-  if (!lock) throw MergeError(destination.string() + ": campaign " + report.campaign + " is in use: " + why);
+  std::optional<CampaignLock> lock;
+  if (!held) {
+    std::string why;
+    auto acquired = CampaignLock::acquire(destination / report.campaign, why);
+    if (!acquired) throw MergeError(destination.string() + ": campaign " + report.campaign + " is in use: " + why);
+    lock.emplace(std::move(*acquired));
+  }
 
   for (const ShardInput& s : shards)
     write_json(merged_marker(s.store_dir, s.campaign.id), {{"format", "omnilink-merged"}, {"version", 1}, {"into", destination.string()},
@@ -231,8 +255,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   report.runs = imported.size();
 
   for (const ShardInput& s : shards) done.insert(s.config.shard->index);
-  merged_shards["merged"] = done;
-  write_json(merged_shards_file(destination, report.campaign), merged_shards);
+  write_merged_shards(destination, report.campaign, merged);
   for (const ShardInput& s : shards) {
     json marker = read_json(merged_marker(s.store_dir, s.campaign.id));
     marker["complete"] = true;
@@ -241,7 +264,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   for (const auto& run : store.runs(report.campaign)) report.pending += !final_status(run);
   for (std::uint32_t i = 0; i < count; ++i)
     if (!done.contains(i)) report.shards_missing.push_back(i);
-  store.set_campaign_status(report.campaign, report.pending == 0 ? "finished" : "interrupted");
+  if (!held) store.set_campaign_status(report.campaign, report.pending == 0 ? "finished" : "interrupted");
   return report;
 }
 

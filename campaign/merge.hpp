@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -37,12 +38,28 @@ struct MergeReport {
   std::vector<std::uint32_t> shards_missing;  // indices never merged into the campaign, after this merge
 };
 
+class CampaignLock;
+
 /// Merges the shard stores `shards` into the store `destination` (created if needed). `into`: the
-/// destination campaign to continue (a campaign earlier merges made); without it a new campaign.
-/// Throws MergeError naming the shard, run or campaign at fault; StoreError for a store that cannot
-/// be opened.
+/// destination campaign to continue (a campaign earlier merges made, or one started with
+/// start_merged_campaign); without it a new campaign. `held`: the lock on `into` when the caller
+/// holds it (the Slurm coordinator merges into the campaign it runs); the caller then owns the
+/// campaign's status too. Throws MergeError naming the shard, run or campaign at fault; StoreError
+/// for a store that cannot be opened.
 MergeReport merge_shards(const std::filesystem::path& destination, const std::vector<std::filesystem::path>& shards,
-                         const std::optional<std::string>& into);
+                         const std::optional<std::string>& into, const CampaignLock* held = nullptr);
+
+/// Makes `campaign_id` (in `store`, with its whole plan) a campaign that shards of `shard_count`
+/// merge into, with none merged yet. Throws MergeError when it cannot be written.
+void start_merged_campaign(const std::filesystem::path& store, const std::string& campaign_id, std::uint32_t shard_count);
+
+/// The shard count and the indices merged into `campaign_id` so far; nullopt for a campaign that
+/// no merge made or started.
+struct MergedShards {
+  std::uint32_t count = 0;
+  std::set<std::uint32_t> merged;
+};
+std::optional<MergedShards> merged_shards(const std::filesystem::path& store, const std::string& campaign_id);
 
 /// SHARD/<campaign-id>/merged.json: where a shard campaign was merged to (format omnilink-merged,
 /// version 1: "into" (the destination store, absolute), "campaign", "shard" ("I/N"), "complete").

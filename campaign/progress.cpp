@@ -48,6 +48,11 @@ void Progress::finished(const RunRecord& run) {
   else draw_block();
 }
 
+void Progress::clear(const std::string& name) {
+  active_.erase(name);
+  if (live_) draw_block();
+}
+
 void Progress::tick() {
   if (live_) draw_block();
 }

@@ -36,7 +36,43 @@ std::vector<std::string> CampaignCommand::resume_command(const fs::path& store, 
   for (auto& a : options_.arguments()) argv.push_back(std::move(a));
   if (runs_) argv.insert(argv.end(), {"--runs", std::to_string(*runs_)});
   if (!shard_.empty()) argv.insert(argv.end(), {"--shard", shard_});
+  if (executor_ == "slurm") {
+    argv.insert(argv.end(), {"--executor", "slurm", "--slurm-tasks", std::to_string(slurm_.concurrency), "--slurm-attempts",
+                             std::to_string(slurm_.attempts)});
+    for (const auto& a : slurm_.sbatch_args) argv.push_back("--slurm-arg=" + a);
+  }
   return argv;
+}
+
+std::optional<bool> CampaignCommand::run_on_slurm(CampaignSession& session, const CampaignConfig& config, Progress& progress) const {
+  std::string why;
+  auto client = slurm::SlurmClient::find(why);
+  if (!client) {
+    std::cerr << "omnilink campaign: --executor slurm: " << why << "\n";
+    return std::nullopt;
+  }
+  slurm::TaskSpec task;
+  std::error_code ec;
+  task.omnilink = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) {
+    std::cerr << "omnilink campaign: --executor slurm: cannot tell where omnilink itself is (/proc/self/exe: " << ec.message() << ")\n";
+    return std::nullopt;
+  }
+  task.campaign_arguments = {fs::absolute(file_).string()};
+  for (auto& a : options_.run_arguments()) task.campaign_arguments.push_back(std::move(a));
+  if (runs_) task.campaign_arguments.insert(task.campaign_arguments.end(), {"--runs", std::to_string(*runs_)});
+  task.campaign_arguments.push_back("--plain");
+  try {
+    PlanSource(config, session.id()).prepare(session.store());  // the plan's runs, pending, as the engine would add them
+    slurm::SlurmExecutor executor(config, session.store(), session.id(), session.lock(), std::move(*client), std::move(task), slurm_, progress);
+    const bool completed = executor.run();
+    session.store().set_campaign_status(session.id(), completed ? "finished" : "interrupted");
+    return completed;
+  } catch (const std::exception& e) {  // Slurm refused the array; the store or shared file system failed
+    std::cerr << "omnilink campaign: --executor slurm: " << e.what() << "\n";
+    session.store().set_campaign_status(session.id(), "interrupted");
+    return std::nullopt;
+  }
 }
 
 void CampaignCommand::add_to(CLI::App& app) {
@@ -47,6 +83,13 @@ void CampaignCommand::add_to(CLI::App& app) {
       ->needs("--resume");
   sub_->add_option("--runs", runs_, "Runs per configuration, for every target")->check(CLI::PositiveNumber);
   sub_->add_option("--shard", shard_, "Run only share I of N of the plan (0 <= I < N), for `omnilink merge` (docs/scale-out.md)");
+  sub_->add_option("--executor", executor_, "local (default) | slurm: who does the runs (docs/scale-out.md)")
+      ->check(CLI::IsMember({"local", "slurm"}));
+  sub_->add_option("--slurm-arg", slurm_.sbatch_args, "With --executor slurm: an sbatch option, e.g. --slurm-arg=--partition=rr (repeatable)");
+  sub_->add_option("--slurm-batch", slurm_.batch, "With --executor slurm: runs per array task (default 8)")->check(CLI::PositiveNumber);
+  sub_->add_option("--slurm-tasks", slurm_.concurrency, "With --executor slurm: array tasks at once (default 64; 0: no limit)");
+  sub_->add_option("--slurm-attempts", slurm_.attempts, "With --executor slurm: attempts per task before its runs are errors (default 3)")
+      ->check(CLI::PositiveNumber);
   options_.add_to(*sub_);
 }
 
@@ -59,6 +102,10 @@ int CampaignCommand::run() {
     config = load_campaign(file_, load);
   } catch (const CampaignFileError& e) {
     std::cerr << "omnilink campaign: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  if (executor_ == "slurm" && !shard_.empty()) {
+    std::cerr << "omnilink campaign: --executor slurm splits the plan itself; it does not take --shard\n";
     return kExitUsage;
   }
   if (!shard_.empty()) {
@@ -95,8 +142,13 @@ int CampaignCommand::run() {
                                        (config.shard ? " (shard " + config.shard->text() + " of " +
                                                            std::to_string(plan_runs(config).size()) + ")" : ""));
   Progress progress(std::cout, !options_.plain && ::isatty(STDOUT_FILENO) == 1);
-  PlanSource plan(config, campaign_id);
-  const std::optional<bool> ran = session->run(plan, progress);
+  std::optional<bool> ran;
+  if (executor_ == "slurm") {
+    ran = run_on_slurm(*session, config, progress);
+  } else {
+    PlanSource plan(config, campaign_id);
+    ran = session->run(plan, progress);
+  }
   if (!ran) return 2;
   const bool completed = *ran;
   Store* store = &session->store();

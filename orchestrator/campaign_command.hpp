@@ -2,7 +2,8 @@
 // opens the store, resolves the rr mode, runs the engine (campaign/engine) and reports: summary
 // table, failures with their frontier and replay command, --json and --junit files. With --shard
 // I/N it runs only that share of the plan, into a store that `omnilink merge` brings together with
-// the other shards' (docs/scale-out.md).
+// the other shards' (docs/scale-out.md). With --executor slurm the runs are done by a Slurm job
+// array instead of here (slurm/slurm_executor), with the same progress, summary and exit codes.
 // Exit code: 0 every run passed, 1 a run failed validation, 2 otherwise when some run has no pass
 // (unknown, crashed, timeout, bad-trace, error, or the campaign was interrupted), 3 usage or
 // configuration error (docs/campaign.md).
@@ -14,7 +15,9 @@
 #include <vector>
 
 #include "orchestrator/campaign_options.hpp"
+#include "orchestrator/campaign_session.hpp"
 #include "orchestrator/command.hpp"
+#include "slurm/slurm_executor.hpp"
 
 namespace omnilink::cli {
 
@@ -27,6 +30,8 @@ class CampaignCommand : public Command {
   // The command that continues this campaign: this invocation's options, --resume --id, and the
   // store it used, absolute (the default store depends on the directory and environment it ran in).
   std::vector<std::string> resume_command(const std::filesystem::path& store, const std::string& campaign_id) const;
+  // Runs the session's campaign through Slurm; nullopt after printing why it could not.
+  std::optional<bool> run_on_slurm(CampaignSession& session, const campaign::CampaignConfig& config, campaign::Progress& progress) const;
 
   std::string file_;
   CampaignOptions options_;
@@ -34,6 +39,8 @@ class CampaignCommand : public Command {
   bool resume_ = false;
   std::string resume_id_;  // --id: the campaign --resume continues (default: the newest of its name)
   std::string shard_;      // --shard I/N
+  std::string executor_ = "local";
+  slurm::SlurmSettings slurm_;
 };
 
 }  // namespace omnilink::cli

@@ -50,6 +50,15 @@ campaign::LoadOptions CampaignOptions::load_options() const {
 }
 
 std::vector<std::string> CampaignOptions::arguments() const {
+  std::vector<std::string> argv = run_arguments();
+  auto add = [&argv](const std::string& flag, const std::string& value) { argv.insert(argv.end(), {flag, value}); };
+  if (plain) argv.push_back("--plain");
+  if (!json_file.empty()) add("--json", fs::absolute(json_file).string());
+  if (!junit_file.empty()) add("--junit", fs::absolute(junit_file).string());
+  return argv;
+}
+
+std::vector<std::string> CampaignOptions::run_arguments() const {
   std::vector<std::string> argv;
   auto add = [&argv](const std::string& flag, const std::string& value) { argv.insert(argv.end(), {flag, value}); };
   for (const auto& o : overrides_) add("--set", o);
@@ -64,9 +73,6 @@ std::vector<std::string> CampaignOptions::arguments() const {
   for (const auto& t : only_targets_) add("--only", t);
   for (const auto& a : extra_harness_args_) argv.push_back("--harness-arg=" + a);
   for (const auto& d : harness_dirs_) add("--harness-dir", fs::absolute(d).string());
-  if (plain) argv.push_back("--plain");
-  if (!json_file.empty()) add("--json", fs::absolute(json_file).string());
-  if (!junit_file.empty()) add("--junit", fs::absolute(junit_file).string());
   return argv;
 }
 

@@ -22,6 +22,9 @@ class CampaignOptions {
   campaign::LoadOptions load_options() const;
   /// The options again, paths made absolute, for a command line that continues the same run.
   std::vector<std::string> arguments() const;
+  /// Those of them that decide how runs are done (not --plain, --json, --junit): what a Slurm task's
+  /// own campaign is given.
+  std::vector<std::string> run_arguments() const;
 
   std::string store;
   std::string json_file, junit_file;

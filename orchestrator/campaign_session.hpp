@@ -39,6 +39,8 @@ class CampaignSession {
   campaign::Store& store() { return *store_; }
   const std::string& id() const { return id_; }
   const campaign::Recording& recording() const { return recording_; }
+  /// The lock on the campaign, held from open() until the session ends.
+  const campaign::CampaignLock& lock() const { return *lock_; }
 
   /// The header: the verb and id, the store, `runs_line`, validation, rr and TLC availability.
   void print_header(std::ostream& out, const std::string& runs_line) const;

@@ -12,6 +12,7 @@
 #include "orchestrator/gen_hpp_command.hpp"
 #include "orchestrator/ls_command.hpp"
 #include "orchestrator/merge_command.hpp"
+#include "orchestrator/slurm_task_command.hpp"
 #include "orchestrator/replay_command.hpp"
 #include "orchestrator/report_command.hpp"
 #include "orchestrator/results_command.hpp"
@@ -45,6 +46,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<GcCommand>());
   commands.push_back(std::make_unique<ReportCommand>());
   commands.push_back(std::make_unique<MergeCommand>());
+  commands.push_back(std::make_unique<SlurmTaskCommand>());
   for (auto& c : commands) c->add_to(app);
 
   try {

@@ -1,0 +1,337 @@
+#include "slurm/slurm_executor.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "campaign/merge.hpp"
+#include "campaign/run_outcome.hpp"
+#include "campaign/run_plan.hpp"
+#include "platform/subprocess.hpp"
+
+namespace omnilink::slurm {
+namespace fs = std::filesystem;
+using campaign::RunRecord;
+using Clock = std::chrono::steady_clock;
+using nlohmann::json;
+
+namespace {
+
+std::atomic<int> g_stop_signal{0};
+extern "C" void request_coordinator_stop(int sig) { g_stop_signal = sig; }
+
+bool final_outcome(const RunRecord& run) { return campaign::outcome(run) != "interrupted"; }
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+/// SIGINT and SIGTERM set g_stop_signal while the executor runs; the previous handlers come back after.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    previous_int_ = std::signal(SIGINT, request_coordinator_stop);
+    previous_term_ = std::signal(SIGTERM, request_coordinator_stop);
+  }
+  ~StopSignals() {
+    std::signal(SIGINT, previous_int_);
+    std::signal(SIGTERM, previous_term_);
+  }
+
+ private:
+  void (*previous_int_)(int) = SIG_DFL;
+  void (*previous_term_)(int) = SIG_DFL;
+};
+
+/// Everything the coordinator tracks of one task (one shard of the plan).
+struct Task {
+  std::vector<std::string> run_ids;  // its share of the plan
+  bool settled = false;              // merged, or its runs recorded as errors
+  std::string job;                   // the Slurm job of its current attempt ("" before the first)
+  unsigned attempts = 0;
+  std::string seen;                                 // the state last shown
+  std::optional<Clock::time_point> ended_unseen;    // since when Slurm says it ended with no delivery seen
+};
+
+}  // namespace
+
+struct SlurmExecutor::State {
+  const campaign::CampaignConfig& config;
+  campaign::Store& store;
+  std::string id;
+  const campaign::CampaignLock& lock;
+  SlurmClient client;
+  TaskSpec spec;
+  SlurmSettings settings;
+  campaign::Progress& progress;
+  fs::path store_dir, dir, script, state_file;
+  std::vector<Task> tasks;
+
+  std::string task_name(std::uint32_t i) const { return "task " + std::to_string(i) + "/" + std::to_string(tasks.size()); }
+
+  // --- set-up -------------------------------------------------------------------------------
+
+  /// The split: fixed when the campaign starts (merged-shards.json), refused for a campaign that
+  /// ran without Slurm (its finished runs belong to no shard).
+  std::uint32_t shard_count() {
+    if (const auto merged = campaign::merged_shards(store_dir, id)) return merged->count;
+    const auto runs = store.runs(id);
+    if (std::any_of(runs.begin(), runs.end(), final_outcome))
+      throw std::runtime_error("campaign " + id + " has runs done without --executor slurm; continue it without it");
+    const auto count = static_cast<std::uint32_t>(std::max<std::size_t>(1, (runs.size() + settings.batch - 1) / settings.batch));
+    campaign::start_merged_campaign(store_dir, id, count);
+    return count;
+  }
+
+  void plan_tasks(std::uint32_t count) {
+    tasks.assign(count, Task{});
+    campaign::CampaignConfig share = config;
+    for (std::uint32_t i = 0; i < count; ++i) {
+      share.shard = campaign::Shard{i, count};
+      for (const auto& run : campaign::planned_records(share, id, store_dir)) tasks[i].run_ids.push_back(run.id);
+    }
+    const auto merged = campaign::merged_shards(store_dir, id);
+    std::map<std::string, RunRecord> runs;
+    for (auto& run : store.runs(id)) runs.emplace(run.id, std::move(run));
+    for (std::uint32_t i = 0; i < count; ++i) {
+      Task& t = tasks[i];
+      t.settled = merged->merged.contains(i) ||
+                  std::all_of(t.run_ids.begin(), t.run_ids.end(), [&](const std::string& r) { return final_outcome(runs.at(r)); });
+    }
+  }
+
+  void write_task_files() {
+    fs::create_directories(dir / "logs");
+    write_task_spec(dir / "task.json", spec);
+    // Slurm runs a script; this one only starts omnilink on the spec, every word quoted.
+    const fs::path aside = script.string() + ".tmp";
+    {
+      std::ofstream out(aside, std::ios::trunc);
+      out << "#!/bin/sh\n# Written by `omnilink campaign --executor slurm` for campaign " << id << ": one task of its array.\n"
+          << "exec " << shell_command_line({spec.omnilink.string(), "slurm-task", (dir / "task.json").string()}) << "\n";
+      if (!out.flush()) throw std::runtime_error("cannot write " + aside.string());
+    }
+    fs::permissions(aside, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
+    fs::rename(aside, script);
+  }
+
+  // STORE/<id>/slurm/state.json: each task's current job and attempts, for a resumed coordinator.
+  void load_state() {
+    std::ifstream in(state_file);
+    const json saved = in ? json::parse(in, nullptr, false) : json();
+    if (!saved.is_object() || !saved.contains("tasks") || !saved["tasks"].is_object()) return;
+    for (const auto& [key, value] : saved["tasks"].items()) {
+      const std::uint32_t i = static_cast<std::uint32_t>(std::stoul(key));
+      if (i >= tasks.size() || !value.is_object()) continue;
+      tasks[i].job = value.value("job", "");
+      tasks[i].attempts = value.value("attempts", 0u);
+    }
+  }
+
+  void save_state() const {
+    json saved{{"format", "omnilink-slurm-state"}, {"version", 1}, {"tasks", json::object()}};
+    for (std::size_t i = 0; i < tasks.size(); ++i)
+      if (!tasks[i].job.empty()) saved["tasks"][std::to_string(i)] = {{"job", tasks[i].job}, {"attempts", tasks[i].attempts}};
+    const fs::path aside = state_file.string() + ".tmp";
+    {
+      std::ofstream out(aside, std::ios::trunc);
+      out << saved.dump(2) << "\n";
+      if (!out.flush()) throw std::runtime_error("cannot write " + aside.string());
+    }
+    fs::rename(aside, state_file);
+  }
+
+  // --- the array ----------------------------------------------------------------------------
+
+  void submit(const std::vector<std::uint32_t>& indices) {
+    if (indices.empty()) return;
+    std::size_t runs = 0;
+    for (auto i : indices) runs += tasks[i].run_ids.size();
+    const std::string job = client.submit({.script = script,
+                                           .indices = indices,
+                                           .concurrency = settings.concurrency,
+                                           .job_name = "omnilink-" + id,
+                                           .output = dir / "logs" / "task-%a.job-%A.log",
+                                           .extra_args = settings.sbatch_args});
+    for (auto i : indices) {
+      Task& t = tasks[i];
+      t.job = job;
+      ++t.attempts;
+      t.seen.clear();
+      t.ended_unseen.reset();
+    }
+    save_state();
+    progress.note("Slurm job " + job + ": " + std::to_string(indices.size()) + " task(s) of " + std::to_string(tasks.size()) + " (" +
+                  std::to_string(runs) + " runs), tasks " + array_ranges(indices) +
+                  (settings.concurrency ? ", at most " + std::to_string(settings.concurrency) + " at once" : ""));
+  }
+
+  /// Merges every delivered shard of a task not settled yet.
+  void merge_deliveries(std::vector<std::uint32_t>& again) {
+    for (std::uint32_t i = 0; i < tasks.size(); ++i) {
+      Task& t = tasks[i];
+      const fs::path delivery = delivered_shard(spec.delivery_dir, i);
+      if (t.settled || !fs::exists(delivery)) continue;
+      try {
+        campaign::merge_shards(store_dir, {delivery}, id, &lock);
+      } catch (const campaign::MergeError& e) {
+        // Kept aside for a person to look at; the task is run again.
+        const fs::path refused = delivery.string() + ".refused-" + std::to_string(t.attempts);
+        fs::remove_all(refused);
+        fs::rename(delivery, refused);
+        failed(i, std::string("its shard could not be merged (") + e.what() + "; kept in " + refused.string() + ")", again);
+        continue;
+      }
+      t.settled = true;
+      progress.clear(task_name(i));
+      for (const std::string& run_id : t.run_ids)
+        if (const auto run = store.run(id + "/" + run_id)) progress.finished(*run);
+      fs::remove_all(delivery);
+    }
+  }
+
+  /// What Slurm says of each task in flight; a task that ended without a delivery has failed.
+  void watch(std::vector<std::uint32_t>& again) {
+    std::map<std::string, std::map<std::uint32_t, TaskState>> by_job;
+    for (std::uint32_t i = 0; i < tasks.size(); ++i) {
+      Task& t = tasks[i];
+      if (t.settled || t.job.empty()) continue;
+      auto [known, fresh] = by_job.try_emplace(t.job);
+      if (fresh) known->second = client.tasks(t.job);
+      const auto found = known->second.find(i);
+      if (found != known->second.end() && !found->second.ended()) {
+        const std::string shown = lower(found->second.state) + (found->second.reason.empty() ? "" : " (" + found->second.reason + ")");
+        if (shown != t.seen) progress.phase(task_name(i), "Slurm job " + t.job + ": " + shown);
+        t.seen = shown;
+        t.ended_unseen.reset();
+        continue;
+      }
+      // A task that completed delivered before it ended; its delivery may take the shared file
+      // system's cache a moment to show. Any other end (or no record at all) is a failure now.
+      const bool completed = found != known->second.end() && found->second.state == "COMPLETED";
+      if (!t.ended_unseen) t.ended_unseen = Clock::now();
+      if ((completed || found == known->second.end()) && Clock::now() - *t.ended_unseen < settings.delivery_grace) continue;
+      std::string why = found == known->second.end() ? "no longer known to Slurm (squeue, sacct)" : found->second.state;
+      if (found != known->second.end() && !found->second.reason.empty()) why += " (" + found->second.reason + ")";
+      if (completed) why += " without delivering its shard";
+      failed(i, "Slurm job " + t.job + ": " + why, again);
+    }
+  }
+
+  /// Task `i`'s attempt failed for `why`: run again, or its runs recorded as errors.
+  void failed(std::uint32_t i, const std::string& why, std::vector<std::uint32_t>& again) {
+    Task& t = tasks[i];
+    const fs::path log = dir / "logs" / ("task-" + std::to_string(i) + ".job-" + t.job + ".log");
+    if (t.attempts < settings.attempts) {
+      progress.note(task_name(i) + ": " + why + "; submitting it again (attempt " + std::to_string(t.attempts + 1) + " of " +
+                    std::to_string(settings.attempts) + "; log: " + log.string() + ")");
+      again.push_back(i);
+      t.job.clear();  // not watched until submitted again
+      return;
+    }
+    t.settled = true;
+    progress.clear(task_name(i));
+    for (const std::string& run_id : t.run_ids) {
+      auto run = store.run(id + "/" + run_id);
+      if (!run || final_outcome(*run)) continue;
+      run->status = "error";
+      run->detail = task_name(i) + " failed on each of its " + std::to_string(t.attempts) + " attempt(s), the last: " + why +
+                    " (log: " + log.string() + ")";
+      store.update_run(*run);
+      progress.finished(*run);
+    }
+  }
+
+  void cancel_all() {
+    std::vector<std::string> jobs;
+    for (const Task& t : tasks)
+      if (!t.settled && !t.job.empty() && std::find(jobs.begin(), jobs.end(), t.job) == jobs.end()) jobs.push_back(t.job);
+    client.cancel(jobs);
+    // Cancelled, not failed: `--resume` submits these tasks afresh, with all their attempts.
+    for (Task& t : tasks)
+      if (!t.settled) {
+        t.job.clear();
+        t.attempts = 0;
+      }
+    progress.note("cancelled Slurm job(s) " + [&] {
+      std::string s;
+      for (const auto& j : jobs) s += (s.empty() ? "" : ", ") + j;
+      return s.empty() ? std::string("(none running)") : s;
+    }());
+  }
+
+  bool all_settled() const {
+    return std::all_of(tasks.begin(), tasks.end(), [](const Task& t) { return t.settled; });
+  }
+};
+
+SlurmExecutor::SlurmExecutor(const campaign::CampaignConfig& config, campaign::Store& store, const std::string& campaign_id,
+                             const campaign::CampaignLock& campaign_lock, SlurmClient client, TaskSpec task, SlurmSettings settings,
+                             campaign::Progress& progress)
+    : state_(new State{config, store, campaign_id, campaign_lock, std::move(client), std::move(task), settings, progress,
+                       fs::absolute(config.store), slurm_dir(fs::absolute(config.store), campaign_id),
+                       slurm_dir(fs::absolute(config.store), campaign_id) / "task.sh",
+                       slurm_dir(fs::absolute(config.store), campaign_id) / "state.json", {}}) {
+  State& s = *state_;
+  s.spec.campaign = s.id;
+  s.spec.delivery_dir = s.dir / "delivered";
+}
+
+SlurmExecutor::~SlurmExecutor() = default;
+
+bool SlurmExecutor::run() {
+  State& s = *state_;
+  StopSignals signals;
+  s.spec.shard_count = s.shard_count();
+  s.plan_tasks(s.spec.shard_count);
+  s.write_task_files();
+  s.load_state();
+
+  std::vector<RunRecord> already;
+  std::size_t total = 0;
+  for (const auto& run : s.store.runs(s.id)) {
+    ++total;
+    if (final_outcome(run)) already.push_back(run);
+  }
+  s.progress.begin(total, already);
+
+  // Deliveries first (a coordinator that stopped left them); then the tasks with no job in flight.
+  std::vector<std::uint32_t> to_submit;
+  s.merge_deliveries(to_submit);
+  for (std::uint32_t i = 0; i < s.tasks.size(); ++i)
+    if (!s.tasks[i].settled && s.tasks[i].job.empty()) to_submit.push_back(i);
+  s.submit(to_submit);
+
+  auto next_watch = Clock::now();
+  while (!s.all_settled()) {
+    if (g_stop_signal != 0) {
+      s.progress.note(std::string(g_stop_signal == SIGINT ? "SIGINT" : "SIGTERM") + ": cancelling the Slurm array");
+      s.cancel_all();
+      s.save_state();
+      s.progress.end();
+      return false;
+    }
+    std::vector<std::uint32_t> again;
+    s.merge_deliveries(again);
+    if (Clock::now() >= next_watch) {
+      s.watch(again);
+      next_watch = Clock::now() + s.settings.poll;
+    }
+    s.submit(again);
+    s.progress.tick();
+    if (!s.all_settled()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  s.save_state();
+  s.progress.end();
+  return true;
+}
+
+}  // namespace omnilink::slurm

@@ -1,0 +1,122 @@
+#include "slurm/slurm_task.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <ostream>
+
+#include "campaign/run_outcome.hpp"
+#include "campaign/store.hpp"
+#include "platform/subprocess.hpp"
+#include "slurm/task_spec.hpp"
+
+namespace omnilink::slurm {
+namespace fs = std::filesystem;
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+extern "C" void request_task_stop(int) { g_stop = true; }
+
+/// A decimal number from the environment, or nullopt.
+std::optional<std::uint64_t> env_number(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr || *value == '\0' || std::string(value).size() > 18) return std::nullopt;
+  for (const char* c = value; *c; ++c)
+    if (*c < '0' || *c > '9') return std::nullopt;
+  return std::stoull(value);
+}
+
+/// Runs of the shard store's campaign still without a result.
+std::size_t unfinished_runs(const fs::path& shard_store) {
+  auto store = campaign::Store::open_read_only(shard_store);
+  std::size_t unfinished = 0;
+  for (const auto& c : store.campaigns())
+    for (const auto& run : store.runs(c.id)) unfinished += campaign::outcome(run) == "interrupted";
+  return unfinished;
+}
+
+/// Copies the shard store to the delivery directory whole: aside first, then renamed into place.
+/// False when another attempt of the same task delivered first.
+bool deliver(const fs::path& shard_store, const fs::path& delivery_dir, std::uint32_t index, std::uint64_t job) {
+  fs::create_directories(delivery_dir);
+  const fs::path aside = delivery_dir / ("shard-" + std::to_string(index) + ".part-" + std::to_string(job));
+  fs::remove_all(aside);
+  fs::copy(shard_store, aside, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  std::error_code ec;
+  fs::rename(aside, delivered_shard(delivery_dir, index), ec);
+  if (!ec) return true;
+  fs::remove_all(aside);
+  if (fs::exists(delivered_shard(delivery_dir, index))) return false;
+  throw fs::filesystem_error("cannot rename into place", aside, delivered_shard(delivery_dir, index), ec);
+}
+
+}  // namespace
+
+int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
+  TaskSpec spec;
+  try {
+    spec = read_task_spec(spec_file);
+  } catch (const TaskSpecError& e) {
+    log << "omnilink slurm-task: " << e.what() << "\n";
+    return 3;
+  }
+  const auto index = env_number("SLURM_ARRAY_TASK_ID");
+  const auto job = env_number("SLURM_JOB_ID");
+  if (!index || !job || *index >= spec.shard_count) {
+    log << "omnilink slurm-task: SLURM_ARRAY_TASK_ID (a task index below " << spec.shard_count
+        << ") and SLURM_JOB_ID must be set: this runs as a task of the array `omnilink campaign --executor slurm` submits\n";
+    return 3;
+  }
+  const auto task = static_cast<std::uint32_t>(*index);
+  const std::string shard = std::to_string(task) + "/" + std::to_string(spec.shard_count);
+  if (fs::exists(delivered_shard(spec.delivery_dir, task))) {
+    log << "task " << shard << ": delivered already by an earlier attempt\n";
+    return 0;
+  }
+
+  // The node's own disk: TMPDIR (Slurm may give each job its own), else /tmp.
+  const char* tmp = std::getenv("TMPDIR");
+  const fs::path scratch = fs::path(tmp != nullptr && *tmp == '/' ? tmp : "/tmp") /
+                           ("omnilink-slurm-" + std::to_string(*job) + "-" + std::to_string(task));
+  std::vector<std::string> args{"campaign"};
+  args.insert(args.end(), spec.campaign_arguments.begin(), spec.campaign_arguments.end());
+  args.insert(args.end(), {"--shard", shard, "--store", scratch.string()});
+
+  // Slurm's SIGTERM (time limit, preemption, scancel) reaches the campaign too; this process only
+  // needs to outlive it to clean up the node's disk.
+  std::signal(SIGTERM, request_task_stop);
+  std::signal(SIGINT, request_task_stop);
+  log << "task " << shard << " of campaign " << spec.campaign << ": " << shell_command_line(args) << "\n" << std::flush;
+  ProcessOptions options;
+  options.timeout = std::chrono::hours(24 * 365);  // Slurm's time limit is the one that counts
+  options.cancel = &g_stop;
+  options.own_process_group = true;
+  const ProcessResult campaign = run_process(spec.omnilink, args, options);
+  log << campaign.out << campaign.err;
+  int code = 0;
+  try {
+    if (g_stop || campaign.cancelled) {
+      log << "task " << shard << ": stopped by a signal; nothing delivered\n";
+      code = kTaskStopped;
+    } else if (!campaign.started || !fs::exists(scratch / "omnilink.db")) {
+      log << "task " << shard << ": the campaign did not run (" << campaign.describe() << "); nothing delivered\n";
+      code = kTaskIncomplete;
+    } else if (const std::size_t unfinished = unfinished_runs(scratch); unfinished > 0) {
+      log << "task " << shard << ": " << unfinished << " run(s) without a result (" << campaign.describe() << "); nothing delivered\n";
+      code = kTaskIncomplete;
+    } else if (deliver(scratch, spec.delivery_dir, task, *job)) {
+      log << "task " << shard << ": delivered to " << delivered_shard(spec.delivery_dir, task).string() << "\n";
+    } else {
+      log << "task " << shard << ": another attempt delivered first; this one's results are dropped\n";
+    }
+  } catch (const std::exception& e) {  // a full or unreachable shared file system, a damaged shard store
+    log << "task " << shard << ": " << e.what() << "; nothing delivered\n";
+    code = kTaskIncomplete;
+  }
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);
+  return code;
+}
+
+}  // namespace omnilink::slurm

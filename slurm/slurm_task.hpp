@@ -1,0 +1,25 @@
+// One Slurm array task of a campaign (`omnilink slurm-task SPEC`, which the coordinator's batch
+// script runs): its share of the plan, run as `omnilink campaign ... --shard I/N` into a store on
+// the node's own disk (TMPDIR, else /tmp), since SQLite must not be written over a network file
+// system; then, when every run of the share has its result, the whole shard store is copied to the
+// shared delivery directory under a temporary name and renamed into place, so the coordinator
+// (the only process writing the campaign's SQLite) sees a shard whole or not at all. A task that
+// is stopped (time limit, preemption, scancel) or leaves runs without a result delivers nothing:
+// the coordinator runs it again or records its runs as errors.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+
+namespace omnilink::slurm {
+
+/// Exit codes: 0 delivered (or delivered before); 3 a bad spec or environment; 75 the share did
+/// not finish (nothing delivered); 143 stopped by SIGTERM/SIGINT.
+inline constexpr int kTaskIncomplete = 75;
+inline constexpr int kTaskStopped = 143;
+
+/// Carries out task SLURM_ARRAY_TASK_ID (SLURM_JOB_ID names its scratch) of the campaign in
+/// `spec_file`, telling `log` what it does.
+int run_slurm_task(const std::filesystem::path& spec_file, std::ostream& log);
+
+}  // namespace omnilink::slurm

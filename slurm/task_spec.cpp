@@ -1,0 +1,63 @@
+#include "slurm/task_spec.hpp"
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+namespace omnilink::slurm {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+constexpr const char* kFormat = "omnilink-slurm-task";
+constexpr int kVersion = 1;
+}  // namespace
+
+fs::path slurm_dir(const fs::path& store, const std::string& campaign_id) { return store / campaign_id / "slurm"; }
+
+fs::path delivered_shard(const fs::path& delivery_dir, std::uint32_t index) { return delivery_dir / ("shard-" + std::to_string(index)); }
+
+void write_task_spec(const fs::path& file, const TaskSpec& spec) {
+  const json out{{"format", kFormat},
+                 {"version", kVersion},
+                 {"campaign", spec.campaign},
+                 {"omnilink", spec.omnilink.string()},
+                 {"campaign_arguments", spec.campaign_arguments},
+                 {"shard_count", spec.shard_count},
+                 {"delivery_dir", spec.delivery_dir.string()}};
+  const fs::path aside = file.string() + ".tmp";
+  {
+    std::ofstream f(aside, std::ios::trunc);
+    f << out.dump(2) << "\n";
+    if (!f.flush()) throw TaskSpecError("cannot write " + aside.string());
+  }
+  fs::rename(aside, file);
+}
+
+TaskSpec read_task_spec(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw TaskSpecError(file.string() + ": cannot be read");
+  const json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) throw TaskSpecError(file.string() + ": not JSON");
+  if (j.value("format", "") != kFormat) throw TaskSpecError(file.string() + ": \"format\" is not \"" + kFormat + "\"");
+  if (j.value("version", 0) != kVersion)
+    throw TaskSpecError(file.string() + ": version " + j.value("version", json()).dump() + ", this omnilink reads version " +
+                        std::to_string(kVersion));
+  TaskSpec spec;
+  try {
+    spec.campaign = j.at("campaign").get<std::string>();
+    spec.omnilink = j.at("omnilink").get<std::string>();
+    spec.campaign_arguments = j.at("campaign_arguments").get<std::vector<std::string>>();
+    spec.shard_count = j.at("shard_count").get<std::uint32_t>();
+    spec.delivery_dir = j.at("delivery_dir").get<std::string>();
+  } catch (const json::exception& e) {
+    throw TaskSpecError(file.string() + ": " + e.what());
+  }
+  if (spec.shard_count == 0) throw TaskSpecError(file.string() + ": \"shard_count\" is 0");
+  if (spec.campaign_arguments.empty()) throw TaskSpecError(file.string() + ": \"campaign_arguments\" is empty (the campaign file comes first)");
+  if (!spec.omnilink.is_absolute() || !spec.delivery_dir.is_absolute())
+    throw TaskSpecError(file.string() + ": \"omnilink\" and \"delivery_dir\" must be absolute paths");
+  return spec;
+}
+
+}  // namespace omnilink::slurm
