@@ -56,11 +56,16 @@ std::string array_ranges(const std::vector<std::uint32_t>& indices) {
   return out;
 }
 
-std::map<std::uint32_t, TaskState> parse_squeue(const std::string& output) {
+std::map<std::uint32_t, TaskState> parse_squeue(const std::string& output, const std::vector<std::uint32_t>& indices) {
   std::map<std::uint32_t, TaskState> tasks;
+  std::optional<TaskState> whole_job;
   for (const std::string& line : split(output, '\n')) {
     const auto fields = split(line, '|');
     if (fields.size() < 3) continue;
+    if (fields[0] == "N/A") {
+      whole_job = TaskState{fields[1], fields[2] == "None" ? "" : fields[2]};
+      continue;
+    }
     // A pending array's tasks not started yet are one line ("4-7%2") even with --array on some
     // versions: each index in it is pending.
     std::string ids = fields[0].substr(0, fields[0].find('%'));
@@ -72,6 +77,8 @@ std::map<std::uint32_t, TaskState> parse_squeue(const std::string& output) {
       for (std::uint32_t i = *first; i <= *last; ++i) tasks[i] = {fields[1], fields[2] == "None" ? "" : fields[2]};
     }
   }
+  if (whole_job)
+    for (const auto i : indices) tasks.try_emplace(i, *whole_job);
   return tasks;
 }
 
@@ -115,11 +122,11 @@ std::string SlurmClient::submit(const ArraySubmission& s) const {
   return id;
 }
 
-std::map<std::uint32_t, TaskState> SlurmClient::tasks(const std::string& job_id) const {
+std::map<std::uint32_t, TaskState> SlurmClient::tasks(const std::string& job_id, const std::vector<std::uint32_t>& indices) const {
   const ProcessResult q = run_process(squeue_, {"--noheader", "--array", "--states=all", "--jobs=" + job_id, "--format=%K|%T|%r"},
                                       command_options());
   if (q.ok()) {
-    auto known = parse_squeue(q.out);
+    auto known = parse_squeue(q.out, indices);
     if (!known.empty()) return known;
   }
   // squeue forgets a job MinJobAge seconds after it ends; sacct remembers, where accounting is kept.

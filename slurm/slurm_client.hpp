@@ -31,8 +31,10 @@ struct TaskState {
 /// "0-3,5,9-10" (sbatch's --array syntax) for `indices`, ascending and each once.
 std::string array_ranges(const std::vector<std::uint32_t>& indices);
 
-/// squeue's `--format=%K|%T|%r` lines with --array (one task per line) for one job: task index to state.
-std::map<std::uint32_t, TaskState> parse_squeue(const std::string& output);
+/// squeue's `--format=%K|%T|%r` lines with --array (one task per line) for one job: task index to
+/// state. A line whose %K is N/A is the job's own record (what is left of an array whose tasks were
+/// cancelled before they started): its state is given to each of `indices` without a line of its own.
+std::map<std::uint32_t, TaskState> parse_squeue(const std::string& output, const std::vector<std::uint32_t>& indices);
 /// sacct's `--parsable2 --format=JobID,State` lines for one job: array task "JOB_I" to state
 /// ("CANCELLED by 0" is CANCELLED); the job's steps (JOB_I.batch) are left out.
 std::map<std::uint32_t, TaskState> parse_sacct(const std::string& output, const std::string& job_id);
@@ -53,10 +55,10 @@ class SlurmClient {
 
   /// Submits the array; returns its job id. Throws SlurmError with sbatch's message.
   std::string submit(const ArraySubmission& submission) const;
-  /// What Slurm knows of job `job_id`'s tasks: squeue's view (it keeps ended jobs for MinJobAge),
+  /// What Slurm knows of job `job_id`'s tasks `indices`: squeue's view (it keeps ended jobs for MinJobAge),
   /// and sacct's for a job squeue no longer lists, where accounting is kept. Tasks neither knows
   /// are missing from the map.
-  std::map<std::uint32_t, TaskState> tasks(const std::string& job_id) const;
+  std::map<std::uint32_t, TaskState> tasks(const std::string& job_id, const std::vector<std::uint32_t>& indices) const;
   /// Cancels the jobs (scancel); what scancel says about a job already gone is ignored.
   void cancel(const std::vector<std::string>& job_ids) const;
 

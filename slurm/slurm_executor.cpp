@@ -123,7 +123,7 @@ struct SlurmExecutor::State {
     fs::rename(aside, script);
   }
 
-  // STORE/<id>/slurm/state.json: each task's current job and attempts, for a resumed coordinator.
+  // STORE/<id>/slurm/state.json: each task in flight, its job and attempts, for a resumed coordinator.
   void load_state() {
     std::ifstream in(state_file);
     const json saved = in ? json::parse(in, nullptr, false) : json();
@@ -139,7 +139,7 @@ struct SlurmExecutor::State {
   void save_state() const {
     json saved{{"format", "omnilink-slurm-state"}, {"version", 1}, {"tasks", json::object()}};
     for (std::size_t i = 0; i < tasks.size(); ++i)
-      if (!tasks[i].job.empty()) saved["tasks"][std::to_string(i)] = {{"job", tasks[i].job}, {"attempts", tasks[i].attempts}};
+      if (!tasks[i].settled && !tasks[i].job.empty()) saved["tasks"][std::to_string(i)] = {{"job", tasks[i].job}, {"attempts", tasks[i].attempts}};
     const fs::path aside = state_file.string() + ".tmp";
     {
       std::ofstream out(aside, std::ios::trunc);
@@ -200,12 +200,15 @@ struct SlurmExecutor::State {
 
   /// What Slurm says of each task in flight; a task that ended without a delivery has failed.
   void watch(std::vector<std::uint32_t>& again) {
+    std::map<std::string, std::vector<std::uint32_t>> in_flight;
+    for (std::uint32_t i = 0; i < tasks.size(); ++i)
+      if (!tasks[i].settled && !tasks[i].job.empty()) in_flight[tasks[i].job].push_back(i);
     std::map<std::string, std::map<std::uint32_t, TaskState>> by_job;
+    for (const auto& [job, indices] : in_flight) by_job[job] = client.tasks(job, indices);
     for (std::uint32_t i = 0; i < tasks.size(); ++i) {
       Task& t = tasks[i];
       if (t.settled || t.job.empty()) continue;
-      auto [known, fresh] = by_job.try_emplace(t.job);
-      if (fresh) known->second = client.tasks(t.job);
+      const auto known = by_job.find(t.job);
       const auto found = known->second.find(i);
       if (found != known->second.end() && !found->second.ended()) {
         const std::string shown = lower(found->second.state) + (found->second.reason.empty() ? "" : " (" + found->second.reason + ")");
@@ -219,7 +222,10 @@ struct SlurmExecutor::State {
       const bool completed = found != known->second.end() && found->second.state == "COMPLETED";
       if (!t.ended_unseen) t.ended_unseen = Clock::now();
       if ((completed || found == known->second.end()) && Clock::now() - *t.ended_unseen < settings.delivery_grace) continue;
-      std::string why = found == known->second.end() ? "no longer known to Slurm (squeue, sacct)" : found->second.state;
+      std::string why = found == known->second.end()
+                            ? "no longer known to Slurm (cancelled before it started, or ended longer ago than squeue remembers, "
+                              "with no sacct accounting to ask)"
+                            : found->second.state;
       if (found != known->second.end() && !found->second.reason.empty()) why += " (" + found->second.reason + ")";
       if (completed) why += " without delivering its shard";
       failed(i, "Slurm job " + t.job + ": " + why, again);

@@ -62,10 +62,11 @@ int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
     return 3;
   }
   const auto index = env_number("SLURM_ARRAY_TASK_ID");
-  const auto job = env_number("SLURM_JOB_ID");
+  // The array's job id, as the coordinator knows it (each task has a SLURM_JOB_ID of its own).
+  const auto job = env_number("SLURM_ARRAY_JOB_ID");
   if (!index || !job || *index >= spec.shard_count) {
     log << "omnilink slurm-task: SLURM_ARRAY_TASK_ID (a task index below " << spec.shard_count
-        << ") and SLURM_JOB_ID must be set: this runs as a task of the array `omnilink campaign --executor slurm` submits\n";
+        << ") and SLURM_ARRAY_JOB_ID must be set: this runs as a task of the array `omnilink campaign --executor slurm` submits\n";
     return 3;
   }
   const auto task = static_cast<std::uint32_t>(*index);

@@ -18,7 +18,7 @@ namespace omnilink::slurm {
 inline constexpr int kTaskIncomplete = 75;
 inline constexpr int kTaskStopped = 143;
 
-/// Carries out task SLURM_ARRAY_TASK_ID (SLURM_JOB_ID names its scratch) of the campaign in
+/// Carries out task SLURM_ARRAY_TASK_ID (with SLURM_ARRAY_JOB_ID, it names its scratch) of the campaign in
 /// `spec_file`, telling `log` what it does.
 int run_slurm_task(const std::filesystem::path& spec_file, std::ostream& log);
 

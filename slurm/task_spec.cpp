@@ -43,16 +43,22 @@ TaskSpec read_task_spec(const fs::path& file) {
   if (j.value("version", 0) != kVersion)
     throw TaskSpecError(file.string() + ": version " + j.value("version", json()).dump() + ", this omnilink reads version " +
                         std::to_string(kVersion));
+  const auto field = [&]<class T>(const char* name, T& into) {
+    try {
+      into = j.at(name).get<T>();
+    } catch (const json::exception& e) {
+      throw TaskSpecError(file.string() + ": \"" + name + "\": " + e.what());
+    }
+  };
   TaskSpec spec;
-  try {
-    spec.campaign = j.at("campaign").get<std::string>();
-    spec.omnilink = j.at("omnilink").get<std::string>();
-    spec.campaign_arguments = j.at("campaign_arguments").get<std::vector<std::string>>();
-    spec.shard_count = j.at("shard_count").get<std::uint32_t>();
-    spec.delivery_dir = j.at("delivery_dir").get<std::string>();
-  } catch (const json::exception& e) {
-    throw TaskSpecError(file.string() + ": " + e.what());
-  }
+  std::string omnilink, delivery_dir;
+  field("campaign", spec.campaign);
+  field("omnilink", omnilink);
+  field("campaign_arguments", spec.campaign_arguments);
+  field("shard_count", spec.shard_count);
+  field("delivery_dir", delivery_dir);
+  spec.omnilink = omnilink;
+  spec.delivery_dir = delivery_dir;
   if (spec.shard_count == 0) throw TaskSpecError(file.string() + ": \"shard_count\" is 0");
   if (spec.campaign_arguments.empty()) throw TaskSpecError(file.string() + ": \"campaign_arguments\" is empty (the campaign file comes first)");
   if (!spec.omnilink.is_absolute() || !spec.delivery_dir.is_absolute())

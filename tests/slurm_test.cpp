@@ -1,0 +1,256 @@
+// `omnilink campaign --executor slurm` on a real one-node Slurm cluster (support/slurm_cluster.hpp):
+// the campaign through Slurm is the campaign run locally (the same runs and seeds, every run once,
+// the deterministic target's verdicts alike, recorded the same way); Ctrl-C cancels the array and
+// --resume finishes it without redoing a merged run; a task Slurm cancels is submitted again, and
+// one cancelled on every attempt leaves its runs as errors naming Slurm's state, never a verdict.
+// The parsing of Slurm's output and the task spec are checked without a cluster.
+#include <catch2/catch.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <map>
+#include <set>
+#include <thread>
+
+#include <sys/wait.h>
+
+#include "campaign/run_outcome.hpp"
+#include "campaign/store.hpp"
+#include "slurm/slurm_client.hpp"
+#include "slurm/task_spec.hpp"
+#include "support/campaign_support.hpp"
+#include "support/slurm_cluster.hpp"
+
+namespace {
+
+using namespace omnilink;
+using Catch::Matchers::Contains;
+using nlohmann::json;
+using testing::ScratchDir;
+namespace fs = std::filesystem;
+
+const fs::path kDemo = testing::example_campaign("demo.json");
+
+std::vector<std::string> demo_args(const fs::path& store, const std::vector<std::string>& extra) {
+  std::vector<std::string> argv{"campaign", kDemo.string(), "--checker", "native", "--store", store.string(), "--plain"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  return argv;
+}
+
+std::map<std::string, campaign::RunRecord> runs_of(const fs::path& store, const std::string& campaign_id) {
+  auto s = campaign::Store::open_read_only(store);
+  std::map<std::string, campaign::RunRecord> out;
+  for (auto& r : s.runs(campaign_id)) out.emplace(r.id, std::move(r));
+  return out;
+}
+
+json read_json(const fs::path& file) {
+  std::ifstream in(file);
+  return in ? json::parse(in, nullptr, false) : json();
+}
+
+// The Slurm job of task `index` once the coordinator has submitted it (state.json), else "".
+std::string job_of(const fs::path& store, const std::string& campaign_id, std::uint32_t index) {
+  const json state = read_json(store / campaign_id / "slurm" / "state.json");
+  if (!state.is_object()) return "";
+  const json& tasks = state.value("tasks", json::object());
+  const auto it = tasks.find(std::to_string(index));
+  return it == tasks.end() ? "" : it->value("job", "");
+}
+
+template <class Predicate>
+bool wait_for(Predicate done, std::chrono::seconds limit = std::chrono::seconds(120)) {
+  const auto until = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < until) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+// The exit code of the coordinator `pid`; -1 (and the coordinator killed) when it runs past `limit`.
+int wait_exit(pid_t pid, std::chrono::seconds limit = std::chrono::seconds(300)) {
+  int status = 0;
+  if (!wait_for([&] { return ::waitpid(pid, &status, WNOHANG) == pid; }, limit)) {
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+    return -1;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+}  // namespace
+
+TEST_CASE("Slurm's answers are read: array ranges, squeue and sacct lines") {
+  CHECK(slurm::array_ranges({0, 1, 2, 3, 5, 9, 10}) == "0-3,5,9-10");
+  CHECK(slurm::array_ranges({7}) == "7");
+  const auto q = slurm::parse_squeue("2|RUNNING|None\n3|PENDING|JobArrayTaskLimit\n4-6%2|PENDING|JobArrayTaskLimit\n0|COMPLETED|None\n",
+                                     {0, 2, 3, 4, 5, 6});
+  REQUIRE(q.size() == 6);
+  CHECK(q.at(2).state == "RUNNING");
+  CHECK(q.at(2).reason.empty());
+  CHECK(q.at(5).reason == "JobArrayTaskLimit");
+  CHECK_FALSE(q.at(6).ended());
+  CHECK(q.at(0).ended());
+  // What is left of an array whose pending task was cancelled: the job's own record, no task id.
+  const auto gone = slurm::parse_squeue("N/A|CANCELLED|JobHeldUser\n", {0});
+  REQUIRE(gone.size() == 1);
+  CHECK(gone.at(0).state == "CANCELLED");
+  const auto a = slurm::parse_sacct("41_0|COMPLETED\n41_0.batch|COMPLETED\n41_1|CANCELLED by 0\n41_2|TIMEOUT\n42_3|FAILED\n", "41");
+  REQUIRE(a.size() == 3);
+  CHECK(a.at(1).state == "CANCELLED");
+  CHECK(a.at(2).state == "TIMEOUT");
+  CHECK(a.at(2).ended());
+}
+
+TEST_CASE("a task spec that is not one is refused naming the file and the field") {
+  ScratchDir dir;
+  const fs::path spec = dir / "task.json";
+  slurm::write_task_spec(spec, {"demo-1", "/usr/bin/omnilink", {"/x/demo.json", "--rr", "off"}, 4, "/store/demo-1/slurm/delivered"});
+  const slurm::TaskSpec read = slurm::read_task_spec(spec);
+  CHECK(read.campaign == "demo-1");
+  CHECK(read.shard_count == 4);
+  CHECK(read.campaign_arguments.size() == 3);
+  json broken = read_json(spec);
+  broken["shard_count"] = "four";
+  std::ofstream(spec) << broken.dump();
+  CHECK_THROWS_WITH(slurm::read_task_spec(spec), Contains(spec.string()) && Contains("shard_count"));
+  broken["shard_count"] = 4;
+  broken["version"] = 2;
+  std::ofstream(spec) << broken.dump();
+  CHECK_THROWS_WITH(slurm::read_task_spec(spec), Contains("version 2"));
+}
+
+TEST_CASE("a campaign through Slurm is the campaign run locally: same runs, seeds and deterministic verdicts") {
+  testing::SlurmCluster cluster;
+  ScratchDir dir;
+  const ProcessResult local = testing::omnilink_cli(demo_args(dir / "local", {}));
+  INFO(local.out << local.err);
+  REQUIRE((local.exit_code == 0 || local.exit_code == 1));
+  const ProcessResult slurm = testing::omnilink_cli(
+      demo_args(dir / "slurm", {"--executor", "slurm", "--slurm-batch", "3", "--slurm-tasks", "2", "--json", (dir / "summary.json").string()}));
+  INFO(slurm.out << slurm.err);
+  REQUIRE((slurm.exit_code == 0 || slurm.exit_code == 1));
+  CHECK_THAT(slurm.out, Contains("4 task(s) of 4 (12 runs)"));
+
+  const auto here = runs_of(dir / "local", "demo-1");
+  const auto there = runs_of(dir / "slurm", "demo-1");
+  REQUIRE(there.size() == here.size());
+  for (const auto& [id, run] : here) {
+    INFO(id);
+    REQUIRE(there.contains(id));
+    const auto& other = there.at(id);
+    CHECK(other.seed == run.seed);
+    CHECK(other.rr_mode == run.rr_mode);  // recorded on the node as it is here
+    CHECK(other.dir == (dir / "slurm" / "demo-1" / id).string());
+    CHECK(fs::is_regular_file(fs::path(other.dir) / "meta.json"));
+    CHECK(fs::is_regular_file(fs::path(other.dir) / "validation" / "result.json"));
+    const std::string outcome = campaign::outcome(other);
+    if (run.target == "locked-queue") CHECK(outcome == campaign::outcome(run));  // deterministic: always pass
+    else CHECK((outcome == "pass" || outcome == "fail"));                          // a verdict, either way
+  }
+  const json summary = read_json(dir / "summary.json");
+  REQUIRE(summary.is_object());
+  CHECK(summary.at("runs").size() == 12);
+  // Every shard merged and gone: the store holds the runs once, in their run directories.
+  CHECK(fs::is_empty(dir / "slurm" / "demo-1" / "slurm" / "delivered"));
+  CHECK(read_json(dir / "slurm" / "demo-1" / "merged-shards.json").at("merged").size() == 4);
+  auto store = campaign::Store::open_read_only(dir / "slurm");
+  CHECK(store.campaign("demo-1")->status == "finished");
+}
+
+TEST_CASE("Ctrl-C cancels the Slurm array; --resume finishes the campaign without redoing a merged run") {
+  testing::SlurmCluster cluster;
+  ScratchDir dir;
+  const fs::path store = dir / "store";
+  // 12 runs of the correct queue, 2 per task, one task at a time.
+  const std::vector<std::string> options{"--only", "locked-queue", "--runs", "6", "--rr", "off", "--executor", "slurm", "--slurm-batch", "2",
+                                         "--slurm-tasks", "1"};
+  std::vector<std::string> argv{OMNILINK_CLI};
+  for (const auto& a : demo_args(store, options)) argv.push_back(a);
+  const pid_t coordinator = testing::spawn_silenced(argv);
+  const bool merged_one = wait_for([&] {
+    if (!fs::exists(store / "omnilink.db")) return false;
+    for (const auto& [id, run] : runs_of(store, "demo-1"))
+      if (campaign::outcome(run) != "interrupted") return true;
+    return false;
+  });
+  ::kill(coordinator, SIGINT);
+  CHECK(wait_exit(coordinator) == 2);
+  REQUIRE(merged_one);
+
+  std::map<std::string, std::int64_t> done_before;
+  for (const auto& [id, run] : runs_of(store, "demo-1"))
+    if (campaign::outcome(run) != "interrupted") done_before[id] = run.started_ms;
+  CHECK(done_before.size() < 12);
+  // Nothing of the array is left queued or running.
+  const json state = read_json(store / "demo-1" / "slurm" / "state.json");
+  REQUIRE(state.is_object());
+  CHECK(state.at("tasks").empty());  // none in flight: cancelled tasks are not counted as attempts
+  const ProcessResult queue = cluster.command("squeue", {"--noheader", "--states=PENDING,RUNNING", "--name=omnilink-demo-1"});
+  CHECK(summarize_output(queue.out).empty());
+
+  const ProcessResult resumed = testing::omnilink_cli(demo_args(store, [&] {
+    auto a = options;
+    a.push_back("--resume");
+    return a;
+  }()));
+  INFO(resumed.out << resumed.err);
+  CHECK(resumed.exit_code == 0);
+  const auto runs = runs_of(store, "demo-1");
+  CHECK(runs.size() == 12);
+  for (const auto& [id, run] : runs) {
+    INFO(id);
+    CHECK(campaign::outcome(run) == "pass");
+    if (done_before.contains(id)) CHECK(run.started_ms == done_before.at(id));  // merged once, not done again
+  }
+}
+
+TEST_CASE("a task that fails on its node is submitted again; failing on every attempt, its runs are errors naming Slurm's state") {
+  testing::SlurmCluster cluster;
+  ScratchDir dir;
+  const fs::path store = dir / "store";
+  // The tasks' node-local scratch (TMPDIR reaches them through sbatch's exported environment).
+  const fs::path node_tmp = dir / "node-tmp";
+  fs::create_directories(node_tmp);
+  ::setenv("TMPDIR", node_tmp.c_str(), 1);
+  // 4 runs, 2 tasks of 2, submitted held: before letting a job go, the test puts a file where task
+  // 0 keeps its shard store, so task 0 fails on the node (Slurm: FAILED) on every attempt.
+  std::vector<std::string> argv{OMNILINK_CLI};
+  for (const auto& a : demo_args(store, {"--only", "locked-queue", "--rr", "off", "--executor", "slurm", "--slurm-batch", "2",
+                                         "--slurm-attempts", "2", "--slurm-arg=--hold"}))
+    argv.push_back(a);
+  const pid_t coordinator = testing::spawn_silenced(argv);
+  std::string job;
+  for (int attempt = 1; attempt <= 2; ++attempt) {
+    const std::string previous = job;
+    REQUIRE(wait_for([&] {
+      job = job_of(store, "demo-1", 0);
+      return !job.empty() && job != previous;
+    }));
+    std::ofstream(node_tmp / ("omnilink-slurm-" + job + "-0")) << "in the way\n";
+    CHECK(cluster.command("scontrol", {"release", job}).ok());
+  }
+  const int code = wait_exit(coordinator);
+  ::unsetenv("TMPDIR");
+  CHECK(code == 2);
+
+  std::size_t errors = 0, passes = 0;
+  for (const auto& [id, run] : runs_of(store, "demo-1")) {
+    INFO(id << ": " << run.status << " " << run.detail);
+    const std::string outcome = campaign::outcome(run);
+    CHECK((outcome == "error" || outcome == "pass"));
+    if (outcome == "error") {
+      ++errors;
+      CHECK_FALSE(run.validation.has_value());  // never a verdict
+      CHECK_THAT(run.detail, Contains("task 0/2") && Contains("2 attempt(s)") && Contains("FAILED"));
+    }
+    passes += outcome == "pass";
+  }
+  CHECK(errors == 2);
+  CHECK(passes == 2);
+  // The task's own log says why, for the person reading the error.
+  std::ifstream log(store / "demo-1" / "slurm" / "logs" / ("task-0.job-" + job + ".log"));
+  const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Contains("nothing delivered"));
+}
