@@ -2,6 +2,8 @@
 
 #include "language/syntax.hpp"
 
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -75,6 +77,17 @@ int DoctorCommand::run() {
   if (gdb.location.found()) gdb.version = version_of(*gdb.location.path, {"--version"});
   if (addr2line.location.found()) addr2line.version = version_of(*addr2line.location.path, {"--version"});
   if (chromium.location.found()) chromium.version = version_of(*chromium.location.path, {"--version"});
+  // Optional, and looked up on PATH only, as `campaign --executor slurm` does.
+  const auto sbatch = find_on_path("sbatch");
+  // (sbatch waits a minute for a SLURM_CONF that is not there: that case is told without it.)
+  const char* slurm_conf = std::getenv("SLURM_CONF");
+  const bool conf_missing = slurm_conf != nullptr && !std::filesystem::exists(slurm_conf);
+  const std::string slurm_version = !sbatch        ? ""
+                                    : conf_missing ? "SLURM_CONF names " + std::string(slurm_conf) + ", which does not exist"
+                                                   : version_of(*sbatch, {"--version"});
+  // sbatch reads the cluster's configuration before anything, --version included: without one
+  // (SLURM_CONF, /etc/slurm/slurm.conf, DNS SRV records) it says why instead.
+  const bool slurm_usable = slurm_version.starts_with("slurm");
   if (java.location.found()) java.version = version_of(*java.location.path, {"-version"});
   if (tlc.location.found()) {
     tlc.version = java.location.found() ? tlc_version(*java.location.path, *tlc.location.path)
@@ -93,6 +106,8 @@ int DoctorCommand::run() {
     nlohmann::json j{{"omnilink_version", kVersion}, {"tools_dir", tools_dir().string()}, {"ok", all_ok},
                      {"native_checker", {{"grammar", language::grammar_description()}}}};
     for (const Report* r : {&gdb, &java, &tlc, &rr, &addr2line, &chromium}) j["tools"][r->location.tool] = to_json(*r);
+    j["tools"]["slurm"] = {{"found", sbatch.has_value()}, {"configured", slurm_usable}};
+    if (sbatch) j["tools"]["slurm"].update({{"path", sbatch->string()}, {slurm_usable ? "version" : "problem", slurm_version}});
     if (rr_cap) {
       j["tools"]["rr"]["record"] = rr_cap->records;
       j["tools"]["rr"]["record_soft_counters"] = rr_cap->records_soft;
@@ -125,6 +140,11 @@ int DoctorCommand::run() {
   }
   print(addr2line);
   print(chromium);
+  std::cout << "  slurm     "
+            << (!sbatch         ? std::string("not found (optional: `campaign --executor slurm` needs sbatch, squeue and scancel on PATH)")
+                : slurm_usable ? "ok       " + sbatch->string() + "  (from PATH)\n            version: " + slurm_version
+                               : "NO CLUSTER " + sbatch->string() + ": " + slurm_version + " (set SLURM_CONF)")
+            << "\n";
   std::cout << "  tools dir: " << tools_dir().string() << " (OMNILINK_TOOLS_DIR)\n";
   if (!all_ok) {
     std::cout << "Some tools are missing or unusable: the native checker validates without them, but confirming its\n"

@@ -74,6 +74,14 @@ struct SlurmExecutor::State {
   campaign::Progress& progress;
   fs::path store_dir, dir, script, state_file;
   std::vector<Task> tasks;
+  // Where the coordinator's time goes, over all its sessions (state.json "coordinator"): what
+  // bench/slurm_overhead projects a cluster's coordinator from.
+  struct Spent {
+    std::size_t merged_runs = 0;
+    double merge_s = 0;  // merging deliveries into the store
+    std::size_t polls = 0;
+    double poll_s = 0;  // asking Slurm (squeue, sacct)
+  } spent;
 
   std::string task_name(std::uint32_t i) const { return "task " + std::to_string(i) + "/" + std::to_string(tasks.size()); }
 
@@ -128,6 +136,8 @@ struct SlurmExecutor::State {
     std::ifstream in(state_file);
     const json saved = in ? json::parse(in, nullptr, false) : json();
     if (!saved.is_object() || !saved.contains("tasks") || !saved["tasks"].is_object()) return;
+    if (const json c = saved.value("coordinator", json::object()); c.is_object())
+      spent = {c.value("merged_runs", std::size_t{0}), c.value("merge_s", 0.0), c.value("polls", std::size_t{0}), c.value("poll_s", 0.0)};
     for (const auto& [key, value] : saved["tasks"].items()) {
       const std::uint32_t i = static_cast<std::uint32_t>(std::stoul(key));
       if (i >= tasks.size() || !value.is_object()) continue;
@@ -137,7 +147,10 @@ struct SlurmExecutor::State {
   }
 
   void save_state() const {
-    json saved{{"format", "omnilink-slurm-state"}, {"version", 1}, {"tasks", json::object()}};
+    json saved{{"format", "omnilink-slurm-state"},
+               {"version", 1},
+               {"tasks", json::object()},
+               {"coordinator", {{"merged_runs", spent.merged_runs}, {"merge_s", spent.merge_s}, {"polls", spent.polls}, {"poll_s", spent.poll_s}}}};
     for (std::size_t i = 0; i < tasks.size(); ++i)
       if (!tasks[i].settled && !tasks[i].job.empty()) saved["tasks"][std::to_string(i)] = {{"job", tasks[i].job}, {"attempts", tasks[i].attempts}};
     const fs::path aside = state_file.string() + ".tmp";
@@ -174,27 +187,50 @@ struct SlurmExecutor::State {
                   (settings.concurrency ? ", at most " + std::to_string(settings.concurrency) + " at once" : ""));
   }
 
-  /// Merges every delivered shard of a task not settled yet.
+  /// Merges every delivered shard of a task not settled yet: all of them in one merge (one
+  /// transaction, however many tasks finished since the last look), or, when that is refused, one
+  /// by one, so that one bad delivery does not hold back the others.
   void merge_deliveries(std::vector<std::uint32_t>& again) {
-    for (std::uint32_t i = 0; i < tasks.size(); ++i) {
-      Task& t = tasks[i];
-      const fs::path delivery = delivered_shard(spec.delivery_dir, i);
-      if (t.settled || !fs::exists(delivery)) continue;
+    std::vector<std::uint32_t> ready;
+    for (std::uint32_t i = 0; i < tasks.size(); ++i)
+      if (!tasks[i].settled && fs::exists(delivered_shard(spec.delivery_dir, i))) ready.push_back(i);
+    if (ready.empty()) return;
+    if (ready.size() > 1) {
       try {
-        campaign::merge_shards(store_dir, {delivery}, id, &lock);
+        merge(ready);
+        return;
+      } catch (const campaign::MergeError&) {
+        // Every check comes before anything moves, and a merge cut short is finished by merging again.
+      }
+    }
+    for (const std::uint32_t i : ready) {
+      try {
+        merge({i});
       } catch (const campaign::MergeError& e) {
         // Kept aside for a person to look at; the task is run again.
-        const fs::path refused = delivery.string() + ".refused-" + std::to_string(t.attempts);
+        const fs::path delivery = delivered_shard(spec.delivery_dir, i);
+        const fs::path refused = delivery.string() + ".refused-" + std::to_string(tasks[i].attempts);
         fs::remove_all(refused);
         fs::rename(delivery, refused);
         failed(i, std::string("its shard could not be merged (") + e.what() + "; kept in " + refused.string() + ")", again);
-        continue;
       }
+    }
+  }
+
+  /// Merges the deliveries of tasks `indices` into the campaign and settles them. Throws MergeError.
+  void merge(const std::vector<std::uint32_t>& indices) {
+    std::vector<fs::path> deliveries;
+    for (const auto i : indices) deliveries.push_back(delivered_shard(spec.delivery_dir, i));
+    const auto started = Clock::now();
+    spent.merged_runs += campaign::merge_shards(store_dir, deliveries, id, &lock).runs;
+    spent.merge_s += std::chrono::duration<double>(Clock::now() - started).count();
+    for (const auto i : indices) {
+      Task& t = tasks[i];
       t.settled = true;
       progress.clear(task_name(i));
       for (const std::string& run_id : t.run_ids)
         if (const auto run = store.run(id + "/" + run_id)) progress.finished(*run);
-      fs::remove_all(delivery);
+      fs::remove_all(delivered_shard(spec.delivery_dir, i));
     }
   }
 
@@ -204,7 +240,10 @@ struct SlurmExecutor::State {
     for (std::uint32_t i = 0; i < tasks.size(); ++i)
       if (!tasks[i].settled && !tasks[i].job.empty()) in_flight[tasks[i].job].push_back(i);
     std::map<std::string, std::map<std::uint32_t, TaskState>> by_job;
+    const auto started = Clock::now();
     for (const auto& [job, indices] : in_flight) by_job[job] = client.tasks(job, indices);
+    spent.poll_s += std::chrono::duration<double>(Clock::now() - started).count();
+    ++spent.polls;
     for (std::uint32_t i = 0; i < tasks.size(); ++i) {
       Task& t = tasks[i];
       if (t.settled || t.job.empty()) continue;
@@ -285,7 +324,7 @@ SlurmExecutor::SlurmExecutor(const campaign::CampaignConfig& config, campaign::S
     : state_(new State{config, store, campaign_id, campaign_lock, std::move(client), std::move(task), settings, progress,
                        fs::absolute(config.store), slurm_dir(fs::absolute(config.store), campaign_id),
                        slurm_dir(fs::absolute(config.store), campaign_id) / "task.sh",
-                       slurm_dir(fs::absolute(config.store), campaign_id) / "state.json", {}}) {
+                       slurm_dir(fs::absolute(config.store), campaign_id) / "state.json", {}, {}}) {
   State& s = *state_;
   s.spec.campaign = s.id;
   s.spec.delivery_dir = s.dir / "delivered";

@@ -121,6 +121,21 @@ TEST_CASE("a task spec that is not one is refused naming the file and the field"
   CHECK_THROWS_WITH(slurm::read_task_spec(spec), Contains("version 2"));
 }
 
+TEST_CASE("doctor says whether Slurm's commands reach a cluster") {
+  testing::SlurmCluster cluster;
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(60);
+  const json here = json::parse(run_process(OMNILINK_CLI, {"doctor", "--json"}, options).out);
+  CHECK(here.at("tools").at("slurm").at("configured") == true);
+  CHECK_THAT(here.at("tools").at("slurm").at("version").get<std::string>(), Contains("22.") || Contains("23.") || Contains("slurm"));
+  ScratchDir dir;
+  options.env_overrides["SLURM_CONF"] = (dir / "no-such-slurm.conf").string();
+  const json nowhere = json::parse(run_process(OMNILINK_CLI, {"doctor", "--json"}, options).out);
+  CHECK(nowhere.at("tools").at("slurm").at("found") == true);
+  CHECK(nowhere.at("tools").at("slurm").at("configured") == false);
+  CHECK(nowhere.at("tools").at("slurm").contains("problem"));
+}
+
 TEST_CASE("a campaign through Slurm is the campaign run locally: same runs, seeds and deterministic verdicts") {
   testing::SlurmCluster cluster;
   ScratchDir dir;
