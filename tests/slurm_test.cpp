@@ -269,3 +269,41 @@ TEST_CASE("a task that fails on its node is submitted again; failing on every at
   const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
   CHECK_THAT(text, Contains("nothing delivered"));
 }
+
+TEST_CASE("a coordinator killed outright leaves its tasks running; --resume watches them instead of submitting again") {
+  testing::SlurmCluster cluster;
+  ScratchDir dir;
+  const fs::path store = dir / "store";
+  // Held, so the tasks are still in Slurm's queue when the coordinator dies.
+  const std::vector<std::string> options{"--only", "locked-queue", "--rr", "off", "--executor", "slurm", "--slurm-batch", "2", "--slurm-arg=--hold"};
+  std::vector<std::string> argv{OMNILINK_CLI};
+  for (const auto& a : demo_args(store, options)) argv.push_back(a);
+  const pid_t first = testing::spawn_silenced(argv);
+  std::string job;
+  REQUIRE(wait_for([&] { return !(job = job_of(store, "demo-1", 1)).empty(); }));
+  ::kill(first, SIGKILL);
+  wait_exit(first);
+
+  argv.push_back("--resume");
+  const pid_t resumed = testing::spawn_silenced(argv);
+  // The resumed coordinator has its tasks: they are Slurm's job still, none submitted again.
+  std::this_thread::sleep_for(std::chrono::seconds(3));
+  CHECK(job_of(store, "demo-1", 0) == job);
+  CHECK(job_of(store, "demo-1", 1) == job);
+  CHECK(cluster.command("scontrol", {"release", job}).ok());
+  CHECK(wait_exit(resumed) == 0);
+  for (const auto& [id, run] : runs_of(store, "demo-1")) {
+    INFO(id);
+    CHECK(campaign::outcome(run) == "pass");
+  }
+  // One job in all: Slurm never saw another submission.
+  const ProcessResult jobs = cluster.command("squeue", {"--noheader", "--states=all", "--format=%F"});
+  std::set<std::string> arrays;
+  for (std::size_t at = 0, end; at < jobs.out.size(); at = end + 1) {
+    end = jobs.out.find('\n', at);
+    if (end == std::string::npos) end = jobs.out.size();
+    if (end > at) arrays.insert(jobs.out.substr(at, end - at));
+  }
+  CHECK(arrays == std::set<std::string>{job});
+}
+
