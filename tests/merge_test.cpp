@@ -42,13 +42,6 @@ ProcessResult merge(const std::vector<std::string>& args) {
   return testing::omnilink_cli(argv);
 }
 
-std::map<std::string, campaign::RunRecord> runs_of(const fs::path& store, const std::string& campaign_id) {
-  auto s = campaign::Store::open_read_only(store);
-  std::map<std::string, campaign::RunRecord> out;
-  for (auto& r : s.runs(campaign_id)) out.emplace(r.id, std::move(r));
-  return out;
-}
-
 // Every file below `dir`, relative, with its size: what "nothing moved" compares.
 std::map<std::string, std::uintmax_t> listing(const fs::path& dir) {
   std::map<std::string, std::uintmax_t> files;
@@ -65,7 +58,7 @@ TEST_CASE("the shards of a campaign, merged, are the campaign run in one piece")
   demo(dir / "local");
   for (int i = 0; i < 3; ++i) demo(dir / ("shard" + std::to_string(i)), {"--shard", std::to_string(i) + "/3"});
   // Each shard ran only its share: 12 runs in 3 shards of 4.
-  for (int i = 0; i < 3; ++i) CHECK(runs_of(dir / ("shard" + std::to_string(i)), "demo-1").size() == 4);
+  for (int i = 0; i < 3; ++i) CHECK(testing::runs_by_id(dir / ("shard" + std::to_string(i)), "demo-1").size() == 4);
 
   const ProcessResult merged =
       merge({(dir / "merged").string(), (dir / "shard2").string(), (dir / "shard0").string(), (dir / "shard1").string()});
@@ -73,8 +66,8 @@ TEST_CASE("the shards of a campaign, merged, are the campaign run in one piece")
   REQUIRE(merged.exit_code == 0);
   CHECK_THAT(merged.out, Contains("as campaign demo-1 (new): 12 run(s) moved in; every shard of 3 merged"));
 
-  const auto local = runs_of(dir / "local", "demo-1");
-  const auto whole = runs_of(dir / "merged", "demo-1");
+  const auto local = testing::runs_by_id(dir / "local", "demo-1");
+  const auto whole = testing::runs_by_id(dir / "merged", "demo-1");
   REQUIRE(whole.size() == local.size());
   for (const auto& [id, run] : local) {
     INFO(id);
@@ -213,7 +206,7 @@ TEST_CASE("a merge that died is finished by running it again") {
   std::ofstream(campaign::merged_marker(dir / "s1", "demo-1"))
       << json{{"format", "omnilink-merged"}, {"version", 1}, {"into", merged.string()}, {"campaign", "demo-1"}, {"shard", "1/2"}, {"complete", false}}.dump();
   std::vector<std::string> moved;
-  for (const auto& [id, run] : runs_of(dir / "s1", "demo-1")) {
+  for (const auto& [id, run] : testing::runs_by_id(dir / "s1", "demo-1")) {
     if (moved.size() == 2) break;
     fs::rename(dir / "s1" / "demo-1" / id, merged / "demo-1" / id);
     moved.push_back(id);
@@ -223,7 +216,7 @@ TEST_CASE("a merge that died is finished by running it again") {
   INFO(again.out << again.err);
   REQUIRE(again.exit_code == 0);
   CHECK_THAT(again.out, Contains("6 run(s) moved in; every shard of 2 merged"));
-  const auto runs = runs_of(merged, "demo-1");
+  const auto runs = testing::runs_by_id(merged, "demo-1");
   CHECK(runs.size() == 12);
   for (const auto& [id, run] : runs) {
     INFO(id);

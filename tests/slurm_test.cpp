@@ -37,13 +37,6 @@ std::vector<std::string> demo_args(const fs::path& store, const std::vector<std:
   return argv;
 }
 
-std::map<std::string, campaign::RunRecord> runs_of(const fs::path& store, const std::string& campaign_id) {
-  auto s = campaign::Store::open_read_only(store);
-  std::map<std::string, campaign::RunRecord> out;
-  for (auto& r : s.runs(campaign_id)) out.emplace(r.id, std::move(r));
-  return out;
-}
-
 json read_json(const fs::path& file) {
   std::ifstream in(file);
   return in ? json::parse(in, nullptr, false) : json();
@@ -148,8 +141,8 @@ TEST_CASE("a campaign through Slurm is the campaign run locally: same runs, seed
   REQUIRE((slurm.exit_code == 0 || slurm.exit_code == 1));
   CHECK_THAT(slurm.out, Contains("4 task(s) of 4 (12 runs)"));
 
-  const auto here = runs_of(dir / "local", "demo-1");
-  const auto there = runs_of(dir / "slurm", "demo-1");
+  const auto here = testing::runs_by_id(dir / "local", "demo-1");
+  const auto there = testing::runs_by_id(dir / "slurm", "demo-1");
   REQUIRE(there.size() == here.size());
   for (const auto& [id, run] : here) {
     INFO(id);
@@ -186,7 +179,7 @@ TEST_CASE("Ctrl-C cancels the Slurm array; --resume finishes the campaign withou
   const pid_t coordinator = testing::spawn_silenced(argv);
   const bool merged_one = wait_for([&] {
     if (!fs::exists(store / "omnilink.db")) return false;
-    for (const auto& [id, run] : runs_of(store, "demo-1"))
+    for (const auto& [id, run] : testing::runs_by_id(store, "demo-1"))
       if (campaign::outcome(run) != "interrupted") return true;
     return false;
   });
@@ -195,7 +188,7 @@ TEST_CASE("Ctrl-C cancels the Slurm array; --resume finishes the campaign withou
   REQUIRE(merged_one);
 
   std::map<std::string, std::int64_t> done_before;
-  for (const auto& [id, run] : runs_of(store, "demo-1"))
+  for (const auto& [id, run] : testing::runs_by_id(store, "demo-1"))
     if (campaign::outcome(run) != "interrupted") done_before[id] = run.started_ms;
   CHECK(done_before.size() < 12);
   // Nothing of the array is left queued or running.
@@ -212,7 +205,7 @@ TEST_CASE("Ctrl-C cancels the Slurm array; --resume finishes the campaign withou
   }()));
   INFO(resumed.out << resumed.err);
   CHECK(resumed.exit_code == 0);
-  const auto runs = runs_of(store, "demo-1");
+  const auto runs = testing::runs_by_id(store, "demo-1");
   CHECK(runs.size() == 12);
   for (const auto& [id, run] : runs) {
     INFO(id);
@@ -251,7 +244,7 @@ TEST_CASE("a task that fails on its node is submitted again; failing on every at
   CHECK(code == 2);
 
   std::size_t errors = 0, passes = 0;
-  for (const auto& [id, run] : runs_of(store, "demo-1")) {
+  for (const auto& [id, run] : testing::runs_by_id(store, "demo-1")) {
     INFO(id << ": " << run.status << " " << run.detail);
     const std::string outcome = campaign::outcome(run);
     CHECK((outcome == "error" || outcome == "pass"));
@@ -292,7 +285,7 @@ TEST_CASE("a coordinator killed outright leaves its tasks running; --resume watc
   CHECK(job_of(store, "demo-1", 1) == job);
   CHECK(cluster.command("scontrol", {"release", job}).ok());
   CHECK(wait_exit(resumed) == 0);
-  for (const auto& [id, run] : runs_of(store, "demo-1")) {
+  for (const auto& [id, run] : testing::runs_by_id(store, "demo-1")) {
     INFO(id);
     CHECK(campaign::outcome(run) == "pass");
   }

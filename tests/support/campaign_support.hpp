@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "campaign/store.hpp"
 #include "platform/rr_probe.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
@@ -53,6 +55,14 @@ inline pid_t spawn_silenced(const std::vector<std::string>& args) {
   posix_spawn_file_actions_destroy(&actions);
   REQUIRE(rc == 0);
   return pid;
+}
+
+// A store's runs of one campaign, by run id (the store opened read-only).
+inline std::map<std::string, campaign::RunRecord> runs_by_id(const std::filesystem::path& store, const std::string& campaign_id) {
+  auto s = campaign::Store::open_read_only(store);
+  std::map<std::string, campaign::RunRecord> out;
+  for (auto& r : s.runs(campaign_id)) out.emplace(r.id, std::move(r));
+  return out;
 }
 
 inline ProcessResult omnilink_cli(const std::vector<std::string>& args, int timeout_s = 600) {
