@@ -337,7 +337,7 @@ TEST_CASE("format must be 1 and targets must not be empty") {
   CHECK_THAT(f.error(json::array()), Contains("c.json: must be a JSON object"));
 }
 
-TEST_CASE("a JSON syntax error reports its line and column; a repeated key is an error") {
+TEST_CASE("a JSON syntax error reports its line and column, and a repeated key is an error") {
   Fixture f;
   const fs::path file = f.dir / "broken.json";
   write_file(file, "{\n  \"format\": 1,\n  \"targets\": [,]\n}\n");

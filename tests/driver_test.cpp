@@ -188,7 +188,7 @@ TEST_CASE("failed_without_effect is logged as a flag", "[driver]") {
   for (const auto& op : t.ops) CHECK(op.failed == (op.index == 3));
 }
 
-TEST_CASE("the seed determines each thread's operations; perturbation does not change them", "[driver][seed]") {
+TEST_CASE("the seed determines each thread's operations, and perturbation does not change them", "[driver][seed]") {
   auto run = [](std::uint64_t seed, PerturbMode perturb) {
     testing::ScratchDir dir;
     auto options = testing::quiet_options(dir.path(), 3, 200, seed);

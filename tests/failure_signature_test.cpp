@@ -87,7 +87,7 @@ TEST_CASE("result.json names the refused operation, its conjunct and what it is 
   CHECK(never_enqueued["frontier"]["refused"]["related"].empty());
 }
 
-TEST_CASE("one operation's refusals are one signature; how each run showed it is its symptom", "[native][signature]") {
+TEST_CASE("one operation's refusals are one signature, and how each run showed it is its symptom", "[native][signature]") {
   // Overtaken: 2 is dequeued before 1, which a later dequeue takes out.
   const Signed overtaken = signature(validate({{0, "Enqueue", 1}, {0, "Enqueue", 2}, {1, "Dequeue", 2}, {1, "Dequeue", 1}}));
   // The same fault later in a longer run, other values, other threads, other times.
@@ -187,7 +187,7 @@ TEST_CASE("a crash is signed by its signal and innermost frame in the code under
   CHECK(campaign::crash_signature("other-target", site).id != s.id);
 }
 
-TEST_CASE("a crash in a lambda is signed by its line; one without a frame under test by its signal", "[signature][crash]") {
+TEST_CASE("a crash in a lambda is signed by its line, one without a frame under test by its signal", "[signature][crash]") {
   const auto lambda = crash_in("std::_Function_handler<void (Worker&), main::{lambda(Config&)#1}>::_M_invoke(std::_Any_data const&)",
                                "/src/workload.cpp", 67);
   const auto s = campaign::crash_signature("w", lambda);

@@ -121,7 +121,7 @@ TEST_CASE("a pending Enq(x) with a completed Deq() = x after it is linearizable"
   CHECK(outcome_of(r, 0).linearized);
 }
 
-TEST_CASE("register: a history that needs a timed-out write to have happened passes; one no completion saves fails",
+TEST_CASE("register: a history that needs a timed-out write to have happened passes, one no completion saves fails",
           "[pending][tlc]") {
   testing::ScratchDir dir;
   const fs::path spec = kSpecs / "Register.tla";

@@ -119,7 +119,7 @@ TEST_CASE("the hunt table counts runs and times up to the first failure, or says
   CHECK_THAT(doc, Contains("| bug | native | 2 x 10 | 1 | 0 | not found | - | 3.00 s (all) |"));
 }
 
-TEST_CASE("a target without failures states its search budget; rr runs show their timeslice") {
+TEST_CASE("a target without failures states its search budget, and rr runs show their timeslice") {
   omnilink::testing::ScratchDir dir;
   const json targets = json::array({{{"name", "q"}, {"spec", "/specs/Q.tla"}, {"threads", {2}}, {"ops", {10}}, {"runs", 3}}});
   CampaignRuns c{campaign("c-1", targets), {}};

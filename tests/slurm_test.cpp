@@ -167,7 +167,7 @@ TEST_CASE("a campaign through Slurm is the campaign run locally: same runs, seed
   CHECK(store.campaign("demo-1")->status == "finished");
 }
 
-TEST_CASE("Ctrl-C cancels the Slurm array; --resume finishes the campaign without redoing a merged run") {
+TEST_CASE("Ctrl-C cancels the Slurm array, and --resume finishes the campaign without redoing a merged run") {
   testing::SlurmCluster cluster;
   ScratchDir dir;
   const fs::path store = dir / "store";
@@ -214,7 +214,7 @@ TEST_CASE("Ctrl-C cancels the Slurm array; --resume finishes the campaign withou
   }
 }
 
-TEST_CASE("a task that fails on its node is submitted again; failing on every attempt, its runs are errors naming Slurm's state") {
+TEST_CASE("a task that fails on its node is submitted again, and failing on every attempt its runs are errors naming Slurm's state") {
   testing::SlurmCluster cluster;
   ScratchDir dir;
   const fs::path store = dir / "store";
@@ -263,7 +263,7 @@ TEST_CASE("a task that fails on its node is submitted again; failing on every at
   CHECK_THAT(text, Contains("nothing delivered"));
 }
 
-TEST_CASE("a coordinator killed outright leaves its tasks running; --resume watches them instead of submitting again") {
+TEST_CASE("a coordinator killed outright leaves its tasks running, and --resume watches them instead of submitting again") {
   testing::SlurmCluster cluster;
   ScratchDir dir;
   const fs::path store = dir / "store";
