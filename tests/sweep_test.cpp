@@ -206,14 +206,6 @@ TEST_CASE("the three injected bugs are three signatures under rr chaos, every fa
   CHECK(failing == night.report.at("outcomes").value("fail", 0));
 }
 
-// Every file under `dir` with its size.
-std::map<std::string, std::uintmax_t> listing(const fs::path& dir) {
-  std::map<std::string, std::uintmax_t> files;
-  for (const auto& entry : fs::recursive_directory_iterator(dir))
-    if (entry.is_regular_file()) files[fs::relative(entry.path(), dir).string()] = entry.file_size();
-  return files;
-}
-
 TEST_CASE("retention: a store quota prunes what is not evidence, oldest first, and never a signature's evidence") {
   ScratchDir dir;
   json file = stack_sweep("10m");
@@ -232,22 +224,22 @@ TEST_CASE("retention: a store quota prunes what is not evidence, oldest first, a
   const auto evidence = night.signature().at("runs").get<std::vector<std::string>>();
   REQUIRE(evidence.size() == std::min<std::size_t>(2, night.signature().at("count").get<std::size_t>()));
   const fs::path store = dir / "store";
-  std::map<std::string, std::map<std::string, std::uintmax_t>> before;
-  for (const auto& key : evidence) before[key] = listing(store / key);
+  std::map<std::string, std::vector<std::string>> before;
+  for (const auto& key : evidence) before[key] = testing::file_listing(store / key);
 
   // A dry run says and removes nothing.
-  const auto all_before = listing(store);
+  const auto all_before = testing::file_listing(store);
   const ProcessResult dry = testing::omnilink_cli({"gc", store.string(), "--quota", "1k", "--evidence-runs", "2", "--dry-run"});
   INFO(dry.out + dry.err);
   CHECK(dry.exit_code == 1);  // 1k cannot be met: evidence stays
   CHECK_THAT(dry.out, Contains("would free"));
-  CHECK(listing(store).size() == all_before.size());
+  CHECK(testing::file_listing(store).size() == all_before.size());
 
   const ProcessResult gc = testing::omnilink_cli({"gc", store.string(), "--quota", "1k", "--evidence-runs", "2"});
   INFO(gc.out + gc.err);
   CHECK(gc.exit_code == 1);
   CHECK_THAT(gc.out, Contains("STILL ABOVE the quota"));
-  for (const auto& key : evidence) CHECK(listing(store / key) == before[key]);  // untouched, file by file
+  for (const auto& key : evidence) CHECK(testing::file_listing(store / key) == before[key]);  // untouched, file by file
   // Every passing run lost its trace and says so; the verdicts are all still in the store.
   auto s = campaign::Store::open_read_only(store);
   std::size_t pruned = 0;

@@ -3,6 +3,7 @@
 // require_rr_chaos(); both end the case as SKIPPED (77).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -63,6 +64,20 @@ inline std::map<std::string, campaign::RunRecord> runs_by_id(const std::filesyst
   std::map<std::string, campaign::RunRecord> out;
   for (auto& r : s.runs(campaign_id)) out.emplace(r.id, std::move(r));
   return out;
+}
+
+// Every regular file below `dir` as "relative/path: N bytes", sorted, but those whose name contains
+// one of `skip`: what "nothing moved" compares, printable when it fails.
+inline std::vector<std::string> file_listing(const std::filesystem::path& dir, const std::vector<std::string>& skip = {}) {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (!entry.is_regular_file() || std::any_of(skip.begin(), skip.end(), [&](const auto& s) { return name.find(s) != std::string::npos; }))
+      continue;
+    files.push_back(std::filesystem::relative(entry.path(), dir).string() + ": " + std::to_string(entry.file_size()) + " bytes");
+  }
+  std::sort(files.begin(), files.end());
+  return files;
 }
 
 inline ProcessResult omnilink_cli(const std::vector<std::string>& args, int timeout_s = 600) {
