@@ -42,13 +42,21 @@ void write_json(const fs::path& file, const json& value) {
 struct ShardInput {
   fs::path store_dir;
   CampaignRecord campaign;
+  json stored;            // its stored configuration: a campaign's, or a sweep's (with `sweep`)
   CampaignConfig config;  // with its shard
   std::vector<RunRecord> runs;
   json marker;  // merged.json, if any
   std::optional<CampaignLock> lock;
 
   std::string describe() const { return store_dir.string() + " (campaign " + campaign.id + ", shard " + config.shard->text() + ")"; }
+  bool sweep() const { return stored.contains("sweep"); }
 };
+
+/// A sweep's sweep configurations (null for a campaign): with the targets, what decides which runs
+/// belong to it.
+json sweep_configurations(const json& stored) {
+  return stored.contains("sweep") ? stored["sweep"].value("configurations", json()) : json();
+}
 
 ShardInput read_shard(const fs::path& store_dir) {
   ShardInput in;
@@ -67,7 +75,8 @@ ShardInput read_shard(const fs::path& store_dir) {
   }
   in.campaign = std::move(shard_campaigns.front());
   try {
-    in.config = stored_campaign(json::parse(in.campaign.config_json), campaign_record_file(in.store_dir, in.campaign.id).string());
+    in.stored = json::parse(in.campaign.config_json);
+    in.config = stored_campaign(in.stored, campaign_record_file(in.store_dir, in.campaign.id).string());
   } catch (const CampaignFileError& e) {
     throw MergeError(in.store_dir.string() + ": " + e.what());
   }
@@ -83,14 +92,17 @@ ShardInput read_shard(const fs::path& store_dir) {
 /// The shards are of one campaign, each index once.
 void check_one_campaign(const std::vector<ShardInput>& shards) {
   const ShardInput& first = shards.front();
-  const json targets = first.config.to_json().at("targets");
+  const json targets = first.stored.at("targets");
   std::set<std::uint32_t> indices;
   for (const ShardInput& s : shards) {
     if (s.config.name != first.config.name)
       throw MergeError(s.describe() + " is not a shard of the same campaign as " + first.describe() + ": its name differs");
-    if (s.config.to_json().at("targets") != targets)
+    if (s.stored.at("targets") != targets)
       throw MergeError(s.describe() + " is not a shard of the same campaign as " + first.describe() +
                        ": its targets differ (another campaign file, or other overrides)");
+    if (s.sweep() != first.sweep() || sweep_configurations(s.stored) != sweep_configurations(first.stored))
+      throw MergeError(s.describe() + " is not a shard of the same campaign as " + first.describe() +
+                       (s.sweep() == first.sweep() ? ": its sweep configurations differ" : ": one is a sweep, the other a campaign"));
     if (s.config.shard->count != first.config.shard->count)
       throw MergeError(s.describe() + " is not a shard of the same campaign as " + first.describe() + ": the plan was split into " +
                        std::to_string(s.config.shard->count) + " shards there, " + std::to_string(first.config.shard->count) + " here");
@@ -108,6 +120,15 @@ CampaignConfig whole_plan(const CampaignConfig& shard, const fs::path& destinati
   config.shard.reset();
   config.store = destination;
   return config;
+}
+
+/// What the destination campaign stores as its configuration: the shard's (a sweep's keeps its
+/// `sweep`), without the shard, in the destination store.
+json whole_stored(const ShardInput& shard, const fs::path& destination) {
+  json stored = shard.stored;
+  stored.erase("shard");
+  stored["store"] = destination.string();
+  return stored;
 }
 
 /// Moves a run directory: a rename, or across file systems a copy and then the removal of the source.
@@ -173,6 +194,8 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
 
   auto store = Store::open(destination);
   const CampaignConfig config = whole_plan(shards.front().config, destination);
+  // A sweep has no plan: its runs are those its shards drew, each a run of its configurations.
+  const bool sweep = shards.front().sweep();
   const std::uint32_t count = shards.front().config.shard->count;
   MergeReport report;
   report.shard_count = count;
@@ -187,12 +210,13 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
     if (!stored)
       throw MergeError(destination.string() + ": campaign " + *target + " was not made by `omnilink merge` (no merged-shards.json)");
     merged = *stored;
-    if (existing->name != config.name || json::parse(existing->config_json).at("targets") != config.to_json().at("targets") ||
-        merged.count != count)
+    const json existing_config = json::parse(existing->config_json);
+    if (existing->name != config.name || existing_config.at("targets") != shards.front().stored.at("targets") ||
+        sweep_configurations(existing_config) != sweep_configurations(shards.front().stored) || merged.count != count)
       throw MergeError(destination.string() + ": campaign " + *target + " is not the campaign these shards are of (name, targets or shard count differ)");
     report.campaign = *target;
     for (auto& r : store.runs(report.campaign)) destination_runs.emplace(r.id, std::move(r));
-  } else {
+  } else if (!sweep) {
     for (auto& r : planned_records(config, "", destination)) destination_runs.emplace(r.id, std::move(r));
   }
   std::set<std::uint32_t>& done = merged.merged;
@@ -208,10 +232,10 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
     for (const RunRecord& run : s.runs) {
       if (!final_status(run)) continue;
       const auto found = destination_runs.find(run.id);
-      if (found == destination_runs.end())
+      if (found == destination_runs.end() && !sweep)
         throw MergeError(s.describe() + ": run " + run.id + " is not in the plan of the merged campaign");
       const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id);
-      if (final_status(found->second) && !(resuming && !fs::exists(from)))
+      if (found != destination_runs.end() && final_status(found->second) && !(resuming && !fs::exists(from)))
         throw MergeError(s.describe() + ": run " + run.id + " is in " + destination.string() + " already (campaign " + report.campaign +
                          ", status " + found->second.status + ")");
       if (!fs::exists(from) && !(resuming && fs::exists(destination_dir(run.id))))
@@ -220,10 +244,10 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   }
 
   if (!target) {
-    report.campaign = store.create_campaign(config.name, config.file.string(), config.to_json().dump());
+    report.campaign = store.create_campaign(config.name, config.file.string(), whole_stored(shards.front(), destination).dump());
     report.created = true;
     start_merged_campaign(destination, report.campaign, count);
-    store.add_runs(planned_records(config, report.campaign, destination));
+    if (!sweep) store.add_runs(planned_records(config, report.campaign, destination));
   }
   std::optional<CampaignLock> lock;
   if (!held) {
@@ -239,7 +263,9 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   std::vector<RunRecord> imported;
   for (const ShardInput& s : shards) {
     for (RunRecord run : s.runs) {
-      if (!final_status(run) || final_status(destination_runs.at(run.id))) continue;  // not done, or imported by a merge that died
+      const auto found = destination_runs.find(run.id);
+      if (!final_status(run) || (found != destination_runs.end() && final_status(found->second)))
+        continue;  // not done, or imported by a merge that died
       const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id), to = destination_dir(run.id);
       if (fs::exists(from)) {
         fs::remove_all(to);  // a copy a merge that died left half done
@@ -252,7 +278,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
     report.shards.push_back(s.config.shard->text());
   }
   store.import_runs(imported);
-  report.runs = imported.size();
+  for (const RunRecord& run : imported) report.run_ids.push_back(run.id);
 
   for (const ShardInput& s : shards) done.insert(s.config.shard->index);
   write_merged_shards(destination, report.campaign, merged);
@@ -264,7 +290,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   for (const auto& run : store.runs(report.campaign)) report.pending += !final_status(run);
   for (std::uint32_t i = 0; i < count; ++i)
     if (!done.contains(i)) report.shards_missing.push_back(i);
-  if (!held) store.set_campaign_status(report.campaign, report.pending == 0 ? "finished" : "interrupted");
+  if (!held) store.set_campaign_status(report.campaign, report.pending == 0 && report.shards_missing.empty() ? "finished" : "interrupted");
   return report;
 }
 

@@ -7,6 +7,10 @@
 // once, with its verdict, recording and files. Runs a shard never finished stay pending there, for
 // `omnilink campaign FILE --resume --id ID` or a later merge.
 //
+// Shards of a sweep (`omnilink sweep FILE --shard I/N`) merge the same way, but a sweep has no
+// plan: its shards must have the same targets and sweep configurations, and the merged sweep's
+// runs are those its shards finished (their run numbers interleave, so no two shards share one).
+//
 // Each shard is marked (SHARD/<campaign-id>/merged.json, "complete": false) before anything moves
 // and completed after the destination's index has the runs (one transaction), so a merge that dies
 // is finished by running the same merge again, and a finished one is never merged twice.
@@ -32,7 +36,7 @@ struct MergeReport {
   std::string campaign;             // the destination campaign's id
   bool created = false;             // made by this merge (not continued with `into`)
   std::vector<std::string> shards;  // "I/N" of each shard merged, in argument order
-  std::size_t runs = 0;             // run directories moved in with their records
+  std::vector<std::string> run_ids; // the runs moved in (directories and records), in shard order
   std::size_t pending = 0;          // the campaign's runs still without a final result
   std::size_t shard_count = 0;      // N
   std::vector<std::uint32_t> shards_missing;  // indices never merged into the campaign, after this merge

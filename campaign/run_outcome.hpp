@@ -39,6 +39,8 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const std::filesystem
 // over the run's status (a crashed run whose prefix is not linearizable is a found bug); a run
 // without a final validation (pending, running, or ok but not validated yet) is interrupted.
 std::string outcome(const RunRecord& run);
+// Whether the run has its outcome: a session that continues the campaign will not carry it out again.
+inline bool has_outcome(const RunRecord& run) { return outcome(run) != "interrupted"; }
 inline const std::vector<std::string>& outcomes() {
   static const std::vector<std::string> all{"pass", "fail", "unknown", "crashed", "timeout", "bad-trace", "error", "interrupted"};
   return all;

@@ -551,9 +551,10 @@ void Store::set_campaign_status(const std::string& id, const std::string& status
   t.commit();
 }
 
-void Store::add_runs(const std::vector<RunRecord>& runs) {
-  Connection& db = db_->connection;
-  Transaction t(db);
+namespace {
+
+// Inserts the rows `runs` that their campaigns do not have yet, inside the caller's transaction.
+void insert_new_runs(Connection& db, const std::vector<RunRecord>& runs) {
   // ord numbers rows in insertion order across the store, which within a campaign is plan order.
   Statement last(db, "SELECT COALESCE(MAX(ord), 0) FROM runs");
   last.step();
@@ -569,6 +570,13 @@ void Store::add_runs(const std::vector<RunRecord>& runs) {
     insert.bind(r.dir).bind(r.started_ms).bind(r.finished_ms).bind(r.harness_ms).bind(r.pack_ms);
     if (insert.run() == 1) ++ord;  // an existing run (resume) keeps its row and its place
   }
+}
+
+}  // namespace
+
+void Store::add_runs(const std::vector<RunRecord>& runs) {
+  Transaction t(db_->connection);
+  insert_new_runs(db_->connection, runs);
   t.commit();
 }
 
@@ -613,6 +621,7 @@ void Store::add_validation(const std::string& campaign, const std::string& run, 
 
 void Store::import_runs(const std::vector<RunRecord>& runs) {
   Transaction t(db_->connection);
+  insert_new_runs(db_->connection, runs);
   for (const RunRecord& r : runs) {
     write_run(db_->connection, r);
     if (r.validation) insert_validation(db_->connection, r.campaign, r.id, *r.validation);

@@ -129,7 +129,8 @@ class Store {
   void update_run(const RunRecord& run);
   // Records a validation of the run (created_ms 0: now).
   void add_validation(const std::string& campaign, const std::string& run, const ValidationRecord& validation);
-  // update_run and, where a run has one, add_validation for every run, in one transaction: what
+  // update_run (after add_runs for a run the campaign has no row for: a sweep's runs are not
+  // planned) and, where a run has one, add_validation for every run, in one transaction: what
   // `omnilink merge` brings in from a shard, all of it or (an error) none.
   void import_runs(const std::vector<RunRecord>& runs);
 

@@ -17,7 +17,7 @@
 #include "orchestrator/campaign_options.hpp"
 #include "orchestrator/campaign_session.hpp"
 #include "orchestrator/command.hpp"
-#include "slurm/slurm_executor.hpp"
+#include "orchestrator/scale_out_options.hpp"
 
 namespace omnilink::cli {
 
@@ -30,17 +30,13 @@ class CampaignCommand : public Command {
   // The command that continues this campaign: this invocation's options, --resume --id, and the
   // store it used, absolute (the default store depends on the directory and environment it ran in).
   std::vector<std::string> resume_command(const std::filesystem::path& store, const std::string& campaign_id) const;
-  // Runs the session's campaign through Slurm; nullopt after printing why it could not.
-  std::optional<bool> run_on_slurm(CampaignSession& session, const campaign::CampaignConfig& config, campaign::Progress& progress) const;
 
   std::string file_;
   CampaignOptions options_;
   std::optional<unsigned> runs_;
   bool resume_ = false;
   std::string resume_id_;  // --id: the campaign --resume continues (default: the newest of its name)
-  std::string shard_;      // --shard I/N
-  std::string executor_ = "local";
-  slurm::SlurmSettings slurm_;
+  ScaleOutOptions scale_out_;
 };
 
 }  // namespace omnilink::cli

@@ -89,13 +89,24 @@ void CampaignSession::print_header(std::ostream& out, const std::string& runs_li
 }
 
 std::optional<bool> CampaignSession::run(RunSource& source, Progress& progress) {
-  try {
+  return run_with([&] {
     Engine engine(*config_, *store_, id_, source, recording_, settings_, progress);
-    const bool completed = engine.run();
+    return engine.run();
+  });
+}
+
+std::optional<bool> CampaignSession::run_with(const std::function<bool()>& executor, const std::string& context) {
+  try {
+    const bool completed = executor();
     store_->set_campaign_status(id_, completed ? "finished" : "interrupted");
     return completed;
-  } catch (const StoreError& e) {
-    std::cerr << "omnilink " << verb_ << ": " << e.what() << "\n";
+  } catch (const std::exception& e) {  // the store failed; Slurm refused an array; a shared file system failed
+    std::cerr << "omnilink " << verb_ << ": " << context << e.what() << "\n";
+    try {
+      store_->set_campaign_status(id_, "interrupted");
+    } catch (const StoreError&) {
+      // The store is what failed: it keeps the status it had, and --resume reads that too.
+    }
     return std::nullopt;
   }
 }

@@ -47,6 +47,9 @@ class CampaignSession {
   /// Runs the engine over `source`; the campaign's status is set from how it ended. Nullopt after
   /// printing a store error; else whether it completed (false: interrupted).
   std::optional<bool> run(campaign::RunSource& source, campaign::Progress& progress);
+  /// Runs `executor` (the engine, a Slurm coordinator), which says whether it completed, and sets
+  /// the campaign's status from that. Nullopt after printing what it threw (after `context`).
+  std::optional<bool> run_with(const std::function<bool()>& executor, const std::string& context = "");
 
  private:
   CampaignSession() = default;

@@ -29,6 +29,7 @@ std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& 
     return "its targets differ from the sweep file's now";
   if (stored["sweep"].value("configurations", nlohmann::json()) != now["sweep"].value("configurations", nlohmann::json()))
     return "its configurations differ from the sweep file's now";
+  if (stored.value("shard", nlohmann::json()) != now.value("shard", nlohmann::json())) return "it is another shard of the sweep (--shard)";
   return "";
 }
 
@@ -45,6 +46,7 @@ std::vector<std::string> SweepCommand::resume_command(const fs::path& store, con
   if (max_failures_) argv.insert(argv.end(), {"--max-failures", std::to_string(*max_failures_)});
   if (!markdown_file_.empty()) argv.insert(argv.end(), {"--markdown", fs::absolute(markdown_file_).string()});
   if (!html_dir_.empty()) argv.insert(argv.end(), {"--html", fs::absolute(html_dir_).string()});
+  for (auto& a : scale_out_.arguments()) argv.push_back(std::move(a));
   return argv;
 }
 
@@ -61,6 +63,22 @@ void SweepCommand::add_to(CLI::App& app) {
   sub_->add_option("--markdown", markdown_file_, "Write the report as Markdown to this file");
   sub_->add_option("--html", html_dir_, "Write the HTML report (index.html and a page per signature) into this directory");
   options_.add_to(*sub_);
+  scale_out_.add_to(*sub_, /*batches=*/false);
+}
+
+std::optional<bool> SweepCommand::run_on_slurm(CampaignSession& session, const SweepConfig& config, const SweepClock& clock,
+                                               campaign::Progress& progress, std::vector<std::string>& lost) const {
+  const auto tasks = static_cast<std::uint64_t>(scale_out_.slurm_tasks());
+  std::vector<std::string> arguments{fs::absolute(file_).string()};
+  for (auto& a : options_.run_arguments()) arguments.push_back(std::move(a));
+  // The caps are the sweep's; each task, a sweep of its own, gets its share of them.
+  const auto share = [&](std::uint64_t cap) { return std::to_string((cap + tasks - 1) / tasks); };
+  if (config.sweep.max_runs) arguments.insert(arguments.end(), {"--max-runs", share(*config.sweep.max_runs)});
+  if (config.sweep.max_failures) arguments.insert(arguments.end(), {"--max-failures", share(*config.sweep.max_failures)});
+  arguments.push_back("--plain");
+  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch());
+  const std::int64_t deadline_ms = (now_ms + clock.left()).count();
+  return scale_out_.run_on_slurm("sweep", session, config.campaign, std::move(arguments), deadline_ms, nullptr, progress, lost);
 }
 
 int SweepCommand::run() {
@@ -75,14 +93,17 @@ int SweepCommand::run() {
     std::cerr << "omnilink sweep: " << e.what() << "\n";
     return kExitUsage;
   }
+  bool resume = resume_;
+  std::string resume_id = resume_id_;
+  if (!scale_out_.apply_shard("sweep", config.campaign) || !scale_out_.continue_shard(config.campaign, resume, resume_id)) return kExitUsage;
   const nlohmann::json effective = config.to_json();
-  auto session = CampaignSession::open({"sweep", &config.campaign, effective, resume_, resume_id_, plan_difference});
+  auto session = CampaignSession::open({"sweep", &config.campaign, effective, resume, resume_id, plan_difference});
   if (!session) return kExitUsage;
   const std::string id = session->id();
 
   std::optional<SweepClock> clock;
   try {
-    clock = SweepClock::start(sweep_clock_file(config.campaign.store, id), config.sweep.budget, resume_);
+    clock = SweepClock::start(sweep_clock_file(config.campaign.store, id), config.sweep.budget, resume);
   } catch (const std::runtime_error& e) {
     std::cerr << "omnilink sweep: " << e.what() << "\n";
     return kExitUsage;
@@ -93,7 +114,14 @@ int SweepCommand::run() {
                                        std::to_string(std::max<long long>(0, left_s)) + " s");
   campaign::Progress progress(std::cout, !options_.plain && ::isatty(STDOUT_FILENO) == 1, /*open_ended=*/true);
   SweepSource source(config, id, *clock);
-  const std::optional<bool> ran = session->run(source, progress);
+  std::optional<bool> ran;
+  std::vector<std::string> lost;
+  if (scale_out_.on_slurm()) {
+    ran = run_on_slurm(*session, config, *clock, progress, lost);
+    if (ran) source.prepare(session->store());  // the shares, from the runs the tasks delivered
+  } else {
+    ran = session->run(source, progress);
+  }
   clock->save();
   if (!ran) return 2;
 
@@ -104,7 +132,9 @@ int SweepCommand::run() {
   summary.signatures = signature_history(session->store(), config.campaign.name,
                                          {config.sweep.fixed_confidence, config.sweep.evidence_runs});
   summary.spent = clock->spent();
-  summary.stop_reason = *ran ? source.stop_reason() : "interrupted";
+  // Tasks on Slurm may all end before the budget and caps do (each with its share of the caps).
+  summary.stop_reason = !*ran ? "interrupted" : source.stop_reason().empty() ? "tasks" : source.stop_reason();
+  summary.missing_tasks = lost;
   summary.confidence = config.sweep.fixed_confidence;
   try {
     // Only with a quota: without one a sweep keeps what the file asks (keep_passing_recordings).

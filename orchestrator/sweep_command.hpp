@@ -2,7 +2,10 @@
 // the sweep's clock, runs the engine with a SweepSource until the budget or a cap ends it, then
 // reports what changed since the previous sweep of the same file (sweep/signature_history,
 // sweep/sweep_report): on stdout, and as Markdown, JSON and JUnit files and an HTML report
-// (report/html_report) when asked.
+// (report/html_report) when asked. With --shard I/N it sweeps as one of N shards, into a store that
+// `omnilink merge` brings together with the others'; with --executor slurm a Slurm job array's
+// tasks sweep as shards until the deadline while this process merges what they deliver
+// (docs/scale-out.md).
 // Exit code: 0 nothing new, 1 a new or regressed signature, 2 the sweep could not run all it should
 // (runs without a verdict, or interrupted), 3 usage or configuration error (docs/sweep.md).
 #pragma once
@@ -14,6 +17,9 @@
 
 #include "orchestrator/campaign_options.hpp"
 #include "orchestrator/command.hpp"
+#include "orchestrator/scale_out_options.hpp"
+#include "sweep/sweep_clock.hpp"
+#include "sweep/sweep_file.hpp"
 
 namespace omnilink::cli {
 
@@ -24,6 +30,10 @@ class SweepCommand : public Command {
 
  private:
   std::vector<std::string> resume_command(const std::filesystem::path& store, const std::string& sweep_id) const;
+  // Runs the session's sweep as Slurm tasks until the clock's budget ends; `lost` gets the tasks
+  // that delivered nothing. Nullopt after printing why it could not.
+  std::optional<bool> run_on_slurm(CampaignSession& session, const sweep::SweepConfig& config, const sweep::SweepClock& clock,
+                                   campaign::Progress& progress, std::vector<std::string>& lost) const;
 
   std::string file_;
   CampaignOptions options_;
@@ -33,6 +43,7 @@ class SweepCommand : public Command {
   std::string resume_id_;
   std::string markdown_file_;
   std::string html_dir_;
+  ScaleOutOptions scale_out_;
 };
 
 }  // namespace omnilink::cli

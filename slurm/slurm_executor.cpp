@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "campaign/join.hpp"
 #include "campaign/merge.hpp"
 #include "campaign/run_outcome.hpp"
 #include "campaign/run_plan.hpp"
@@ -25,8 +26,6 @@ namespace {
 
 std::atomic<int> g_stop_signal{0};
 extern "C" void request_coordinator_stop(int sig) { g_stop_signal = sig; }
-
-bool final_outcome(const RunRecord& run) { return campaign::outcome(run) != "interrupted"; }
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -53,7 +52,7 @@ class StopSignals {
 
 /// Everything the coordinator tracks of one task (one shard of the plan).
 struct Task {
-  std::vector<std::string> run_ids;  // its share of the plan
+  std::vector<std::string> run_ids;  // its share of the plan (none for a sweep's: they are drawn as it goes)
   bool settled = false;              // merged, or its runs recorded as errors
   std::string job;                   // the Slurm job of its current attempt ("" before the first)
   unsigned attempts = 0;
@@ -72,8 +71,9 @@ struct SlurmExecutor::State {
   TaskSpec spec;
   SlurmSettings settings;
   campaign::Progress& progress;
-  fs::path store_dir, dir, script, state_file;
+  fs::path store_dir, dir;  // the store, and STORE/<id>/slurm
   std::vector<Task> tasks;
+  std::vector<std::string> lost;  // a sweep's tasks that ended without delivering, and why
   // Where the coordinator's time goes, over all its sessions (state.json "coordinator"): what
   // bench/slurm_overhead projects a cluster's coordinator from.
   struct Spent {
@@ -82,6 +82,9 @@ struct SlurmExecutor::State {
     std::size_t polls = 0;
     double poll_s = 0;  // asking Slurm (squeue, sacct)
   } spent;
+
+  fs::path script() const { return dir / "task.sh"; }
+  fs::path state_file() const { return dir / "state.json"; }
 
   std::string task_name(std::uint32_t i) const { return "task " + std::to_string(i) + "/" + std::to_string(tasks.size()); }
 
@@ -92,9 +95,11 @@ struct SlurmExecutor::State {
   std::uint32_t shard_count() {
     if (const auto merged = campaign::merged_shards(store_dir, id)) return merged->count;
     const auto runs = store.runs(id);
-    if (std::any_of(runs.begin(), runs.end(), final_outcome))
+    if (std::any_of(runs.begin(), runs.end(), campaign::has_outcome))
       throw std::runtime_error("campaign " + id + " has runs done without --executor slurm; continue it without it");
-    const auto count = static_cast<std::uint32_t>(std::max<std::size_t>(1, (runs.size() + settings.batch - 1) / settings.batch));
+    // A sweep runs as many tasks as may run at once, each until the deadline.
+    const auto count = spec.sweep() ? settings.concurrency
+                                    : static_cast<std::uint32_t>(std::max<std::size_t>(1, (runs.size() + settings.batch - 1) / settings.batch));
     campaign::start_merged_campaign(store_dir, id, count);
     return count;
   }
@@ -102,7 +107,7 @@ struct SlurmExecutor::State {
   void plan_tasks(std::uint32_t count) {
     tasks.assign(count, Task{});
     campaign::CampaignConfig share = config;
-    for (std::uint32_t i = 0; i < count; ++i) {
+    for (std::uint32_t i = 0; i < count && !spec.sweep(); ++i) {
       share.shard = campaign::Shard{i, count};
       for (const auto& run : campaign::planned_records(share, id, store_dir)) tasks[i].run_ids.push_back(run.id);
     }
@@ -111,8 +116,10 @@ struct SlurmExecutor::State {
     for (auto& run : store.runs(id)) runs.emplace(run.id, std::move(run));
     for (std::uint32_t i = 0; i < count; ++i) {
       Task& t = tasks[i];
+      // A sweep's task is settled only by its delivery: it has no planned runs to look at.
       t.settled = merged->merged.contains(i) ||
-                  std::all_of(t.run_ids.begin(), t.run_ids.end(), [&](const std::string& r) { return final_outcome(runs.at(r)); });
+                  (!spec.sweep() &&
+                   std::all_of(t.run_ids.begin(), t.run_ids.end(), [&](const std::string& r) { return campaign::has_outcome(runs.at(r)); }));
     }
   }
 
@@ -120,7 +127,7 @@ struct SlurmExecutor::State {
     fs::create_directories(dir / "logs");
     write_task_spec(dir / "task.json", spec);
     // Slurm runs a script; this one only starts omnilink on the spec, every word quoted.
-    const fs::path aside = script.string() + ".tmp";
+    const fs::path aside = script().string() + ".tmp";
     {
       std::ofstream out(aside, std::ios::trunc);
       out << "#!/bin/sh\n# Written by `omnilink campaign --executor slurm` for campaign " << id << ": one task of its array.\n"
@@ -128,12 +135,12 @@ struct SlurmExecutor::State {
       if (!out.flush()) throw std::runtime_error("cannot write " + aside.string());
     }
     fs::permissions(aside, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec);
-    fs::rename(aside, script);
+    fs::rename(aside, script());
   }
 
   // STORE/<id>/slurm/state.json: each task in flight, its job and attempts, for a resumed coordinator.
   void load_state() {
-    std::ifstream in(state_file);
+    std::ifstream in(state_file());
     const json saved = in ? json::parse(in, nullptr, false) : json();
     if (!saved.is_object() || !saved.contains("tasks") || !saved["tasks"].is_object()) return;
     if (const json c = saved.value("coordinator", json::object()); c.is_object())
@@ -153,13 +160,13 @@ struct SlurmExecutor::State {
                {"coordinator", {{"merged_runs", spent.merged_runs}, {"merge_s", spent.merge_s}, {"polls", spent.polls}, {"poll_s", spent.poll_s}}}};
     for (std::size_t i = 0; i < tasks.size(); ++i)
       if (!tasks[i].settled && !tasks[i].job.empty()) saved["tasks"][std::to_string(i)] = {{"job", tasks[i].job}, {"attempts", tasks[i].attempts}};
-    const fs::path aside = state_file.string() + ".tmp";
+    const fs::path aside = state_file().string() + ".tmp";
     {
       std::ofstream out(aside, std::ios::trunc);
       out << saved.dump(2) << "\n";
       if (!out.flush()) throw std::runtime_error("cannot write " + aside.string());
     }
-    fs::rename(aside, state_file);
+    fs::rename(aside, state_file());
   }
 
   // --- the array ----------------------------------------------------------------------------
@@ -168,7 +175,7 @@ struct SlurmExecutor::State {
     if (indices.empty()) return;
     std::size_t runs = 0;
     for (auto i : indices) runs += tasks[i].run_ids.size();
-    const std::string job = client.submit({.script = script,
+    const std::string job = client.submit({.script = script(),
                                            .indices = indices,
                                            .concurrency = settings.concurrency,
                                            .job_name = "omnilink-" + id,
@@ -183,7 +190,8 @@ struct SlurmExecutor::State {
     }
     save_state();
     progress.note("Slurm job " + job + ": " + std::to_string(indices.size()) + " task(s) of " + std::to_string(tasks.size()) + " (" +
-                  std::to_string(runs) + " runs), tasks " + array_ranges(indices) +
+                  (spec.sweep() ? std::string("each sweeping until the deadline") : std::to_string(runs) + " runs") + "), tasks " +
+                  array_ranges(indices) +
                   (settings.concurrency ? ", at most " + std::to_string(settings.concurrency) + " at once" : ""));
   }
 
@@ -222,14 +230,14 @@ struct SlurmExecutor::State {
     std::vector<fs::path> deliveries;
     for (const auto i : indices) deliveries.push_back(delivered_shard(spec.delivery_dir, i));
     const auto started = Clock::now();
-    spent.merged_runs += campaign::merge_shards(store_dir, deliveries, id, &lock).runs;
+    const campaign::MergeReport report = campaign::merge_shards(store_dir, deliveries, id, &lock);
+    spent.merged_runs += report.run_ids.size();
     spent.merge_s += std::chrono::duration<double>(Clock::now() - started).count();
+    for (const std::string& run_id : report.run_ids)
+      if (const auto run = store.run(id + "/" + run_id)) progress.finished(*run);
     for (const auto i : indices) {
-      Task& t = tasks[i];
-      t.settled = true;
+      tasks[i].settled = true;
       progress.clear(task_name(i));
-      for (const std::string& run_id : t.run_ids)
-        if (const auto run = store.run(id + "/" + run_id)) progress.finished(*run);
       fs::remove_all(delivered_shard(spec.delivery_dir, i));
     }
   }
@@ -250,6 +258,13 @@ struct SlurmExecutor::State {
       const auto known = by_job.find(t.job);
       const auto found = known->second.find(i);
       if (found != known->second.end() && !found->second.ended()) {
+        if (found->second.state == "PENDING" && budget_over()) {
+          // A sweep's task that a busy cluster did not start before the deadline has nothing to do.
+          client.cancel({t.job + "_" + std::to_string(i)});
+          failed(i, "Slurm job " + t.job + ": still pending" + (found->second.reason.empty() ? "" : " (" + found->second.reason + ")") +
+                        " when the budget ended; cancelled", again);
+          continue;
+        }
         const std::string shown = lower(found->second.state) + (found->second.reason.empty() ? "" : " (" + found->second.reason + ")");
         if (shown != t.seen) progress.phase(task_name(i), "Slurm job " + t.job + ": " + shown);
         t.seen = shown;
@@ -271,25 +286,39 @@ struct SlurmExecutor::State {
     }
   }
 
-  /// Task `i`'s attempt failed for `why`: run again, or its runs recorded as errors.
+  /// Whether a sweep's deadline has passed (a campaign has none).
+  bool budget_over() const {
+    return spec.deadline_ms && std::chrono::system_clock::now().time_since_epoch() >= std::chrono::milliseconds(*spec.deadline_ms);
+  }
+
+  /// Task `i`'s attempt failed for `why`: run again (a sweep's only while its budget lasts), or its
+  /// runs recorded as errors (a sweep's reported missing).
   void failed(std::uint32_t i, const std::string& why, std::vector<std::uint32_t>& again) {
     Task& t = tasks[i];
-    const fs::path log = dir / "logs" / ("task-" + std::to_string(i) + ".job-" + t.job + ".log");
-    if (t.attempts < settings.attempts) {
+    const fs::path log_file = dir / "logs" / ("task-" + std::to_string(i) + ".job-" + t.job + ".log");
+    const std::string log = fs::exists(log_file) ? "log: " + log_file.string() : "no log: it never started";
+    if (t.attempts < settings.attempts && !budget_over()) {
       progress.note(task_name(i) + ": " + why + "; submitting it again (attempt " + std::to_string(t.attempts + 1) + " of " +
-                    std::to_string(settings.attempts) + "; log: " + log.string() + ")");
+                    std::to_string(settings.attempts) + "; " + log + ")");
       again.push_back(i);
       t.job.clear();  // not watched until submitted again
       return;
     }
     t.settled = true;
     progress.clear(task_name(i));
+    if (spec.sweep()) {
+      // Its runs were never delivered; the sweep's report says so.
+      lost.push_back(task_name(i) + ": " + why + (budget_over() ? "" : " (on each of its " + std::to_string(t.attempts) + " attempts)") +
+                     "; " + log);
+      progress.note(lost.back());
+      return;
+    }
     for (const std::string& run_id : t.run_ids) {
       auto run = store.run(id + "/" + run_id);
-      if (!run || final_outcome(*run)) continue;
+      if (!run || campaign::has_outcome(*run)) continue;
       run->status = "error";
       run->detail = task_name(i) + " failed on each of its " + std::to_string(t.attempts) + " attempt(s), the last: " + why +
-                    " (log: " + log.string() + ")";
+                    " (" + log + ")";
       store.update_run(*run);
       progress.finished(*run);
     }
@@ -306,11 +335,7 @@ struct SlurmExecutor::State {
         t.job.clear();
         t.attempts = 0;
       }
-    progress.note("cancelled Slurm job(s) " + [&] {
-      std::string s;
-      for (const auto& j : jobs) s += (s.empty() ? "" : ", ") + j;
-      return s.empty() ? std::string("(none running)") : s;
-    }());
+    progress.note("cancelled Slurm job(s) " + (jobs.empty() ? std::string("(none running)") : campaign::join(jobs, ", ")));
   }
 
   bool all_settled() const {
@@ -322,15 +347,15 @@ SlurmExecutor::SlurmExecutor(const campaign::CampaignConfig& config, campaign::S
                              const campaign::CampaignLock& campaign_lock, SlurmClient client, TaskSpec task, SlurmSettings settings,
                              campaign::Progress& progress)
     : state_(new State{config, store, campaign_id, campaign_lock, std::move(client), std::move(task), settings, progress,
-                       fs::absolute(config.store), slurm_dir(fs::absolute(config.store), campaign_id),
-                       slurm_dir(fs::absolute(config.store), campaign_id) / "task.sh",
-                       slurm_dir(fs::absolute(config.store), campaign_id) / "state.json", {}, {}}) {
+                       fs::absolute(config.store), slurm_dir(fs::absolute(config.store), campaign_id), {}, {}, {}}) {
   State& s = *state_;
   s.spec.campaign = s.id;
   s.spec.delivery_dir = s.dir / "delivered";
 }
 
 SlurmExecutor::~SlurmExecutor() = default;
+
+const std::vector<std::string>& SlurmExecutor::lost_tasks() const { return state_->lost; }
 
 bool SlurmExecutor::run() {
   State& s = *state_;
@@ -344,7 +369,7 @@ bool SlurmExecutor::run() {
   std::size_t total = 0;
   for (const auto& run : s.store.runs(s.id)) {
     ++total;
-    if (final_outcome(run)) already.push_back(run);
+    if (campaign::has_outcome(run)) already.push_back(run);
   }
   s.progress.begin(total, already);
 

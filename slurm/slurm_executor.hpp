@@ -11,6 +11,11 @@
 // never lost and never a verdict. Ctrl-C or SIGTERM cancels the array (scancel) and leaves the
 // campaign for `--resume`, which submits only the tasks not merged yet and keeps watching those a
 // killed coordinator left running. The split (N) is fixed when the campaign starts.
+//
+// A sweep (`omnilink sweep FILE --executor slurm`) is split the same way into as many tasks as may
+// run at once, each a shard of the sweep (its own draws, run numbers interleaved with the other
+// shards') that runs until the sweep's deadline and delivers what it finished. A task that ends
+// without delivering is run again while budget is left; its runs are reported missing otherwise.
 #pragma once
 
 #include <chrono>
@@ -52,6 +57,10 @@ class SlurmExecutor {
   /// array cancelled). Throws SlurmError when Slurm refuses the array, campaign::StoreError, and
   /// std::runtime_error for a campaign that was started without Slurm.
   bool run();
+
+  /// A sweep's tasks that ended without delivering what they ran, each with why and its log: those
+  /// runs are missing from the sweep. (A campaign's records its runs as `error` instead.)
+  const std::vector<std::string>& lost_tasks() const;
 
  private:
   struct State;

@@ -32,7 +32,7 @@ std::size_t unfinished_runs(const fs::path& shard_store) {
   auto store = campaign::Store::open_read_only(shard_store);
   std::size_t unfinished = 0;
   for (const auto& c : store.campaigns())
-    for (const auto& run : store.runs(c.id)) unfinished += campaign::outcome(run) == "interrupted";
+    for (const auto& run : store.runs(c.id)) unfinished += !campaign::has_outcome(run);
   return unfinished;
 }
 
@@ -80,31 +80,44 @@ int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
   const char* tmp = std::getenv("TMPDIR");
   const fs::path scratch = fs::path(tmp != nullptr && *tmp == '/' ? tmp : "/tmp") /
                            ("omnilink-slurm-" + std::to_string(*job) + "-" + std::to_string(task));
-  std::vector<std::string> args{"campaign"};
-  args.insert(args.end(), spec.campaign_arguments.begin(), spec.campaign_arguments.end());
+  std::vector<std::string> args{spec.verb};
+  args.insert(args.end(), spec.arguments.begin(), spec.arguments.end());
   args.insert(args.end(), {"--shard", shard, "--store", scratch.string()});
+  if (spec.sweep()) {
+    // A sweep's tasks share its budget: each runs until the sweep's deadline, however late Slurm
+    // started it.
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    const std::int64_t left_s = (*spec.deadline_ms - now) / 1000;
+    if (left_s < 1) {
+      log << "task " << shard << " of sweep " << spec.campaign << ": its budget ended before this task started; nothing to run\n";
+      return 0;
+    }
+    args.insert(args.end(), {"--for", std::to_string(left_s) + "s"});
+  }
 
   // Slurm's SIGTERM (time limit, preemption, scancel) reaches the campaign too; this process only
   // needs to outlive it to clean up the node's disk.
   std::signal(SIGTERM, request_task_stop);
   std::signal(SIGINT, request_task_stop);
-  log << "task " << shard << " of campaign " << spec.campaign << ": " << shell_command_line(args) << "\n" << std::flush;
+  log << "task " << shard << " of " << spec.verb << " " << spec.campaign << ": " << shell_command_line(args) << "\n" << std::flush;
   ProcessOptions options;
   options.timeout = std::chrono::hours(24 * 365);  // Slurm's time limit is the one that counts
   options.cancel = &g_stop;
   options.own_process_group = true;
-  const ProcessResult campaign = run_process(spec.omnilink, args, options);
-  log << campaign.out << campaign.err;
-  int code = 0;
+  const ProcessResult shard_run = run_process(spec.omnilink, args, options);
+  log << shard_run.out << shard_run.err;
+  const bool stopped = g_stop || shard_run.cancelled;
+  int code = stopped ? kTaskStopped : 0;
   try {
-    if (g_stop || campaign.cancelled) {
+    // A campaign's shard is delivered whole or not at all (a retry runs it again); a sweep's runs
+    // are not a plan, so what a stopped sweep finished is delivered too: its other runs never were.
+    if (stopped && !spec.sweep()) {
       log << "task " << shard << ": stopped by a signal; nothing delivered\n";
-      code = kTaskStopped;
-    } else if (!campaign.started || !fs::exists(scratch / "omnilink.db")) {
-      log << "task " << shard << ": the campaign did not run (" << campaign.describe() << "); nothing delivered\n";
+    } else if (!shard_run.started || !fs::exists(scratch / "omnilink.db")) {
+      log << "task " << shard << ": the " << spec.verb << " did not run (" << shard_run.describe() << "); nothing delivered\n";
       code = kTaskIncomplete;
-    } else if (const std::size_t unfinished = unfinished_runs(scratch); unfinished > 0) {
-      log << "task " << shard << ": " << unfinished << " run(s) without a result (" << campaign.describe() << "); nothing delivered\n";
+    } else if (const std::size_t unfinished = spec.sweep() ? 0 : unfinished_runs(scratch); unfinished > 0) {
+      log << "task " << shard << ": " << unfinished << " run(s) without a result (" << shard_run.describe() << "); nothing delivered\n";
       code = kTaskIncomplete;
     } else if (deliver(scratch, spec.delivery_dir, task, *job)) {
       log << "task " << shard << ": delivered to " << delivered_shard(spec.delivery_dir, task).string() << "\n";

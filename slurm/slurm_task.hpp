@@ -1,11 +1,13 @@
-// One Slurm array task of a campaign (`omnilink slurm-task SPEC`, which the coordinator's batch
-// script runs): its share of the plan, run as `omnilink campaign ... --shard I/N` into a store on
-// the node's own disk (TMPDIR, else /tmp), since SQLite must not be written over a network file
-// system; then, when every run of the share has its result, the whole shard store is copied to the
-// shared delivery directory under a temporary name and renamed into place, so the coordinator
-// (the only process writing the campaign's SQLite) sees a shard whole or not at all. A task that
-// is stopped (time limit, preemption, scancel) or leaves runs without a result delivers nothing:
-// the coordinator runs it again or records its runs as errors.
+// One Slurm array task of a campaign or sweep (`omnilink slurm-task SPEC`, which the coordinator's
+// batch script runs): its share, run as `omnilink campaign ... --shard I/N` (or `omnilink sweep ...
+// --shard I/N --for` the time left until the sweep's deadline) into a store on the node's own disk
+// (TMPDIR, else /tmp), since SQLite must not be written over a network file system; then the whole
+// shard store is copied to the shared delivery directory under a temporary name and renamed into
+// place, so the coordinator (the only process writing the SQLite) sees a shard whole or not at
+// all. A campaign's task delivers only when every run of its share has its result; one that is
+// stopped (time limit, preemption, scancel) or leaves runs without a result delivers nothing, and
+// the coordinator runs it again or records its runs as errors. A sweep's task delivers the runs it
+// finished, stopped or not: a sweep's runs are drawn, not planned.
 #pragma once
 
 #include <filesystem>
@@ -18,7 +20,7 @@ namespace omnilink::slurm {
 inline constexpr int kTaskIncomplete = 75;
 inline constexpr int kTaskStopped = 143;
 
-/// Carries out task SLURM_ARRAY_TASK_ID (with SLURM_ARRAY_JOB_ID, it names its scratch) of the campaign in
+/// Carries out task SLURM_ARRAY_TASK_ID (with SLURM_ARRAY_JOB_ID, it names its scratch) of the campaign or sweep in
 /// `spec_file`, telling `log` what it does.
 int run_slurm_task(const std::filesystem::path& spec_file, std::ostream& log);
 

@@ -10,7 +10,7 @@ using nlohmann::json;
 
 namespace {
 constexpr const char* kFormat = "omnilink-slurm-task";
-constexpr int kVersion = 1;
+constexpr int kVersion = 2;
 }  // namespace
 
 fs::path slurm_dir(const fs::path& store, const std::string& campaign_id) { return store / campaign_id / "slurm"; }
@@ -20,11 +20,13 @@ fs::path delivered_shard(const fs::path& delivery_dir, std::uint32_t index) { re
 void write_task_spec(const fs::path& file, const TaskSpec& spec) {
   const json out{{"format", kFormat},
                  {"version", kVersion},
+                 {"verb", spec.verb},
                  {"campaign", spec.campaign},
                  {"omnilink", spec.omnilink.string()},
-                 {"campaign_arguments", spec.campaign_arguments},
+                 {"arguments", spec.arguments},
                  {"shard_count", spec.shard_count},
-                 {"delivery_dir", spec.delivery_dir.string()}};
+                 {"delivery_dir", spec.delivery_dir.string()},
+                 {"deadline_ms", spec.deadline_ms ? json(*spec.deadline_ms) : json(nullptr)}};
   const fs::path aside = file.string() + ".tmp";
   {
     std::ofstream f(aside, std::ios::trunc);
@@ -52,15 +54,22 @@ TaskSpec read_task_spec(const fs::path& file) {
   };
   TaskSpec spec;
   std::string omnilink, delivery_dir;
+  json deadline;
+  field("verb", spec.verb);
   field("campaign", spec.campaign);
   field("omnilink", omnilink);
-  field("campaign_arguments", spec.campaign_arguments);
+  field("arguments", spec.arguments);
   field("shard_count", spec.shard_count);
   field("delivery_dir", delivery_dir);
+  field("deadline_ms", deadline);
   spec.omnilink = omnilink;
   spec.delivery_dir = delivery_dir;
+  if (spec.verb != "campaign" && spec.verb != "sweep") throw TaskSpecError(file.string() + ": \"verb\" is neither \"campaign\" nor \"sweep\"");
   if (spec.shard_count == 0) throw TaskSpecError(file.string() + ": \"shard_count\" is 0");
-  if (spec.campaign_arguments.empty()) throw TaskSpecError(file.string() + ": \"campaign_arguments\" is empty (the campaign file comes first)");
+  if (spec.arguments.empty()) throw TaskSpecError(file.string() + ": \"arguments\" is empty (the campaign or sweep file comes first)");
+  if (deadline.is_number_integer()) spec.deadline_ms = deadline.get<std::int64_t>();
+  if (spec.sweep() != spec.deadline_ms.has_value())
+    throw TaskSpecError(file.string() + ": \"deadline_ms\" is a number for a sweep, and null for a campaign");
   if (!spec.omnilink.is_absolute() || !spec.delivery_dir.is_absolute())
     throw TaskSpecError(file.string() + ": \"omnilink\" and \"delivery_dir\" must be absolute paths");
   return spec;

@@ -1,11 +1,12 @@
 // What a Slurm array task is to do, as the coordinator writes it for every task of a campaign:
-// STORE/<campaign-id>/slurm/task.json (format omnilink-slurm-task, version 1; docs/scale-out.md).
+// STORE/<campaign-id>/slurm/task.json (format omnilink-slurm-task, version 2; docs/scale-out.md).
 // The task reads its index from SLURM_ARRAY_TASK_ID; everything else is here, so the batch script
 // Slurm runs holds no more than omnilink's path and this file's.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,11 +19,14 @@ class TaskSpecError : public std::runtime_error {
 };
 
 struct TaskSpec {
-  std::string campaign;                          // the coordinator's campaign id
+  std::string verb;                              // "campaign" | "sweep": what each task runs a shard of
+  std::string campaign;                          // the coordinator's campaign (or sweep) id
   std::filesystem::path omnilink;                // the executable, at the same path on every node
-  std::vector<std::string> campaign_arguments;   // `omnilink campaign` ARGS (the file first), without --shard and --store
-  std::uint32_t shard_count = 0;                 // the plan is split into this many tasks
+  std::vector<std::string> arguments;            // the verb's ARGS (the file first), without --shard, --store and --for
+  std::uint32_t shard_count = 0;                 // the plan (or the sweep) is split into this many tasks
   std::filesystem::path delivery_dir;            // where a finished task's shard store goes (shared)
+  std::optional<std::int64_t> deadline_ms;       // a sweep's: when its budget ends (Unix epoch milliseconds)
+  bool sweep() const { return verb == "sweep"; }
 };
 
 /// STORE/<campaign-id>/slurm: the coordinator's directory for a campaign run through Slurm.

@@ -63,7 +63,7 @@ int sweep_exit_code(const SweepSummary& s) {
     const std::string o = campaign::outcome(run);
     if (o != "pass" && o != "fail" && o != "crashed") return 2;
   }
-  return s.stop_reason == "interrupted" ? 2 : 0;
+  return s.stop_reason == "interrupted" || !s.missing_tasks.empty() ? 2 : 0;
 }
 
 std::string sweep_markdown(const SweepSummary& s) {
@@ -119,7 +119,9 @@ std::string sweep_markdown(const SweepSummary& s) {
   out << "\n## The sweep\n\n- runs: " << s.runs.size();
   for (const auto& [o, n] : outcome_counts(s.runs)) out << ", " << o << " " << n;
   out << "\n- time: " << hours(s.spent) << " (" << static_cast<long long>(per_hour(s.runs.size(), s.spent)) << " runs per hour)\n"
-      << "- stopped: " << s.stop_reason << "\n- retention: " << s.retention.pruned.size() << " part(s) of runs removed, "
+      << "- stopped: " << s.stop_reason << "\n";
+  for (const auto& task : s.missing_tasks) out << "- missing: " << task << "\n";
+  out << "- retention: " << s.retention.pruned.size() << " part(s) of runs removed, "
       << s.retention.freed << " bytes freed; " << s.retention.evidence << " run(s) kept as evidence"
       << (s.retention.quota_met ? "" : "; the store is still above its quota (only evidence and failing traces are left)") << "\n"
       << "- exit code: " << sweep_exit_code(s) << "\n";
@@ -149,7 +151,7 @@ json sweep_json(const SweepSummary& s) {
   json outcomes = json::object();
   for (const auto& [o, n] : outcome_counts(s.runs)) outcomes[o] = n;
   return {{"format", "omnilink-sweep-report"},
-          {"version", 2},
+          {"version", 3},
           {"sweep", s.sweep.id},
           {"name", s.sweep.name},
           {"runs", s.runs.size()},
@@ -157,6 +159,7 @@ json sweep_json(const SweepSummary& s) {
           {"spent_ms", s.spent.count()},
           {"runs_per_hour", per_hour(s.runs.size(), s.spent)},
           {"stop_reason", s.stop_reason},
+          {"missing_tasks", s.missing_tasks},
           {"confidence", s.confidence},
           {"exit_code", sweep_exit_code(s)},
           {"retention", {{"freed_bytes", s.retention.freed}, {"pruned", s.retention.pruned}, {"evidence_runs", s.retention.evidence},

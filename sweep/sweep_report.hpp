@@ -25,7 +25,8 @@ struct SweepSummary {
   std::vector<ConfigurationShare> shares;  // allocation
   std::vector<SignatureHistory> signatures;
   std::chrono::milliseconds spent{0};      // in all its sessions
-  std::string stop_reason;                 // budget | max_runs | max_failures | interrupted
+  std::string stop_reason;                 // budget | max_runs | max_failures | tasks | interrupted
+  std::vector<std::string> missing_tasks;  // on Slurm: tasks that delivered nothing, each with why
   double confidence = 0.95;
   PruneReport retention;                   // what the store quota (or, without one, rubbish collection) removed
 };

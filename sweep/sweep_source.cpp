@@ -22,8 +22,6 @@ bool failing(const RunRecord& run) {
 }
 
 // Final: the engine will not carry it out again in this session.
-bool final_outcome(const RunRecord& run) { return campaign::outcome(run) != "interrupted"; }
-
 std::string run_number(std::uint32_t number) {
   std::string digits = std::to_string(number);
   return std::string(digits.size() < 5 ? 5 - digits.size() : 0, '0') + digits;
@@ -39,7 +37,9 @@ SweepSource::SweepSource(const SweepConfig& config, std::string campaign_id, Swe
       tallies_(config.configurations.size()),
       failures_(config.configurations.size(), 0),
       recent_(config.configurations.size()),
-      next_number_(config.configurations.size(), 1) {}
+      number_step_(config.campaign.shard ? config.campaign.shard->count : 1),
+      next_number_(config.configurations.size(), config.campaign.shard ? config.campaign.shard->index + 1 : 1),
+      seed_basis_(campaign_id_) {}
 
 std::size_t SweepSource::index_of(const RunRecord& run) const {
   const Configuration* c = configuration_of(config_, run);
@@ -47,13 +47,17 @@ std::size_t SweepSource::index_of(const RunRecord& run) const {
 }
 
 void SweepSource::prepare(campaign::Store& store) {
+  // A shard's store is often new each night (a CI job, an array task), so its sweep id repeats:
+  // the time the shard's sweep was created keeps its seeds fresh.
+  if (config_.campaign.shard)
+    if (const auto record = store.campaign(campaign_id_)) seed_basis_ = campaign_id_ + "@" + std::to_string(record->created_ms);
   for (const RunRecord& run : store.runs(campaign_id_)) {
     if (!owns(run)) continue;  // the engine refuses it with the reason
     const std::size_t c = index_of(run);
-    next_number_[c] = std::max(next_number_[c], run.number + 1);
+    next_number_[c] = std::max(next_number_[c], run.number + number_step_);
     allocator_.started(c);
     ++runs_;
-    if (final_outcome(run)) {
+    if (campaign::has_outcome(run)) {
       RunRecord here = run;
       here.dir = campaign::run_directory(config_.campaign.store, campaign_id_, run.id).string();
       count_finished(here);
@@ -91,12 +95,13 @@ std::optional<RunRecord> SweepSource::next(campaign::Store& store) {
   const Configuration& configuration = config_.configurations[c];
   RunRecord run;
   run.campaign = campaign_id_;
-  run.number = next_number_[c]++;
+  run.number = next_number_[c];
+  next_number_[c] += number_step_;
   run.id = configuration.name + ".r" + run_number(run.number);
   run.target = config_.campaign.targets[configuration.target].name;
   run.threads = configuration.threads;
   run.ops = configuration.ops;
-  run.seed = fnv1a64(campaign_id_ + "/" + run.id);
+  run.seed = fnv1a64(seed_basis_ + "/" + run.id);
   run.dir = campaign::run_directory(config_.campaign.store, campaign_id_, run.id).string();
   store.add_runs({run});
   allocator_.started(c);

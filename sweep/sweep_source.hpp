@@ -1,7 +1,7 @@
 // The runs of a sweep (campaign/run_source.hpp): drawn one at a time while the budget and caps
 // allow, each for the configuration the allocator picks, numbered after that configuration's
-// stored runs, with a seed derived from the sweep's id and the run's (fresh every night, the same
-// on --resume). It also keeps what the report says per configuration (runs, failures, histories
+// stored runs (interleaved with the other shards' for a shard of a sweep), with a seed derived from
+// the sweep's id and the run's (fresh every night, the same on --resume). It also keeps what the report says per configuration (runs, failures, histories
 // and windows explored) and drops a passing run's recording once it is validated, unless the file
 // keeps them.
 #pragma once
@@ -58,7 +58,11 @@ class SweepSource : public campaign::RunSource {
   std::vector<ExplorationTally> tallies_;
   std::vector<std::uint64_t> failures_;
   std::vector<std::vector<bool>> recent_;  // per configuration: whether its last runs found new windows
+  // Run numbers per configuration: 1, 2, 3... or, for shard I of N, I+1, I+1+N...: shards of one
+  // sweep never number two runs alike, so their merge holds each once.
+  std::uint32_t number_step_;
   std::vector<std::uint32_t> next_number_;
+  std::string seed_basis_;  // the sweep's id, and for a shard when it was created
   std::uint64_t runs_ = 0;
   std::uint64_t failing_runs_ = 0;
   unsigned ticks_ = 0;

@@ -96,21 +96,6 @@ void check_elements(const std::string& dom, const std::vector<std::string>& ids)
   }
 }
 
-// A one-configuration sweep of the Treiber stack with its planted bug (rr off, native checker):
-// real runs, a real signature and a real frontier. The bug fails most runs, not every one, so the
-// sweeps below stop at their first failure rather than after a fixed number of runs.
-json stack_sweep() {
-  return {{"format", 1},
-          {"name", "nightly"},
-          {"rr", "off"},
-          {"run_timeout_s", 120},
-          {"validation", {{"checker", "native"}, {"confirm_failures", 0}}},
-          {"sweep", {{"for", "10m"}, {"min_runs", 1}}},
-          {"targets",
-           {{{"name", "stack"}, {"harness", "treiber-stack-bug"}, {"spec", "Stack.tla"}, {"threads", 4}, {"ops", 2000},
-             {"perturb", {"sleep"}}, {"perturb_rate", 0.02}}}}};
-}
-
 // The signature pages a report directory holds.
 std::vector<fs::path> signature_pages(const fs::path& dir) {
   std::vector<fs::path> pages;
@@ -173,7 +158,7 @@ fs::path hostile_store(const ScratchDir& dir) {
 
 TEST_CASE("a sweep's HTML report and `omnilink report` write the same pages: campaigns, signatures, the frontier timeline") {
   ScratchDir dir;
-  std::ofstream(dir / "sweep.json") << stack_sweep().dump(2);
+  std::ofstream(dir / "sweep.json") << testing::stack_sweep().dump(2);
   const ProcessResult swept = testing::omnilink_cli({"sweep", (dir / "sweep.json").string(), "--store", (dir / "store").string(), "--plain",
                                                      "--max-runs", "30", "--max-failures", "1", "--html", (dir / "sweep-html").string()});
   INFO(swept.describe() << "\n" << swept.out << swept.err);
@@ -249,7 +234,7 @@ TEST_CASE("strings from a trace and a store that are markup render as text") {
 TEST_CASE("Chromium opens the report pages from disk with no console message and every element", "[browser]") {
   const fs::path chromium = chromium_or_skip();
   ScratchDir dir;
-  std::ofstream(dir / "sweep.json") << stack_sweep().dump(2);
+  std::ofstream(dir / "sweep.json") << testing::stack_sweep().dump(2);
   const ProcessResult swept = testing::omnilink_cli({"sweep", (dir / "sweep.json").string(), "--store", (dir / "store").string(), "--plain",
                                                      "--max-runs", "30", "--max-failures", "1", "--html", (dir / "html").string()});
   INFO(swept.describe() << "\n" << swept.out << swept.err);

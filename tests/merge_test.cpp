@@ -2,7 +2,8 @@
 // natively (rr off) and the native checker: the shards of a campaign merged are the campaign run in
 // one piece (the same runs and seeds, every run once, the deterministic target's verdicts alike);
 // shards merged as they finish (--into); every kind of conflict refused with nothing moved; a merge
-// that died finished by running it again; and 100,000 synthetic runs merged.
+// that died finished by running it again; the shards of a sweep merged into one sweep, which the
+// next sweep follows; and 100,000 synthetic runs merged.
 #include <catch2/catch.hpp>
 
 #include <chrono>
@@ -12,6 +13,7 @@
 
 #include "campaign/campaign_file.hpp"
 #include "campaign/merge.hpp"
+#include "campaign/run_outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "campaign/store.hpp"
 #include "support/campaign_support.hpp"
@@ -222,6 +224,80 @@ TEST_CASE("a merge that died is finished by running it again") {
   CHECK(store.campaign("demo-1")->status == "finished");
 }
 
+TEST_CASE("the shards of a sweep merge into one sweep: each run once, numbered apart, and the next sweep follows it") {
+  ScratchDir dir;
+  const auto write = [&](const std::string& file, const json& content) {
+    std::ofstream(dir / file) << content.dump(2);
+    return (dir / file).string();
+  };
+  const std::string sweep_file = write("sweep.json", testing::stack_sweep());
+  const auto shard = [&](const std::string& file, const std::string& store, const std::string& index, const std::string& verb = "sweep") {
+    std::vector<std::string> argv{verb, file, "--store", (dir / store).string(), "--plain", "--shard", index};
+    if (verb == "sweep") argv.insert(argv.end(), {"--max-runs", "3"});
+    const ProcessResult r = testing::omnilink_cli(argv);
+    INFO(r.out << r.err);
+    REQUIRE((r.exit_code == 0 || r.exit_code == 1));
+    return r;
+  };
+  shard(sweep_file, "s0", "0/2");
+  shard(sweep_file, "s1", "1/2");
+  // A shard started again in its store (a retried job) continues its sweep there.
+  CHECK_THAT(shard(sweep_file, "s0", "0/2").out, Contains("shard 0/2 has a campaign in this store already: continuing nightly-1"));
+  CHECK(campaign::Store::open_read_only(dir / "s0").campaigns().size() == 1);
+
+  const ProcessResult merged = merge({(dir / "merged").string(), (dir / "s0").string(), (dir / "s1").string()});
+  INFO(merged.out << merged.err);
+  REQUIRE(merged.exit_code == 0);
+  CHECK_THAT(merged.out, Contains("as campaign nightly-1 (new): 6 run(s) moved in; every shard of 2 merged"));
+  const auto runs = testing::runs_by_id(dir / "merged", "nightly-1");
+  REQUIRE(runs.size() == 6);
+  std::set<std::uint64_t> seeds;
+  std::multiset<std::uint32_t> parities;
+  bool failed = false;
+  for (const auto& [id, run] : runs) {
+    INFO(id);
+    seeds.insert(run.seed);
+    parities.insert(run.number % 2);
+    CHECK(fs::is_regular_file(fs::path(run.dir) / "validation" / "result.json"));
+    failed |= campaign::outcome(run) == "fail";
+  }
+  CHECK(seeds.size() == 6);
+  CHECK(parities.count(1) == 3);  // shard 0: runs 1, 3, 5
+  CHECK(parities.count(0) == 3);  // shard 1: runs 2, 4, 6
+  auto store = campaign::Store::open_read_only(dir / "merged");
+  CHECK(store.campaign("nightly-1")->status == "finished");
+  const json config = json::parse(store.campaign("nightly-1")->config_json);
+  CHECK(config.contains("sweep"));
+  CHECK_FALSE(config.contains("shard"));
+
+  // The next sweep in the merged store is the next of its name, and knows what the merged one found.
+  const ProcessResult next = testing::omnilink_cli({"sweep", sweep_file, "--store", (dir / "merged").string(), "--plain", "--max-runs", "1",
+                                                   "--json", (dir / "next.json").string()});
+  INFO(next.out << next.err);
+  const json report = json::parse(std::ifstream(dir / "next.json"));
+  CHECK(report.at("sweep") == "nightly-2");
+  if (failed) {
+    REQUIRE_FALSE(report.at("signatures").empty());
+    CHECK(report.at("signatures").at(0).at("first_seen") == "nightly-1");
+  }
+
+  // Shards of other sweep configurations, or of a campaign of the same name and targets, are refused.
+  json other = testing::stack_sweep();
+  other["targets"][0]["perturb_rate"] = 0.1;
+  shard(write("other.json", other), "other1", "1/2");
+  json as_campaign = testing::stack_sweep();
+  as_campaign.erase("sweep");
+  for (const char* dimension : {"perturb", "perturb_rate"}) as_campaign["targets"][0].erase(dimension);
+  shard(write("campaign.json", as_campaign), "campaign1", "1/2", "campaign");
+  shard(sweep_file, "again0", "0/2");
+  for (const auto& [shard_store, why] : std::vector<std::pair<std::string, std::string>>{
+           {"other1", "its sweep configurations differ"}, {"campaign1", "one is a sweep, the other a campaign"}}) {
+    const ProcessResult refused = merge({(dir / "refused").string(), (dir / "again0").string(), (dir / shard_store).string()});
+    CHECK(refused.exit_code == 3);
+    CHECK_THAT(refused.err, Contains(why));
+  }
+}
+
 TEST_CASE("merge keeps up with 100,000 runs") {
   // Synthetic: a shard campaign of 100,000 finished runs, each with a run directory holding a small
   // meta.json and a verdict, as the store indexes them; merged into an empty store.
@@ -256,8 +332,8 @@ TEST_CASE("merge keeps up with 100,000 runs") {
   const auto started = std::chrono::steady_clock::now();
   const auto report = campaign::merge_shards(dir / "merged", {dir / "shard"}, std::nullopt);
   const auto took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::cout << "merged " << report.runs << " runs in " << took << " s (" << static_cast<double>(report.runs) / took << " runs/s)\n";
-  CHECK(report.runs == kRuns);
+  std::cout << "merged " << report.run_ids.size() << " runs in " << took << " s (" << static_cast<double>(report.run_ids.size()) / took << " runs/s)\n";
+  CHECK(report.run_ids.size() == kRuns);
   CHECK(report.pending == 0);
   auto merged = campaign::Store::open_read_only(dir / "merged");
   const auto runs = merged.runs(report.campaign, "ok");

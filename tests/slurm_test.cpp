@@ -1,9 +1,11 @@
-// `omnilink campaign --executor slurm` on a real one-node Slurm cluster (support/slurm_cluster.hpp):
-// the campaign through Slurm is the campaign run locally (the same runs and seeds, every run once,
-// the deterministic target's verdicts alike, recorded the same way); Ctrl-C cancels the array and
-// --resume finishes it without redoing a merged run; a task Slurm cancels is submitted again, and
-// one cancelled on every attempt leaves its runs as errors naming Slurm's state, never a verdict.
-// The parsing of Slurm's output and the task spec are checked without a cluster.
+// `omnilink campaign --executor slurm` and `omnilink sweep --executor slurm` on a real one-node
+// Slurm cluster (support/slurm_cluster.hpp): the campaign through Slurm is the campaign run locally
+// (the same runs and seeds, every run once, the deterministic target's verdicts alike, recorded
+// the same way); Ctrl-C cancels the array and --resume finishes it without redoing a merged run; a
+// task Slurm cancels is submitted again, and one cancelled on every attempt leaves its runs as
+// errors naming Slurm's state, never a verdict. A sweep's tasks sweep as shards until its deadline
+// and merge into one sweep; a task never started by then is cancelled and reported missing. The
+// parsing of Slurm's output and the task spec are checked without a cluster.
 #include <catch2/catch.hpp>
 
 #include <csignal>
@@ -99,19 +101,26 @@ TEST_CASE("Slurm's answers are read: array ranges, squeue and sacct lines") {
 TEST_CASE("a task spec that is not one is refused naming the file and the field") {
   ScratchDir dir;
   const fs::path spec = dir / "task.json";
-  slurm::write_task_spec(spec, {"demo-1", "/usr/bin/omnilink", {"/x/demo.json", "--rr", "off"}, 4, "/store/demo-1/slurm/delivered"});
+  slurm::write_task_spec(spec, {"campaign", "demo-1", "/usr/bin/omnilink", {"/x/demo.json", "--rr", "off"}, 4, "/store/demo-1/slurm/delivered", std::nullopt});
   const slurm::TaskSpec read = slurm::read_task_spec(spec);
   CHECK(read.campaign == "demo-1");
   CHECK(read.shard_count == 4);
-  CHECK(read.campaign_arguments.size() == 3);
+  CHECK(read.arguments.size() == 3);
+  CHECK_FALSE(read.sweep());
   json broken = read_json(spec);
   broken["shard_count"] = "four";
   std::ofstream(spec) << broken.dump();
   CHECK_THROWS_WITH(slurm::read_task_spec(spec), Contains(spec.string()) && Contains("shard_count"));
   broken["shard_count"] = 4;
-  broken["version"] = 2;
+  broken["verb"] = "sweep";  // a sweep's tasks need the time its budget ends
   std::ofstream(spec) << broken.dump();
-  CHECK_THROWS_WITH(slurm::read_task_spec(spec), Contains("version 2"));
+  CHECK_THROWS_WITH(slurm::read_task_spec(spec), Contains("deadline_ms"));
+  broken["deadline_ms"] = 1'790'000'000'000;
+  std::ofstream(spec) << broken.dump();
+  CHECK(slurm::read_task_spec(spec).deadline_ms == 1'790'000'000'000);
+  broken["version"] = 1;
+  std::ofstream(spec) << broken.dump();
+  CHECK_THROWS_WITH(slurm::read_task_spec(spec), Contains("version 1, this omnilink reads version 2"));
 }
 
 TEST_CASE("doctor says whether Slurm's commands reach a cluster") {
@@ -300,3 +309,67 @@ TEST_CASE("a coordinator killed outright leaves its tasks running, and --resume 
   CHECK(arrays == std::set<std::string>{job});
 }
 
+
+TEST_CASE("a sweep through Slurm: its tasks sweep as shards until the deadline, and the merged sweep reports as a local one") {
+  testing::SlurmCluster cluster;
+  ScratchDir dir;
+  std::ofstream(dir / "sweep.json") << testing::stack_sweep("10m").dump(2);
+  const fs::path store = dir / "store";
+  const ProcessResult swept = testing::omnilink_cli({"sweep", (dir / "sweep.json").string(), "--store", store.string(), "--plain", "--for",
+                                                     "15s", "--json", (dir / "report.json").string(), "--executor", "slurm", "--slurm-tasks", "2"});
+  INFO(swept.out << swept.err);
+  CHECK((swept.exit_code == 0 || swept.exit_code == 1));  // 1: the planted bug showed, as it nearly always does
+  const json report = read_json(dir / "report.json");
+  REQUIRE(report.is_object());
+  CHECK(report.at("stop_reason") == "budget");
+  CHECK(report.at("missing_tasks").empty());
+
+  // Both tasks delivered; their runs are the sweep's, each once, numbered apart (shard 0 the odd
+  // numbers, shard 1 the even), with seeds of their own and a verdict each.
+  CHECK(read_json(store / "nightly-1" / "merged-shards.json").at("merged") == json::array({0, 1}));
+  const auto runs = testing::runs_by_id(store, "nightly-1");
+  REQUIRE(runs.size() >= 2);
+  CHECK(report.at("runs") == runs.size());
+  std::set<std::uint64_t> seeds;
+  std::set<std::uint32_t> parities;
+  for (const auto& [id, run] : runs) {
+    INFO(id);
+    seeds.insert(run.seed);
+    parities.insert(run.number % 2);
+    const std::string outcome = campaign::outcome(run);
+    CHECK((outcome == "pass" || outcome == "fail"));
+    CHECK(run.dir == (store / "nightly-1" / id).string());
+    CHECK(fs::is_regular_file(fs::path(run.dir) / "validation" / "result.json"));
+  }
+  CHECK(seeds.size() == runs.size());
+  CHECK(parities == std::set<std::uint32_t>{0, 1});
+  std::uint64_t allocated = 0;
+  for (const json& c : report.at("configurations")) allocated += c.at("runs").get<std::uint64_t>();
+  CHECK(allocated == runs.size());
+  auto opened = campaign::Store::open_read_only(store);
+  CHECK(opened.campaign("nightly-1")->status == "finished");
+  CHECK(json::parse(opened.campaign("nightly-1")->config_json).contains("sweep"));
+}
+
+TEST_CASE("a sweep's task that the cluster does not start before the deadline is cancelled and reported missing") {
+  testing::SlurmCluster cluster;
+  ScratchDir dir;
+  std::ofstream(dir / "sweep.json") << testing::stack_sweep("10m").dump(2);
+  // Held: Slurm never starts them, as a cluster too busy until morning would not.
+  const ProcessResult swept =
+      testing::omnilink_cli({"sweep", (dir / "sweep.json").string(), "--store", (dir / "store").string(), "--plain", "--for", "4s", "--json",
+                             (dir / "report.json").string(), "--executor", "slurm", "--slurm-tasks", "2", "--slurm-arg=--hold"});
+  INFO(swept.out << swept.err);
+  CHECK(swept.exit_code == 2);  // the sweep could not run what it should
+  const json report = read_json(dir / "report.json");
+  REQUIRE(report.is_object());
+  CHECK(report.at("runs") == 0);
+  REQUIRE(report.at("missing_tasks").size() == 2);
+  for (const json& missing : report.at("missing_tasks")) {
+    CHECK_THAT(missing.get<std::string>(), Contains("still pending (JobHeldUser) when the budget ended; cancelled"));
+    CHECK_THAT(missing.get<std::string>(), Contains("no log: it never started"));
+  }
+  CHECK_THAT(swept.out, Contains("- missing: task 0/2"));
+  const ProcessResult queue = cluster.command("squeue", {"--noheader", "--states=PENDING,RUNNING", "--name=omnilink-nightly-1"});
+  CHECK(summarize_output(queue.out).empty());
+}

@@ -24,20 +24,6 @@ using nlohmann::json;
 using testing::ScratchDir;
 namespace fs = std::filesystem;
 
-// A sweep of one target, the Treiber stack with its planted bug (it fails most runs of 4 threads x
-// 2000 operations), on one configuration.
-json stack_sweep(const std::string& budget) {
-  return {{"format", 1},
-          {"name", "nightly"},
-          {"rr", "off"},
-          {"run_timeout_s", 120},
-          {"validation", {{"checker", "native"}, {"confirm_failures", 0}}},
-          {"sweep", {{"for", budget}, {"min_runs", 1}}},
-          {"targets",
-           {{{"name", "stack"}, {"harness", "treiber-stack-bug"}, {"spec", "Stack.tla"}, {"threads", 4}, {"ops", 2000},
-             {"perturb", {"sleep"}}, {"perturb_rate", 0.02}}}}};
-}
-
 struct Night {
   int exit_code = -1;
   std::string output;
@@ -65,7 +51,7 @@ Night sweep(const ScratchDir& dir, const std::vector<std::string>& args) {
 
 TEST_CASE("night to night: a planted bug is new, then recurring, fixed when its target is correct, regressed when it returns") {
   ScratchDir dir;
-  std::ofstream(dir / "sweep.json") << stack_sweep("10m").dump(2);
+  std::ofstream(dir / "sweep.json") << testing::stack_sweep("10m").dump(2);
 
   // Nights with the bug stop at their second failure: the bug fails most runs, not every one, and
   // fewer under a loaded machine's scheduling.
@@ -118,7 +104,7 @@ TEST_CASE("night to night: a planted bug is new, then recurring, fixed when its 
 
 TEST_CASE("a sweep killed with SIGKILL resumes within what is left of its budget and runs nothing twice") {
   ScratchDir dir;
-  json file = stack_sweep("20s");
+  json file = testing::stack_sweep("20s");
   file["targets"][0]["harness"] = "treiber-stack";
   std::ofstream(dir / "sweep.json") << file.dump(2);
   const fs::path store = dir / "store";
@@ -208,7 +194,7 @@ TEST_CASE("the three injected bugs are three signatures under rr chaos, every fa
 
 TEST_CASE("retention: a store quota prunes what is not evidence, oldest first, and never a signature's evidence") {
   ScratchDir dir;
-  json file = stack_sweep("10m");
+  json file = testing::stack_sweep("10m");
   file["sweep"]["evidence_runs"] = 2;
   // Passing runs to prune whatever the bug's rate on a loaded machine (CI once saw 8 of 8 buggy
   // runs pass): the correct stack beside the buggy one, and the sweep on until a second failure.
@@ -261,7 +247,7 @@ TEST_CASE("retention: a store quota prunes what is not evidence, oldest first, a
 
 TEST_CASE("a sweep file with a mistake is a usage error naming it") {
   ScratchDir dir;
-  json file = stack_sweep("10m");
+  json file = testing::stack_sweep("10m");
   file["targets"][0]["runs"] = 3;
   std::ofstream(dir / "sweep.json") << file.dump(2);
   const Night night = sweep(dir, {});

@@ -80,6 +80,21 @@ inline std::vector<std::string> file_listing(const std::filesystem::path& dir, c
   return files;
 }
 
+// A one-configuration sweep file of the Treiber stack with its planted bug (rr off, native checker):
+// real runs, a real signature and a real frontier. The bug fails most runs of 4 threads x 2000
+// operations, not every one.
+inline nlohmann::json stack_sweep(const std::string& budget = "10m") {
+  return {{"format", 1},
+          {"name", "nightly"},
+          {"rr", "off"},
+          {"run_timeout_s", 120},
+          {"validation", {{"checker", "native"}, {"confirm_failures", 0}}},
+          {"sweep", {{"for", budget}, {"min_runs", 1}}},
+          {"targets",
+           {{{"name", "stack"}, {"harness", "treiber-stack-bug"}, {"spec", "Stack.tla"}, {"threads", 4}, {"ops", 2000},
+             {"perturb", {"sleep"}}, {"perturb_rate", 0.02}}}}};
+}
+
 inline ProcessResult omnilink_cli(const std::vector<std::string>& args, int timeout_s = 600) {
   ProcessOptions options;
   options.timeout = std::chrono::seconds(timeout_s);
