@@ -59,7 +59,11 @@ void SweepCommand::add_to(CLI::App& app) {
   sub_->add_option("--max-runs", max_runs_, "Start no more than this many runs")->check(CLI::PositiveNumber);
   sub_->add_option("--max-failures", max_failures_, "Stop starting runs once this many failed or crashed")->check(CLI::PositiveNumber);
   sub_->add_flag("--resume", resume_, "Continue the newest sweep of this name within what is left of its budget");
-  sub_->add_option("--id", resume_id_, "With --resume: the sweep to continue (e.g. nightly-3)")->needs("--resume");
+  sub_->add_option("--id", resume_id_, "With --resume or --report: the sweep to continue or report (e.g. nightly-3)");
+  sub_->add_flag("--report", report_,
+                 "Report a sweep already run (the newest of this name, or --id), running nothing: e.g. one `omnilink merge` made from "
+                 "shards")
+      ->excludes("--resume");
   sub_->add_option("--markdown", markdown_file_, "Write the report as Markdown to this file");
   sub_->add_option("--html", html_dir_, "Write the HTML report (index.html and a page per signature) into this directory");
   options_.add_to(*sub_);
@@ -81,6 +85,75 @@ std::optional<bool> SweepCommand::run_on_slurm(CampaignSession& session, const S
   return scale_out_.run_on_slurm("sweep", session, config.campaign, std::move(arguments), deadline_ms, nullptr, progress, lost);
 }
 
+SweepSummary SweepCommand::summarize(campaign::Store& store, const SweepConfig& config, const std::string& id) const {
+  SweepSummary summary;
+  summary.sweep = *store.campaign(id);
+  summary.runs = store.runs(id);
+  summary.signatures = signature_history(store, config.campaign.name, {config.sweep.fixed_confidence, config.sweep.evidence_runs});
+  summary.confidence = config.sweep.fixed_confidence;
+  return summary;
+}
+
+int SweepCommand::publish(campaign::Store& store, const SweepConfig& config, const SweepSummary& summary) const {
+  const std::string markdown = sweep_markdown(summary);
+  std::cout << "\n" << markdown;
+  bool reports_ok = true;
+  if (!markdown_file_.empty()) reports_ok &= write_report("sweep", markdown_file_, markdown);
+  if (!options_.json_file.empty()) reports_ok &= write_report("sweep", options_.json_file, sweep_json(summary).dump(2) + "\n");
+  if (!options_.junit_file.empty()) reports_ok &= write_report("sweep", options_.junit_file, sweep_junit(summary));
+  if (!html_dir_.empty()) {
+    try {
+      report::write_html_report(store, config.campaign.name, summary.signatures, html_dir_);
+    } catch (const std::exception& e) {
+      std::cerr << "omnilink sweep: " << e.what() << "\n";
+      reports_ok = false;
+    }
+  }
+  const int code = sweep_exit_code(summary);
+  return reports_ok ? code : std::max(code, 2);
+}
+
+int SweepCommand::report_only(const SweepConfig& config) const {
+  const fs::path store_dir = config.campaign.store;
+  try {
+    auto store = campaign::Store::open_read_only(store_dir);
+    const auto record = resume_id_.empty() ? store.latest_campaign(config.campaign.name) : store.campaign(resume_id_);
+    if (!record) {
+      std::cerr << "omnilink sweep: --report: " << store_dir.string() << " has no "
+                << (resume_id_.empty() ? "sweep named " + config.campaign.name : "sweep " + resume_id_) << "\n";
+      return kExitUsage;
+    }
+    if (const std::string why = plan_difference(nlohmann::json::parse(record->config_json), config.to_json()); !why.empty()) {
+      std::cerr << "omnilink sweep: --report: " << record->id << " is not a sweep of this file: " << why << "\n";
+      return kExitUsage;
+    }
+    const fs::path clock_file = sweep_clock_file(store_dir, record->id);
+    SweepClock clock = SweepClock::read(clock_file);
+    SweepSource source(config, record->id, clock);
+    source.prepare(store);
+    SweepSummary summary = summarize(store, config, record->id);
+    summary.shares = source.shares();
+    // A sweep merged from shards has no clock of its own: the time its runs took stands for it.
+    std::int64_t first = 0, last = 0;
+    for (const auto& run : summary.runs)
+      if (run.started_ms > 0) {
+        first = first == 0 ? run.started_ms : std::min(first, run.started_ms);
+        last = std::max(last, run.finished_ms);
+      }
+    summary.spent = fs::exists(clock_file) ? clock.spent() : std::chrono::milliseconds(std::max<std::int64_t>(0, last - first));
+    summary.stop_reason = record->status != "finished" ? "interrupted" : !fs::exists(clock_file) ? "tasks" : source.stop_reason();
+    const int code = publish(store, config, summary);
+    std::cout << "\nsweep " << record->id << ": reported (exit " << code << ")\n";
+    return code;
+  } catch (const campaign::StoreError& e) {
+    std::cerr << "omnilink sweep: --report: " << e.what() << "\n";
+    return kExitUsage;
+  } catch (const std::runtime_error& e) {  // a sweep clock that does not read
+    std::cerr << "omnilink sweep: --report: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}
+
 int SweepCommand::run() {
   campaign::LoadOptions load = options_.load_options();
   if (max_runs_) load.overrides.push_back("sweep.max_runs=" + std::to_string(*max_runs_));
@@ -93,9 +166,14 @@ int SweepCommand::run() {
     std::cerr << "omnilink sweep: " << e.what() << "\n";
     return kExitUsage;
   }
+  if (!resume_id_.empty() && !resume_ && !report_) {
+    std::cerr << "omnilink sweep: --id names the sweep that --resume continues or --report reports\n";
+    return kExitUsage;
+  }
   bool resume = resume_;
   std::string resume_id = resume_id_;
   if (!scale_out_.apply_shard("sweep", config.campaign) || !scale_out_.continue_shard(config.campaign, resume, resume_id)) return kExitUsage;
+  if (report_) return report_only(config);
   const nlohmann::json effective = config.to_json();
   auto session = CampaignSession::open({"sweep", &config.campaign, effective, resume, resume_id, plan_difference});
   if (!session) return kExitUsage;
@@ -125,17 +203,12 @@ int SweepCommand::run() {
   clock->save();
   if (!ran) return 2;
 
-  SweepSummary summary;
-  summary.sweep = *session->store().campaign(id);
-  summary.runs = session->store().runs(id);
+  SweepSummary summary = summarize(session->store(), config, id);
   summary.shares = source.shares();
-  summary.signatures = signature_history(session->store(), config.campaign.name,
-                                         {config.sweep.fixed_confidence, config.sweep.evidence_runs});
   summary.spent = clock->spent();
   // Tasks on Slurm may all end before the budget and caps do (each with its share of the caps).
   summary.stop_reason = !*ran ? "interrupted" : source.stop_reason().empty() ? "tasks" : source.stop_reason();
   summary.missing_tasks = lost;
-  summary.confidence = config.sweep.fixed_confidence;
   try {
     // Only with a quota: without one a sweep keeps what the file asks (keep_passing_recordings).
     if (config.sweep.store_quota)
@@ -143,26 +216,13 @@ int SweepCommand::run() {
   } catch (const fs::filesystem_error& e) {
     std::cerr << "omnilink sweep: retention: " << e.what() << "\n";
   }
-  const std::string markdown = sweep_markdown(summary);
-  std::cout << "\n" << markdown;
-  bool reports_ok = true;
-  if (!markdown_file_.empty()) reports_ok &= write_report("sweep", markdown_file_, markdown);
-  if (!options_.json_file.empty()) reports_ok &= write_report("sweep", options_.json_file, sweep_json(summary).dump(2) + "\n");
-  if (!options_.junit_file.empty()) reports_ok &= write_report("sweep", options_.junit_file, sweep_junit(summary));
-  if (!html_dir_.empty()) {
-    try {
-      report::write_html_report(session->store(), config.campaign.name, summary.signatures, html_dir_);
-    } catch (const std::exception& e) {
-      std::cerr << "omnilink sweep: " << e.what() << "\n";
-      reports_ok = false;
-    }
-  }
-  const int code = sweep_exit_code(summary);
+  const int code = publish(session->store(), config, summary);
+  const int verdict = sweep_exit_code(summary);
   std::cout << "\nsweep " << id << ": "
-            << (*ran ? code == 0 ? "nothing new" : code == 1 ? "NEW OR REGRESSED SIGNATURES" : "some runs have no verdict"
+            << (*ran ? verdict == 0 ? "nothing new" : verdict == 1 ? "NEW OR REGRESSED SIGNATURES" : "some runs have no verdict"
                      : "INTERRUPTED; continue it with: " + shell_command_line(resume_command(config.campaign.store, id)))
             << " (exit " << code << ")\n";
-  return reports_ok ? code : std::max(code, 2);
+  return code;
 }
 
 }  // namespace omnilink::cli

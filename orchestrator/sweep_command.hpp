@@ -20,6 +20,7 @@
 #include "orchestrator/scale_out_options.hpp"
 #include "sweep/sweep_clock.hpp"
 #include "sweep/sweep_file.hpp"
+#include "sweep/sweep_report.hpp"
 
 namespace omnilink::cli {
 
@@ -32,6 +33,12 @@ class SweepCommand : public Command {
   std::vector<std::string> resume_command(const std::filesystem::path& store, const std::string& sweep_id) const;
   // Runs the session's sweep as Slurm tasks until the clock's budget ends; `lost` gets the tasks
   // that delivered nothing. Nullopt after printing why it could not.
+  // The report's parts every sweep has, read from the store: the sweep, its runs, its signatures.
+  sweep::SweepSummary summarize(campaign::Store& store, const sweep::SweepConfig& config, const std::string& id) const;
+  // Prints the report and writes the files asked for; the exit code (2 at least when a file could not be written).
+  int publish(campaign::Store& store, const sweep::SweepConfig& config, const sweep::SweepSummary& summary) const;
+  // --report: the report of a sweep already in the store, running nothing.
+  int report_only(const sweep::SweepConfig& config) const;
   std::optional<bool> run_on_slurm(CampaignSession& session, const sweep::SweepConfig& config, const sweep::SweepClock& clock,
                                    campaign::Progress& progress, std::vector<std::string>& lost) const;
 
@@ -40,6 +47,7 @@ class SweepCommand : public Command {
   std::optional<std::string> for_, until_;
   std::optional<std::uint64_t> max_runs_, max_failures_;
   bool resume_ = false;
+  bool report_ = false;
   std::string resume_id_;
   std::string markdown_file_;
   std::string html_dir_;

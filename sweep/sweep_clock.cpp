@@ -45,10 +45,10 @@ std::optional<std::chrono::milliseconds> recorded_sweep_time(const fs::path& sto
   return std::chrono::milliseconds(saved["spent_ms"].get<std::int64_t>());
 }
 
-SweepClock SweepClock::start(const fs::path& file, const Budget& budget, bool resume) {
+SweepClock SweepClock::read(const fs::path& file) {
   SweepClock clock;
   clock.file_ = file;
-  if (resume && fs::exists(file)) {
+  if (fs::exists(file)) {
     std::ifstream in(file);
     const json saved = json::parse(in, nullptr, false);
     if (saved.is_discarded() || saved.value("format", "") != kFormat)
@@ -60,8 +60,14 @@ SweepClock SweepClock::start(const fs::path& file, const Budget& budget, bool re
     } catch (const json::exception& e) {
       throw std::runtime_error(file.string() + ": " + e.what());
     }
-    return clock;
   }
+  return clock;
+}
+
+SweepClock SweepClock::start(const fs::path& file, const Budget& budget, bool resume) {
+  if (resume && fs::exists(file)) return read(file);
+  SweepClock clock;
+  clock.file_ = file;
   if (budget.duration) clock.budget_ms_ = std::chrono::duration_cast<std::chrono::milliseconds>(*budget.duration).count();
   if (budget.until) clock.deadline_ms_ = next_time_of_day_ms(campaign::now_ms(), *parse_time_of_day(*budget.until));
   clock.save();

@@ -20,6 +20,9 @@ class SweepClock {
   /// given now is ignored then: the sweep continues within its own). Throws std::runtime_error
   /// naming the file when it cannot be written or read.
   static SweepClock start(const std::filesystem::path& file, const Budget& budget, bool resume);
+  /// The clock as the sweep saved it, for its report (this call saves nothing); no budget and
+  /// nothing spent when there is none (a sweep merged from shards). Throws as start() does.
+  static SweepClock read(const std::filesystem::path& file);
 
   bool over() const { return left() <= std::chrono::milliseconds(0); }
   std::chrono::milliseconds left() const;

@@ -259,7 +259,7 @@ TEST_CASE("the shards of a sweep merge into one sweep: each run once, numbered a
     seeds.insert(run.seed);
     parities.insert(run.number % 2);
     CHECK(fs::is_regular_file(fs::path(run.dir) / "validation" / "result.json"));
-    failed |= campaign::outcome(run) == "fail";
+    failed |= campaign::outcome(run) == "fail" || campaign::outcome(run) == "crashed";  // a signature either way
   }
   CHECK(seeds.size() == 6);
   CHECK(parities.count(1) == 3);  // shard 0: runs 1, 3, 5
@@ -269,6 +269,21 @@ TEST_CASE("the shards of a sweep merge into one sweep: each run once, numbered a
   const json config = json::parse(store.campaign("nightly-1")->config_json);
   CHECK(config.contains("sweep"));
   CHECK_FALSE(config.contains("shard"));
+
+  // `sweep --report` reports the merged sweep as a sweep that ran here would be, running nothing.
+  const ProcessResult reported = testing::omnilink_cli({"sweep", sweep_file, "--store", (dir / "merged").string(), "--plain", "--report",
+                                                       "--json", (dir / "merged.json").string()});
+  INFO(reported.out << reported.err);
+  CHECK(reported.exit_code == (failed ? 1 : 0));  // a failure is a new signature: there was no sweep before
+  const json merged_report = json::parse(std::ifstream(dir / "merged.json"));
+  CHECK(merged_report.at("sweep") == "nightly-1");
+  CHECK(merged_report.at("runs") == 6);
+  CHECK(merged_report.at("stop_reason") == "tasks");
+  CHECK(merged_report.at("spent_ms").get<std::int64_t>() > 0);  // the time its runs took, with no clock of its own
+  std::uint64_t allocated = 0;
+  for (const json& c : merged_report.at("configurations")) allocated += c.at("runs").get<std::uint64_t>();
+  CHECK(allocated == 6);
+  CHECK(testing::runs_by_id(dir / "merged", "nightly-1").size() == 6);  // nothing ran
 
   // The next sweep in the merged store is the next of its name, and knows what the merged one found.
   const ProcessResult next = testing::omnilink_cli({"sweep", sweep_file, "--store", (dir / "merged").string(), "--plain", "--max-runs", "1",
