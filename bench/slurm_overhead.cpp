@@ -15,9 +15,16 @@
 // mean length plus the measured per-run Slurm overhead at each batch size, against what the
 // coordinator keeps up with.
 //
-// Usage: slurm_overhead [--runs R] [--batches 1,8,64] [--dir SCRATCH] [--keep]
-//   --runs R       runs per configuration (default 32: 64 runs)
-//   --batches LIST batch sizes to measure (default 1,8,64)
+// A sweep, then: the same queue swept for S seconds locally (jobs = the machine's cores) and through
+// Slurm (as many tasks as cores, jobs 1 each), side by side. It prints the runs each swept per
+// second, and how long the Slurm sweep took past its deadline: its tasks deliver at the deadline,
+// so the coordinator merges everything then. From that merge's measured time per run it projects
+// how long the 100-node night's report waits for its merge.
+//
+// Usage: slurm_overhead [--runs R] [--batches 1,8,64] [--sweep-seconds S] [--dir SCRATCH] [--keep]
+//   --runs R            runs per configuration (default 32: 64 runs)
+//   --batches LIST      batch sizes to measure (default 1,8,64)
+//   --sweep-seconds S   the sweeps' budget (default 20; 0: no sweeps)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -50,8 +57,15 @@ struct Measured {
   double cpu_s = 0;  // the coordinator's (or the local campaign's) user + system time
   double work_s = 0; // sum of harness_ms + validation duration over the runs
   std::size_t runs = 0, passed = 0;
-  nlohmann::json coordinator = nlohmann::json::object();  // STORE/demo-1/slurm/state.json's "coordinator" (Slurm only)
+  nlohmann::json coordinator = nlohmann::json::object();  // STORE/<id>/slurm/state.json's "coordinator" (Slurm only)
 };
+
+/// The coordinator's counts from STORE/<id>/slurm/state.json; an empty object without one.
+nlohmann::json coordinator_stats(const fs::path& store, const std::string& id) {
+  std::ifstream state(store / id / "slurm" / "state.json");
+  const auto saved = state ? nlohmann::json::parse(state, nullptr, false) : nlohmann::json();
+  return saved.is_object() ? saved.value("coordinator", nlohmann::json::object()) : nlohmann::json::object();
+}
 
 /// Runs `argv` with output to `log`; its exit code, wall and CPU time.
 int run_timed(const std::vector<std::string>& argv, const fs::path& log, double& wall_s, double& cpu_s) {
@@ -84,15 +98,52 @@ Measured measure(const std::string& mode, const fs::path& store, std::vector<std
     std::fprintf(stderr, "slurm_overhead: %s: exit %d (see %s)\n", mode.c_str(), code, log.c_str());
     std::exit(1);
   }
-  if (std::ifstream state(store / "demo-1" / "slurm" / "state.json"); state)
-    if (const auto saved = nlohmann::json::parse(state, nullptr, false); saved.is_object())
-      m.coordinator = saved.value("coordinator", nlohmann::json::object());
+  m.coordinator = coordinator_stats(store, "demo-1");
   auto s = campaign::Store::open_read_only(store);
   for (const auto& run : s.runs("demo-1")) {
     ++m.runs;
     m.passed += campaign::outcome(run) == "pass";
     m.work_s += static_cast<double>(run.harness_ms + (run.validation ? run.validation->duration_ms : 0)) / 1000;
   }
+  return m;
+}
+
+/// A sweep file of the demo's locked-queue target (a sweep takes no runs or seed_base), `seconds` long.
+fs::path write_sweep_file(const fs::path& dir, int seconds, const std::string& rr) {
+  std::ifstream in(OMNILINK_DEMO);
+  const nlohmann::json demo = nlohmann::json::parse(in);
+  nlohmann::json target;
+  for (const auto& t : demo.at("targets"))
+    if (t.at("name") == "locked-queue") target = t;
+  target.erase("runs");
+  target.erase("seed_base");
+  const nlohmann::json sweep{{"format", 1},
+                             {"name", "bench-sweep"},
+                             {"rr", rr},
+                             {"validation", {{"checker", "native"}, {"confirm_failures", 0}}},
+                             {"sweep", {{"for", std::to_string(seconds) + "s"}, {"min_runs", 1}}},
+                             {"targets", {target}}};
+  const fs::path file = dir / "sweep.json";
+  std::ofstream(file) << sweep.dump(2);
+  return file;
+}
+
+struct SweepMeasured {
+  double wall_s = 0, cpu_s = 0;
+  std::size_t runs = 0;
+  nlohmann::json coordinator = nlohmann::json::object();
+};
+
+SweepMeasured measure_sweep(const std::string& mode, const fs::path& store, const std::vector<std::string>& argv, const fs::path& log) {
+  SweepMeasured m;
+  const int code = run_timed(argv, log, m.wall_s, m.cpu_s);
+  if (code != 0 && code != 1) {  // 1 would be a signature: the correct queue should show none, but it is a report
+    std::fprintf(stderr, "slurm_overhead: %s: exit %d (see %s)\n", mode.c_str(), code, log.c_str());
+    std::exit(1);
+  }
+  auto s = campaign::Store::open_read_only(store);
+  m.runs = s.runs("bench-sweep-1").size();
+  m.coordinator = coordinator_stats(store, "bench-sweep-1");
   return m;
 }
 
@@ -104,6 +155,7 @@ int main(int argc, char** argv) {
   fs::path dir = fs::temp_directory_path() / ("omnilink-bench-slurm-" + std::to_string(::getpid()));
   bool keep = false;
   std::string rr = "auto";
+  int sweep_seconds = 20;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--runs" && i + 1 < argc) runs = std::atoi(argv[++i]);
@@ -114,8 +166,9 @@ int main(int argc, char** argv) {
     } else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
     else if (a == "--keep") keep = true;
     else if (a == "--rr" && i + 1 < argc) rr = argv[++i];
+    else if (a == "--sweep-seconds" && i + 1 < argc) sweep_seconds = std::atoi(argv[++i]);
     else {
-      std::fprintf(stderr, "usage: slurm_overhead [--runs R] [--batches 1,8,64] [--rr auto|off|chaos] [--dir SCRATCH] [--keep]\n");
+      std::fprintf(stderr, "usage: slurm_overhead [--runs R] [--batches 1,8,64] [--rr auto|off|chaos] [--sweep-seconds S] [--dir SCRATCH] [--keep]\n");
       return 3;
     }
   }
@@ -166,6 +219,35 @@ int main(int argc, char** argv) {
     const double capacity = merge_s > 0 ? (1 - poll_share) / merge_s : 0;
     std::printf("%-16s %12.2f %14.3g %14.0f %13.0f runs/s%s\n", m.mode.c_str(), work_per_run + overhead, rate * seconds, rate, capacity,
                 rate > capacity ? "  <- the coordinator is the bottleneck" : "");
+  }
+
+  if (sweep_seconds > 0) {
+    const fs::path file = write_sweep_file(dir, sweep_seconds, rr);
+    const std::string here = std::to_string(static_cast<int>(here_cores));
+    const auto sweep = [&](const fs::path& store) {
+      return std::vector<std::string>{OMNILINK_CLI, "sweep", file.string(), "--store", store.string(), "--plain"};
+    };
+    auto local_args = sweep(dir / "sweep-local");
+    local_args.insert(local_args.end(), {"--jobs", here});
+    const SweepMeasured local_sweep = measure_sweep("sweep-local", dir / "sweep-local", local_args, dir / "sweep-local.log");
+    auto slurm_args = sweep(dir / "sweep-slurm");
+    slurm_args.insert(slurm_args.end(), {"--jobs", "1", "--executor", "slurm", "--slurm-tasks", here});
+    const SweepMeasured slurm_sweep = measure_sweep("sweep-slurm", dir / "sweep-slurm", slurm_args, dir / "sweep-slurm.log");
+    const auto& c = slurm_sweep.coordinator;
+    const double merge_per_run = c.value("merged_runs", 0) > 0 ? c.value("merge_s", 0.0) / c.value("merged_runs", 1) : 0;
+    std::printf("\nsweep: locked-queue for %d s, rr %s; local --jobs %s against %s Slurm tasks of --jobs 1\n", sweep_seconds, rr.c_str(),
+                here.c_str(), here.c_str());
+    std::printf("%-12s %8s %8s %9s %9s %15s %14s\n", "mode", "runs", "wall s", "runs/s", "vs local", "past deadline", "merge ms/run");
+    const double local_rate = static_cast<double>(local_sweep.runs) / sweep_seconds;
+    for (const auto& [mode, m] : {std::pair{"local", &local_sweep}, std::pair{"slurm", &slurm_sweep}}) {
+      const double rate = static_cast<double>(m->runs) / sweep_seconds;
+      std::printf("%-12s %8zu %8.1f %9.1f %8.2fx %13.1f s %14.2f\n", mode, m->runs, m->wall_s, rate, local_rate > 0 ? rate / local_rate : 0,
+                  m->wall_s - sweep_seconds, m == &slurm_sweep ? merge_per_run * 1000 : 0.0);
+    }
+    // Every task delivers at the deadline: the night's runs are merged after it, one after another.
+    const double night_runs = 100 * 64 * 8 * 3600 * (static_cast<double>(slurm_sweep.runs) / sweep_seconds / here_cores);
+    std::printf("projection: a 100 x 64-core night sweeps %.3g runs at this rate; merged at the deadline, its report waits %.0f min\n",
+                night_runs, night_runs * merge_per_run / 60);
   }
   if (!keep) fs::remove_all(dir);
   return 0;

@@ -278,7 +278,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
     report.shards.push_back(s.config.shard->text());
   }
   store.import_runs(imported);
-  for (const RunRecord& run : imported) report.run_ids.push_back(run.id);
+  report.runs = std::move(imported);
 
   for (const ShardInput& s : shards) done.insert(s.config.shard->index);
   write_merged_shards(destination, report.campaign, merged);

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "campaign/store.hpp"
+
 namespace omnilink::campaign {
 
 /// A shard that cannot be merged, or a merge that would lose or duplicate a run: nothing moved.
@@ -36,7 +38,7 @@ struct MergeReport {
   std::string campaign;             // the destination campaign's id
   bool created = false;             // made by this merge (not continued with `into`)
   std::vector<std::string> shards;  // "I/N" of each shard merged, in argument order
-  std::vector<std::string> run_ids; // the runs moved in (directories and records), in shard order
+  std::vector<RunRecord> runs;      // the runs moved in (directories and records) as now recorded, in shard order
   std::size_t pending = 0;          // the campaign's runs still without a final result
   std::size_t shard_count = 0;      // N
   std::vector<std::uint32_t> shards_missing;  // indices never merged into the campaign, after this merge

@@ -20,7 +20,7 @@ int MergeCommand::run() {
     const auto report = campaign::merge_shards(destination_, shards, into_);
     std::cout << "merged shard(s) ";
     for (std::size_t i = 0; i < report.shards.size(); ++i) std::cout << (i ? ", " : "") << report.shards[i];
-    std::cout << " into " << destination_ << " as campaign " << report.campaign << (report.created ? " (new)" : "") << ": " << report.run_ids.size()
+    std::cout << " into " << destination_ << " as campaign " << report.campaign << (report.created ? " (new)" : "") << ": " << report.runs.size()
               << " run(s) moved in";
     if (report.shards_missing.empty()) {
       std::cout << "; every shard of " << report.shard_count << " merged";

@@ -62,7 +62,8 @@ bool ScaleOutOptions::continue_shard(const campaign::CampaignConfig& config, boo
 
 std::optional<bool> ScaleOutOptions::run_on_slurm(const std::string& verb, CampaignSession& session, const campaign::CampaignConfig& config,
                                                   std::vector<std::string> arguments, std::optional<std::int64_t> deadline_ms,
-                                                  campaign::RunSource* plan, campaign::Progress& progress, std::vector<std::string>& lost) const {
+                                                  campaign::RunSource* plan, campaign::Progress& progress, std::vector<std::string>& lost,
+                                                  std::function<void()> on_poll) const {
   const std::string context = "omnilink " + verb + ": --executor slurm: ";
   std::string why;
   auto client = slurm::SlurmClient::find(why);
@@ -80,10 +81,12 @@ std::optional<bool> ScaleOutOptions::run_on_slurm(const std::string& verb, Campa
   task.verb = verb;
   task.arguments = std::move(arguments);
   task.deadline_ms = deadline_ms;
+  slurm::SlurmSettings settings = slurm_;
+  settings.on_poll = std::move(on_poll);
   return session.run_with(
       [&] {
         if (plan) plan->prepare(session.store());
-        slurm::SlurmExecutor executor(config, session.store(), session.id(), session.lock(), std::move(*client), std::move(task), slurm_, progress);
+        slurm::SlurmExecutor executor(config, session.store(), session.id(), session.lock(), std::move(*client), std::move(task), settings, progress);
         const bool completed = executor.run();
         lost = executor.lost_tasks();
         return completed;

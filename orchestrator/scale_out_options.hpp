@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,9 +41,11 @@ class ScaleOutOptions {
   /// runs to add to the store first, as the engine would (a campaign's). Sets the campaign's status
   /// from how it ended; `lost` gets a sweep's tasks that delivered nothing. Nullopt after printing
   /// why it could not run; else whether it completed.
+  /// `on_poll`: called after each look at Slurm (slurm::SlurmSettings::on_poll).
   std::optional<bool> run_on_slurm(const std::string& verb, CampaignSession& session, const campaign::CampaignConfig& config,
                                    std::vector<std::string> arguments, std::optional<std::int64_t> deadline_ms,
-                                   campaign::RunSource* plan, campaign::Progress& progress, std::vector<std::string>& lost) const;
+                                   campaign::RunSource* plan, campaign::Progress& progress, std::vector<std::string>& lost,
+                                   std::function<void()> on_poll = {}) const;
 
  private:
   std::string shard_;  // --shard I/N

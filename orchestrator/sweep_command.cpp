@@ -82,7 +82,8 @@ std::optional<bool> SweepCommand::run_on_slurm(CampaignSession& session, const S
   arguments.push_back("--plain");
   const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch());
   const std::int64_t deadline_ms = (now_ms + clock.left()).count();
-  return scale_out_.run_on_slurm("sweep", session, config.campaign, std::move(arguments), deadline_ms, nullptr, progress, lost);
+  return scale_out_.run_on_slurm("sweep", session, config.campaign, std::move(arguments), deadline_ms, nullptr, progress, lost,
+                                 [&clock] { clock.save(); });
 }
 
 SweepSummary SweepCommand::summarize(campaign::Store& store, const SweepConfig& config, const std::string& id) const {

@@ -231,10 +231,9 @@ struct SlurmExecutor::State {
     for (const auto i : indices) deliveries.push_back(delivered_shard(spec.delivery_dir, i));
     const auto started = Clock::now();
     const campaign::MergeReport report = campaign::merge_shards(store_dir, deliveries, id, &lock);
-    spent.merged_runs += report.run_ids.size();
+    spent.merged_runs += report.runs.size();
     spent.merge_s += std::chrono::duration<double>(Clock::now() - started).count();
-    for (const std::string& run_id : report.run_ids)
-      if (const auto run = store.run(id + "/" + run_id)) progress.finished(*run);
+    for (const RunRecord& run : report.runs) progress.finished(run);
     for (const auto i : indices) {
       tasks[i].settled = true;
       progress.clear(task_name(i));
@@ -393,6 +392,7 @@ bool SlurmExecutor::run() {
     s.merge_deliveries(again);
     if (Clock::now() >= next_watch) {
       s.watch(again);
+      if (s.settings.on_poll) s.settings.on_poll();
       next_watch = Clock::now() + s.settings.poll;
     }
     s.submit(again);

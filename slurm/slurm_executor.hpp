@@ -19,6 +19,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct SlurmSettings {
   // How long a task Slurm says has ended may take to show its delivery: a shared file system's
   // directory cache can hide a new entry for a few seconds (NFS's acdirmin is 30 s at most).
   std::chrono::milliseconds delivery_grace{15'000};
+  // Called after each look at Slurm (every `poll`): a sweep saves its clock there, so that a
+  // coordinator killed outright loses at most that much of its budget's accounting.
+  std::function<void()> on_poll;
 };
 
 class SlurmExecutor {
