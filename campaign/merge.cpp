@@ -9,6 +9,7 @@
 
 #include "campaign/campaign_file.hpp"
 #include "campaign/campaign_lock.hpp"
+#include "campaign/run_outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "campaign/store.hpp"
 
@@ -194,8 +195,10 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
 
   auto store = Store::open(destination);
   const CampaignConfig config = whole_plan(shards.front().config, destination);
-  // A sweep has no plan: its runs are those its shards drew, each a run of its configurations.
+  // A sweep has no plan: its runs are those its shards drew and finished, verdict and all (a run a
+  // stopped shard did not validate is left out, as one it never started would be).
   const bool sweep = shards.front().sweep();
+  const auto shard_run_done = [&](const RunRecord& run) { return sweep ? has_outcome(run) : final_status(run); };
   const std::uint32_t count = shards.front().config.shard->count;
   MergeReport report;
   report.shard_count = count;
@@ -230,7 +233,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
       throw MergeError("shard " + s.config.shard->text() + " was merged into " + destination.string() + " (campaign " + report.campaign +
                        ") already; " + s.describe() + " would bring its runs twice");
     for (const RunRecord& run : s.runs) {
-      if (!final_status(run)) continue;
+      if (!shard_run_done(run)) continue;
       const auto found = destination_runs.find(run.id);
       if (found == destination_runs.end() && !sweep)
         throw MergeError(s.describe() + ": run " + run.id + " is not in the plan of the merged campaign");
@@ -264,7 +267,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   for (const ShardInput& s : shards) {
     for (RunRecord run : s.runs) {
       const auto found = destination_runs.find(run.id);
-      if (!final_status(run) || (found != destination_runs.end() && final_status(found->second)))
+      if (!shard_run_done(run) || (found != destination_runs.end() && final_status(found->second)))
         continue;  // not done, or imported by a merge that died
       const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id), to = destination_dir(run.id);
       if (fs::exists(from)) {

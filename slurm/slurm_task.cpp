@@ -2,11 +2,13 @@
 
 #include <atomic>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <ostream>
 
 #include "campaign/run_outcome.hpp"
 #include "campaign/store.hpp"
+#include "platform/fnv1a.hpp"
 #include "platform/subprocess.hpp"
 #include "slurm/task_spec.hpp"
 
@@ -53,6 +55,14 @@ bool deliver(const fs::path& shard_store, const fs::path& delivery_dir, std::uin
 
 }  // namespace
 
+fs::path scratch_store(const TaskSpec& spec, std::uint64_t job, std::uint32_t task) {
+  const char* tmp = std::getenv("TMPDIR");
+  char coordinator[17];
+  std::snprintf(coordinator, sizeof coordinator, "%016llx", static_cast<unsigned long long>(fnv1a64(spec.delivery_dir.string())));
+  return fs::path(tmp != nullptr && *tmp == '/' ? tmp : "/tmp") /
+         ("omnilink-slurm-" + std::string(coordinator, 8) + "-" + std::to_string(job) + "-" + std::to_string(task));
+}
+
 int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
   TaskSpec spec;
   try {
@@ -76,13 +86,8 @@ int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
     return 0;
   }
 
-  // The node's own disk: TMPDIR (Slurm may give each job its own), else /tmp.
-  const char* tmp = std::getenv("TMPDIR");
-  const fs::path scratch = fs::path(tmp != nullptr && *tmp == '/' ? tmp : "/tmp") /
-                           ("omnilink-slurm-" + std::to_string(*job) + "-" + std::to_string(task));
   std::vector<std::string> args{spec.verb};
   args.insert(args.end(), spec.arguments.begin(), spec.arguments.end());
-  args.insert(args.end(), {"--shard", shard, "--store", scratch.string()});
   if (spec.sweep()) {
     // A sweep's tasks share its budget: each runs until the sweep's deadline, however late Slurm
     // started it.
@@ -94,6 +99,9 @@ int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
     }
     args.insert(args.end(), {"--for", std::to_string(left_s) + "s"});
   }
+
+  const fs::path scratch = scratch_store(spec, *job, task);
+  args.insert(args.end(), {"--shard", shard, "--store", scratch.string()});
 
   // Slurm's SIGTERM (time limit, preemption, scancel) reaches the campaign too; this process only
   // needs to outlive it to clean up the node's disk.

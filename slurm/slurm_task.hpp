@@ -11,7 +11,10 @@
 #pragma once
 
 #include <filesystem>
+#include <cstdint>
 #include <iosfwd>
+
+#include "slurm/task_spec.hpp"
 
 namespace omnilink::slurm {
 
@@ -19,6 +22,12 @@ namespace omnilink::slurm {
 /// not finish (nothing delivered); 143 stopped by SIGTERM/SIGINT.
 inline constexpr int kTaskIncomplete = 75;
 inline constexpr int kTaskStopped = 143;
+
+/// Where task `task` of Slurm job `job` keeps its shard store: on the node's own disk (TMPDIR, which
+/// Slurm may give each job, else /tmp), named by the job, the task and the coordinator's delivery
+/// directory. A requeued job (same id) continues its store; job ids that repeat elsewhere (another
+/// cluster on the node, a controller whose state was reset) do not meet it.
+std::filesystem::path scratch_store(const TaskSpec& spec, std::uint64_t job, std::uint32_t task);
 
 /// Carries out task SLURM_ARRAY_TASK_ID (with SLURM_ARRAY_JOB_ID, it names its scratch) of the campaign or sweep in
 /// `spec_file`, telling `log` what it does.

@@ -8,6 +8,7 @@
 // parsing of Slurm's output and the task spec are checked without a cluster.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <fstream>
 #include <map>
@@ -19,6 +20,7 @@
 #include "campaign/run_outcome.hpp"
 #include "campaign/store.hpp"
 #include "slurm/slurm_client.hpp"
+#include "slurm/slurm_task.hpp"
 #include "slurm/task_spec.hpp"
 #include "support/campaign_support.hpp"
 #include "support/slurm_cluster.hpp"
@@ -245,7 +247,7 @@ TEST_CASE("a task that fails on its node is submitted again, and failing on ever
       job = job_of(store, "demo-1", 0);
       return !job.empty() && job != previous;
     }));
-    std::ofstream(node_tmp / ("omnilink-slurm-" + job + "-0")) << "in the way\n";
+    std::ofstream(slurm::scratch_store(slurm::read_task_spec(store / "demo-1" / "slurm" / "task.json"), std::stoull(job), 0)) << "in the way\n";
     CHECK(cluster.command("scontrol", {"release", job}).ok());
   }
   const int code = wait_exit(coordinator);
@@ -372,4 +374,53 @@ TEST_CASE("a sweep's task that the cluster does not start before the deadline is
   CHECK_THAT(swept.out, Contains("- missing: task 0/2"));
   const ProcessResult queue = cluster.command("squeue", {"--noheader", "--states=PENDING,RUNNING", "--name=omnilink-nightly-1"});
   CHECK(summarize_output(queue.out).empty());
+}
+
+TEST_CASE("Ctrl-C stops a sweep on Slurm, its tasks deliver what they finished, and --resume merges and reports it") {
+  testing::SlurmCluster cluster;
+  ScratchDir dir;
+  std::ofstream(dir / "sweep.json") << testing::stack_sweep("10m").dump(2);
+  const fs::path store = dir / "store";
+  const std::vector<std::string> sweep{OMNILINK_CLI, "sweep", (dir / "sweep.json").string(), "--store", store.string(), "--plain",
+                                       "--executor", "slurm", "--slurm-tasks", "2"};
+  std::vector<std::string> argv = sweep;
+  argv.insert(argv.end(), {"--for", "5m"});
+  const pid_t coordinator = testing::spawn_silenced(argv);
+  // Both tasks sweeping for a few seconds.
+  const bool running = wait_for([&] {
+    const ProcessResult queue = cluster.command("squeue", {"--noheader", "--states=RUNNING", "--name=omnilink-nightly-1"});
+    return std::count(queue.out.begin(), queue.out.end(), '\n') == 2;
+  });
+  std::this_thread::sleep_for(std::chrono::seconds(5));
+  ::kill(coordinator, SIGINT);
+  CHECK(wait_exit(coordinator) == 2);
+  REQUIRE(running);
+  // Cancelled, each task's sweep stops and delivers the runs it finished.
+  const fs::path delivered = store / "nightly-1" / "slurm" / "delivered";
+  CHECK(wait_for([&] { return fs::exists(delivered / "shard-0") && fs::exists(delivered / "shard-1"); }));
+  CHECK(wait_for([&] {
+    return summarize_output(cluster.command("squeue", {"--noheader", "--name=omnilink-nightly-1"}).out).empty();
+  }));
+
+  std::vector<std::string> resume(sweep.begin() + 1, sweep.end());
+  resume.insert(resume.end(), {"--resume", "--json", (dir / "report.json").string()});
+  const ProcessResult resumed = testing::omnilink_cli(resume);
+  INFO(resumed.out << resumed.err);
+  CHECK((resumed.exit_code == 0 || resumed.exit_code == 1));
+  const json report = read_json(dir / "report.json");
+  REQUIRE(report.is_object());
+  CHECK(report.at("missing_tasks").empty());
+  CHECK(report.at("stop_reason") == "tasks");  // each task ended (was stopped) before the budget did
+  CHECK(read_json(store / "nightly-1" / "merged-shards.json").at("merged") == json::array({0, 1}));
+  const auto runs = testing::runs_by_id(store, "nightly-1");
+  CHECK(report.at("runs") == runs.size());
+  std::set<std::uint32_t> parities;
+  for (const auto& [id, run] : runs) {
+    INFO(id);
+    parities.insert(run.number % 2);
+    CHECK(campaign::has_outcome(run));  // the stopped tasks' unfinished runs were left out, not merged as verdicts
+  }
+  CHECK(parities == std::set<std::uint32_t>{0, 1});
+  auto opened = campaign::Store::open_read_only(store);
+  CHECK(opened.campaign("nightly-1")->status == "finished");
 }
