@@ -146,10 +146,7 @@ int SweepCommand::report_only(const SweepConfig& config) const {
     const int code = publish(store, config, summary);
     std::cout << "\nsweep " << record->id << ": reported (exit " << code << ")\n";
     return code;
-  } catch (const campaign::StoreError& e) {
-    std::cerr << "omnilink sweep: --report: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::runtime_error& e) {  // a sweep clock that does not read
+  } catch (const std::runtime_error& e) {  // a store (StoreError) or a sweep clock that does not read
     std::cerr << "omnilink sweep: --report: " << e.what() << "\n";
     return kExitUsage;
   }
