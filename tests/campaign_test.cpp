@@ -103,6 +103,22 @@ TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails 
     CHECK_FALSE(result["frontier"]["pending"].empty());
     CHECK(run["replay"].get<std::string>().find("not recorded (rr off)") != std::string::npos);
   }
+  // The racy queue's check-then-act race is one bug: its failures are one signature (a Dequeue the
+  // spec refuses), each run's symptom saying how it showed (docs/campaign.md, Failure signatures).
+  std::size_t racy_failures = 0;
+  for (const auto& run : summary["runs"]) racy_failures += run["target"] == "racy-queue" && run["outcome"] == "fail";
+  REQUIRE(summary["signatures"].size() == 1);
+  const nlohmann::json& race = summary["signatures"][0];
+  CHECK(race["target"] == "racy-queue");
+  CHECK(race["title"] == "Dequeue refused by Dequeue");
+  CHECK(race["runs"].size() == racy_failures);  // every failing run of it, by key
+  CHECK(race["symptoms"].size() <= 2);  // the skipped element lost, or a dequeue from a queue already empty
+  std::size_t shown = 0;
+  for (const auto& symptom : race["symptoms"]) {
+    CHECK_FALSE(symptom["title"].get<std::string>().empty());
+    shown += symptom["runs"].get<std::size_t>();
+  }
+  CHECK(shown == racy_failures);
   CHECK(r.out.find("FAIL:") != std::string::npos);             // the frontier summary
   CHECK(r.out.find("pending at the deepest state") != std::string::npos);
   CHECK(read_text(dir / "junit.xml").find("<failure message=") != std::string::npos);
