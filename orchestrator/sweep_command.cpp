@@ -80,8 +80,7 @@ std::optional<bool> SweepCommand::run_on_slurm(CampaignSession& session, const S
   if (config.sweep.max_runs) arguments.insert(arguments.end(), {"--max-runs", share(*config.sweep.max_runs)});
   if (config.sweep.max_failures) arguments.insert(arguments.end(), {"--max-failures", share(*config.sweep.max_failures)});
   arguments.push_back("--plain");
-  const auto now_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch());
-  const std::int64_t deadline_ms = (now_ms + clock.left()).count();
+  const std::int64_t deadline_ms = campaign::now_ms() + clock.left().count();
   return scale_out_.run_on_slurm("sweep", session, config.campaign, std::move(arguments), deadline_ms, nullptr, progress, lost,
                                  [&clock] { clock.save(); });
 }

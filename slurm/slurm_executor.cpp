@@ -107,10 +107,11 @@ struct SlurmExecutor::State {
   void plan_tasks(std::uint32_t count) {
     tasks.assign(count, Task{});
     campaign::CampaignConfig share = config;
-    for (std::uint32_t i = 0; i < count && !spec.sweep(); ++i) {
-      share.shard = campaign::Shard{i, count};
-      for (const auto& run : campaign::planned_records(share, id, store_dir)) tasks[i].run_ids.push_back(run.id);
-    }
+    if (!spec.sweep())  // a sweep's runs are drawn as its tasks go
+      for (std::uint32_t i = 0; i < count; ++i) {
+        share.shard = campaign::Shard{i, count};
+        for (const auto& run : campaign::planned_records(share, id, store_dir)) tasks[i].run_ids.push_back(run.id);
+      }
     const auto merged = campaign::merged_shards(store_dir, id);
     std::map<std::string, RunRecord> runs;
     for (auto& run : store.runs(id)) runs.emplace(run.id, std::move(run));
@@ -287,7 +288,7 @@ struct SlurmExecutor::State {
 
   /// Whether a sweep's deadline has passed (a campaign has none).
   bool budget_over() const {
-    return spec.deadline_ms && std::chrono::system_clock::now().time_since_epoch() >= std::chrono::milliseconds(*spec.deadline_ms);
+    return spec.deadline_ms && campaign::now_ms() >= *spec.deadline_ms;
   }
 
   /// Task `i`'s attempt failed for `why`: run again (a sweep's only while its budget lasts), or its

@@ -60,7 +60,7 @@ fs::path scratch_store(const TaskSpec& spec, std::uint64_t job, std::uint32_t ta
   char coordinator[17];
   std::snprintf(coordinator, sizeof coordinator, "%016llx", static_cast<unsigned long long>(fnv1a64(spec.delivery_dir.string())));
   return fs::path(tmp != nullptr && *tmp == '/' ? tmp : "/tmp") /
-         ("omnilink-slurm-" + std::string(coordinator, 8) + "-" + std::to_string(job) + "-" + std::to_string(task));
+         ("omnilink-slurm-" + std::string(coordinator) + "-" + std::to_string(job) + "-" + std::to_string(task));
 }
 
 int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
@@ -91,8 +91,7 @@ int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
   if (spec.sweep()) {
     // A sweep's tasks share its budget: each runs until the sweep's deadline, however late Slurm
     // started it.
-    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-    const std::int64_t left_s = (*spec.deadline_ms - now) / 1000;
+    const std::int64_t left_s = (*spec.deadline_ms - campaign::now_ms()) / 1000;
     if (left_s < 1) {
       log << "task " << shard << " of sweep " << spec.campaign << ": its budget ended before this task started; nothing to run\n";
       return 0;

@@ -21,7 +21,6 @@ bool failing(const RunRecord& run) {
   return o == "fail" || o == "crashed";
 }
 
-// Final: the engine will not carry it out again in this session.
 std::string run_number(std::uint32_t number) {
   std::string digits = std::to_string(number);
   return std::string(digits.size() < 5 ? 5 - digits.size() : 0, '0') + digits;
