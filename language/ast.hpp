@@ -1,8 +1,10 @@
-// The abstract syntax of the TLA+ that omnilink evaluates: modules, definitions and expressions,
-// built from the tree-sitter parse (syntax.hpp) and bound to their meaning by the loader
-// (modules.hpp). Constructs outside the fragment (docs/validation.md, "The embedded checker")
-// become `Unsupported` nodes naming the construct, so a spec that never evaluates them still loads,
-// and one that does is refused when it is loaded, at the construct's file:line:col.
+// The abstract syntax of the TLA+ that omnilink evaluates: modules, definitions, instances and
+// expressions, built from the tree-sitter parse (syntax.hpp) and bound to their meaning by the
+// loader (modules.hpp). A parsed module stays as it was read: the loader binds copies of its
+// definitions (clone()), one per scope it is used in (the module itself, each INSTANCE of it).
+// Constructs the embedded checker does not evaluate (docs/validation.md, "What the embedded
+// checker does not evaluate") become `Unsupported` nodes naming the construct, so a spec that never
+// evaluates them still loads, and one that does is refused when it is loaded, at file:line:col.
 #pragma once
 
 #include <cstdint>
@@ -40,7 +42,7 @@ enum class Builtin : std::uint8_t {
   // FiniteSets.
   Cardinality, IsFiniteSet,
   // TLC.
-  MapsTo, Compose, Assert, ToString, Print, PrintT, Permutations, SortSeq,
+  MapsTo, Compose, Assert, ToString, Print, PrintT, Permutations, SortSeq, TLCEval,
   // OmniLinkTrace, for MC modules: every value logged for an operation's field.
   OmniLinkFieldValues,
 };
@@ -54,6 +56,7 @@ using ExprPtr = std::unique_ptr<Expr>;
 struct Symbol {
   std::string name;
   SourcePos pos;
+  std::size_t arity = 0;  // an operator parameter F(_, _) takes operators of this many arguments
 };
 
 /// `x \in S` or `<<a, b>> \in S` in a quantifier, set constructor, CHOOSE or function constructor.
@@ -71,7 +74,12 @@ enum class ExprKind : std::uint8_t {
   RefBound,     // symbol
   RefDefinition,  // definition, kids: arguments
   RefBuiltin,     // builtin, kids: arguments
-  Apply,        // text: name applied to kids (resolved into RefDefinition or RefBuiltin)
+  Apply,        // text: name applied to kids (resolved into RefDefinition, RefBuiltin or RefOperatorParam);
+                // `via` non-empty: I!Op(kids) through instances
+  RefOperatorParam,  // symbol (an operator parameter), kids: arguments
+  Lambda,       // definitions[0]: LAMBDA x, y : e as an anonymous definition
+  OperatorArg,  // an operator passed as an argument (text: its name); resolved into definition,
+                // symbol or builtin; kids: the instance parameters given through `via`
   Conj, Disj,   // kids (junction lists and /\, \/ chains)
   If,           // kids: condition, then, else
   Case,         // kids: guard, arm, guard, arm, ... [, other when has_other]
@@ -91,8 +99,16 @@ enum class ExprKind : std::uint8_t {
   Except,       // kids[0]: the function; updates
   At,           // @ inside EXCEPT
   Unchanged,    // kids[0]: a variable or a tuple of them
-  Prime,        // kids[0]: an expression other than a variable (outside the fragment unless a variable)
+  Prime,        // kids[0]: an expression other than a variable, evaluated in the next state
+  Enabled,      // kids[0]: an action; whether it has a successor from the current state
   Unsupported,  // text: what the construct is
+};
+
+/// `I!` or `J(1, 2)!` in a reference through a named instance.
+struct InstanceStep {
+  std::string name;
+  std::vector<std::unique_ptr<struct Expr>> args;
+  SourcePos pos;
 };
 
 /// `![a][b].f = v` in an EXCEPT: a path of function arguments (expressions) and fields.
@@ -114,7 +130,8 @@ struct Expr {
   std::vector<Bound> bounds;
   std::vector<std::string> fields;
   std::vector<ExceptUpdate> updates;
-  std::vector<std::unique_ptr<Definition>> definitions;  // Let
+  std::vector<std::unique_ptr<Definition>> definitions;  // Let, Lambda
+  std::vector<InstanceStep> via;  // Apply, OperatorArg: I!J(2)!Op
   bool has_other = false;      // Case
 
   // Set by the loader.
@@ -126,27 +143,74 @@ struct Expr {
 
 /// `Name(params) == body`, `f[x \in S] == body` (a function definition), or a CONSTANT.
 /// RECURSIVE declarations need no mark: binding allows any definition to refer to any other.
+/// An operator written as a symbol (`a ++ b == ...`) is named by the symbol's token, as
+/// operator_symbol_name gives it, so that its synonyms (`\oplus`, `(+)`) name it too.
 struct Definition {
   std::string name;
   SourcePos pos;
   std::vector<std::unique_ptr<Symbol>> params;
   ExprPtr body;
   std::vector<Bound> function_bounds;  // a function definition f[x \in S] == ...
+  bool local = false;                  // LOCAL: not seen by a module that extends or instantiates this one
+  /// The Apalache-style `@type:` comment just before the definition ("(Int, Str) => Bool"), which
+  /// gen-hpp and the pending-operation domains read.
+  std::optional<std::string> type_annotation;
 
   // Set by the loader.
+  /// A definition of an instance `I(p, q) == INSTANCE M`: its first parameters are p, q, which
+  /// the loader puts before the definition's own (I(1, 2)!Op(x) calls Op with 1, 2, x).
+  std::size_t instance_params = 0;
   bool resolved = false;
   bool uses_state = false;  // refers to a variable, directly or through another definition
   bool in_let = false;      // a LET definition: may use the enclosing bound names, so never cached
   bool constant = false;    // a CONSTANT of the module (its value is substituted or a model value)
+  /// The first construct its evaluation would need that the embedded checker does not evaluate
+  /// (file:line:col: what), here or in a definition it uses; empty if none. Such a definition is
+  /// refused when something asks to evaluate it, and can still be read for its structure.
+  std::string unsupported;
+};
+
+/// `I(p) == INSTANCE M WITH c <- e, ...`, or an unnamed `INSTANCE M ...` (name empty).
+struct InstanceDecl {
+  std::string name;
+  std::vector<std::unique_ptr<Symbol>> params;
+  std::string module;
+  std::vector<std::pair<std::string, ExprPtr>> substitutions;  // c <- e
+  bool local = false;
+  SourcePos pos;
+};
+
+struct Declared {
+  std::string name;
+  SourcePos pos;
+  std::size_t arity = 0;  // CONSTANT F(_, _)
 };
 
 struct Module {
-  std::string file;  // the path it was read from
+  std::string file;  // the path it was read from (or the name of a module built into omnilink)
   std::string name;
-  std::vector<std::string> extends;
-  std::vector<std::string> constants;
-  std::vector<std::string> variables;
+  SourcePos pos;     // the module header
+  std::vector<std::pair<std::string, SourcePos>> extends;
+  std::vector<Declared> constants;
+  std::vector<Declared> variables;
   std::vector<std::unique_ptr<Definition>> definitions;  // in order
+  std::vector<InstanceDecl> instances;
+  /// Modules nested in this one, and those that follow it in its file: each visible to this
+  /// module by name, before a file of that name.
+  std::vector<std::unique_ptr<Module>> inner;
 };
+
+/// Deep copies, for binding one parsed definition in several scopes. Only unbound trees are
+/// copied (the loader binds copies, never the parse).
+ExprPtr clone(const Expr& e);
+std::unique_ptr<Definition> clone(const Definition& d);
+
+/// The name a definition of an operator symbol has: `$` and the grammar's token for it
+/// ("$plusplus" for ++), so that it never meets an identifier.
+std::string operator_symbol_name(const std::string& token);
+
+/// The standard operator an infix (arity 2) or prefix (arity 1) symbol token stands for
+/// ("plus": Plus), or None for a symbol only a module can define.
+Builtin builtin_of_symbol(const std::string& token, std::size_t arity);
 
 }  // namespace omnilink::language

@@ -16,27 +16,35 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
 }
 }  // namespace
 
-std::vector<std::size_t> unchanged_variables(const Expr& unchanged) {
-  // The loader checked the shape: variables, tuples of them, definitions of such tuples.
-  std::vector<std::size_t> out;
-  auto visit = [&](const Expr& x, auto&& self) -> void {
+bool unchanged_variables(const Expr& unchanged, std::vector<std::size_t>& out) {
+  out.clear();
+  auto visit = [&](const Expr& x, auto&& self) -> bool {
     if (x.kind == ExprKind::Tuple) {
-      for (const auto& kid : x.kids) self(*kid, self);
-    } else if (x.kind == ExprKind::RefDefinition) {
-      self(*x.definition->body, self);
-    } else {
-      out.push_back(x.index);
+      for (const auto& kid : x.kids)
+        if (!self(*kid, self)) return false;
+      return true;
     }
+    if (x.kind == ExprKind::RefDefinition && x.definition->params.empty() && x.definition->function_bounds.empty() && x.definition->body)
+      return self(*x.definition->body, self);  // vars == <<x, y>>
+    if (x.kind != ExprKind::RefVariable) return false;
+    out.push_back(x.index);
+    return true;
   };
-  visit(*unchanged.kids[0], visit);
-  return out;
+  return visit(*unchanged.kids[0], visit);
 }
+
+/// What a LAMBDA or LET definition passed as an operator sees: the bound names where it was
+/// written, whatever the callee binds meanwhile (a recursive callee binds the same names again).
+struct Evaluator::Closure::Captured {
+  std::vector<std::pair<const Symbol*, Value>> env;
+  std::vector<std::pair<const Symbol*, Closure>> operators;
+};
 
 /// One operator call: the recursion guard and the names the call binds, both undone however the
 /// call ends.
 class Evaluator::CallScope {
  public:
-  CallScope(Evaluator& ev, const Expr& at) : ev_(ev), env_depth_(ev.env_.size()) {
+  CallScope(Evaluator& ev, const Expr& at) : ev_(ev), env_depth_(ev.env_.size()), operators_depth_(ev.operators_.size()) {
     if (++ev_.depth_ > kMaxDepth) {
       --ev_.depth_;
       ev_.fail(at, "recursion deeper than " + std::to_string(kMaxDepth) + " calls");
@@ -44,6 +52,7 @@ class Evaluator::CallScope {
   }
   ~CallScope() {
     ev_.env_.resize(env_depth_);
+    ev_.operators_.resize(operators_depth_);
     --ev_.depth_;
   }
   CallScope(const CallScope&) = delete;
@@ -51,7 +60,7 @@ class Evaluator::CallScope {
 
  private:
   Evaluator& ev_;
-  std::size_t env_depth_;
+  std::size_t env_depth_, operators_depth_;
 };
 
 Evaluator::Evaluator(const LoadedSpec& spec, TraceHooks hooks) : spec_(spec), hooks_(std::move(hooks)) {}
@@ -69,7 +78,7 @@ const Value& Evaluator::lookup(const Symbol* s, const Expr& at) const {
 }
 
 Value Evaluator::variable(std::size_t index, bool primed, const Expr& at) const {
-  if (init_mode_ || primed) {
+  if (init_mode_ || primed || primed_) {
     if (index >= next_.size() || !next_[index])
       fail(at, (primed ? variable_name(index) + "' is read before the action assigns it"
                        : variable_name(index) + " is read before the initial predicate assigns it"));
@@ -191,10 +200,8 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
     case ExprKind::RefDefinition: {
       const Definition& def = *e.definition;
       if (def.constant || !def.function_bounds.empty() || (!def.uses_state && !def.in_let)) break;  // a value: test it below
-      std::vector<Value> args;
-      for (const auto& a : e.kids) args.push_back(eval(*a));
       CallScope call(*this, e);
-      for (std::size_t p = 0; p < def.params.size(); ++p) push(def.params[p].get(), std::move(args[p]));
+      bind_call(def, e.kids, e);
       return act(*def.body, k);
     }
     case ExprKind::RefBuiltin: {
@@ -219,9 +226,10 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
     }
     case ExprKind::Unchanged: {
       if (current_ == nullptr) fail(e, "UNCHANGED in an initial predicate");
-      std::vector<std::size_t> assigned;
+      std::vector<std::size_t> assigned, variables;
+      if (!unchanged_variables(e, variables)) break;  // UNCHANGED f(x): f(x)' = f(x), tested below
       bool holds = true;
-      for (std::size_t index : unchanged_variables(e)) {
+      for (std::size_t index : variables) {
         if (!next_[index]) {
           next_[index] = (*current_)[index];
           assigned.push_back(index);
@@ -261,6 +269,9 @@ bool Evaluator::truth(const Expr& e) {
 void Evaluator::for_each_binding(const std::vector<Bound>& bounds, const std::function<bool()>& body) {
   std::vector<std::vector<Value>> sets;
   for (const Bound& b : bounds) {
+    if (!b.set)
+      throw EvalError(b.names[0]->pos.text() + ": an unbounded CHOOSE or quantifier over " + b.names[0]->name +
+                      " cannot be evaluated, by TLC either: bound it (\\in S), or give the definition a value in an MC module");
     const Value s = eval(*b.set);
     if (!s.is_set()) fail(*b.set, "expected a set to bind " + b.names[0]->name + " to, got " + s.describe() + ": " + s.text());
     try {
@@ -311,12 +322,9 @@ bool Evaluator::binds_tuples(const std::vector<Bound>& bounds) {
   return bounds.size() > 1 || bounds[0].tuple || bounds[0].names.size() > 1;
 }
 
-Value Evaluator::constant_value(const Definition& def, const Expr& at) {
-  const Definition* substitute = spec_.constant_substitute(def);
-  if (substitute == nullptr)
-    fail(at, "the constant " + def.name + " has no value: define " + def.name +
-                 " in an MC module (--mc), e.g. from the trace with OmniLinkFieldValues");
-  return call_values(*substitute, {}, at);
+void Evaluator::no_constant_value(const Definition& def, const Expr& at) const {
+  fail(at, "the constant " + def.name + " has no value: define " + def.name +
+               " in an MC module (--mc), e.g. from the trace with OmniLinkFieldValues");
 }
 
 Value Evaluator::construct_function(const std::vector<Bound>& bounds, const Expr& body, const Expr& at) {
@@ -358,7 +366,7 @@ Value Evaluator::apply_defined_function(const Definition& def, const Value& argu
 }
 
 Value Evaluator::call_values(const Definition& def, std::vector<Value> args, const Expr& at) {
-  if (def.constant) return constant_value(def, at);
+  if (def.constant) no_constant_value(def, at);
   const bool cacheable = args.empty() && !def.in_let && !def.uses_state;
   if (cacheable)
     if (auto it = cache_.find(&def); it != cache_.end()) return it->second;
@@ -377,11 +385,90 @@ Value Evaluator::call_values(const Definition& def, std::vector<Value> args, con
   return v;
 }
 
-Value Evaluator::call(const Definition& def, const std::vector<const Expr*>& args, const Expr& at) {
-  std::vector<Value> values;
-  values.reserve(args.size());
-  for (const Expr* a : args) values.push_back(eval(*a));
-  return call_values(def, std::move(values), at);
+Value Evaluator::call(const Definition& def, const Expr& e) {
+  const bool operators = std::any_of(def.params.begin(), def.params.end(), [](const auto& p) { return p->arity > 0; });
+  if (!operators) {
+    std::vector<Value> values;
+    values.reserve(e.kids.size());
+    for (const auto& a : e.kids) values.push_back(eval(*a));
+    return call_values(def, std::move(values), e);
+  }
+  CallScope call(*this, e);
+  bind_call(def, e.kids, e);
+  return eval(*def.body);
+}
+
+void Evaluator::bind_call(const Definition& def, const std::vector<ExprPtr>& args, const Expr& at) {
+  // Every argument first, in the caller's environment: a recursive call's arguments name the
+  // parameters the call is about to bind again.
+  std::vector<Value> values(args.size());
+  std::vector<std::optional<Closure>> operators(args.size());
+  for (std::size_t p = 0; p < args.size(); ++p) {
+    if (def.params[p]->arity > 0) operators[p] = closure_of(*args[p]);
+    else values[p] = eval(*args[p]);
+  }
+  (void)at;
+  for (std::size_t p = 0; p < args.size(); ++p) {
+    if (operators[p]) operators_.emplace_back(def.params[p].get(), std::move(*operators[p]));
+    else push(def.params[p].get(), std::move(values[p]));
+  }
+}
+
+Evaluator::Closure Evaluator::closure_of(const Expr& argument) {
+  auto capture = [&] { return std::make_shared<const Closure::Captured>(Closure::Captured{env_, operators_}); };
+  if (argument.kind == ExprKind::Lambda) return Closure{argument.definitions[0].get(), Builtin::None, {}, capture()};
+  if (argument.symbol != nullptr) {
+    for (auto it = operators_.rbegin(); it != operators_.rend(); ++it)
+      if (it->first == argument.symbol) return it->second;
+    fail(argument, "internal: the operator parameter " + argument.symbol->name + " is not bound");
+  }
+  if (argument.definition != nullptr) {
+    Closure c{argument.definition, Builtin::None, {}, argument.definition->in_let ? capture() : nullptr};
+    for (const auto& k : argument.kids) c.prefix.push_back(eval(*k));
+    return c;
+  }
+  return Closure{nullptr, argument.builtin, {}, nullptr};
+}
+
+Value Evaluator::apply_closure(const Closure& op, std::vector<Value> args, const Expr& at) {
+  if (op.definition == nullptr) {  // a standard operator: applied to its arguments as literals
+    Expr call;
+    call.kind = ExprKind::RefBuiltin;
+    call.builtin = op.builtin;
+    call.pos = at.pos;
+    call.text = at.text;
+    for (Value& v : args) {
+      auto literal = std::make_unique<Expr>();
+      literal->kind = ExprKind::Literal;
+      literal->value = std::move(v);
+      literal->pos = at.pos;
+      call.kids.push_back(std::move(literal));
+    }
+    return builtin(call);
+  }
+  const Definition& def = *op.definition;
+  if (std::any_of(def.params.begin(), def.params.end(), [](const auto& p) { return p->arity > 0; }))
+    fail(at, "an operator with operator parameters (" + def.name + ") passed as an argument");
+  std::vector<Value> all = op.prefix;
+  for (Value& v : args) all.push_back(std::move(v));
+  if (!op.captured) return call_values(def, std::move(all), at);
+  // Evaluated among the names bound where it was written.
+  auto env = std::move(env_);
+  auto operators = std::move(operators_);
+  env_ = op.captured->env;
+  operators_ = op.captured->operators;
+  struct Restore {
+    Evaluator& ev;
+    decltype(env_)& env;
+    decltype(operators_)& operators;
+    ~Restore() {
+      ev.env_ = std::move(env);
+      ev.operators_ = std::move(operators);
+    }
+  } restore{*this, env, operators};
+  CallScope call(*this, at);
+  for (std::size_t p = 0; p < def.params.size(); ++p) push(def.params[p].get(), std::move(all[p]));
+  return eval(*def.body);
 }
 
 Value Evaluator::apply_function(const Value& f, const Value& argument, const Expr& at) {
@@ -417,10 +504,48 @@ Value Evaluator::eval(const Expr& e) {
       case ExprKind::RefVariable: return variable(e.index, false, e);
       case ExprKind::RefPrimed: return variable(e.index, true, e);
       case ExprKind::RefBound: return lookup(e.symbol, e);
-      case ExprKind::RefDefinition: {
-        std::vector<const Expr*> args;
-        for (const auto& a : e.kids) args.push_back(a.get());
-        return call(*e.definition, args, e);
+      case ExprKind::RefDefinition: return call(*e.definition, e);
+      case ExprKind::RefOperatorParam: {
+        std::vector<Value> args;  // first: evaluating them may bind more operators (and move operators_)
+        for (const auto& a : e.kids) args.push_back(eval(*a));
+        for (auto it = operators_.rbegin(); it != operators_.rend(); ++it)
+          if (it->first == e.symbol) return apply_closure(Closure(it->second), std::move(args), e);
+        fail(e, "internal: the operator parameter " + e.symbol->name + " is not bound");
+      }
+      case ExprKind::Enabled: {
+        if (current_ == nullptr || init_mode_) fail(e, "ENABLED outside an action or a state predicate");
+        if (primed_) fail(e, "ENABLED inside a primed expression");
+        // Whether the action has a successor from the current state, whatever this action has
+        // assigned so far: its primed variables are its own.
+        auto next = std::move(next_);
+        auto refusal = refusal_;
+        const std::size_t held = conjuncts_held_;
+        next_.assign(spec_.variables().size(), std::nullopt);
+        refusal_ = nullptr;
+        bool enabled = false;
+        struct Restore {
+          Evaluator& ev;
+          decltype(next_)& next;
+          std::optional<Refusal>* refusal;
+          std::size_t held;
+          ~Restore() {
+            ev.next_ = std::move(next);
+            ev.refusal_ = refusal;
+            ev.conjuncts_held_ = held;
+          }
+        } restore{*this, next, refusal, held};
+        act(*e.kids[0], [&] { enabled = true; });
+        return Value::boolean(enabled);
+      }
+      case ExprKind::Prime: {
+        if (primed_) fail(e, "a primed expression inside a primed expression");
+        if (init_mode_ || current_ == nullptr) fail(e, "a primed expression outside an action");
+        primed_ = true;
+        struct Unprime {
+          bool& primed;
+          ~Unprime() { primed = false; }
+        } unprime{primed_};
+        return eval(*e.kids[0]);
       }
       case ExprKind::RefBuiltin: return builtin(e);
       case ExprKind::Conj:
@@ -523,9 +648,19 @@ Value Evaluator::eval(const Expr& e) {
         if (at_.empty()) fail(e, "@ outside an EXCEPT");
         return at_.back();
       case ExprKind::Unchanged: {
-        for (std::size_t index : unchanged_variables(e))
-          if (!variable(index, true, e).equals(variable(index, false, e))) return Value::boolean(false);
-        return Value::boolean(true);
+        if (std::vector<std::size_t> variables; unchanged_variables(e, variables)) {
+          for (std::size_t index : variables)
+            if (!variable(index, true, e).equals(variable(index, false, e))) return Value::boolean(false);
+          return Value::boolean(true);
+        }
+        if (primed_) fail(e, "UNCHANGED inside a primed expression");
+        const Value before = eval(*e.kids[0]);
+        primed_ = true;
+        struct Unprime {
+          bool& primed;
+          ~Unprime() { primed = false; }
+        } unprime{primed_};
+        return Value::boolean(eval(*e.kids[0]).equals(before));
       }
       default:
         fail(e, "cannot evaluate this construct");
@@ -560,6 +695,9 @@ Value Evaluator::builtin(const Expr& e) {
   auto I = [&](std::int64_t v) { return Value::integer(checked_int(v, e.text.c_str())); };
   switch (e.builtin) {
     case Builtin::Not: return B(!boolean(0));
+    case Builtin::And: return B(boolean(0) && boolean(1));  // /\ passed as an operator
+    case Builtin::Or: return B(boolean(0) || boolean(1));
+    case Builtin::TLCEval: return arg(0);
     case Builtin::Implies: return B(!boolean(0) || boolean(1));
     case Builtin::Equiv: return B(boolean(0) == boolean(1));
     case Builtin::Eq: return B(arg(0).equals(arg(1)));
@@ -641,27 +779,74 @@ Value Evaluator::builtin(const Expr& e) {
     case Builtin::Nat: return Value::nat();
     case Builtin::Int: return Value::integers();
     case Builtin::Seq: return Value::seq_set(set(0));
-    case Builtin::Len: return I(static_cast<std::int64_t>(sequence(0).items().size()));
+    // Strings are TLC's own values, not sequences: Len, Tail, \o and SubSeq take them as TLC does
+    // (a string result); Head, Append, s[i] and Seq(S) membership do not.
+    case Builtin::Len: {
+      const Value s = arg(0);
+      if (s.is_string()) return I(static_cast<std::int64_t>(s.as_string().size()));
+      if (s.kind() != Value::Kind::Seq) fail(*e.kids[0], "expected a sequence, got " + s.describe() + ": " + s.text());
+      return I(static_cast<std::int64_t>(s.items().size()));
+    }
     case Builtin::Append: return Value::appended(sequence(0), arg(1));
     case Builtin::Head: {
       const Value s = sequence(0);
       if (s.items().empty()) fail(e, "Head of the empty sequence");
       return s.items().front();
     }
-    case Builtin::Tail: return Value::tail(sequence(0));
+    case Builtin::Tail: {
+      const Value s = arg(0);
+      if (s.is_string()) {
+        if (s.as_string().empty()) fail(e, "Tail of the empty string");
+        return Value::string(s.as_string().substr(1));
+      }
+      if (s.kind() != Value::Kind::Seq) fail(*e.kids[0], "expected a sequence, got " + s.describe() + ": " + s.text());
+      if (s.items().empty()) fail(e, "Tail of the empty sequence");
+      return Value::tail(s);
+    }
     case Builtin::Concat: {
-      std::vector<Value> items = sequence(0).items();
-      const Value b = sequence(1);
+      const Value a = arg(0), b = arg(1);
+      if (a.is_string() || b.is_string()) {
+        if (!a.is_string() || !b.is_string()) fail(e, "\\o of a string and " + (a.is_string() ? b : a).describe() + " (TLC concatenates two strings or two sequences)");
+        return Value::string(a.as_string() + b.as_string());
+      }
+      if (a.kind() != Value::Kind::Seq) fail(*e.kids[0], "expected a sequence, got " + a.describe() + ": " + a.text());
+      if (b.kind() != Value::Kind::Seq) fail(*e.kids[1], "expected a sequence, got " + b.describe() + ": " + b.text());
+      std::vector<Value> items = a.items();
       items.insert(items.end(), b.items().begin(), b.items().end());
       return Value::seq(std::move(items));
     }
     case Builtin::SubSeq: {
-      const Value s = sequence(0);
+      const Value s = arg(0);
       const std::int64_t m = integer(1), n = integer(2);
-      if (m > n) return Value::seq({});
-      if (m < 1 || n > static_cast<std::int64_t>(s.items().size()))
-        fail(e, "SubSeq(s, " + std::to_string(m) + ", " + std::to_string(n) + ") of a sequence of length " + std::to_string(s.items().size()));
+      const std::size_t length = s.is_string() ? s.as_string().size() : sequence(0).items().size();
+      if (m > n) return s.is_string() ? Value::string("") : Value::seq({});
+      if (m < 1 || n > static_cast<std::int64_t>(length))
+        fail(e, "SubSeq(s, " + std::to_string(m) + ", " + std::to_string(n) + ") of a " + (s.is_string() ? "string" : "sequence") +
+                    " of length " + std::to_string(length));
+      if (s.is_string()) return Value::string(s.as_string().substr(m - 1, n - m + 1));
       return Value::seq(std::vector<Value>(s.items().begin() + (m - 1), s.items().begin() + n));
+    }
+    case Builtin::SelectSeq: {
+      const Value s = sequence(0);
+      const Closure test = closure_of(*e.kids[1]);
+      std::vector<Value> kept;
+      for (const Value& x : s.items()) {
+        const Value keep = apply_closure(test, {x}, e);
+        if (!keep.is_bool()) fail(e, "the test of SelectSeq gave " + keep.describe() + ", not a boolean");
+        if (keep.as_bool()) kept.push_back(x);
+      }
+      return Value::seq(std::move(kept));
+    }
+    case Builtin::SortSeq: {
+      std::vector<Value> items = sequence(0).items();
+      const Closure less = closure_of(*e.kids[1]);
+      // std::stable_sort needs a strict weak order; an error thrown by the comparison leaves it.
+      std::stable_sort(items.begin(), items.end(), [&](const Value& a, const Value& b) {
+        const Value r = apply_closure(less, {a, b}, e);
+        if (!r.is_bool()) fail(e, "the order of SortSeq gave " + r.describe() + ", not a boolean");
+        return r.as_bool();
+      });
+      return Value::seq(std::move(items));
     }
     case Builtin::Cardinality: return I(static_cast<std::int64_t>(set(0).cardinality()));
     case Builtin::IsFiniteSet: return B(set(0).finite());

@@ -24,8 +24,9 @@ struct TraceHooks {
   std::function<Value(const std::string& op, std::int64_t position)> field_values;
 };
 
-/// The variables an UNCHANGED names (through tuples and definitions of tuples), by index.
-std::vector<std::size_t> unchanged_variables(const Expr& unchanged);
+/// The variables an UNCHANGED names (through tuples and definitions of tuples), by index; false
+/// when it names something else (UNCHANGED f(x) means f(x)' = f(x), evaluated as such).
+bool unchanged_variables(const Expr& unchanged, std::vector<std::size_t>& out);
 
 /// Evaluates one loaded spec. Not thread-safe: one per thread (they share the LoadedSpec, which
 /// must be fully bound first).
@@ -68,11 +69,25 @@ class Evaluator {
     const void* target_;
     void (*call_)(const void*);
   };
+  /// An operator given as an argument: a definition (with the instance parameters it was given),
+  /// a LAMBDA or LET definition with the names bound where it was written, or a standard operator.
+  struct Closure {
+    const Definition* definition = nullptr;
+    Builtin builtin = Builtin::None;
+    std::vector<Value> prefix;
+    struct Captured;
+    std::shared_ptr<const Captured> captured;
+  };
+  Closure closure_of(const Expr& argument);
+  Value apply_closure(const Closure& op, std::vector<Value> args, const Expr& at);
+  /// Evaluates a call's arguments (values and operators) in the caller's environment, then binds
+  /// them to the callee's parameters; the caller holds a CallScope that undoes it.
+  void bind_call(const Definition& def, const std::vector<ExprPtr>& args, const Expr& at);
   Value eval(const Expr& e);
   bool truth(const Expr& e);
   void act(const Expr& e, const Continuation& k);
   void act_conjunction(const Expr& e, std::size_t from, const Continuation& k);
-  Value call(const Definition& def, const std::vector<const Expr*>& args, const Expr& at);
+  Value call(const Definition& def, const Expr& e);
   Value call_values(const Definition& def, std::vector<Value> args, const Expr& at);
   Value builtin(const Expr& e);
   Value except(const Expr& e);
@@ -85,7 +100,7 @@ class Evaluator {
   Value bound_value(const std::vector<Bound>& bounds, const Expr& at) const;
   static bool binds_tuples(const std::vector<Bound>& bounds);
   class CallScope;
-  Value constant_value(const Definition& def, const Expr& at);
+  [[noreturn]] void no_constant_value(const Definition& def, const Expr& at) const;
   /// Calls `body` once per binding of the bounds' names to elements of their sets.
   void for_each_binding(const std::vector<Bound>& bounds, const std::function<bool()>& body);
   const Value& lookup(const Symbol* s, const Expr& at) const;
@@ -101,6 +116,8 @@ class Evaluator {
   std::vector<std::optional<Value>> next_;  // the successor (or initial state) being built
   bool init_mode_ = false;
   std::vector<std::pair<const Symbol*, Value>> env_;
+  std::vector<std::pair<const Symbol*, Closure>> operators_;  // operator parameters in force
+  bool primed_ = false;  // evaluating e' for an expression e: variables are read in the next state
   std::vector<Value> at_;  // @ in the EXCEPT being evaluated
   std::map<const Definition*, Value> cache_;  // constant-level zero-arity definitions
   std::vector<const Definition*> evaluating_;  // to catch a definition that depends on itself

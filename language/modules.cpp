@@ -2,58 +2,75 @@
 
 #include <algorithm>
 
-#include "language/syntax.hpp"
+#include "language/library.hpp"
 
 namespace omnilink::language {
 namespace fs = std::filesystem;
 
 namespace {
 
-struct StandardOperator {
-  const char* module;
-  const char* name;
-  Builtin builtin;
-  int arity;
-};
-
-// The standard modules' operators the fragment implements, by name (operators written as symbols,
-// + or \o, are recognised by the parser).
-constexpr StandardOperator kStandard[] = {
-    {"Naturals", "Nat", Builtin::Nat, 0},          {"Integers", "Int", Builtin::Int, 0},
-    {"Integers", "Nat", Builtin::Nat, 0},          {"Sequences", "Seq", Builtin::Seq, 1},
-    {"Sequences", "Len", Builtin::Len, 1},         {"Sequences", "Append", Builtin::Append, 2},
-    {"Sequences", "Head", Builtin::Head, 1},       {"Sequences", "Tail", Builtin::Tail, 1},
-    {"Sequences", "SubSeq", Builtin::SubSeq, 3},   {"FiniteSets", "Cardinality", Builtin::Cardinality, 1},
-    {"FiniteSets", "IsFiniteSet", Builtin::IsFiniteSet, 1}, {"TLC", "Assert", Builtin::Assert, 2},
-    {"TLC", "ToString", Builtin::ToString, 1},     {"TLC", "Print", Builtin::Print, 2},
-    {"TLC", "PrintT", Builtin::PrintT, 1},         {"TLC", "Permutations", Builtin::Permutations, 1},
-    {"OmniLinkTrace", "OmniLinkFieldValues", Builtin::OmniLinkFieldValues, 2},
-};
-
-// Standard modules: the ones above, and what each extends.
-bool is_standard(const std::string& m) {
-  return m == "Naturals" || m == "Integers" || m == "Sequences" || m == "FiniteSets" || m == "TLC" || m == "OmniLinkTrace";
-}
-std::vector<std::string> standard_extends(const std::string& m) {
-  if (m == "Integers" || m == "Sequences" || m == "FiniteSets" || m == "TLC") return {"Naturals"};
-  if (m == "OmniLinkTrace") return {"Integers", "Sequences", "FiniteSets", "TLC"};
-  return {};
-}
-constexpr const char* kUnimplemented[] = {"Bags", "Reals", "RealTime", "TLCExt", "Json", "Randomization", "Toolbox", "IOUtils",
-                                          "CSV", "Functions", "SequencesExt", "FiniteSetsExt", "Folds", "BagsExt"};
+// Where positions in a built-in community module point: no file on disk.
+const std::string kLibraryPrefix = "omnilink-library/";
 
 bool plain_name(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
+/// The arity of a standard operator's operator parameter at `position`, 0 for a value parameter.
+std::size_t builtin_operator_param(Builtin b, std::size_t position) {
+  if (b == Builtin::SelectSeq && position == 1) return 1;  // SelectSeq(s, Test(_))
+  if (b == Builtin::SortSeq && position == 1) return 2;    // SortSeq(s, _ \prec _)
+  return 0;
+}
+
+// Shown for a name written as an operator symbol ("$plusplus"): the token.
+std::string shown(const std::string& name) { return name.starts_with("$") ? "the operator " + name.substr(1) : name; }
+
 }  // namespace
 
-/// What a name means in one module: its definitions, constants and variables and those of the
-/// modules it extends, and the standard operators it can see.
-struct LoadedSpec::Scope {
+/// What names mean in one module (or instance): the definitions, constants and variables it has,
+/// the standard operators it sees, and its named instances.
+struct Names {
   std::map<std::string, Definition*> definitions;  // constants too (Definition::constant)
   std::map<std::string, std::size_t> variables;
   std::map<std::string, const StandardOperator*> standard;
+  std::map<std::string, std::shared_ptr<LoadedSpec::Scope>> instances;  // I == INSTANCE M: I!Op
+  /// Modules extended or instantiated that the embedded checker does not implement (Json): a name
+  /// not found may be theirs, which only TLC can evaluate. Why, for each.
+  std::vector<std::string> opaque;
+
+  void merge(const Names& other) {
+    opaque.insert(opaque.end(), other.opaque.begin(), other.opaque.end());
+    definitions.insert(other.definitions.begin(), other.definitions.end());
+    variables.insert(other.variables.begin(), other.variables.end());
+    standard.insert(other.standard.begin(), other.standard.end());
+    instances.insert(other.instances.begin(), other.instances.end());
+  }
+};
+
+/// What an instantiated module's constant or variable stands for: an expression of the
+/// instantiating scope, bound there (a copy each time it is used).
+struct Substitution {
+  const Expr* expr = nullptr;
+  std::shared_ptr<LoadedSpec::Scope> scope;
+};
+
+/// One module's names as seen inside it (`visible`) and by a module that extends or instantiates
+/// it (`exported`: no LOCAL ones). An instance's scope owns copies of its module's definitions,
+/// each taking the instance's parameters first, and knows what its constants and variables stand for.
+struct LoadedSpec::Scope {
+  std::string module;
+  Names visible, exported;
+  std::map<std::string, Substitution> substitutions;
+  std::vector<std::unique_ptr<Symbol>> prefix;  // instance parameters, outermost instance's first
+  std::vector<std::unique_ptr<Definition>> owned;
+  std::vector<ExprPtr> owned_exprs;  // default substitutions: c <- c
+};
+
+/// How a module is instantiated: by which scope, with which parameters and substitutions.
+struct Instantiation {
+  std::shared_ptr<LoadedSpec::Scope> from;
+  const InstanceDecl* decl = nullptr;
 };
 
 /// One LET's definitions, and how many bound symbols were in force at the LET (its definitions
@@ -63,131 +80,323 @@ struct LetScope {
   std::size_t symbols = 0;
 };
 
-/// The names in force while binding one definition: bound symbols and LET definitions, innermost last.
+/// The names in force while binding one definition: bound symbols and LET definitions, innermost
+/// last, and the module-level definition being bound, whose first parameters are its scope's
+/// instance parameters.
 struct Binding {
   std::shared_ptr<LoadedSpec::Scope> scope;
   std::vector<const Symbol*> symbols;
   std::vector<LetScope> lets;
-  const Definition* current = nullptr;  // for messages
+  Definition* current = nullptr;  // for messages, and to mark what it cannot evaluate
+  Definition* top = nullptr;
 };
+
+LoadedSpec::~LoadedSpec() = default;
 
 std::unique_ptr<LoadedSpec> LoadedSpec::load(const fs::path& spec, const std::optional<fs::path>& mc) {
   std::unique_ptr<LoadedSpec> loaded(new LoadedSpec());
-  loaded->dirs_.push_back(fs::absolute(spec).parent_path());
-  if (mc) loaded->dirs_.push_back(fs::absolute(*mc).parent_path());
-  Module parsed = parse_module_file(spec.string());
-  loaded->spec_name_ = parsed.name;
-  const std::string spec_name = parsed.name;
-  loaded->modules_[spec_name] = std::make_unique<Module>(std::move(parsed));
-  if (mc) {
-    Module mc_parsed = parse_module_file(mc->string());
-    loaded->mc_name_ = mc_parsed.name;
-    if (loaded->modules_.count(mc_parsed.name)) throw FragmentError(mc->string() + ": the MC module has the spec's name " + mc_parsed.name);
-    loaded->modules_[loaded->mc_name_] = std::make_unique<Module>(std::move(mc_parsed));
+  LoadedSpec& l = *loaded;
+  l.dirs_.push_back(fs::absolute(spec).parent_path());
+  if (mc) l.dirs_.push_back(fs::absolute(*mc).parent_path());
+  auto read = [&](const fs::path& file) -> const Module& {
+    auto parsed = std::make_unique<Module>(parse_module_file(file.string()));
+    const SourcePos at{intern_file_name(file.string()), 1, 1};
+    if (parsed->name != file.stem().string())
+      throw SpecError(at.text() + ": the file holds module " + parsed->name + "; TLC reads a module only from a file of its name (" +
+                      parsed->name + ".tla)");
+    const std::string name = parsed->name;
+    if (l.modules_.count(name)) throw SpecError(at.text() + ": a second module named " + name);
+    const Module& m = *parsed;
+    l.files_[name] = std::move(parsed);
+    l.modules_[name] = &m;
+    std::vector<const Module*> nested{&m};
+    while (!nested.empty()) {
+      const Module* n = nested.back();
+      nested.pop_back();
+      for (const auto& inner : n->inner) {
+        l.modules_.emplace(inner->name, inner.get());
+        nested.push_back(inner.get());
+      }
+    }
+    return m;
+  };
+  l.spec_ = &read(spec);
+  if (mc) l.mc_ = &read(*mc);
+  if (l.mc_) {
+    // The MC module's own definitions, made before any scope: the spec's scopes refer to them.
+    auto mc_scope = std::make_shared<Scope>();
+    l.scopes_[l.mc_] = mc_scope;
+    for (const auto& d : l.mc_->definitions) {
+      std::unique_ptr<Definition> copy = clone(*d);
+      l.mc_definitions_[copy->name] = copy.get();
+      l.home_[copy.get()] = mc_scope;
+      mc_scope->owned.push_back(std::move(copy));
+    }
   }
-  auto scope = loaded->scope_of(spec_name);
+
   // The spec's variables, in declaration order (extended modules' first), index the state.
-  std::vector<std::pair<std::size_t, std::string>> ordered;
-  for (const auto& [name, index] : scope->variables) ordered.emplace_back(index, name);
-  std::sort(ordered.begin(), ordered.end());
-  for (const auto& [index, name] : ordered) loaded->variables_.push_back(name);
-  if (mc) {
-    auto mc_scope = loaded->scope_of(loaded->mc_name_);
-    for (const auto& [name, index] : mc_scope->variables)
-      if (!scope->variables.count(name))
-        throw FragmentError(mc->string() + ": the MC module declares the variable " + name + ", which the spec does not have");
-    // The MC module's values for the spec's constants, bound now: evaluation only reads.
-    for (const auto& [name, def] : scope->definitions)
-      if (def->constant) loaded->mc_definition(name);
-  }
+  std::vector<const Module*> order, visiting;
+  auto collect = [&](const Module& m, auto&& self) -> void {
+    if (std::find(order.begin(), order.end(), &m) != order.end()) return;
+    if (std::find(visiting.begin(), visiting.end(), &m) != visiting.end()) {
+      std::string cycle;
+      for (const Module* v : visiting) cycle += v->name + " -> ";
+      throw SpecError(m.pos.text() + ": circular EXTENDS: " + cycle + m.name);
+    }
+    visiting.push_back(&m);
+    for (const auto& [base, at] : m.extends) {
+      if (is_standard_module(base)) continue;
+      const Module* found = nullptr;
+      try {
+        found = &l.module_named(base, m, at);
+      } catch (const FragmentError&) {
+        continue;  // a module the embedded checker does not implement declares no variable of the spec's
+      }
+      self(*found, self);
+    }
+    visiting.pop_back();
+    order.push_back(&m);
+  };
+  collect(*l.spec_, collect);
+  l.closure_ = order;
+  for (const Module* m : order)
+    for (const auto& v : m->variables)
+      if (l.variable_index_.emplace(v.name, l.variables_.size()).second) l.variables_.push_back(v.name);
+  if (l.mc_)
+    for (const auto& v : l.mc_->variables)
+      if (!l.variable_index_.count(v.name))
+        throw SpecError(v.pos.text() + ": the MC module declares the variable " + v.name + ", which the spec does not have");
+  l.base_scope(*l.spec_);
+  if (l.mc_) l.fill_scope(l.scopes_.at(l.mc_), *l.mc_, nullptr);
   return loaded;
 }
 
-Module& LoadedSpec::read_module(const std::string& name, const fs::path& dir, const SourcePos& from) {
+const Module& LoadedSpec::module_named(const std::string& name, const Module& from, const SourcePos& at) {
   if (auto it = modules_.find(name); it != modules_.end()) return *it->second;
-  for (const char* m : kUnimplemented)
-    if (name == m) throw FragmentError(from.text() + ": EXTENDS " + name + ": a standard module the embedded checker does not implement");
-  if (!plain_name(name)) throw FragmentError(from.text() + ": bad module name " + name);
-  for (const fs::path& d : dirs_) {
+  if (!plain_name(name)) throw SpecError(at.text() + ": bad module name " + name);
+  std::vector<fs::path> dirs;
+  if (fs::is_regular_file(from.file)) dirs.push_back(fs::absolute(from.file).parent_path());
+  dirs.insert(dirs.end(), dirs_.begin(), dirs_.end());
+  std::unique_ptr<Module> parsed;
+  for (const fs::path& d : dirs) {
     const fs::path file = d / (name + ".tla");
-    if (fs::is_regular_file(file)) {
-      modules_[name] = std::make_unique<Module>(parse_module_file(file.string()));
-      return *modules_[name];
+    if (!fs::is_regular_file(file)) continue;
+    parsed = std::make_unique<Module>(parse_module_file(file.string()));
+    if (parsed->name != name)
+      throw SpecError(file.string() + ":1:1: the file holds module " + parsed->name + ", not " + name);
+    break;
+  }
+  if (!parsed) {
+    if (const std::string* text = library_module_text(name)) {
+      parsed = std::make_unique<Module>(parse_module(kLibraryPrefix + name + ".tla", *text));
+    } else if (proof_only_module(name)) {
+      parsed = std::make_unique<Module>(parse_module(kLibraryPrefix + name + ".tla", "---- MODULE " + name + " ----\n====\n"));
+    } else if (const char* what = unimplemented_module(name)) {
+      throw FragmentError(at.text() + ": module " + name + " (" + what + ") is a module the embedded checker does not implement");
+    } else {
+      throw SpecError(at.text() + ": no module " + name + ": no " + name + ".tla beside the spec (" +
+                      (dirs.empty() ? std::string("?") : dirs.front().string()) + "), nor a module built into omnilink");
     }
   }
-  throw FragmentError(from.text() + ": EXTENDS " + name + ": no " + name + ".tla beside the spec (" + dir.string() + ")");
+  const Module& m = *parsed;
+  files_[name] = std::move(parsed);
+  modules_[name] = &m;
+  for (const auto& inner : m.inner) modules_.emplace(inner->name, inner.get());
+  return m;
 }
 
-std::shared_ptr<LoadedSpec::Scope> LoadedSpec::scope_of(const std::string& name) {
-  if (auto it = scopes_.find(name); it != scopes_.end()) return it->second;
+std::shared_ptr<LoadedSpec::Scope> LoadedSpec::base_scope(const Module& m) {
+  if (auto it = scopes_.find(&m); it != scopes_.end()) return it->second;
   auto scope = std::make_shared<Scope>();
-  scopes_[name] = scope;  // before the extends: a cycle then finds this (incomplete) scope
-  if (is_standard(name)) {
-    for (const auto& op : kStandard)
-      if (name == op.module) scope->standard[op.name] = &op;
-    for (const auto& base : standard_extends(name)) {
-      auto inner = scope_of(base);
-      scope->standard.insert(inner->standard.begin(), inner->standard.end());
-    }
-    return scope;
-  }
-  Module& m = *modules_.at(name);
-  const SourcePos at{intern_file_name(m.file), 1, 1};
-  for (const auto& base : m.extends) {
-    if (!is_standard(base)) read_module(base, fs::path(m.file).parent_path(), at);
-    auto inner = scope_of(base);
-    scope->definitions.insert(inner->definitions.begin(), inner->definitions.end());
-    scope->standard.insert(inner->standard.begin(), inner->standard.end());
-    for (const auto& [v, index] : inner->variables) scope->variables.emplace(v, index);
-  }
-  for (const auto& v : m.variables) {
-    // Variables of the spec are numbered in declaration order; an MC module's share the spec's
-    // numbers (it declares them to define a VIEW over them).
-    std::size_t index = scope->variables.size();
-    if (name != spec_name_ && scopes_.count(spec_name_) && scopes_[spec_name_]->variables.count(v)) index = scopes_[spec_name_]->variables[v];
-    scope->variables.emplace(v, index);
-  }
-  for (const auto& c : m.constants) {
-    auto def = std::make_unique<Definition>();
-    def->name = c;
-    def->pos = at;
-    def->constant = true;
-    def->resolved = true;
-    scope->definitions[c] = def.get();
-    m.definitions.push_back(std::move(def));
-  }
-  for (auto& d : m.definitions) {
-    if (d->constant) continue;
-    if (d->name.empty()) continue;  // an INSTANCE: refused if anything uses it (it defines no name)
-    scope->definitions[d->name] = d.get();
-    home_[d.get()] = scope;
-  }
+  scopes_[&m] = scope;
+  fill_scope(scope, m, nullptr);
   return scope;
 }
 
-const Definition* LoadedSpec::spec_definition(const std::string& name) {
-  auto scope = scope_of(spec_name_);
-  auto it = scope->definitions.find(name);
-  if (it == scope->definitions.end()) return nullptr;
+void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m, Instantiation* as_instance) {
+  Scope& scope = *self;
+  if (std::find(building_.begin(), building_.end(), &m) != building_.end()) {
+    std::string cycle;
+    for (const Module* b : building_) cycle += b->name + " -> ";
+    throw SpecError(m.pos.text() + ": circular EXTENDS or INSTANCE: " + cycle + m.name);
+  }
+  building_.push_back(&m);
+  struct Leave {
+    std::vector<const Module*>& building;
+    ~Leave() { building.pop_back(); }
+  } leave{building_};
+  scope.module = m.name;
+  auto add_standard = [&](const std::string& module, bool exported) {
+    for (const StandardOperator* op : standard_operators(module)) {
+      scope.visible.standard.emplace(op->name, op);
+      if (exported) scope.exported.standard.emplace(op->name, op);
+    }
+  };
+  // A module this one extends: in an instance, the extended module is instantiated alike (its
+  // constants and variables substituted as this one's are).
+  auto scope_of_extended = [&](const Module& base) -> std::shared_ptr<Scope> {
+    if (as_instance == nullptr) return base_scope(base);
+    auto child = std::make_shared<Scope>();
+    for (const auto& p : scope.prefix) child->prefix.push_back(std::make_unique<Symbol>(*p));
+    child->substitutions = scope.substitutions;
+    fill_scope(child, base, as_instance);
+    // The extended module's constants and variables are this module's too.
+    scope.substitutions.insert(child->substitutions.begin(), child->substitutions.end());
+    return child;
+  };
+  // A module the embedded checker does not implement leaves its names unknown: a definition that
+  // uses one is refused (FragmentError), and the rest of the spec still loads, for TLC.
+  auto available = [&](const std::string& name, const SourcePos& at, bool exported) -> const Module* {
+    try {
+      return &module_named(name, m, at);
+    } catch (const FragmentError& e) {
+      scope.visible.opaque.push_back(e.what());
+      if (exported) scope.exported.opaque.push_back(e.what());
+      return nullptr;
+    }
+  };
+  for (const auto& [base, at] : m.extends) {
+    if (is_standard_module(base)) {
+      add_standard(base, true);
+      continue;
+    }
+    const Module* base_module = available(base, at, true);
+    if (base_module == nullptr) continue;
+    auto inner = scope_of_extended(*base_module);
+    scope.visible.merge(inner->exported);
+    scope.exported.merge(inner->exported);
+  }
+  auto add_definition = [&](Definition* def, bool local) {
+    scope.visible.definitions[def->name] = def;
+    if (!local) scope.exported.definitions[def->name] = def;
+  };
+  // The MC module's own definitions stand for the spec's of the same name, constants included.
+  auto mc_override = [&](const std::string& name) -> Definition* {
+    if (as_instance != nullptr) return nullptr;
+    auto it = mc_definitions_.find(name);
+    return it == mc_definitions_.end() ? nullptr : it->second;
+  };
+  for (const auto& c : m.constants) {
+    if (as_instance != nullptr) {
+      if (!scope.substitutions.count(c.name)) {
+        auto name = std::make_unique<Expr>();
+        name->kind = ExprKind::Name;
+        name->text = c.name;
+        name->pos = as_instance->decl->pos;
+        scope.substitutions[c.name] = {name.get(), as_instance->from};
+        scope.owned_exprs.push_back(std::move(name));
+      }
+      continue;
+    }
+    if (Definition* substitute = mc_override(c.name)) {
+      add_definition(substitute, false);
+      continue;
+    }
+    auto def = std::make_unique<Definition>();
+    def->name = c.name;
+    def->pos = c.pos;
+    def->constant = true;
+    def->resolved = true;
+    for (std::size_t k = 0; k < c.arity; ++k) def->params.push_back(std::make_unique<Symbol>(Symbol{"_", c.pos, 0}));
+    add_definition(def.get(), false);
+    scope.owned.push_back(std::move(def));
+  }
+  for (const auto& v : m.variables) {
+    if (as_instance != nullptr) {
+      if (!scope.substitutions.count(v.name)) {
+        auto name = std::make_unique<Expr>();
+        name->kind = ExprKind::Name;
+        name->text = v.name;
+        name->pos = as_instance->decl->pos;
+        scope.substitutions[v.name] = {name.get(), as_instance->from};
+        scope.owned_exprs.push_back(std::move(name));
+      }
+      continue;
+    }
+    scope.visible.variables[v.name] = variable_index_.at(v.name);
+    scope.exported.variables[v.name] = variable_index_.at(v.name);
+  }
+  // The module's own definitions: copies, bound in this scope (the MC module's stand for the spec's).
+  for (const auto& d : m.definitions) {
+    if (Definition* substitute = mc_override(d->name)) {
+      add_definition(substitute, d->local);
+      const Override o{d->name, m.name, d->params.size()};
+      if (std::find(overridden_.begin(), overridden_.end(), o) == overridden_.end()) overridden_.push_back(o);
+      continue;
+    }
+    std::unique_ptr<Definition> copy = clone(*d);
+    std::vector<std::unique_ptr<Symbol>> params;
+    for (const auto& p : scope.prefix) params.push_back(std::make_unique<Symbol>(*p));
+    for (auto& p : copy->params) params.push_back(std::move(p));
+    copy->params = std::move(params);
+    copy->instance_params = scope.prefix.size();
+    add_definition(copy.get(), d->local);
+    home_[copy.get()] = self;
+    scope.owned.push_back(std::move(copy));
+  }
+  // Instances, in order.
+  for (const InstanceDecl& decl : m.instances) {
+    if (is_standard_module(decl.module)) {
+      if (!decl.name.empty())
+        throw FragmentError(decl.pos.text() + ": a named INSTANCE of the standard module " + decl.module +
+                            " (write EXTENDS or an unnamed INSTANCE)");
+      add_standard(decl.module, !decl.local);
+      continue;
+    }
+    const Module* target_module = available(decl.module, decl.pos, !decl.local);
+    if (target_module == nullptr) continue;
+    const Module& target = *target_module;
+    auto child = std::make_shared<Scope>();
+    for (const auto& p : scope.prefix) child->prefix.push_back(std::make_unique<Symbol>(*p));
+    for (const auto& p : decl.params) child->prefix.push_back(std::make_unique<Symbol>(*p));
+    for (const auto& [name, expr] : decl.substitutions) child->substitutions[name] = {expr.get(), self};
+    Instantiation inst{self, &decl};
+    fill_scope(child, target, &inst);
+    if (decl.name.empty()) {
+      scope.visible.merge(child->exported);
+      if (!decl.local) scope.exported.merge(child->exported);
+    } else {
+      scope.visible.instances[decl.name] = child;
+      if (!decl.local) scope.exported.instances[decl.name] = child;
+    }
+  }
+}
+
+const Definition* LoadedSpec::bound(const Module* module, const std::string& name) {
+  if (module == nullptr) return nullptr;
+  auto scope = base_scope(*module);
+  auto it = scope->visible.definitions.find(name);
+  if (it == scope->visible.definitions.end()) return nullptr;
   if (!it->second->resolved) bind(*it->second, home_.at(it->second));
   return it->second;
 }
+
+namespace {
+const Definition* evaluable(const Definition* def) {
+  if (def != nullptr && !def->unsupported.empty()) throw FragmentError(def->unsupported);
+  return def;
+}
+}  // namespace
+
+const Definition* LoadedSpec::spec_definition(const std::string& name) { return evaluable(bound(spec_, name)); }
+
+const Definition* LoadedSpec::spec_definition_structure(const std::string& name) { return bound(spec_, name); }
 
 const Definition* LoadedSpec::mc_definition(const std::string& name) {
-  if (mc_name_.empty()) return nullptr;
-  auto scope = scope_of(mc_name_);
-  auto it = scope->definitions.find(name);
-  if (it == scope->definitions.end() || it->second->constant) return nullptr;
-  if (!it->second->resolved) bind(*it->second, home_.at(it->second));
-  return it->second;
+  const Definition* def = bound(mc_, name);
+  return def == nullptr || def->constant ? nullptr : evaluable(def);
 }
 
-const Definition* LoadedSpec::constant_substitute(const Definition& constant) const {
-  if (mc_name_.empty()) return nullptr;
-  const auto& scope = scopes_.at(mc_name_);
-  auto it = scope->definitions.find(constant.name);
-  if (it == scope->definitions.end() || it->second->constant) return nullptr;
-  return it->second;
+std::vector<std::pair<std::string, std::string>> LoadedSpec::library_modules() const {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& [name, module] : files_)
+    if (module->file.starts_with(kLibraryPrefix)) out.emplace_back(name, *library_module_text(name));
+  return out;
+}
+
+bool LoadedSpec::mc_defines(const std::string& name) const {
+  if (mc_ == nullptr) return false;
+  return std::any_of(mc_->definitions.begin(), mc_->definitions.end(), [&](const auto& d) { return d->name == name; });
 }
 
 void LoadedSpec::bind(Definition& def, const std::shared_ptr<Scope>& scope) {
@@ -196,13 +405,15 @@ void LoadedSpec::bind(Definition& def, const std::shared_ptr<Scope>& scope) {
     int& depth;
     ~Leave() { --depth; }
   } leave{binding_depth_};
-  Binding b{scope, {}, {}, &def};
+  Binding b{scope, {}, {}, &def, &def};
   bind_body(def, b);
   unsettled_.push_back(&def);
   if (binding_depth_ > 1) return;
   for (Definition* d : unsettled_) {
     std::vector<const Definition*> visiting;
     d->uses_state = uses_state(*d, visiting);
+    visiting.clear();
+    if (d->unsupported.empty()) d->unsupported = unsupported_use(*d, visiting);
   }
   unsettled_.clear();
 }
@@ -211,7 +422,7 @@ void LoadedSpec::bind(Definition& def, const std::shared_ptr<Scope>& scope) {
 void LoadedSpec::bind_body(Definition& def, Binding& b) {
   def.resolved = true;  // first: a recursive definition refers to itself
   const std::size_t depth = b.symbols.size();
-  const Definition* enclosing = b.current;
+  Definition* enclosing = b.current;
   b.current = &def;
   for (auto& bound : def.function_bounds)
     if (bound.set) bind(*bound.set, b);
@@ -225,10 +436,13 @@ void LoadedSpec::bind_body(Definition& def, Binding& b) {
 
 namespace {
 
-// Whether an expression mentions state (a variable, or a definition that does).
+// Whether an expression mentions state (a variable, or a definition that does), and the
+// definitions it refers to.
 void collect_references(const Expr& e, bool& state, std::vector<const Definition*>& refs) {
-  if (e.kind == ExprKind::RefVariable || e.kind == ExprKind::RefPrimed || e.kind == ExprKind::Unchanged) state = true;
-  if (e.kind == ExprKind::RefDefinition) refs.push_back(e.definition);
+  if (e.kind == ExprKind::RefVariable || e.kind == ExprKind::RefPrimed || e.kind == ExprKind::Unchanged || e.kind == ExprKind::Prime ||
+      e.kind == ExprKind::Enabled)
+    state = true;
+  if (e.kind == ExprKind::RefDefinition || (e.kind == ExprKind::OperatorArg && e.definition != nullptr)) refs.push_back(e.definition);
   for (const auto& k : e.kids) collect_references(*k, state, refs);
   for (const auto& b : e.bounds)
     if (b.set) collect_references(*b.set, state, refs);
@@ -263,99 +477,298 @@ bool LoadedSpec::uses_state(const Definition& def, std::vector<const Definition*
   return state;
 }
 
-void LoadedSpec::bind(Expr& e, Binding& b) {
+std::string LoadedSpec::unsupported_use(const Definition& def, std::vector<const Definition*>& visiting) const {
+  if (!def.unsupported.empty()) return def.unsupported;
+  if (def.constant || !def.body || std::find(visiting.begin(), visiting.end(), &def) != visiting.end()) return "";
+  visiting.push_back(&def);
+  bool state = false;
+  std::vector<const Definition*> refs;
+  collect_references(*def.body, state, refs);
+  for (const auto& b : def.function_bounds)
+    if (b.set) collect_references(*b.set, state, refs);
+  std::string found;
+  for (const Definition* r : refs)
+    if (found.empty() && r != nullptr && r->resolved && r != &def) found = unsupported_use(*r, visiting);
+  visiting.pop_back();
+  return found;
+}
+
+namespace {
+
+ExprPtr bound_reference(const Symbol* s, const SourcePos& at) {
+  auto e = std::make_unique<Expr>();
+  e->kind = ExprKind::RefBound;
+  e->symbol = s;
+  e->text = s->name;
+  e->pos = at;
+  return e;
+}
+
+}  // namespace
+
+// The arguments of a call: value arguments bound as expressions, operator arguments as
+// operators of the arity the callee's parameter takes.
+void LoadedSpec::bind_arguments(Expr& e, const Definition* callee, std::size_t first, Binding& b) {
+  for (std::size_t k = first; k < e.kids.size(); ++k) {
+    std::size_t arity = 0;
+    if (callee != nullptr && !callee->constant) arity = callee->params.at(callee->instance_params + k - first)->arity;
+    else if (callee == nullptr) arity = builtin_operator_param(e.builtin, k);
+    if (arity > 0) bind_operator_argument(*e.kids[k], arity, b);
+    else bind(*e.kids[k], b);
+  }
+}
+
+// A standard operator written as a symbol (+, \o, :>) exists only where its module is extended
+// or instantiated, as in TLC.
+void LoadedSpec::require_module_of(Builtin builtin, const Expr& e, const Binding& b) const {
+  const char* module = module_of_builtin(builtin);
+  if (module == nullptr) return;
+  for (const auto& [name, op] : b.scope->visible.standard)
+    if (op->builtin == builtin) return;
+  throw SpecError(e.pos.text() + ": " + (e.text.empty() ? std::string("this operator") : e.text) + " is defined by the standard module " +
+                  module + ", which this module does not extend (EXTENDS " + module + ")");
+}
+
+void LoadedSpec::bind_operator_argument(Expr& e, std::size_t arity, Binding& b) {
+  auto error = [&](const std::string& what) { return SpecError(e.pos.text() + ": " + what); };
+  if (e.kind == ExprKind::Lambda) {
+    Definition& lambda = *e.definitions[0];
+    if (lambda.params.size() != arity)
+      throw error("a LAMBDA of " + std::to_string(lambda.params.size()) + " parameter(s) where an operator of " +
+                  std::to_string(arity) + " argument(s) is expected");
+    lambda.in_let = true;  // it sees the bound names where it is written: never cached
+    bind_body(lambda, b);
+    return;
+  }
+  if (e.kind != ExprKind::Name && e.kind != ExprKind::OperatorArg && !(e.kind == ExprKind::Apply && e.kids.empty()))
+    throw error("expected an operator of " + std::to_string(arity) + " argument(s) (a name or a LAMBDA) here");
+  const std::string name = e.text;
+  e.kind = ExprKind::OperatorArg;
+  if (!e.via.empty()) throw FragmentError(e.pos.text() + ": an operator of an instance (" + name + ") passed as an argument");
+  for (auto it = b.symbols.rbegin(); it != b.symbols.rend(); ++it)
+    if ((*it)->name == name) {
+      if ((*it)->arity != arity) throw error(shown(name) + " is not an operator of " + std::to_string(arity) + " argument(s)");
+      e.symbol = *it;
+      return;
+    }
+  for (std::size_t f = b.lets.size(); f-- > 0;)
+    for (Definition* d : b.lets[f].definitions)
+      if (d->name == name) {
+        if (d->params.size() != arity)
+          throw error(shown(name) + " takes " + std::to_string(d->params.size()) + " argument(s), not " + std::to_string(arity));
+        if (!d->resolved) {
+          Binding at_let{b.scope, std::vector<const Symbol*>(b.symbols.begin(), b.symbols.begin() + b.lets[f].symbols),
+                         std::vector<LetScope>(b.lets.begin(), b.lets.begin() + f + 1), b.current, b.top};
+          bind_body(*d, at_let);
+        }
+        e.definition = d;
+        return;
+      }
+  const Names& names = b.scope->visible;
+  if (auto d = names.definitions.find(name); d != names.definitions.end()) {
+    Definition* def = d->second;
+    if (def->params.size() - def->instance_params != arity)
+      throw error(shown(name) + " takes " + std::to_string(def->params.size() - def->instance_params) + " argument(s), not " +
+                  std::to_string(arity));
+    if (!def->resolved && !def->constant) bind(*def, home_.at(def));
+    for (std::size_t k = 0; k < def->instance_params; ++k) e.kids.push_back(bound_reference(b.top->params[k].get(), e.pos));
+    e.definition = def;
+    return;
+  }
+  if (auto s = names.standard.find(name); s != names.standard.end() && !s->second->refusal) {
+    if (static_cast<std::size_t>(s->second->arity) != arity)
+      throw error(name + " takes " + std::to_string(s->second->arity) + " argument(s), not " + std::to_string(arity));
+    e.builtin = s->second->builtin;
+    return;
+  }
+  if (name.starts_with("$")) {
+    const Builtin builtin = builtin_of_symbol(name.substr(1), arity);
+    if (builtin != Builtin::None) {
+      require_module_of(builtin, e, b);
+      e.builtin = builtin;
+      return;
+    }
+  }
+  throw error("unknown operator " + shown(name) + " passed as an argument");
+}
+
+void LoadedSpec::resolve(Expr& e, Binding& b) {
   auto fragment_error = [&](const std::string& what) {
-    return FragmentError(e.pos.text() + ": " + what + (b.current && !b.current->name.empty() ? " (in " + b.current->name + ")" : ""));
+    return FragmentError(e.pos.text() + ": " + what + (b.current && !b.current->name.empty() ? " (in " + shown(b.current->name) + ")" : ""));
   };
+  auto spec_error = [&](const std::string& what) {
+    return SpecError(e.pos.text() + ": " + what + (b.current && !b.current->name.empty() ? " (in " + shown(b.current->name) + ")" : ""));
+  };
+  const std::string name = e.text;
+  const std::size_t arity = e.kids.size();
+  auto arity_error = [&](std::size_t expected) {
+    return spec_error(shown(name) + " takes " + std::to_string(expected) + " argument(s), given " + std::to_string(arity));
+  };
+
+  // I!Op, J(1)!N!Op: the instance scopes along the path, and the instance parameters given.
+  std::shared_ptr<Scope> scope = b.scope;
+  std::vector<ExprPtr> prefix;
+  for (std::size_t k = 0; k < scope->prefix.size(); ++k) prefix.push_back(bound_reference(b.top->params[k].get(), e.pos));
+  for (InstanceStep& step : e.via) {
+    auto it = scope->visible.instances.find(step.name);
+    if (it == scope->visible.instances.end()) throw spec_error("no instance named " + step.name + " (for " + step.name + "!" + shown(name) + ")");
+    std::shared_ptr<Scope> next = it->second;
+    if (next->prefix.size() - scope->prefix.size() != step.args.size())
+      throw spec_error("the instance " + step.name + " takes " + std::to_string(next->prefix.size() - scope->prefix.size()) +
+                       " parameter(s), given " + std::to_string(step.args.size()));
+    for (auto& a : step.args) {
+      bind(*a, b);
+      prefix.push_back(std::move(a));
+    }
+    scope = next;
+  }
+  const bool through_instance = !e.via.empty();
+  const Names& names = through_instance ? scope->exported : scope->visible;
+
+  if (!through_instance) {
+    for (auto it = b.symbols.rbegin(); it != b.symbols.rend(); ++it) {
+      if ((*it)->name != name) continue;
+      if ((*it)->arity != arity) {
+        if ((*it)->arity == 0) throw spec_error(shown(name) + " is not an operator: it is applied to " + std::to_string(arity) + " argument(s)");
+        throw spec_error("the operator parameter " + shown(name) + " takes " + std::to_string((*it)->arity) + " argument(s), given " +
+                         std::to_string(arity));
+      }
+      e.symbol = *it;
+      if (arity == 0) {
+        e.kind = ExprKind::RefBound;
+        return;
+      }
+      e.kind = ExprKind::RefOperatorParam;
+      for (auto& k : e.kids) bind(*k, b);
+      return;
+    }
+    for (std::size_t f = b.lets.size(); f-- > 0;)
+      for (Definition* d : b.lets[f].definitions) {
+        if (d->name != name) continue;
+        // A LET definition used before the LET reaches it (RECURSIVE): bound now, with the names
+        // in force at its LET.
+        if (!d->resolved) {
+          Binding at_let{b.scope, std::vector<const Symbol*>(b.symbols.begin(), b.symbols.begin() + b.lets[f].symbols),
+                         std::vector<LetScope>(b.lets.begin(), b.lets.begin() + f + 1), b.current, b.top};
+          bind_body(*d, at_let);
+        }
+        if (d->params.size() != arity) throw arity_error(d->params.size());
+        e.kind = ExprKind::RefDefinition;
+        e.definition = d;
+        bind_arguments(e, d, 0, b);
+        return;
+      }
+  }
+  // A constant or variable of an instantiated module: what the instance substitutes for it, bound
+  // where the INSTANCE is written (with the instance parameters in force).
+  if (auto sub = scope->substitutions.find(name); sub != scope->substitutions.end()) {
+    if (through_instance && scope->prefix.size() != b.scope->prefix.size())
+      throw fragment_error("a constant of a parameterised instance (" + shown(name) + ")");
+    ExprPtr copy = clone(*sub->second.expr);
+    Binding there{sub->second.scope, {}, {}, b.current, b.top};
+    for (std::size_t k = 0; k < scope->prefix.size(); ++k) there.symbols.push_back(b.top->params[k].get());
+    if (arity == 0) {
+      bind(*copy, there);
+      e = std::move(*copy);
+      return;
+    }
+    // CONSTANT Send(_, _) WITH Send <- Op (or a LAMBDA): a call of that operator, its arguments
+    // bound here.
+    bind_operator_argument(*copy, arity, there);
+    for (auto& k : e.kids) bind(*k, b);
+    if (copy->kind == ExprKind::Lambda) {
+      e.kind = ExprKind::RefDefinition;
+      e.definition = copy->definitions[0].get();
+      scope->owned_exprs.push_back(std::move(copy));  // the LAMBDA's definition lives as long as the scope
+    } else if (copy->definition != nullptr) {
+      e.kind = ExprKind::RefDefinition;
+      e.definition = copy->definition;
+      for (auto& k : e.kids) copy->kids.push_back(std::move(k));  // the instance parameters it was given first
+      e.kids = std::move(copy->kids);
+    } else if (copy->symbol != nullptr) {
+      e.kind = ExprKind::RefOperatorParam;
+      e.symbol = copy->symbol;
+    } else {
+      e.kind = ExprKind::RefBuiltin;
+      e.builtin = copy->builtin;
+    }
+    return;
+  }
+  if (auto v = names.variables.find(name); v != names.variables.end()) {
+    if (arity != 0) throw spec_error("the variable " + name + " is applied to arguments");
+    e.kind = ExprKind::RefVariable;
+    e.index = v->second;
+    return;
+  }
+  if (auto d = names.definitions.find(name); d != names.definitions.end()) {
+    Definition* def = d->second;
+    if (def->params.size() - def->instance_params != arity) {
+      if (arity == 0)
+        throw spec_error("the operator " + shown(name) + " used without its arguments (an operator is passed only as an argument "
+                         "to an operator that declares an operator parameter, F(_))");
+      throw arity_error(def->params.size() - def->instance_params);
+    }
+    if (!def->resolved && !def->constant) bind(*def, home_.at(def));
+    e.kind = ExprKind::RefDefinition;
+    e.definition = def;
+    bind_arguments(e, def, 0, b);
+    if (def->instance_params > 0) {
+      if (prefix.size() < def->instance_params) throw fragment_error("internal: instance parameters missing for " + shown(name));
+      prefix.resize(def->instance_params);
+      for (auto& k : e.kids) prefix.push_back(std::move(k));
+      e.kids = std::move(prefix);
+    }
+    return;
+  }
+  if (auto s = names.standard.find(name); s != names.standard.end()) {
+    if (s->second->refusal) throw fragment_error(std::string(s->second->refusal));
+    if (static_cast<std::size_t>(s->second->arity) != arity) throw arity_error(s->second->arity);
+    e.kind = ExprKind::RefBuiltin;
+    e.builtin = s->second->builtin;
+    bind_arguments(e, nullptr, 0, b);
+    return;
+  }
+  if (!names.opaque.empty())
+    throw fragment_error("unknown name " + shown(name) + ", perhaps from a module the embedded checker does not implement (" +
+                         names.opaque.front() + ")");
+  throw spec_error("unknown name " + shown(name) + " (not defined in the module, the modules it extends or instantiates, or the "
+                   "standard modules)");
+}
+
+void LoadedSpec::bind(Expr& e, Binding& b) {
+  // What the embedded checker does not evaluate marks the definitions it is in, which are refused
+  // when something asks to evaluate them; their structure stays readable (spec_interface).
+  try {
+    bind_node(e, b);
+  } catch (const FragmentError& error) {
+    for (Definition* d : {b.current, b.top})
+      if (d != nullptr && d->unsupported.empty()) d->unsupported = error.what();
+    e.kind = ExprKind::Unsupported;
+    e.text = error.what();
+    e.kids.clear();
+  }
+}
+
+void LoadedSpec::bind_node(Expr& e, Binding& b) {
   auto bind_kids = [&] {
     for (auto& k : e.kids) bind(*k, b);
   };
-  // The meaning of a name applied to `arity` arguments.
-  auto resolve = [&](const std::string& name, std::size_t arity) {
-    if (arity == 0)
-      for (auto it = b.symbols.rbegin(); it != b.symbols.rend(); ++it)
-        if ((*it)->name == name) {
-          e.kind = ExprKind::RefBound;
-          e.symbol = *it;
-          return;
-        }
-    Definition* def = nullptr;
-    for (std::size_t f = b.lets.size(); f-- > 0 && def == nullptr;)
-      for (Definition* d : b.lets[f].definitions)
-        if (d->name == name) {
-          def = d;
-          // A LET definition used before the LET reaches it (RECURSIVE): bound now, with the
-          // names in force at its LET.
-          if (!def->resolved) {
-            Binding at_let{b.scope, std::vector<const Symbol*>(b.symbols.begin(), b.symbols.begin() + b.lets[f].symbols),
-                           std::vector<LetScope>(b.lets.begin(), b.lets.begin() + f + 1), b.current};
-            bind_body(*def, at_let);
-          }
-        }
-    if (def == nullptr) {
-      if (auto v = b.scope->variables.find(name); v != b.scope->variables.end()) {
-        if (arity != 0) throw fragment_error("the variable " + name + " is applied to arguments");
-        e.kind = ExprKind::RefVariable;
-        e.index = v->second;
-        return;
-      }
-      if (auto d = b.scope->definitions.find(name); d != b.scope->definitions.end()) def = d->second;
-    }
-    if (def != nullptr) {
-      if (arity == 0 && !def->params.empty())
-        throw fragment_error("the operator " + name + " used without its arguments (an operator passed as an argument, to a "
-                             "higher-order operator, is outside the fragment the embedded checker evaluates)");
-      if (def->params.size() != arity)
-        throw fragment_error(name + " takes " + std::to_string(def->params.size()) + " argument(s), given " + std::to_string(arity));
-      if (!def->resolved) bind(*def, home_.at(def));
-      e.kind = ExprKind::RefDefinition;
-      e.definition = def;
-      return;
-    }
-    if (auto s = b.scope->standard.find(name); s != b.scope->standard.end()) {
-      if (static_cast<std::size_t>(s->second->arity) != arity)
-        throw fragment_error(name + " takes " + std::to_string(s->second->arity) + " argument(s), given " + std::to_string(arity));
-      e.kind = ExprKind::RefBuiltin;
-      e.builtin = s->second->builtin;
-      return;
-    }
-    throw fragment_error("unknown name " + name + " (not defined in the module, the modules it extends, or the standard "
-                         "operators the embedded checker implements)");
-  };
-
   switch (e.kind) {
-    case ExprKind::Name:
-      resolve(e.text, 0);
+    case ExprKind::Name: case ExprKind::Apply:
+      resolve(e, b);
       return;
-    case ExprKind::Apply:
+    case ExprKind::RefBuiltin:  // the parser's: a standard operator written as a symbol
+      require_module_of(e.builtin, e, b);
+      bind_arguments(e, nullptr, 0, b);
+      return;
+    case ExprKind::Prime:
       bind_kids();
-      resolve(e.text, e.kids.size());
+      if (e.kids[0]->kind == ExprKind::RefVariable) {  // x': a variable of the next state, which an action may assign
+        e.kind = ExprKind::RefPrimed;
+        e.index = e.kids[0]->index;
+        e.kids.clear();
+      }
       return;
-    case ExprKind::Prime: {
-      bind_kids();
-      if (e.kids[0]->kind != ExprKind::RefVariable) throw fragment_error("priming an expression other than a variable");
-      e.kind = ExprKind::RefPrimed;
-      e.index = e.kids[0]->index;
-      e.kids.clear();
-      return;
-    }
-    case ExprKind::Unchanged: {
-      bind_kids();
-      auto check = [&](const Expr& x, auto&& self) -> void {
-        if (x.kind == ExprKind::RefVariable) return;
-        if (x.kind == ExprKind::Tuple) {
-          for (const auto& k : x.kids) self(*k, self);
-          return;
-        }
-        if (x.kind == ExprKind::RefDefinition && x.definition->params.empty() && x.definition->body) {
-          self(*x.definition->body, self);  // vars == <<x, y>>
-          return;
-        }
-        throw fragment_error("UNCHANGED of something other than variables and tuples of them");
-      };
-      check(*e.kids[0], check);
-      return;
-    }
     case ExprKind::Let: {
       LetScope let{{}, b.symbols.size()};
       for (auto& d : e.definitions) {
@@ -389,8 +802,12 @@ void LoadedSpec::bind(Expr& e, Binding& b) {
         bind(*u.value, b);
       }
       return;
+    case ExprKind::Lambda: case ExprKind::OperatorArg:
+      throw SpecError(e.pos.text() + ": an operator (" + (e.kind == ExprKind::Lambda ? std::string("LAMBDA") : shown(e.text)) +
+                      ") where a value is expected");
     case ExprKind::Unsupported:
-      throw fragment_error(e.text + " is outside the TLA+ fragment the embedded checker evaluates (docs/validation.md)");
+      throw FragmentError(e.pos.text() + ": " + e.text + " is not evaluated by the embedded checker (docs/validation.md)" +
+                          (b.current && !b.current->name.empty() ? " (in " + shown(b.current->name) + ")" : ""));
     default:
       bind_kids();
       return;

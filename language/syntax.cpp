@@ -58,39 +58,122 @@ class Converter {
  public:
   Converter(const std::string& text, const std::string* file) : text_(text), file_(file) {}
 
-  Module module(TSNode root) {
-    TSNode mod = first_named(root, "module");
-    if (ts_node_is_null(mod)) throw SyntaxError(*file_ + ":1:1: no MODULE in the file");
+  /// The first module of the file; the modules after it in the file become its inner modules.
+  Module file_modules(TSNode root) {
+    std::vector<TSNode> mods;
+    for (TSNode c : named_children(root))
+      if (std::strcmp(ts_node_type(c), "module") == 0) mods.push_back(c);
+    if (mods.empty()) throw SyntaxError(*file_ + ":1:1: no MODULE in the file");
+    Module first = module(mods[0]);
+    for (std::size_t k = 1; k < mods.size(); ++k) first.inner.push_back(std::make_unique<Module>(module(mods[k])));
+    return first;
+  }
+
+  Module module(TSNode mod) {
     Module m;
+    m.file = *file_;
+    m.pos = pos(mod);
     m.name = text_of(ts_node_child_by_field_name(mod, "name", 4));
-    for (TSNode child : named_children(mod)) {
-      const std::string type = ts_node_type(child);
-      if (type == "extends") {
-        for (TSNode e : named_children(child)) m.extends.push_back(text_of(e));
-      } else if (type == "constant_declaration") {
-        for (TSNode c : named_children(child)) {
-          if (std::strcmp(ts_node_type(c), "operator_declaration") == 0)
-            throw SyntaxError(pos(c).text() + ": an operator CONSTANT (with parameters) is outside the fragment omnilink evaluates");
-          m.constants.push_back(text_of(c));
-        }
-      } else if (type == "variable_declaration") {
-        for (TSNode v : named_children(child)) m.variables.push_back(text_of(v));
-      } else if (type == "operator_definition" || type == "function_definition") {
-        m.definitions.push_back(definition(child));
-      } else if (type == "local_definition") {
-        for (TSNode d : named_children(child)) {
-          const std::string inner = ts_node_type(d);
-          if (inner == "operator_definition" || inner == "function_definition") m.definitions.push_back(definition(d));
-          else m.definitions.push_back(unsupported_definition(d, "LOCAL " + inner));
-        }
-      } else if (type == "instance" || type == "module_definition") {
-        m.definitions.push_back(unsupported_definition(child, type == "instance" ? "INSTANCE" : "a module definition (M == INSTANCE ...)"));
-      } else if (type == "module") {
-        throw SyntaxError(pos(child).text() + ": nested modules are outside the fragment omnilink evaluates");
+    // Comments are units of their own in the tree: a `@type:` one belongs to the definition after it.
+    std::optional<std::string> annotation;
+    const std::uint32_t count = ts_node_named_child_count(mod);
+    for (std::uint32_t k = 0; k < count; ++k) {
+      TSNode child = ts_node_named_child(mod, k);
+      const char* type = ts_node_type(child);
+      if (std::strcmp(type, "comment") == 0 || std::strcmp(type, "block_comment") == 0) {
+        if (auto a = type_annotation(text_of(child))) annotation = a;
+        continue;
       }
-      // RECURSIVE declarations, ASSUME, THEOREM, proofs, comments, separators: nothing to evaluate.
+      const std::size_t before = m.definitions.size();
+      unit(child, m, false);
+      if (m.definitions.size() == before + 1) m.definitions.back()->type_annotation = annotation;
+      annotation.reset();
     }
     return m;
+  }
+
+  // What follows `@type:` in a comment, up to the `;` that ends it, on one line.
+  static std::optional<std::string> type_annotation(const std::string& comment) {
+    const auto at = comment.find("@type:");
+    if (at == std::string::npos) return std::nullopt;
+    const auto end = comment.find(';', at);
+    std::string text;
+    for (char c : comment.substr(at + 6, end == std::string::npos ? std::string::npos : end - at - 6)) {
+      if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+      if (c == ' ' && (text.empty() || text.back() == ' ')) continue;
+      text += c;
+    }
+    // A continuation line of a `\*` comment starts with `\*` again.
+    for (std::size_t p; (p = text.find(" \\* ")) != std::string::npos;) text.erase(p, 3);
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    if (text.empty()) return std::nullopt;
+    return text;
+  }
+
+  // One unit of a module: a declaration, a definition, an instance or a nested module.
+  void unit(TSNode child, Module& m, bool local) {
+    const std::string type = ts_node_type(child);
+    if (type == "extends") {
+      for (TSNode e : named_children(child)) m.extends.emplace_back(text_of(e), pos(e));
+    } else if (type == "constant_declaration") {
+      for (TSNode c : named_children(child)) {
+        if (std::strcmp(ts_node_type(c), "operator_declaration") == 0) m.constants.push_back(declared_operator(c));
+        else m.constants.push_back({text_of(c), pos(c), 0});
+      }
+    } else if (type == "variable_declaration") {
+      for (TSNode v : named_children(child)) m.variables.push_back({text_of(v), pos(v), 0});
+    } else if (type == "operator_definition" || type == "function_definition") {
+      m.definitions.push_back(definition(child));
+      m.definitions.back()->local = local;
+    } else if (type == "local_definition") {
+      for (TSNode d : named_children(child)) unit(d, m, true);
+    } else if (type == "instance") {
+      m.instances.push_back(instance(child, child));
+      m.instances.back().local = local;
+    } else if (type == "module_definition") {
+      InstanceDecl decl = instance(field(child, "definition"), child);
+      decl.name = text_of(field(child, "name"));
+      for (TSNode p : field_children(child, "parameter")) {
+        if (std::strcmp(ts_node_type(p), "operator_declaration") == 0)
+          throw SyntaxError(pos(p).text() + ": an operator parameter of an instance (" + text_of(p) +
+                            ") is outside what the embedded checker evaluates");
+        decl.params.push_back(symbol(p));
+      }
+      decl.local = local;
+      m.instances.push_back(std::move(decl));
+    } else if (type == "module") {
+      m.inner.push_back(std::make_unique<Module>(module(child)));
+    }
+    // RECURSIVE declarations, ASSUME, THEOREM, proofs, comments, separators: nothing to evaluate.
+  }
+
+  Declared declared_operator(TSNode n) const {
+    Declared d{text_of(field(n, "name")), pos(n), field_children(n, "parameter").size()};
+    TSNode name = field(n, "name");
+    if (std::strcmp(ts_node_type(name), "identifier") != 0) {  // CONSTANT _ ++ _
+      d.name = operator_symbol_name(ts_node_type(named_children(name).at(0)));
+      d.arity = std::strcmp(ts_node_type(name), "infix_op_symbol") == 0 ? 2 : 1;
+    }
+    return d;
+  }
+
+  InstanceDecl instance(TSNode n, TSNode at) {
+    InstanceDecl decl;
+    decl.pos = pos(at);
+    for (TSNode c : named_children(n)) {
+      const std::string type = ts_node_type(c);
+      if (type == "identifier_ref") {
+        decl.module = text_of(c);
+      } else if (type == "substitution") {
+        std::vector<TSNode> parts = named_children(c);  // target, gets, expression
+        TSNode target = parts.at(0);
+        std::string name = std::strcmp(ts_node_type(target), "identifier_ref") == 0
+                               ? text_of(target)
+                               : operator_symbol_name(ts_node_type(named_children(target).at(0)));
+        decl.substitutions.emplace_back(std::move(name), argument(parts.at(2)));
+      }
+    }
+    return decl;
   }
 
  private:
@@ -179,25 +262,47 @@ class Converter {
     auto d = std::make_unique<Definition>();
     d->pos = pos(n);
     TSNode name = field(n, "name");
-    d->name = text_of(name);
+    const std::string name_type = ts_node_is_null(name) ? "" : ts_node_type(name);
+    d->name = name_type.ends_with("_op_symbol") ? operator_symbol_name(ts_node_type(named_children(name).at(0))) : text_of(name);
     if (std::strcmp(ts_node_type(n), "function_definition") == 0) {
       for (TSNode c : named_children(n))
         if (std::strcmp(ts_node_type(c), "quantifier_bound") == 0) d->function_bounds.push_back(bound(c));
     } else {
-      if (!ts_node_is_null(name) && std::strcmp(ts_node_type(name), "identifier") != 0) {
-        d->body = unsupported(n, "a user-defined operator symbol (" + d->name + ")");
-        return d;
-      }
-      for (TSNode p : field_children(n, "parameter")) {
-        if (std::strcmp(ts_node_type(p), "operator_declaration") == 0) {
-          d->body = unsupported(p, "a higher-order operator parameter (" + text_of(p) + ")");
-          return d;
-        }
-        d->params.push_back(symbol(p));
-      }
+      for (TSNode p : field_children(n, "parameter")) d->params.push_back(parameter(p));
     }
     d->body = expr(field(n, "definition"));
     return d;
+  }
+
+  // A parameter: a name, or an operator declaration F(_, _) (an operator parameter).
+  std::unique_ptr<Symbol> parameter(TSNode p) const {
+    if (std::strcmp(ts_node_type(p), "operator_declaration") != 0) return symbol(p);
+    const Declared d = declared_operator(p);
+    return std::make_unique<Symbol>(Symbol{d.name, d.pos, d.arity});
+  }
+
+  // An argument of an operator call or a substitution: an expression, a LAMBDA, or an operator
+  // symbol passed as an operator (Op(+, 1)).
+  ExprPtr argument(TSNode n) {
+    const std::string type = ts_node_type(n);
+    if (type == "lambda") {
+      ExprPtr e = make(ExprKind::Lambda, n);
+      auto d = std::make_unique<Definition>();
+      d->name = "LAMBDA";
+      d->pos = pos(n);
+      std::vector<TSNode> parts = named_children(n);
+      for (std::size_t k = 0; k + 1 < parts.size(); ++k)
+        if (std::strcmp(ts_node_type(parts[k]), "identifier") == 0) d->params.push_back(symbol(parts[k]));
+      d->body = expr(parts.back());
+      e->definitions.push_back(std::move(d));
+      return e;
+    }
+    if (type.ends_with("_op_symbol")) {
+      ExprPtr e = make(ExprKind::OperatorArg, n, operator_symbol_name(ts_node_type(named_children(n).at(0))));
+      e->index = type == "infix_op_symbol" ? 2 : 1;  // the symbol's arity, for a standard operator
+      return e;
+    }
+    return expr(n);
   }
 
   // The names a quantifier, CHOOSE or constructor introduces: `x, y` or `<<a, b>>`.
@@ -274,15 +379,7 @@ class Converter {
       }
       return e;
     }
-    static const std::pair<const char*, Builtin> kInfix[] = {
-        {"implies", Builtin::Implies}, {"equiv", Builtin::Equiv}, {"iff", Builtin::Equiv}, {"eq", Builtin::Eq},
-        {"neq", Builtin::Neq}, {"in", Builtin::In}, {"notin", Builtin::NotIn}, {"cup", Builtin::Cup}, {"cap", Builtin::Cap},
-        {"setminus", Builtin::SetMinus}, {"subseteq", Builtin::Subseteq}, {"plus", Builtin::Plus}, {"minus", Builtin::Minus},
-        {"mul", Builtin::Mul}, {"div", Builtin::Div}, {"mod", Builtin::Mod}, {"pow", Builtin::Pow}, {"lt", Builtin::Lt},
-        {"leq", Builtin::Leq}, {"gt", Builtin::Gt}, {"geq", Builtin::Geq}, {"dots_2", Builtin::Range},
-        {"circ", Builtin::Concat}, {"map_to", Builtin::MapsTo}, {"compose", Builtin::Compose}, {"times", Builtin::Times}};
-    for (const auto& [name, builtin] : kInfix) {
-      if (symbol != name) continue;
+    if (const Builtin builtin = builtin_of_symbol(symbol, 2); builtin != Builtin::None) {
       ExprPtr e = make(ExprKind::RefBuiltin, n, text_of(symbol_node));
       e->builtin = builtin;
       if (builtin == Builtin::Times) {  // A \X B \X C is one product of three sets
@@ -299,8 +396,8 @@ class Converter {
       e->kids.push_back(expr(rhs));
       return e;
     }
-    // Any other symbol: a user-defined infix operator, or outside the fragment (the loader says).
-    ExprPtr e = make(ExprKind::Apply, n, text_of(symbol_node));
+    // Any other symbol: an operator the module (or one it extends) defines, a \prec b.
+    ExprPtr e = make(ExprKind::Apply, n, operator_symbol_name(symbol));
     e->kids.push_back(expr(lhs));
     e->kids.push_back(expr(rhs));
     return e;
@@ -315,17 +412,74 @@ class Converter {
       e->kids.push_back(expr(rhs));
       return e;
     }
-    static const std::pair<const char*, Builtin> kPrefix[] = {
-        {"lnot", Builtin::Not}, {"negative", Builtin::Negate}, {"powerset", Builtin::Subset}, {"union", Builtin::Union},
-        {"domain", Builtin::Domain}};
-    for (const auto& [name, builtin] : kPrefix) {
-      if (symbol != name) continue;
+    if (symbol == "enabled") {
+      ExprPtr e = make(ExprKind::Enabled, n);
+      e->kids.push_back(expr(rhs));
+      return e;
+    }
+    if (symbol == "always" || symbol == "eventually") return unsupported(n, "a temporal formula (" + text_of(n) + ")");
+    if (const Builtin builtin = builtin_of_symbol(symbol, 1); builtin != Builtin::None) {
       ExprPtr e = make(ExprKind::RefBuiltin, n, text_of(symbol_node));
       e->builtin = builtin;
       e->kids.push_back(expr(rhs));
       return e;
     }
-    return unsupported(n, "the operator " + text_of(symbol_node));
+    ExprPtr e = make(ExprKind::Apply, n, operator_symbol_name(symbol));
+    e->kids.push_back(expr(rhs));
+    return e;
+  }
+
+  // I!Op, J(2)!Op(x), I!N!+(a, b): a reference through named instances.
+  ExprPtr prefixed(TSNode n) {
+    std::vector<InstanceStep> via;
+    for (TSNode c : named_children(field(n, "prefix"))) {
+      std::vector<TSNode> parts = named_children(c);
+      TSNode step = parts.empty() ? c : parts[0];
+      const std::string type = ts_node_type(step);
+      if (type == "identifier_ref") {
+        via.push_back({text_of(step), {}, pos(step)});
+      } else if (type == "bound_op") {
+        InstanceStep s{text_of(field(step, "name")), {}, pos(step)};
+        for (TSNode a : field_children(step, "parameter")) s.args.push_back(argument(a));
+        via.push_back(std::move(s));
+      } else {
+        return unsupported(n, "a subexpression reference (" + text_of(n) + ")");
+      }
+    }
+    TSNode op = field(n, "op");
+    ExprPtr e;
+    const std::string type = ts_node_type(op);
+    if (type == "bound_op") {
+      e = make(ExprKind::Apply, n, text_of(field(op, "name")));
+      for (TSNode a : field_children(op, "parameter")) e->kids.push_back(argument(a));
+    } else if (type == "bound_nonfix_op") {
+      e = nonfix(op);
+      if (e->kind != ExprKind::Apply) {  // I!+(a, b) where + is standard: the instance adds nothing
+        e->pos = pos(n);
+        return e;
+      }
+    } else {
+      e = make(ExprKind::Apply, n, text_of(op));
+    }
+    e->pos = pos(n);
+    e->via = std::move(via);
+    return e;
+  }
+
+  // +(a, b), -.(a), a symbol applied in prefix form.
+  ExprPtr nonfix(TSNode n) {
+    TSNode symbol_node = field(n, "symbol");
+    const std::string token = ts_node_type(named_children(symbol_node).at(0));
+    std::vector<TSNode> args;
+    for (TSNode c : expr_children(n))
+      if (!ts_node_eq(c, symbol_node)) args.push_back(c);
+    const Builtin builtin = builtin_of_symbol(token, args.size());
+    ExprPtr e = builtin != Builtin::None ? make(ExprKind::RefBuiltin, n, text_of(symbol_node))
+                                         : make(ExprKind::Apply, n, operator_symbol_name(token));
+    e->builtin = builtin;
+    if (builtin == Builtin::And || builtin == Builtin::Or) e->kind = builtin == Builtin::And ? ExprKind::Conj : ExprKind::Disj;
+    for (TSNode a : args) e->kids.push_back(expr(a));
+    return e;
   }
 
   ExprPtr junction(TSNode n, ExprKind kind) {
@@ -363,6 +517,20 @@ class Converter {
 
  public:
   ExprPtr expr(TSNode n) {
+    // Converting, binding and evaluating each recurse once per level: a file must not drive them
+    // past the stack.
+    if (depth_ >= kMaxNesting)
+      throw SyntaxError(pos(n).text() + ": expressions nested more than " + std::to_string(kMaxNesting) + " deep");
+    ++depth_;
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{depth_};
+    return expr_node(n);
+  }
+
+ private:
+  ExprPtr expr_node(TSNode n) {
     if (ts_node_is_null(n)) throw SyntaxError(*file_ + ": an expression is missing");
     const std::string type = ts_node_type(n);
     if (is_error_node(n) || ts_node_is_missing(n)) throw SyntaxError(pos(n).text() + ": syntax error");
@@ -381,15 +549,15 @@ class Converter {
     if (type == "int_number_set") return literal(n, Value::integers());
     if (type == "bound_op") {
       ExprPtr e = make(ExprKind::Apply, n, text_of(field(n, "name")));
-      for (TSNode p : field_children(n, "parameter")) e->kids.push_back(expr(p));
+      for (TSNode p : field_children(n, "parameter")) e->kids.push_back(argument(p));
       return e;
     }
     if (type == "bound_infix_op") return infix(n);
     if (type == "bound_prefix_op") return prefix(n);
     if (type == "bound_postfix_op") {
       TSNode symbol = field(n, "symbol");
-      if (std::strcmp(ts_node_type(symbol), "prime") != 0) return unsupported(n, "the operator " + text_of(symbol));
-      ExprPtr e = make(ExprKind::Prime, n);
+      const bool prime = std::strcmp(ts_node_type(symbol), "prime") == 0;
+      ExprPtr e = prime ? make(ExprKind::Prime, n) : make(ExprKind::Apply, n, operator_symbol_name(ts_node_type(symbol)));
       e->kids.push_back(expr(field(n, "lhs")));
       return e;
     }
@@ -433,15 +601,21 @@ class Converter {
       e->kids.push_back(expr(field(n, "expression")));
       return e;
     }
-    if (type == "unbounded_quantification")
-      return unsupported(n, "an unbounded quantifier (" + text_of(field(n, "quantifier")) + " x : ...); bound it: \\E x \\in S : ...");
+    if (type == "unbounded_quantification") {  // TLA+, which TLC refuses only when it evaluates one
+      const std::string q = ts_node_type(field(n, "quantifier"));
+      if (q != "exists" && q != "forall") return unsupported(n, "a temporal quantifier (" + text_of(field(n, "quantifier")) + ")");
+      ExprPtr e = make(q == "exists" ? ExprKind::Exists : ExprKind::Forall, n);
+      Bound b;
+      bound_names(n, b);
+      e->bounds.push_back(std::move(b));
+      e->kids.push_back(expr(field(n, "expression")));
+      return e;
+    }
     if (type == "choose") {
       ExprPtr e = make(ExprKind::Choose, n);
       Bound b;
       bound_names(n, b);
-      TSNode set = field(n, "set");
-      if (ts_node_is_null(set)) return unsupported(n, "an unbounded CHOOSE (CHOOSE x : P); bound it: CHOOSE x \\in S : P");
-      b.set = expr(set);
+      if (TSNode set = field(n, "set"); !ts_node_is_null(set)) b.set = expr(set);  // else CHOOSE x : P
       e->bounds.push_back(std::move(b));
       e->kids.push_back(expr(field(n, "expression")));
       return e;
@@ -487,18 +661,21 @@ class Converter {
     }
     if (type == "except") return except(n);
     if (type == "prev_func_val") return make(ExprKind::At, n);
-    if (type == "label") return unsupported(n, "a label (l:: e)");
-    if (type == "lambda") return unsupported(n, "LAMBDA");
-    if (type == "prefixed_op" || type == "subexpression") return unsupported(n, "a reference into an INSTANCE (" + text_of(n) + ")");
+    if (type == "label") return expr(field(n, "expression"));  // a name for proofs: no meaning to evaluate
+    if (type == "lambda") return unsupported(n, "LAMBDA outside an operator's argument");
+    if (type == "prefixed_op") return prefixed(n);
+    if (type == "bound_nonfix_op") return nonfix(n);
+    if (type == "subexpression") return unsupported(n, "a subexpression reference (" + text_of(n) + ")");
     if (type == "real_number" || type == "real_number_set") return unsupported(n, "real numbers");
     if (type == "step_expr_or_stutter" || type == "step_expr_no_stutter" || type == "fairness")
       return unsupported(n, "a temporal formula (" + text_of(n) + ")");
     return unsupported(n, "'" + text_of(n) + "' (" + type + ")");
   }
 
- private:
+  static constexpr int kMaxNesting = 1000;
   const std::string& text_;
   const std::string* file_;
+  int depth_ = 0;
 };
 
 // Finds the first syntax error in the tree, for its position.
@@ -531,9 +708,7 @@ Module parse_module(const std::string& file, const std::string& text) {
                       (near.empty() ? "" : " near '" + near + "'"));
   }
   Converter converter(text, intern_file_name(file));
-  Module parsed = converter.module(root);
-  parsed.file = file;
-  return parsed;
+  return converter.file_modules(root);
 }
 
 std::string grammar_description() { return "@tlaplus/tree-sitter-tlaplus " OMNILINK_TLAPLUS_GRAMMAR_VERSION; }

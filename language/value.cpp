@@ -172,11 +172,14 @@ void combinations(const std::vector<std::vector<Value>>& sets, std::vector<Value
   }
 }
 
-constexpr std::size_t kEnumerationLimit = 1'000'000;
+// TLC enumerates any finite set it can hold; so does omnilink, up to what one value may take of
+// the memory (about 150 bytes an element: 10 million is 1.5 GB), past which a spec is refused
+// rather than the machine exhausted.
+constexpr std::size_t kEnumerationLimit = 10'000'000;
 
 void check_size(double n, const char* what) {
   if (n > static_cast<double>(kEnumerationLimit))
-    throw EvalError(std::string("enumerating ") + what + " would produce more than a million elements");
+    throw EvalError(std::string("enumerating ") + what + " would produce more than 10 million elements (omnilink's memory budget for one set)");
 }
 
 }  // namespace
@@ -420,6 +423,8 @@ bool Value::contains(const Value& v) const {
       if (!v.is_int()) throw EvalError("cannot decide whether " + v.text() + " is in " + text());
       return v.as_int() >= node_->low && v.as_int() <= node_->high;
     case S::SeqSet: {
+      // TLC cannot tell whether a string is a sequence: it says so, and so do we.
+      if (v.is_string()) throw EvalError("cannot decide whether the string " + v.text() + " is in " + text() + " (TLC cannot either)");
       if (v.kind() != Kind::Seq) return false;
       for (const Value& item : v.items())
         if (!node_->items[0].contains(item)) return false;

@@ -4,8 +4,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "language/interface.hpp"
 #include "tla/hpp_generator.hpp"
-#include "tla/spec.hpp"
 
 namespace omnilink::cli {
 
@@ -20,9 +20,15 @@ void GenHppCommand::add_to(CLI::App& app) {
 int GenHppCommand::run() {
   std::string header;
   try {
-    const tla::Spec spec = tla::parse_spec_file(spec_, next_);
-    header = tla::generate_hpp(spec, tla::HppOptions{namespace_});
-  } catch (const tla::SpecError& e) {
+    auto loaded = language::LoadedSpec::load(spec_, std::nullopt);
+    header = tla::generate_hpp(language::spec_interface(*loaded, next_), tla::HppOptions{namespace_});
+  } catch (const language::SyntaxError& e) {
+    std::cerr << "omnilink gen-hpp: " << e.what() << "\n";
+    return kExitProblem;
+  } catch (const language::SpecError& e) {
+    std::cerr << "omnilink gen-hpp: " << e.what() << "\n";
+    return kExitProblem;
+  } catch (const language::FragmentError& e) {
     std::cerr << "omnilink gen-hpp: " << e.what() << "\n";
     return kExitProblem;
   }

@@ -13,6 +13,7 @@
 #include "orchestrator/ls_command.hpp"
 #include "orchestrator/merge_command.hpp"
 #include "orchestrator/slurm_task_command.hpp"
+#include "orchestrator/spec_command.hpp"
 #include "orchestrator/replay_command.hpp"
 #include "orchestrator/report_command.hpp"
 #include "orchestrator/results_command.hpp"
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<DoctorCommand>());
   commands.push_back(std::make_unique<TraceCommand>());
   commands.push_back(std::make_unique<GenHppCommand>());
+  commands.push_back(std::make_unique<SpecCommand>());
   commands.push_back(std::make_unique<ValidateCommand>());
   commands.push_back(std::make_unique<LsCommand>());
   commands.push_back(std::make_unique<ShowCommand>());

@@ -260,12 +260,12 @@ TEST_CASE("a spec outside the fragment: native refuses naming the construct, aut
   b.write(dir / "run");
   validation::ValidateOptions o;
   o.run_dir = dir / "run";
-  o.spec = fs::path(OMNILINK_TEST_SPECS) / "HigherOrderRegister.tla";
+  o.spec = fs::path(OMNILINK_TEST_SPECS) / "JsonRegister.tla";
   o.checker = validation::Checker::native;
   const auto native = validation::validate_run(o);
   CHECK(native.verdict == "error");
-  CHECK_THAT(native.reason, Catch::Contains("HigherOrderRegister.tla:12:") && Catch::Contains("an operator passed as an argument") &&
-                                Catch::Contains("--checker tlc"));
+  CHECK_THAT(native.reason, Catch::Contains("JsonRegister.tla:9:") && Catch::Contains("unknown name ToJson") &&
+                                Catch::Contains("module Json") && Catch::Contains("--checker tlc"));
   o.checker = validation::Checker::automatic;
   const auto automatic = validation::validate_run(o);
   INFO(automatic.summary());
@@ -273,7 +273,7 @@ TEST_CASE("a spec outside the fragment: native refuses naming the construct, aut
   CHECK(automatic.verdict == (testing::testing_tlc() ? "pass" : automatic.verdict));  // unknown where TLC is missing
   CHECK(std::any_of(automatic.caveats.begin(), automatic.caveats.end(), [](const std::string& c) {
     return c.find("decided by TLC: the native checker cannot evaluate this spec") != std::string::npos &&
-           c.find("HigherOrderRegister.tla:12:") != std::string::npos;
+           c.find("JsonRegister.tla:9:") != std::string::npos;
   }));
 }
 
@@ -399,6 +399,30 @@ TEST_CASE("errors: bad spec, unknown action, wide integer, corrupt trace, missin
   auto no_mc = validate(dir / "map", "Map.tla");
   CHECK(no_mc.verdict == "error");
   CHECK_THAT(no_mc.reason, Catch::Contains("define Keys in an MC module"));
+}
+
+TEST_CASE("a spec that is not valid TLA+ is an error naming file:line:col for every checker, TLC present or not", "[validate][errors]") {
+  testing::ScratchDir dir;
+  figure2(2).write(dir / "run");
+  std::ofstream(dir / "Typo.tla") << "---- MODULE Typo ----\nEXTENDS Sequences\nVARIABLE queue\nInit == queue = <<>>\n"
+                                     "Enqueue(elem) == queue' = Append(queue, elem))\nNext == \\E e \\in {1} : Enqueue(e)\n====\n";
+  std::ofstream(dir / "Unknown.tla") << "---- MODULE Unknown ----\nEXTENDS Sequences\nVARIABLE queue\nInit == queue = <<>>\n"
+                                       "Enqueue(elem) == queue' = Apend(queue, elem)\nNext == \\E e \\in {1} : Enqueue(e)\n====\n";
+  for (const auto checker : {validation::Checker::automatic, validation::Checker::native, validation::Checker::both}) {
+    validation::ValidateOptions o;
+    o.run_dir = dir / "run";
+    o.checker = checker;
+    o.tlc_jar = dir / "no-tlc-here.jar";  // TLC missing: the error must not become "unknown: TLC not found"
+    o.spec = dir / "Typo.tla";
+    INFO(validation::checker_name(checker));
+    const auto typo = validation::validate_run(o);
+    CHECK(typo.verdict == "error");
+    CHECK_THAT(typo.reason, Catch::Contains("not valid TLA+") && Catch::Contains("Typo.tla:5:") && Catch::Contains("syntax error"));
+    o.spec = dir / "Unknown.tla";
+    const auto unknown = validation::validate_run(o);
+    CHECK(unknown.verdict == "error");
+    CHECK_THAT(unknown.reason, Catch::Contains("Unknown.tla:5:27: unknown name Apend"));
+  }
 }
 
 TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tla/spec.hpp"
+#include "language/interface.hpp"
 
 namespace omnilink::tla {
 
@@ -15,12 +15,13 @@ struct HppOptions {
   std::string namespace_name;  // default: the module name in lower case
 };
 
-// Throws SpecError for an annotation it cannot map to C++.
-std::string generate_hpp(const Spec& spec, const HppOptions& options = {});
+// Throws language::SpecError for an annotation it cannot map to C++.
+std::string generate_hpp(const language::SpecInterface& spec, const HppOptions& options = {});
 
 // The C++ types of an operation's parameters, from its @type annotation (std::int64_t where it has
-// none). Throws SpecError for an annotation it cannot map or that lists another number of types.
-std::vector<std::string> cpp_param_types(const Spec& spec, const OperationSpec& op);
+// none). Throws language::SpecError for an annotation it cannot map or that lists another number
+// of types.
+std::vector<std::string> cpp_param_types(const language::Operation& op);
 
 // The C++ type for an Apalache type expression (Int, Bool, Str, Seq(T), Set(T), T -> U, <<T, U>>).
 // Throws std::invalid_argument with what is wrong.

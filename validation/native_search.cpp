@@ -196,9 +196,9 @@ class Search {
     }};
   }
 
-  const Definition* definition(const std::string& name) {
-    const Definition* d = spec_.spec_definition(name);
-    if (d == nullptr) throw ValidationError(spec_.spec_module().file + ": no definition of " + name);
+  // An action the interface found: refused here if the embedded checker cannot evaluate it.
+  static const Definition* evaluable(const Definition* d) {
+    if (!d->unsupported.empty()) throw language::FragmentError(d->unsupported);
     return d;
   }
 
@@ -216,20 +216,20 @@ class Search {
   }
 
   void prepare() {
-    std::map<const tla::OperationSpec*, SearchOp> actions;
+    std::map<const language::Operation*, SearchOp> actions;
     for (std::size_t t = 0; t < problem_.threads.size(); ++t) {
       std::vector<SearchOp>& thread = ops_.emplace_back();
       thread.reserve(problem_.threads[t].size());
       for (const ProblemOp& p : problem_.threads[t]) {
         const std::string& name = p.spec_op->name;
-        // The operation's action(s), looked up once per spec operation, not once per logged one.
+        // The operation's action(s), checked once per spec operation, not once per logged one.
         auto [known, added] = actions.try_emplace(p.spec_op);
         if (added) {
           if (p.spec_op->multi_step) {
-            known->second.step = definition(name + "_Step");
-            known->second.done = definition(name + "_Done");
+            known->second.step = evaluable(p.spec_op->action);
+            known->second.done = evaluable(p.spec_op->done);
           } else {
-            known->second.action = definition(name);
+            known->second.action = evaluable(p.spec_op->action);
           }
         }
         SearchOp s = known->second;

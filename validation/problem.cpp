@@ -9,11 +9,6 @@
 namespace omnilink::validation {
 namespace {
 
-const tla::OperationSpec* find_operation(const tla::Spec& spec, const std::string& name) {
-  for (const auto& op : spec.operations)
-    if (op.name == name) return &op;
-  return nullptr;
-}
 
 // The first integer in `v` outside TLC's 32-bit range, if any: both checkers have TLC's integers,
 // and TLC's JSON reader would wrap a wider one silently.
@@ -37,7 +32,7 @@ std::optional<std::int64_t> wide_integer(const trace::Value& v) {
       v.data);
 }
 
-std::string known_operations(const tla::Spec& spec) {
+std::string known_operations(const language::SpecInterface& spec) {
   std::string names;
   for (const auto& op : spec.operations) names += (names.empty() ? "" : ", ") + op.name;
   return names;
@@ -49,24 +44,24 @@ std::string operation_name(const trace::Operation& op) {
   return "T" + std::to_string(op.thread) + "." + std::to_string(op.index) + " " + op.name;
 }
 
-std::map<std::string, OperationParams> operation_params(const tla::Spec& spec, const tla::Spec* mc) {
+std::map<std::string, OperationParams> operation_params(const language::SpecInterface& spec, const language::LoadedSpec& loaded) {
   std::map<std::string, OperationParams> params;
   for (const auto& op : spec.operations) {
     OperationParams& p = params[op.name];
     p.names = op.params;
-    const std::vector<std::string> types = tla::cpp_param_types(spec, op);
+    const std::vector<std::string> types = tla::cpp_param_types(op);
     for (std::size_t k = 0; k < op.params.size(); ++k) {
       p.boolean.push_back(types[k] == "bool");
-      p.defined.push_back(mc != nullptr && mc->find_operator(domain_override_name(op.name, op.params[k])) != nullptr);
+      p.defined.push_back(loaded.mc_defines(domain_override_name(op.name, op.params[k])));
     }
   }
   return params;
 }
 
-Problem make_problem(History history, const tla::Spec& spec, const tla::Spec* mc) {
+Problem make_problem(History history, const language::SpecInterface& spec, const language::LoadedSpec& loaded) {
   Problem problem;
   problem.caveats = history.caveats;
-  problem.params = operation_params(spec, mc);
+  problem.params = operation_params(spec, loaded);
   problem.domains = pending_domains(history, problem.params, problem.caveats);
   for (const auto& [name, slots] : problem.domains)
     for (const auto& slot : slots)
@@ -77,7 +72,7 @@ Problem make_problem(History history, const tla::Spec& spec, const tla::Spec* mc
     thread.reserve(ops.size());
     for (const trace::Operation& op : ops) {
       auto where = [&] { return operation_name(op); };  // only for an error: most runs have none
-      const tla::OperationSpec* spec_op = find_operation(spec, op.name);
+      const language::Operation* spec_op = spec.find(op.name);
       if (spec_op == nullptr)
         throw ValidationError(where() + ": the spec (" + spec.file + ") has no operation '" + op.name + "' (it has: " +
                               known_operations(spec) + ")");

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tla/spec.hpp"
+#include "language/interface.hpp"
 #include "validation/history.hpp"
 #include "validation/pending_domains.hpp"
 
@@ -32,13 +32,13 @@ inline constexpr std::size_t kIdentifyingUses = 4;
 /// One logged operation as the spec sees it.
 struct ProblemOp {
   const trace::Operation* op = nullptr;         // in Problem::history
-  const tla::OperationSpec* spec_op = nullptr;  // in the Spec given to make_problem
+  const language::Operation* spec_op = nullptr;  // in the SpecInterface given to make_problem
   /// The arguments in parameter order; null where a pending operation's field is unknown.
   std::vector<const trace::Value*> args;
 };
 
-/// A history matched to a spec. Owns the history; points into it and into the Spec, which must
-/// outlive it. Not copyable (the pointers would dangle).
+/// A history matched to a spec. Owns the history; points into it and into the SpecInterface,
+/// which must outlive it. Not copyable (the pointers would dangle).
 struct Problem {
   History history;
   std::vector<std::vector<ProblemOp>> threads;  // as history.threads
@@ -61,10 +61,10 @@ struct Problem {
 
 /// The spec's parameters of each operation, for the domain rule: Bool-typed ones from the @type
 /// annotations, and those whose domain the MC module defines (OmniLinkDomain_<Op>_<param>).
-std::map<std::string, OperationParams> operation_params(const tla::Spec& spec, const tla::Spec* mc);
+std::map<std::string, OperationParams> operation_params(const language::SpecInterface& spec, const language::LoadedSpec& loaded);
 
 /// Matches `history` to `spec`, and checks every integer fits TLC's 32 bits. Throws ValidationError.
-Problem make_problem(History history, const tla::Spec& spec, const tla::Spec* mc);
+Problem make_problem(History history, const language::SpecInterface& spec, const language::LoadedSpec& loaded);
 
 /// `problem` split into `parts` problems: each operation goes to the part `part_of` gives it (less
 /// than `parts`), in its thread's order; everything else (domains, caveats) is the same in each.

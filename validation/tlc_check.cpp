@@ -11,8 +11,8 @@
 
 namespace omnilink::validation {
 namespace fs = std::filesystem;
-using tla::OperationSpec;
-using tla::Spec;
+using language::Operation;
+using language::SpecInterface;
 
 namespace {
 
@@ -24,7 +24,7 @@ void write_file(const fs::path& path, const std::string& text) {
 
 // Every pending operation of the history, with the arguments the report says it was linearized
 // with: [{t, i, a: [TLA+ text per parameter]}] (TLA+ thread t is position t - 1).
-std::vector<PendingOutcome> pending_outcomes(const validation::History& history, const Spec& spec, const nlohmann::json& completed) {
+std::vector<PendingOutcome> pending_outcomes(const validation::History& history, const SpecInterface& spec, const nlohmann::json& completed) {
   std::vector<PendingOutcome> out;
   for (const auto& ops : history.threads)
     for (const auto& op : ops) {
@@ -33,9 +33,7 @@ std::vector<PendingOutcome> pending_outcomes(const validation::History& history,
       for (const auto& c : completed.is_array() ? completed : nlohmann::json::array()) {
         if (c.value("t", 0) != static_cast<std::int64_t>(op.thread) + 1 || c.value("i", std::int64_t{-1}) != static_cast<std::int64_t>(op.index)) continue;
         outcome.linearized = true;
-        const OperationSpec* spec_op = nullptr;
-        for (const auto& candidate : spec.operations)
-          if (candidate.name == op.name) spec_op = &candidate;
+        const Operation* spec_op = spec.find(op.name);
         const nlohmann::json args = c.contains("a") && c["a"].is_array() ? c["a"] : nlohmann::json::array();
         for (std::size_t k = 0; spec_op != nullptr && k < spec_op->params.size() && k < args.size(); ++k)
           outcome.arguments.emplace_back(spec_op->params[k], args[k].get<std::string>());
@@ -45,7 +43,7 @@ std::vector<PendingOutcome> pending_outcomes(const validation::History& history,
   return out;
 }
 
-void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const Problem& input, const Spec& spec,
+void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const Problem& input, const SpecInterface& spec,
                      const fs::path& frontier_file, const ValidateOptions& options) {
   result.tlc_command = tlc.command;
   result.peak_rss_kb = tlc.peak_rss_kb;
@@ -109,7 +107,7 @@ void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const Prob
 
 }  // namespace
 
-void check_with_tlc(ValidationResult& result, const Problem& problem, const Spec& spec, const std::optional<Spec>& mc,
+void check_with_tlc(ValidationResult& result, const Problem& problem, const SpecInterface& spec, language::LoadedSpec& loaded,
                     const fs::path& dir, const ValidateOptions& options) {
   // TLC decides from here, also when it cannot be run (and after a native attempt that found the
   // spec outside its fragment).
@@ -121,7 +119,7 @@ void check_with_tlc(ValidationResult& result, const Problem& problem, const Spec
 
   ValidationModuleOptions module_options;
   module_options.init = options.init;
-  module_options.mc = mc ? &*mc : nullptr;
+  module_options.loaded = &loaded;
   module_options.view = options.view;
   module_options.data_file = data_file;
   module_options.frontier_file = frontier_file;
@@ -129,6 +127,8 @@ void check_with_tlc(ValidationResult& result, const Problem& problem, const Spec
   write_file(dir / (std::string(kValidationModule) + ".tla"), module.tla);
   write_file(dir / (std::string(kValidationModule) + ".cfg"), module.cfg);
   write_file(dir / "OmniLinkTrace.tla", omnilink_trace_module());
+  // The community modules the spec uses, as omnilink has them: TLC evaluates the same definitions.
+  for (const auto& [name, text] : loaded.library_modules()) write_file(dir / (name + ".tla"), text);
 
   std::string why_not;
   const std::optional<TlcTools> tools = locate_tlc(options, why_not);

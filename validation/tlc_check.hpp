@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 
-#include "tla/spec.hpp"
 #include "validation/problem.hpp"
 #include "validation/result.hpp"
 #include "validation/validate.hpp"
@@ -16,8 +15,8 @@ namespace omnilink::validation {
 
 /// Checks `problem` with TLC in `dir` (the data file, the generated module, TLC's output and
 /// frontier) and sets the result's verdict and what TLC reported. Throws ValidationError.
-void check_with_tlc(ValidationResult& result, const Problem& problem, const tla::Spec& spec, const std::optional<tla::Spec>& mc,
-                    const std::filesystem::path& dir, const ValidateOptions& options);
+void check_with_tlc(ValidationResult& result, const Problem& problem, const language::SpecInterface& spec,
+                    language::LoadedSpec& loaded, const std::filesystem::path& dir, const ValidateOptions& options);
 
 struct TlcTools {
   std::filesystem::path java, jar;

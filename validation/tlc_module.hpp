@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "tla/spec.hpp"
+#include "language/interface.hpp"
 
 namespace omnilink::validation {
 
@@ -15,7 +15,7 @@ inline constexpr const char* kValidationModule = "OmniLinkValidate";
 
 struct ValidationModuleOptions {
   std::string init = "Init";          // the spec's initial predicate
-  const tla::Spec* mc = nullptr;           // the user's MC module, if any
+  language::LoadedSpec* loaded = nullptr;  // the spec as loaded, with the user's MC module if any
   std::optional<std::string> view;    // an MC operator over the spec's variables, used as TLC VIEW
   std::filesystem::path data_file;    // absolute
   std::filesystem::path frontier_file;  // absolute
@@ -28,7 +28,7 @@ struct ValidationModule {
 
 // Throws ValidationError (problem.hpp) for a spec that cannot be validated this way,
 // e.g. a constant its actions use that no MC module defines.
-ValidationModule generate_validation_module(const tla::Spec& spec, const ValidationModuleOptions& options);
+ValidationModule generate_validation_module(const language::SpecInterface& spec, const ValidationModuleOptions& options);
 
 // The text of OmniLinkTrace.tla, compiled into omnilink (tla/OmniLinkTrace.tla).
 const std::string& omnilink_trace_module();

@@ -4,7 +4,7 @@
 
 #include "language/modules.hpp"
 #include "language/syntax.hpp"
-#include "tla/spec.hpp"
+#include "language/interface.hpp"
 #include "trace/run_dir.hpp"
 #include "validation/history.hpp"
 #include "validation/history_file.hpp"
@@ -35,28 +35,18 @@ std::string checker_name(Checker checker) {
 
 namespace {
 
-/// Runs the checker the options choose on one Problem. Owns the spec as each checker reads it:
-/// the front-end's Spec (operations, for TLC's generated module) and, when the spec is inside the
-/// fragment, the native checker's LoadedSpec.
+/// Runs the checker the options choose on one Problem, against the spec loaded once for both
+/// checkers (its interface names TLC's actions; the native checker evaluates it).
 class Decider {
  public:
-  Decider(const ValidateOptions& options, const tla::Spec& spec, const std::optional<tla::Spec>& mc)
-      : options_(options), spec_(spec), mc_(mc) {
-    if (options.checker == Checker::tlc) return;
-    try {
-      native_ = language::LoadedSpec::load(options.spec, options.mc);
-    } catch (const language::SyntaxError& e) {
-      native_unavailable_ = e.what();
-    } catch (const language::FragmentError& e) {
-      native_unavailable_ = e.what();
-    }
-  }
+  Decider(const ValidateOptions& options, const language::SpecInterface& spec, language::LoadedSpec& loaded)
+      : options_(options), spec_(spec), loaded_(loaded) {}
 
   /// Checks `problem`, writing what the checkers write under `dir`.
   void decide(ValidationResult& result, const Problem& problem, const fs::path& dir) {
     switch (options_.checker) {
       case Checker::tlc:
-        return check_with_tlc(result, problem, spec_, mc_, dir, options_);
+        return check_with_tlc(result, problem, spec_, loaded_, dir, options_);
       case Checker::native:
         if (native(result, problem)) return;
         result.verdict = "error";
@@ -64,7 +54,7 @@ class Decider {
         return;
       case Checker::automatic:
         if (native(result, problem)) return;
-        check_with_tlc(result, problem, spec_, mc_, dir, options_);
+        check_with_tlc(result, problem, spec_, loaded_, dir, options_);
         result.caveats.push_back("decided by TLC: the native checker cannot evaluate this spec: " + native_unavailable_);
         return;
       case Checker::both: {
@@ -93,13 +83,12 @@ class Decider {
  private:
   // Runs the native checker if it can evaluate the spec; false (with native_unavailable_ set) if not.
   bool native(ValidationResult& result, const Problem& problem) {
-    if (!native_) return false;
+    if (!native_unavailable_.empty()) return false;
     try {
-      check_natively(result, problem, *native_, options_);
+      check_natively(result, problem, loaded_, options_);
       return true;
     } catch (const language::FragmentError& e) {
       native_unavailable_ = e.what();
-      native_.reset();
       return false;
     }
   }
@@ -109,7 +98,7 @@ class Decider {
   void cross_check(ValidationResult& result, const Problem& problem, const fs::path& dir, const std::string& agreed,
                    const std::string& undecided) {
     ValidationResult tlc;
-    check_with_tlc(tlc, problem, spec_, mc_, dir, options_);
+    check_with_tlc(tlc, problem, spec_, loaded_, dir, options_);
     if (tlc.verdict == "unknown") {
       result.caveats.push_back(undecided + tlc.reason);
     } else if (tlc.verdict != result.verdict || !same_depth(result, tlc)) {
@@ -133,10 +122,9 @@ class Decider {
   }
 
   const ValidateOptions& options_;
-  const tla::Spec& spec_;
-  const std::optional<tla::Spec>& mc_;
-  std::unique_ptr<language::LoadedSpec> native_;
-  std::string native_unavailable_;
+  const language::SpecInterface& spec_;
+  language::LoadedSpec& loaded_;
+  std::string native_unavailable_;  // a construct the embedded checker does not evaluate: TLC may
 };
 
 // A FAIL whose search gave pending operations results from the values logged in the run (the
@@ -144,14 +132,14 @@ class Decider {
 // It stands only if the longest prefix of the run that every linearization must begin with, the
 // operations that all ended before anything else (pending operations included) started, fails on
 // its own; otherwise the verdict is unknown.
-void certify_failure(ValidationResult& result, const Problem& problem, const tla::Spec& spec, const std::optional<tla::Spec>& mc,
-                     Decider& decider, const fs::path& dir) {
+void certify_failure(ValidationResult& result, const Problem& problem, const language::SpecInterface& spec,
+                     const language::LoadedSpec& loaded, Decider& decider, const fs::path& dir) {
   const std::string hint = "define OmniLinkDomain_<Op>_<field> in an MC module with every result a pending operation could have "
                            "returned for a decisive verdict";
   History prefix = prefix_before_pending(problem.history);
   const std::uint64_t kept = prefix.operations();
   ValidationResult certified;
-  if (kept > 0) decider.decide(certified, make_problem(std::move(prefix), spec, mc ? &*mc : nullptr), dir);
+  if (kept > 0) decider.decide(certified, make_problem(std::move(prefix), spec, loaded), dir);
   if (certified.verdict == "fail") {
     // TLC's files for the check are in certify/; the native checker writes none.
     result.caveats.push_back("the failure stands without the pending operations: the " + std::to_string(kept) +
@@ -190,9 +178,20 @@ ValidationResult validate_run(const ValidateOptions& options) {
     result.reason = why;
   };
   try {
-    const tla::Spec spec = tla::parse_spec_file(options.spec.string(), options.next);
-    std::optional<tla::Spec> mc;
-    if (options.mc) mc = tla::parse_module_file(options.mc->string());
+    // The spec, read once for both checkers. Wrong TLA+ is an error whichever checker was chosen,
+    // never hidden behind a checker that is missing.
+    std::unique_ptr<language::LoadedSpec> loaded;
+    language::SpecInterface spec;
+    try {
+      loaded = language::LoadedSpec::load(options.spec, options.mc);
+      spec = language::spec_interface(*loaded, options.next);
+    } catch (const language::SyntaxError& e) {
+      throw ValidationError(std::string("the spec is not valid TLA+: ") + e.what());
+    } catch (const language::SpecError& e) {
+      throw ValidationError(std::string("the spec is not valid TLA+: ") + e.what());
+    } catch (const language::FragmentError& e) {
+      throw ValidationError(std::string("omnilink cannot read the spec's operations: ") + e.what());
+    }
 
     // A fresh directory each time: nothing from an earlier validation can be mistaken for this one's.
     fs::remove_all(result.directory);
@@ -210,16 +209,16 @@ ValidationResult validate_run(const ValidateOptions& options) {
       write_result();
       return result;
     }
-    const Problem problem = make_problem(std::move(history), spec, mc ? &*mc : nullptr);
+    const Problem problem = make_problem(std::move(history), spec, *loaded);
     result.operations = problem.operations;
     result.pending = problem.pending;
-    Decider decider(options, spec, mc);
+    Decider decider(options, spec, *loaded);
     decider.decide(result, problem, dir);
     result.caveats.insert(result.caveats.begin(), problem.caveats.begin(), problem.caveats.end());
-    if (result.verdict == "fail" && problem.logged_value_domains) certify_failure(result, problem, spec, mc, decider, dir / "certify");
+    if (result.verdict == "fail" && problem.logged_value_domains) certify_failure(result, problem, spec, *loaded, decider, dir / "certify");
     decider.confirm(result, problem, dir / "confirm");
-  } catch (const tla::SpecError& e) {
-    fail_with(e.what());
+  } catch (const language::SpecError& e) {  // found while binding what a checker evaluates
+    fail_with(std::string("the spec is not valid TLA+: ") + e.what());
   } catch (const HistoryError& e) {
     fail_with(e.what());
     result.corrupt_trace = true;

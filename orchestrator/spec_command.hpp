@@ -1,0 +1,28 @@
+// `omnilink spec SPEC.tla [--mc MC.tla]`: reads a spec as validation would, and says what it found:
+// the operations a harness logs (with their fields and types), and whether the embedded checker
+// evaluates Init and each action, or the first construct it does not (then TLC decides). Exit 0
+// when the embedded checker evaluates everything validation needs, 2 when TLC would have to
+// decide, 1 when the spec is not valid TLA+ (or its Next is not a choice among actions).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "orchestrator/command.hpp"
+
+namespace omnilink::cli {
+
+class SpecCommand : public Command {
+ public:
+  void add_to(CLI::App& app) override;
+  int run() override;
+
+ private:
+  std::string spec_;
+  std::string mc_;
+  std::string next_ = "Next";
+  std::string init_ = "Init";
+  bool json_ = false;
+};
+
+}  // namespace omnilink::cli
