@@ -481,13 +481,23 @@ Value Evaluator::apply_function(const Value& f, const Value& argument, const Exp
 Value Evaluator::except(const Expr& e) {
   Value f = eval(*e.kids[0]);
   for (const ExceptUpdate& u : e.updates) {
-    // Walks the path, then rebuilds it from the inside out with the new value.
+    // Walks the path, then rebuilds it from the inside out with the new value. A key outside the
+    // domain leaves the function as it is ([f EXCEPT ![x] = e] is f on DOMAIN f), as in TLC, which
+    // then does not evaluate e either.
     std::vector<Value> along{f}, keys;
+    bool in_domain = true;
     for (const auto& step : u.path) {
       Value key = step.argument ? eval(*step.argument) : Value::string(step.field);
+      if (!along.back().is_function()) apply_function(along.back(), key, step.argument ? *step.argument : e);  // says why
+      auto next = along.back().apply(key);
+      if (!next) {
+        in_domain = false;
+        break;
+      }
       keys.push_back(key);
-      along.push_back(apply_function(along.back(), key, step.argument ? *step.argument : e));
+      along.push_back(*next);
     }
+    if (!in_domain) continue;
     at_.push_back(along.back());
     Value replacement = eval(*u.value);
     at_.pop_back();
@@ -767,6 +777,7 @@ Value Evaluator::builtin(const Expr& e) {
     case Builtin::Pow: {
       const std::int64_t a = integer(0), b = integer(1);
       if (b < 0) fail(e, "a negative exponent");
+      if (a == 0 && b == 0) fail(e, "0^0 is undefined (as in TLC)");
       std::int64_t r = 1;
       for (std::int64_t k = 0; k < b; ++k) r = checked_int(r * a, "^");
       return I(r);

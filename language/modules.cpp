@@ -321,7 +321,7 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
     if (Definition* substitute = mc_override(d->name)) {
       add_definition(substitute, d->local);
       const Override o{d->name, m.name, d->params.size()};
-      if (std::find(overridden_.begin(), overridden_.end(), o) == overridden_.end()) overridden_.push_back(o);
+      if (&m != mc_ && std::find(overridden_.begin(), overridden_.end(), o) == overridden_.end()) overridden_.push_back(o);
       continue;
     }
     std::unique_ptr<Definition> copy = clone(*d);

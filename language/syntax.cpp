@@ -1,7 +1,9 @@
 #include "language/syntax.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <limits>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -331,7 +333,7 @@ class Converter {
       const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
       if (d >= base) throw SyntaxError(at.text() + ": bad digit in the number " + digits);
       v = v * base + d;
-      if (v > (std::int64_t{1} << 31)) throw SyntaxError(at.text() + ": the number " + digits + " does not fit TLC's 32-bit integers");
+      if (v > std::numeric_limits<std::int32_t>::max()) throw SyntaxError(at.text() + ": the number " + digits + " does not fit TLC's 32-bit integers");
     }
     return v;
   }
@@ -678,16 +680,42 @@ class Converter {
   int depth_ = 0;
 };
 
-// Finds the first syntax error in the tree, for its position.
-bool find_error(TSNode n, TSNode& error) {
-  if (is_error_node(n) || ts_node_is_missing(n)) {
-    error = n;
-    return true;
+// Finds the first innermost syntax error in the tree, for its position: an ERROR node that
+// contains another is where the parser gave up recovering, often the whole module, so the inner
+// one is nearer what is wrong. Iterative: a file can nest deeper than the stack.
+bool find_error(TSNode root, TSNode& error) {
+  if (!ts_node_has_error(root)) return false;
+  TSNode n = root;
+  for (;;) {
+    if (ts_node_is_missing(n)) break;
+    bool descended = false;
+    const std::uint32_t count = ts_node_child_count(n);
+    for (std::uint32_t k = 0; k < count && !descended; ++k) {
+      TSNode child = ts_node_child(n, k);
+      if (ts_node_has_error(child) || is_error_node(child) || ts_node_is_missing(child)) {
+        n = child;
+        descended = true;
+      }
+    }
+    if (!descended) break;
   }
-  if (!ts_node_has_error(n)) return false;
-  const std::uint32_t count = ts_node_child_count(n);
-  for (std::uint32_t k = 0; k < count; ++k)
-    if (find_error(ts_node_child(n, k), error)) return true;
+  // An ERROR holding a whole module (its header, then the units that parsed): what is wrong starts
+  // at the first child that is not a complete unit.
+  static const char* const kUnits[] = {"extends", "constant_declaration", "variable_declaration", "operator_definition",
+                                       "function_definition", "local_definition", "instance", "module_definition",
+                                       "recursive_declaration", "assumption", "theorem", "comment", "block_comment",
+                                       "single_line", "double_line", "module", "header_line"};
+  if (is_error_node(n) && ts_node_named_child_count(n) > 3) {
+    const std::uint32_t count = ts_node_named_child_count(n);
+    for (std::uint32_t k = 2; k < count; ++k) {  // after ---- and the module's name
+      TSNode child = ts_node_named_child(n, k);
+      const char* type = ts_node_type(child);
+      if (std::none_of(std::begin(kUnits), std::end(kUnits), [&](const char* u) { return std::strcmp(type, u) == 0; })) {
+        n = child;
+        break;
+      }
+    }
+  }
   error = n;
   return true;
 }

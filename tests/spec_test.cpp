@@ -163,7 +163,7 @@ TEST_CASE("gen-hpp: structs, fields, keywords, coverage list, annotation errors"
   CHECK_THROWS_WITH(tla::generate_hpp(bad->interface), Catch::Contains("M.tla:4:1: the @type annotation of P lists 1 parameter types, the action has 2"));
 }
 
-TEST_CASE("gen-hpp on a spec whose Next uses \\E, nested disjunctions, LET and a definition that only chooses", "[spec][gen-hpp]") {
+TEST_CASE("gen-hpp on a spec whose Next uses exists, nested disjunctions, LET and a definition that only chooses", "[spec][gen-hpp]") {
   const auto l = read(module("\\* @type: (Int, Bool) => Bool;\nD(v, ok) == x' = v\nChoices == \\E v \\in 1..2 : \\/ B(v)\n"
                              "                                 \\/ \\E ok \\in BOOLEAN : D(v, ok)\n"
                              "Next == \\/ LET S == 1..2 IN \\E v \\in S : \\/ C(v, v) \\/ Choices\n       \\/ A"));
