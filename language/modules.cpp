@@ -93,7 +93,7 @@ struct Binding {
 
 LoadedSpec::~LoadedSpec() = default;
 
-std::unique_ptr<LoadedSpec> LoadedSpec::load(const fs::path& spec, const std::optional<fs::path>& mc) {
+std::unique_ptr<LoadedSpec> LoadedSpec::load(const fs::path& spec, const std::optional<fs::path>& mc, const TlcConfig* config) {
   std::unique_ptr<LoadedSpec> loaded(new LoadedSpec());
   LoadedSpec& l = *loaded;
   l.dirs_.push_back(fs::absolute(spec).parent_path());
@@ -166,7 +166,50 @@ std::unique_ptr<LoadedSpec> LoadedSpec::load(const fs::path& spec, const std::op
     for (const auto& v : l.mc_->variables)
       if (!l.variable_index_.count(v.name))
         throw SpecError(v.pos.text() + ": the MC module declares the variable " + v.name + ", which the spec does not have");
-  l.base_scope(*l.spec_);
+  auto root = std::make_shared<Scope>();
+  l.scopes_[l.spec_] = root;
+  if (config) {
+    // N = 3: a definition whose body is the value. Op <- Other: Op(p...) == Other(p...), bound in
+    // the spec's scope, where Other is defined.
+    auto definition = [&](const std::string& name) {
+      auto def = std::make_unique<Definition>();
+      def->name = name;
+      def->pos = l.spec_->pos;
+      Definition* raw = def.get();
+      l.config_definitions_[name] = raw;
+      l.home_[raw] = root;
+      l.config_owned_.push_back(std::move(def));
+      return raw;
+    };
+    for (const auto& [name, value] : config->constants) {
+      Definition* def = definition(name);
+      def->body = std::make_unique<Expr>();
+      def->body->kind = ExprKind::Literal;
+      def->body->value = value;
+      def->body->pos = def->pos;
+      def->resolved = true;
+    }
+    for (const auto& [name, other] : config->substitutions) {
+      std::size_t arity = 0;
+      for (const auto& [module_name, module] : l.modules_)
+        for (const auto& d : module->definitions)
+          if (d->name == other) arity = d->params.size();
+      Definition* def = definition(name);
+      def->body = std::make_unique<Expr>();
+      def->body->kind = ExprKind::Apply;
+      def->body->text = other;
+      def->body->pos = def->pos;
+      for (std::size_t k = 0; k < arity; ++k) {
+        def->params.push_back(std::make_unique<Symbol>(Symbol{"omnilink_p" + std::to_string(k), def->pos, 0}));
+        auto arg = std::make_unique<Expr>();
+        arg->kind = ExprKind::Name;
+        arg->text = def->params.back()->name;
+        arg->pos = def->pos;
+        def->body->kids.push_back(std::move(arg));
+      }
+    }
+  }
+  l.fill_scope(root, *l.spec_, nullptr);
   if (l.mc_) l.fill_scope(l.scopes_.at(l.mc_), *l.mc_, nullptr);
   return loaded;
 }
@@ -360,6 +403,13 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
       if (!decl.local) scope.exported.instances[decl.name] = child;
     }
   }
+  // A TLC configuration's values and substitutions stand for the names everywhere (constants,
+  // definitions, standard operators such as Seq alike), as in TLC.
+  if (as_instance == nullptr)
+    for (const auto& [name, def] : config_definitions_) {
+      scope.visible.definitions[name] = def;
+      scope.exported.definitions[name] = def;
+    }
 }
 
 const Definition* LoadedSpec::bound(const Module* module, const std::string& name) {

@@ -20,6 +20,7 @@
 
 #include "language/ast.hpp"
 #include "language/syntax.hpp"
+#include "language/tlc_config.hpp"
 
 namespace omnilink::language {
 
@@ -40,9 +41,11 @@ class SpecError : public std::runtime_error {
 
 class LoadedSpec {
  public:
-  /// Reads `spec` (and `mc`), and the modules they use. Throws SyntaxError, SpecError or
-  /// FragmentError.
-  static std::unique_ptr<LoadedSpec> load(const std::filesystem::path& spec, const std::optional<std::filesystem::path>& mc);
+  /// Reads `spec` (and `mc`), and the modules they use. A TLC configuration's constants and
+  /// `Op <- Other` substitutions stand for the spec's definitions everywhere, as in TLC. Throws
+  /// SyntaxError, SpecError or FragmentError.
+  static std::unique_ptr<LoadedSpec> load(const std::filesystem::path& spec, const std::optional<std::filesystem::path>& mc,
+                                          const TlcConfig* config = nullptr);
   ~LoadedSpec();
 
   const std::vector<std::string>& variables() const { return variables_; }
@@ -101,6 +104,8 @@ class LoadedSpec {
   const Module* spec_ = nullptr;
   const Module* mc_ = nullptr;
   std::map<std::string, Definition*> mc_definitions_;     // the MC module's own, which override the spec's
+  std::map<std::string, Definition*> config_definitions_;  // a TLC configuration's values and substitutions
+  std::vector<std::unique_ptr<Definition>> config_owned_;
   std::vector<Override> overridden_;
   std::map<std::string, std::size_t> variable_index_;  // the spec's variables, in state order
   std::vector<std::string> variables_;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "language/explorer.hpp"
 #include "language/interface.hpp"
 
 namespace omnilink::cli {
@@ -18,6 +19,9 @@ void SpecCommand::add_to(CLI::App& app) {
   sub_->add_option("--mc", mc_, "An MC module: values for constants, definitions that stand for the spec's");
   sub_->add_option("--next", next_, "The next-state relation to read actions from")->capture_default_str();
   sub_->add_option("--init", init_, "The initial predicate")->capture_default_str();
+  sub_->add_option("--cfg", cfg_, "A TLC configuration: the constants' values and `Op <- Other` substitutions (with --explore)");
+  sub_->add_option("--explore", explore_levels_, "Count the distinct states of the first N levels of the state space");
+  sub_->add_option("--max-states", max_states_, "Stop exploring after this many distinct states")->capture_default_str();
   sub_->add_flag("--json", json_, "Print the findings as JSON");
 }
 
@@ -35,8 +39,15 @@ int SpecCommand::run() {
   };
   std::unique_ptr<language::LoadedSpec> loaded;
   language::SpecInterface spec;
+  std::optional<language::TlcConfig> config;
   try {
-    loaded = language::LoadedSpec::load(spec_, mc_.empty() ? std::nullopt : std::optional<std::filesystem::path>(mc_));
+    if (!cfg_.empty()) {
+      config = language::read_tlc_config(cfg_);
+      if (!config->state_space_changes.empty())
+        out["config_changes_state_space"] = config->state_space_changes;
+    }
+    loaded = language::LoadedSpec::load(spec_, mc_.empty() ? std::nullopt : std::optional<std::filesystem::path>(mc_),
+                                        config ? &*config : nullptr);
     spec = language::spec_interface(*loaded, next_);
   } catch (const language::SyntaxError& e) {
     return problem("syntax", e.what());
@@ -74,6 +85,19 @@ int SpecCommand::run() {
   for (const auto& op : spec.operations)
     operations.push_back({{"name", op.name}, {"fields", op.params}, {"type", op.type ? *op.type : ""}, {"multi_step", op.multi_step},
                           {"action", op.reference}, {"at", op.pos.text()}});
+  if (explore_levels_ > 0) {
+    try {
+      const auto explored = language::explore(*loaded, init_, next_, explore_levels_, max_states_);
+      out["explored"] = {{"initial", explored.initial}, {"distinct", explored.distinct}, {"levels", explored.levels},
+                         {"truncated", explored.truncated}};
+      if (!json_)
+        std::cout << "explored: " << explored.distinct << " distinct states in " << explored.levels << " level(s)"
+                  << (explored.truncated ? " (stopped at --max-states)" : "") << ", " << explored.initial << " initial\n";
+    } catch (const std::exception& e) {
+      out["explore_error"] = e.what();
+      if (!json_) std::cout << "exploring failed: " << e.what() << "\n";
+    }
+  }
   out["module"] = spec.module;
   out["variables"] = spec.variables;
   out["constants"] = spec.constants;

@@ -425,6 +425,53 @@ TEST_CASE("a spec that is not valid TLA+ is an error naming file:line:col for ev
   }
 }
 
+TEST_CASE("a spec in the TLA+ real specs use: actions through an INSTANCE, a community module, an MC definition standing for the spec's",
+          "[validate][tlc][language]") {
+  // A register spec written as many public specs are: its store instantiated from another module,
+  // SequencesExt's Last, the NoVal idiom the MC module gives a value. Both checkers must read it
+  // the same way (validation_test_tlc runs this with TLC, on the generated module).
+  testing::ScratchDir dir;
+  std::ofstream(dir / "Store.tla") << R"(---- MODULE Store ----
+EXTENDS Integers, SequencesExt
+CONSTANT NoVal
+VARIABLE log
+\* @type: (Int) => Bool;
+Write(value) == log' = Append(log, value)
+\* @type: (Int) => Bool;
+Read(value) == value = (IF log = <<>> THEN NoVal ELSE Last(log)) /\ UNCHANGED log
+====
+)";
+  std::ofstream(dir / "Reg.tla") << R"(---- MODULE Reg ----
+EXTENDS Integers
+VARIABLE history
+Values == {1, 2, 3}
+NoValue == CHOOSE v : v \notin Values
+S == INSTANCE Store WITH log <- history, NoVal <- NoValue
+Init == history = <<>>
+Next == \E v \in Values \cup {NoValue} : S!Write(v) \/ S!Read(v)
+====
+)";
+  std::ofstream(dir / "MCReg.tla") << "---- MODULE MCReg ----\nEXTENDS Integers\nNoValue == -1\n====\n";
+  TraceBuilder good(2), bad(2);
+  good.op(0, "Read", 1, 2, F::fields("value", -1)).op(0, "Write", 3, 4, F::fields("value", 2)).op(1, "Read", 5, 6, F::fields("value", 2));
+  bad.op(0, "Write", 1, 2, F::fields("value", 2)).op(1, "Read", 3, 4, F::fields("value", -1));
+  good.write(dir / "good");
+  bad.write(dir / "bad");
+  for (const auto& [run, verdict] : {std::pair{"good", "pass"}, std::pair{"bad", "fail"}}) {
+    validation::ValidateOptions o;
+    o.run_dir = dir / run;
+    o.spec = dir / "Reg.tla";
+    o.mc = dir / "MCReg.tla";
+    o.heap = "1g";
+    o.checker = testing::test_checker();
+    o.confirm_failures = false;
+    const auto r = validation::validate_run(o);
+    INFO(run << ": " << r.summary());
+    CHECK(r.verdict == verdict);
+    CHECK(r.checker == validation::checker_name(testing::test_checker()));
+  }
+}
+
 TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {
   testing::ScratchDir dir;
   figure2(2).write(dir / "run");
