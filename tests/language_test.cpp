@@ -7,6 +7,8 @@
 #include <fstream>
 
 #include "language/evaluator.hpp"
+#include "language/explorer.hpp"
+#include "language/tlc_config.hpp"
 #include "language/modules.hpp"
 #include "language/syntax.hpp"
 #include "support/test_support.hpp"
@@ -515,4 +517,40 @@ Keep == UNCHANGED x /\ x' = 6)");
   CHECK(refusal("Empty") == "\\E k \\in {} : x' = k @0");
   CHECK(refusal("Choose") == "x' \\in {} @0");
   CHECK(refusal("Keep") == "x' = 6 @1");  // UNCHANGED held, then x' is tested
+}
+
+TEST_CASE("a TLC configuration's constants and substitutions, and exploring the first levels as TLC counts them", "[language]") {
+  omnilink::testing::ScratchDir dir;
+  std::ofstream(dir.path() / "Cnt.tla") << R"(---- MODULE Cnt ----
+EXTENDS Naturals, FiniteSets
+CONSTANTS Starts, Step, Procs
+VARIABLE x
+Limit == 1000
+Init == x \in Starts
+Next == \/ x' = x + Step
+        \/ x' = x + 2 * Step
+        \/ x < Limit /\ x' = x + Cardinality(Procs)
+Small == 3
+====
+)";
+  std::ofstream(dir.path() / "Cnt.cfg") << "\\* a comment\nCONSTANTS\n  Starts = {0, 100}\n  Step = 1\n  Procs = {p1, p2}\n"
+                                           "  Limit <- Small\n(* more *)\nINIT Init\nNEXT Next\nINVARIANT Whatever\n";
+  const TlcConfig config = read_tlc_config((dir.path() / "Cnt.cfg").string());
+  CHECK(config.constants.at("Starts").text() == "{0, 100}");
+  CHECK(config.constants.at("Procs").text() == "{p1, p2}");  // model values
+  CHECK(config.substitutions.at("Limit") == "Small");
+  CHECK(config.init == std::optional<std::string>("Init"));
+  CHECK(config.state_space_changes.empty());
+  auto spec = LoadedSpec::load(dir.path() / "Cnt.tla", std::nullopt, &config);
+  // Level 1: {0, 100}; level 2: 1, 2 (0 < Small, so +2 again gives 2) and 101, 102.
+  const Exploration two = explore(*spec, "Init", "Next", 2, 1000);
+  CHECK(two.initial == 2);
+  CHECK(two.distinct == 6);
+  CHECK(two.levels == 2);
+  const Exploration capped = explore(*spec, "Init", "Next", 50, 10);
+  CHECK(capped.truncated);
+  std::ofstream(dir.path() / "Bad.cfg") << "CONSTANTS\n  Step == 1\n";
+  CHECK_THROWS_WITH(read_tlc_config((dir.path() / "Bad.cfg").string()), Catch::Contains("Bad.cfg:2: expected a value"));
+  std::ofstream(dir.path() / "Sym.cfg") << "CONSTANT Step = 1\nSYMMETRY Perms\nVIEW v\n";
+  CHECK(read_tlc_config((dir.path() / "Sym.cfg").string()).state_space_changes == std::vector<std::string>{"SYMMETRY", "VIEW"});
 }

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "language/interface.hpp"
 #include "platform/subprocess.hpp"
 #include "support/test_support.hpp"
@@ -195,4 +197,21 @@ TEST_CASE("a workload on a generated header runs and logs the spec's operations"
     for (const auto& op : t.ops) names.insert(op.name);
   }
   CHECK(names == std::set<std::string>{"Enqueue", "Dequeue"});  // Bulk was declared unsupported
+}
+
+TEST_CASE("omnilink spec says what it reads, and whether the embedded checker evaluates it", "[spec][cli]") {
+  testing::ScratchDir dir;
+  auto ok = run_process(OMNILINK_CLI, {"spec", std::string(OMNILINK_TEST_SPECS) + "/Queue.tla"});
+  CHECK(ok.exit_code == 0);
+  CHECK_THAT(ok.out, Catch::Contains("Dequeue(elem, ok)") && Catch::Contains("(Int, Bool) => Bool") &&
+                         Catch::Contains("Bulk(elems) in steps") && Catch::Contains("evaluates Init and every action"));
+  auto tlc_only = run_process(OMNILINK_CLI, {"spec", std::string(OMNILINK_TEST_SPECS) + "/JsonRegister.tla", "--json"});
+  CHECK(tlc_only.exit_code == 2);
+  const auto found = nlohmann::json::parse(tlc_only.out);
+  CHECK(found["operations"].size() == 2);
+  CHECK_THAT(found["evaluated"].dump(), Catch::Contains("unknown name ToJson"));
+  std::ofstream(dir.path() / "Bad.tla") << "---- MODULE Bad ----\nVARIABLE x\nInit == x = 0\nNext == x' = Nope\n====\n";
+  auto bad = run_process(OMNILINK_CLI, {"spec", (dir.path() / "Bad.tla").string()});
+  CHECK(bad.exit_code == 1);
+  CHECK_THAT(bad.err, Catch::Contains("Bad.tla:4:14: unknown name Nope"));
 }
