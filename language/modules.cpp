@@ -319,16 +319,20 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
     auto it = mc_definitions_.find(name);
     return it == mc_definitions_.end() ? nullptr : it->second;
   };
+  // In an instance, a constant or variable the WITH does not mention means the same name where
+  // the INSTANCE is written.
+  auto substitute_by_name = [&](const std::string& declared) {
+    if (scope.substitutions.count(declared)) return;
+    auto name = std::make_unique<Expr>();
+    name->kind = ExprKind::Name;
+    name->text = declared;
+    name->pos = as_instance->decl->pos;
+    scope.substitutions[declared] = {name.get(), as_instance->from};
+    scope.owned_exprs.push_back(std::move(name));
+  };
   for (const auto& c : m.constants) {
     if (as_instance != nullptr) {
-      if (!scope.substitutions.count(c.name)) {
-        auto name = std::make_unique<Expr>();
-        name->kind = ExprKind::Name;
-        name->text = c.name;
-        name->pos = as_instance->decl->pos;
-        scope.substitutions[c.name] = {name.get(), as_instance->from};
-        scope.owned_exprs.push_back(std::move(name));
-      }
+      substitute_by_name(c.name);
       continue;
     }
     if (Definition* substitute = mc_override(c.name)) {
@@ -346,14 +350,7 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
   }
   for (const auto& v : m.variables) {
     if (as_instance != nullptr) {
-      if (!scope.substitutions.count(v.name)) {
-        auto name = std::make_unique<Expr>();
-        name->kind = ExprKind::Name;
-        name->text = v.name;
-        name->pos = as_instance->decl->pos;
-        scope.substitutions[v.name] = {name.get(), as_instance->from};
-        scope.owned_exprs.push_back(std::move(name));
-      }
+      substitute_by_name(v.name);
       continue;
     }
     scope.visible.variables[v.name] = variable_index_.at(v.name);

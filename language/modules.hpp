@@ -31,14 +31,6 @@ class FragmentError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// The spec is wrong as TLA+ in a way TLC refuses too (an unknown name, a wrong number of
-/// arguments, a circular EXTENDS, a module whose name is not its file's): no checker can use it.
-/// The message starts with file:line:col.
-class SpecError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
 class LoadedSpec {
  public:
   /// Reads `spec` (and `mc`), and the modules they use. A TLC configuration's constants and

@@ -10,11 +10,18 @@
 
 namespace omnilink::language {
 
-/// The text is not TLA+ the grammar accepts, or its structure is outside what omnilink reads (a
-/// file with no module, nested modules). The message starts with file:line:col.
-class SyntaxError : public std::runtime_error {
+/// The spec is wrong as TLA+ in a way TLC refuses too (a syntax error, an unknown name, a wrong
+/// number of arguments, a circular EXTENDS, a module whose name is not its file's): no checker can
+/// use it. The message starts with file:line:col.
+class SpecError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
+};
+
+/// The text is not TLA+ the grammar accepts. The message starts with file:line:col.
+class SyntaxError : public SpecError {
+ public:
+  using SpecError::SpecError;
 };
 
 /// Parses the first module of `text`, read from `file`. Throws SyntaxError.

@@ -5,7 +5,7 @@
 #include <set>
 #include <sstream>
 
-#include "language/modules.hpp"
+#include "language/syntax.hpp"
 
 namespace omnilink::language {
 

@@ -22,10 +22,7 @@ int GenHppCommand::run() {
   try {
     auto loaded = language::LoadedSpec::load(spec_, std::nullopt);
     header = tla::generate_hpp(language::spec_interface(*loaded, next_), tla::HppOptions{namespace_});
-  } catch (const language::SyntaxError& e) {
-    std::cerr << "omnilink gen-hpp: " << e.what() << "\n";
-    return kExitProblem;
-  } catch (const language::SpecError& e) {
+  } catch (const language::SpecError& e) {  // a syntax error too
     std::cerr << "omnilink gen-hpp: " << e.what() << "\n";
     return kExitProblem;
   } catch (const language::FragmentError& e) {

@@ -51,7 +51,7 @@ int SpecCommand::run() {
     spec = language::spec_interface(*loaded, next_);
   } catch (const language::SyntaxError& e) {
     return problem("syntax", e.what());
-  } catch (const language::SpecError& e) {
+  } catch (const language::SpecError& e) {  // after SyntaxError, which is one
     return problem("spec", e.what());
   } catch (const language::FragmentError& e) {
     return problem("interface", e.what());

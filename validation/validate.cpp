@@ -185,9 +185,7 @@ ValidationResult validate_run(const ValidateOptions& options) {
     try {
       loaded = language::LoadedSpec::load(options.spec, options.mc);
       spec = language::spec_interface(*loaded, options.next);
-    } catch (const language::SyntaxError& e) {
-      throw ValidationError(std::string("the spec is not valid TLA+: ") + e.what());
-    } catch (const language::SpecError& e) {
+    } catch (const language::SpecError& e) {  // a syntax error too
       throw ValidationError(std::string("the spec is not valid TLA+: ") + e.what());
     } catch (const language::FragmentError& e) {
       throw ValidationError(std::string("omnilink cannot read the spec's operations: ") + e.what());

@@ -3,8 +3,10 @@
 (* omnilink's own text of the standard module Bags.  A bag (multiset) is   *)
 (* a function from its elements to their (positive integer) numbers of     *)
 (* copies.  Same operator names, arities and values as the standard        *)
-(* module, whose operators (all but SubBag) TLC evaluates in Java.         *)
-(* Skipped: nothing.                                                       *)
+(* module, whose operators (all but SubBag) TLC evaluates in Java, with    *)
+(* one exception: IsABag of a function with a value that is not an         *)
+(* integer fails here (a value's type cannot be tested in TLA+), where     *)
+(* TLC's Java says FALSE.  Skipped: nothing.                               *)
 (***************************************************************************)
 EXTENDS TLC
 LOCAL INSTANCE Naturals
@@ -19,9 +21,8 @@ LOCAL Iterate(Step(_), Done(_), start) ==
 
 \* The sum of f[x] over the x in the finite set D.
 LOCAL SumOver(f, D) ==
-  Iterate(LAMBDA st : LET x == CHOOSE y \in st[2] : TRUE IN <<st[1] + f[x], st[2] \ {x}>>,
-          LAMBDA st : st[2] = {},
-          <<0, D>>)[1]
+  LET Take(st, x) == <<st[1] + f[x], st[2] \ {x}>>
+  IN  Iterate(LAMBDA st : Take(st, CHOOSE y \in st[2] : TRUE), LAMBDA st : st[2] = {}, <<0, D>>)[1]
 
 \* TRUE iff B is a function whose values are all positive integers.
 IsABag(B) == \A e \in DOMAIN B : B[e] \in Nat /\ B[e] > 0
@@ -59,17 +60,16 @@ B1 \sqsubseteq B2 == \A e \in DOMAIN B1 : B1[e] <= CopiesIn(e, B2)
 
 \* The set of all bags contained in B (B itself and EmptyBag included).
 SubBag(B) ==
-  Iterate(LAMBDA st :   \* st[1]: the sub-bags of B over the elements taken so far
-            LET x == CHOOSE y \in st[2] : TRUE
-            IN  << st[1] \cup { [y \in DOMAIN b \cup {x} |-> IF y = x THEN n ELSE b[y]]
-                               : b \in st[1], n \in 1..B[x] },
-                   st[2] \ {x} >>,
-          LAMBDA st : st[2] = {},
-          << {EmptyBag}, DOMAIN B >>)[1]
+  LET Take(st, x) ==   \* st[1]: the sub-bags of B over the elements taken so far; x: the next element
+        << st[1] \cup { [y \in DOMAIN b \cup {x} |-> IF y = x THEN n ELSE b[y]] : b \in st[1], n \in 1..B[x] },
+           st[2] \ {x} >>
+  IN  Iterate(LAMBDA st : Take(st, CHOOSE y \in st[2] : TRUE), LAMBDA st : st[2] = {}, << {EmptyBag}, DOMAIN B >>)[1]
 
 \* The bag of the F(e), one copy of F(e) per copy of e in B.
 BagOfAll(F(_), B) ==
-  [v \in {F(d) : d \in DOMAIN B} |-> SumOver(B, {d \in DOMAIN B : F(d) = v})]
+  LET Collect(image) ==   \* image[d] = F(d), computed once per element
+        [v \in {image[d] : d \in DOMAIN B} |-> SumOver(B, {d \in DOMAIN B : image[d] = v})]
+  IN  Collect([d \in DOMAIN B |-> F(d)])
 
 \* The total number of copies in the finite bag B.
 BagCardinality(B) == SumOver(B, DOMAIN B)

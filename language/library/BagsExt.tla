@@ -12,10 +12,10 @@
 (* TLC's Java override walks the bag's domain in its internal order, which *)
 (* is the normalized order for most bags (e.g. ones built with SetToBag,   *)
 (* :> and @@ on ascending keys); the TLA+ text of the community module     *)
-(* (no override) instead uses base once per element and nests the other   *)
-(* way; with a commutative op and base an identity of op all agree.       *)
+(* (no override) instead uses base once per element and nests the other    *)
+(* way; with a commutative op and base an identity of op all agree.        *)
 (* MapThenFoldBag has no Java override: its value here is the TLA+ text's, *)
-(* quirks included (its choose argument is not used, and base is folded   *)
+(* quirks included (its choose argument is not used, and base is folded    *)
 (* in once per distinct element and once more at the end).                 *)
 (***************************************************************************)
 LOCAL INSTANCE Bags
@@ -57,9 +57,8 @@ FoldBag(op(_, _), base, B) ==
         IF B[x] > 0
         THEN Iterate(LAMBDA st : <<op(st[1], x), st[2] - 1>>, LAMBDA st : st[2] = 0, <<acc, B[x]>>)[1]
         ELSE Assert(FALSE, "FoldBag: the last argument is not a bag")
-  IN  Iterate(LAMBDA st : LET x == CHOOSE y \in st[2] : TRUE IN <<AddCopies(st[1], x), st[2] \ {x}>>,
-              LAMBDA st : st[2] = {},
-              <<base, DOMAIN B>>)[1]
+      Take(st, x) == <<AddCopies(st[1], x), st[2] \ {x}>>
+  IN  Iterate(LAMBDA st : Take(st, CHOOSE y \in st[2] : TRUE), LAMBDA st : st[2] = {}, <<base, DOMAIN B>>)[1]
 
 \* The sum of the elements of B, each counted as often as it occurs.
 SumBag(B) == FoldBag(LAMBDA x, y : x + y, 0, B)

@@ -1,6 +1,6 @@
 --------------------------- MODULE FiniteSetsExt ---------------------------
 (***************************************************************************)
-(* omnilink's own text of the community module FiniteSetsExt: folds,      *)
+(* omnilink's own text of the community module FiniteSetsExt: folds,       *)
 (* sums, products, k-subsets, Max/Min and other operators on finite sets.  *)
 (* Same operator names, arities and values as the community module; where  *)
 (* TLC overrides an operator in Java (FoldSet, Quantify, kSubset) the      *)
@@ -11,7 +11,9 @@
 (* integers) and compute op(xn, ... op(x2, op(x1, base))), the first       *)
 (* element combined first, as TLC's Java override does.  (The community    *)
 (* module's TLA+ text, evaluated without the override, nests the other     *)
-(* way round; the two agree only when op is associative and commutative.) *)
+(* way round; the two agree only when op is associative and commutative.)  *)
+(* TLC orders strings by when it first read them, not alphabetically, so   *)
+(* an order over strings is TLC's own.                                     *)
 (***************************************************************************)
 EXTENDS Integers, FiniteSets, Folds, Functions
 
@@ -25,9 +27,8 @@ LOCAL Iterate(Step(_), Done(_), start) ==
 
 \* op(xn, ... op(x2, op(x1, base))) for the elements x1, x2, ... of set in CHOOSE order.
 FoldSet(op(_, _), base, set) ==
-  Iterate(LAMBDA st : LET x == CHOOSE y \in st[2] : TRUE IN <<op(x, st[1]), st[2] \ {x}>>,
-          LAMBDA st : st[2] = {},
-          <<base, set>>)[1]
+  LET Take(st, x) == <<op(x, st[1]), st[2] \ {x}>>   \* x: the next element
+  IN  Iterate(LAMBDA st : Take(st, CHOOSE y \in st[2] : TRUE), LAMBDA st : st[2] = {}, <<base, set>>)[1]
 
 \* The sum of the elements of set.
 SumSet(set) == FoldSet(LAMBDA x, y : x + y, 0, set)
@@ -77,16 +78,15 @@ Min(S) == FoldSet(LAMBDA x, m : IF x < m THEN x ELSE m, CHOOSE x \in S : TRUE, S
 
 \* The set of all sets made by taking one element from each set in Sets ({{}} for Sets = {}).
 Choices(Sets) ==
-  Iterate(LAMBDA st : LET T == CHOOSE X \in st[2] : TRUE
-                      IN  << UNION { {C \cup {t} : t \in T} : C \in st[1] }, st[2] \ {T} >>,
-          LAMBDA st : st[2] = {},
-          << {{}}, Sets >>)[1]
+  LET Take(st, T) ==   \* st[1]: the choices from the sets taken so far; T: the next set
+        << UNION { {C \cup {t} : t \in T} : C \in st[1] }, st[2] \ {T} >>
+  IN  Iterate(LAMBDA st : Take(st, CHOOSE X \in st[2] : TRUE), LAMBDA st : st[2] = {}, << {{}}, Sets >>)[1]
 
 -----------------------------------------------------------------------------
 
 \* The one element of S that satisfies P (an error when none or more than one does).
 ChooseUnique(S, P(_)) ==
-  LET matching == {e \in S : P(e)}
-  IN  CHOOSE e \in matching : Cardinality(matching) = 1
+  LET Only(matching) == CHOOSE e \in matching : Cardinality(matching) = 1
+  IN  Only({e \in S : P(e)})
 
 =============================================================================

@@ -23,16 +23,14 @@ LOCAL Iterate(Step(_), Done(_), start) ==
 \* op(f(x1), op(f(x2), ... op(f(xn), base))), where x1 = choose(S), x2 = choose(S \ {x1}), ...
 \* (the value depends on choose unless op is associative and commutative).
 MapThenFoldSet(op(_, _), base, f(_), choose(_), S) ==
-  LET picked ==   \* <<x1, ..., xn>>
-        Iterate(LAMBDA st : LET x == choose(st[2]) IN <<Append(st[1], x), st[2] \ {x}>>,
-                LAMBDA st : st[2] = {},
-                << << >>, S >>)[1]
-      RECURSIVE Fold(_, _, _)
-      Fold(acc, lo, hi) ==   \* op(f(x_lo), ... op(f(x_hi), acc))
+  LET Take(st, x) == <<Append(st[1], x), st[2] \ {x}>>   \* x: the element chosen next
+      RECURSIVE Fold(_, _, _, _)
+      Fold(xs, acc, lo, hi) ==   \* op(f(xs[lo]), ... op(f(xs[hi]), acc))
         IF lo > hi THEN acc
-        ELSE IF lo = hi THEN op(f(picked[lo]), acc)
+        ELSE IF lo = hi THEN op(f(xs[lo]), acc)
         ELSE LET mid == (lo + hi) \div 2
-             IN  Fold(TLCEval(Fold(acc, mid + 1, hi)), lo, mid)
-  IN  Fold(base, 1, Len(picked))
+             IN  Fold(xs, TLCEval(Fold(xs, acc, mid + 1, hi)), lo, mid)
+      FoldAll(xs) == Fold(xs, base, 1, Len(xs))
+  IN  FoldAll(Iterate(LAMBDA st : Take(st, choose(st[2])), LAMBDA st : st[2] = {}, << << >>, S >>)[1])
 
 =============================================================================

@@ -5,7 +5,10 @@
 (* functions.  Same operator names, arities and values as the community    *)
 (* module; where TLC overrides an operator in Java (IsInjective,           *)
 (* AntiFunction, FoldFunction, FoldFunctionOnSet) the value is the one     *)
-(* the Java override returns.  Skipped: nothing.                           *)
+(* the Java override returns, except where the override fails and the      *)
+(* TLA+ text has a value: IsInjective of a record (e.g. [a |-> 1]) and     *)
+(* AntiFunction of a non-injective function (here: the first preimage in   *)
+(* CHOOSE order, as the TLA+ text gives).  Skipped: nothing.               *)
 (*                                                                         *)
 (* Order: FoldFunctionOnSet and FoldFunction visit the indices in the      *)
 (* order CHOOSE enumerates them (for TLC: its normalized order, e.g.       *)
@@ -48,9 +51,9 @@ Pointwise(f, g, T(_, _)) == [x \in DOMAIN f |-> T(f[x], g[x])]
 
 \* For each t in T: the first s in S (CHOOSE order) with f[s] = t; for a t that f never takes, the first s in S.
 Inverse(f, S, T) ==
-  LET values == Range(f)
-  IN  [t \in T |-> IF t \in values THEN CHOOSE s \in S : f[s] = t
-                                   ELSE CHOOSE s \in S : TRUE]
+  LET Over(values) == [t \in T |-> IF t \in values THEN CHOOSE s \in S : f[s] = t
+                                                   ELSE CHOOSE s \in S : TRUE]
+  IN  Over(Range(f))
 
 \* The inverse of f on its range (for a non-injective f: the first preimage in CHOOSE order).
 AntiFunction(f) == Inverse(f, DOMAIN f, Range(f))
@@ -60,12 +63,13 @@ IsInjective(f) == Cardinality(Range(f)) = Cardinality(DOMAIN f)
 
 \* The set of injective functions from S to T.
 Injection(S, T) ==
-  LET RECURSIVE Build(_)
+  LET Extend(g, d, D) ==   \* the injections on D that agree with g (an injection on D \ {d})
+        { [x \in D |-> IF x = d THEN t ELSE g[x]] : t \in T \ Range(g) }
+      Grow(G, d, D) == UNION {Extend(g, d, D) : g \in G}
+      RECURSIVE Build(_)
       Build(D) ==   \* the injections from D into T
         IF D = {} THEN {<< >>}
-        ELSE LET d == CHOOSE x \in D : TRUE
-             IN  UNION { { [x \in D |-> IF x = d THEN t ELSE g[x]] : t \in T \ Range(g) }
-                         : g \in Build(D \ {d}) }
+        ELSE LET d == CHOOSE x \in D : TRUE IN Grow(Build(D \ {d}), d, D)
   IN  IF Cardinality(S) > Cardinality(T) THEN {} ELSE Build(S)
 
 \* The set of functions from S onto T.
@@ -91,9 +95,8 @@ ExistsBijection(S, T) == Cardinality(S) = Cardinality(T)
 
 \* op(fun[in], ... op(fun[i2], op(fun[i1], base))) for the indices i1, i2, ... of the set indices in CHOOSE order.
 FoldFunctionOnSet(op(_, _), base, fun, indices) ==
-  Iterate(LAMBDA st : LET i == CHOOSE j \in st[2] : TRUE IN <<op(fun[i], st[1]), st[2] \ {i}>>,
-          LAMBDA st : st[2] = {},
-          <<base, indices>>)[1]
+  LET Take(st, i) == <<op(fun[i], st[1]), st[2] \ {i}>>   \* i: the next index
+  IN  Iterate(LAMBDA st : Take(st, CHOOSE j \in st[2] : TRUE), LAMBDA st : st[2] = {}, <<base, indices>>)[1]
 
 \* FoldFunctionOnSet over the whole domain of fun.
 FoldFunction(op(_, _), base, fun) == FoldFunctionOnSet(op, base, fun, DOMAIN fun)

@@ -80,20 +80,21 @@ IsTotallyOrderedUnder(op(_, _), S) == IsTotallyOrdered(AsRelation(op, S), S)
 
 \* The transitive closure of R on S, as a function on S \X S.
 TransitiveClosure(R, S) ==
-  LET RECURSIVE Close(_)
-      Close(T) ==   \* T composed with itself and added to T, until that changes nothing
-        LET next == [x, y \in S |-> T[x, y] \/ \E z \in S : T[x, z] /\ T[z, y]]
-        IN  IF next = T THEN T ELSE Close(next)
+  LET Square(T) == [x, y \in S |-> T[x, y] \/ \E z \in S : T[x, z] /\ T[z, y]]
+      RECURSIVE Close(_), Settle(_, _)
+      Close(T) == Settle(T, Square(T))   \* T composed with itself and added to T, until that changes nothing
+      Settle(T, next) == IF next = T THEN T ELSE Close(next)
   IN  Close([x, y \in S |-> R[x, y]])
 
+\* C with every element of S related to itself.
+LOCAL WithIdentity(C, S) == [x, y \in S |-> x = y \/ C[x, y]]
+
 \* The reflexive transitive closure of R on S.
-ReflexiveTransitiveClosure(R, S) ==
-  LET closure == TransitiveClosure(R, S)
-  IN  [x, y \in S |-> x = y \/ closure[x, y]]
+ReflexiveTransitiveClosure(R, S) == WithIdentity(TransitiveClosure(R, S), S)
 
 \* TRUE iff every element of S reaches every element of S through R.
 IsConnected(R, S) ==
-  LET reach == ReflexiveTransitiveClosure(R, S)
-  IN  \A x, y \in S : reach[x, y]
+  LET AllRelated(C) == \A x, y \in S : C[x, y]
+  IN  AllRelated(ReflexiveTransitiveClosure(R, S))
 
 =============================================================================

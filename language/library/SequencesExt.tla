@@ -1,6 +1,6 @@
 ---------------------------- MODULE SequencesExt ----------------------------
 (***************************************************************************)
-(* omnilink's own text of the community module SequencesExt: conversions  *)
+(* omnilink's own text of the community module SequencesExt: conversions   *)
 (* between sets and sequences, searching, editing, prefixes/suffixes,      *)
 (* folds and sub-sequence replacement.  Same operator names, arities and   *)
 (* values as the community module; where TLC overrides an operator in      *)
@@ -14,6 +14,8 @@
 (*  - SetToSeq lists the set in CHOOSE order (TLC: its normalized order,   *)
 (*    e.g. ascending integers), as the override does; the TLA+ text        *)
 (*    picks the first injective function of [1..n -> S] instead.           *)
+(*    (TLC orders strings by when it first read them, not alphabetically,  *)
+(*    so an order over strings is TLC's own.)                              *)
 (*  - FoldSeq is FoldFunction: op(s[n], ... op(s[1], base)).               *)
 (*  - SelectInSubSeq and SelectLastInSubSeq give the index in seq (the     *)
 (*    TLA+ text gives the index in SubSeq(seq, from, to)), 0 when from >   *)
@@ -22,7 +24,7 @@
 (*    through its FoldFunction, reverses them).                            *)
 (*  - ReplaceAllSubSeqs and ReplaceFirstSubSeq also work on strings.       *)
 (* Strings: Len, SubSeq and \o accept strings in TLC; the operators built  *)
-(* only from them (IsPrefix, Prefixes, FlattenSeq, IndexFirstSubSeq,        *)
+(* only from them (IsPrefix, Prefixes, FlattenSeq, IndexFirstSubSeq,       *)
 (* ReplaceSubSeqAt, ReplaceFirstSubSeq, ReplaceAllSubSeqs,                 *)
 (* LongestCommonPrefix, ...) do too.                                       *)
 (***************************************************************************)
@@ -38,24 +40,22 @@ LOCAL Iterate(Step(_), Done(_), start) ==
 
 \* The first i in lo..hi with P(i) (searched by halving, P tried in order up to that i), else 0.
 LOCAL FirstIn(lo, hi, P(_)) ==
-  LET RECURSIVE Find(_, _)
+  LET RECURSIVE Find(_, _), OrRight(_, _, _)
       Find(a, b) ==
         IF a > b THEN 0
         ELSE IF a = b THEN (IF P(a) THEN a ELSE 0)
-        ELSE LET mid == (a + b) \div 2
-                 left == Find(a, mid)
-             IN  IF left # 0 THEN left ELSE Find(mid + 1, b)
+        ELSE LET mid == (a + b) \div 2 IN OrRight(Find(a, mid), mid + 1, b)
+      OrRight(left, c, b) == IF left # 0 THEN left ELSE Find(c, b)
   IN  Find(lo, hi)
 
 \* The last i in lo..hi with P(i) (searched by halving, P tried from hi down to that i), else 0.
 LOCAL LastIn(lo, hi, P(_)) ==
-  LET RECURSIVE Find(_, _)
+  LET RECURSIVE Find(_, _), OrLeft(_, _, _)
       Find(a, b) ==
         IF a > b THEN 0
         ELSE IF a = b THEN (IF P(a) THEN a ELSE 0)
-        ELSE LET mid == (a + b) \div 2
-                 right == Find(mid + 1, b)
-             IN  IF right # 0 THEN right ELSE Find(a, mid)
+        ELSE LET mid == (a + b) \div 2 IN OrLeft(Find(mid + 1, b), a, mid)
+      OrLeft(right, a, c) == IF right # 0 THEN right ELSE Find(a, c)
   IN  Find(lo, hi)
 
 
@@ -150,13 +150,13 @@ RemoveAt(s, i) ==
 
 \* s without the first occurrence of e (s itself when e does not occur).
 RemoveFirst(s, e) ==
-  LET at == SelectInSeq(s, LAMBDA x : x = e)
-  IN  IF at = 0 THEN s ELSE RemoveAt(s, at)
+  LET Without(at) == IF at = 0 THEN s ELSE RemoveAt(s, at)
+  IN  Without(SelectInSeq(s, LAMBDA x : x = e))
 
 \* s without its first element that passes Test (s itself when none does).
 RemoveFirstMatch(s, Test(_)) ==
-  LET at == SelectInSeq(s, Test)
-  IN  IF at = 0 THEN s ELSE RemoveAt(s, at)
+  LET Without(at) == IF at = 0 THEN s ELSE RemoveAt(s, at)
+  IN  Without(SelectInSeq(s, Test))
 
 -----------------------------------------------------------------------------
 
@@ -275,11 +275,11 @@ SubSeqs(s) == {SubSeq(s, i, j) : i \in 1..(Len(s) + 1), j \in 0..Len(s)}
 
 \* The set of all sequences obtained by deleting any elements of s (order kept).
 AllSubSeqs(s) ==
-  LET RECURSIVE From(_)
+  LET WithOrWithout(x, later) == later \cup {<<x>> \o rest : rest \in later}
+      RECURSIVE From(_)
       From(i) ==   \* the subsequences of s[i..Len(s)]
         IF i > Len(s) THEN {<< >>}
-        ELSE LET later == From(i + 1)
-             IN  later \cup {<<s[i]>> \o rest : rest \in later}
+        ELSE WithOrWithout(s[i], From(i + 1))
   IN  From(1)
 
 \* The first k with SubSeq(t, k, k + Len(s) - 1) = s, else 0.
@@ -288,8 +288,8 @@ LOCAL FirstMatchAt(s, t) ==
 
 \* The position in t where the first occurrence of s as a contiguous piece begins (an error when there is none).
 IndexFirstSubSeq(s, t) ==
-  LET at == FirstMatchAt(s, t)
-  IN  IF at = 0 THEN Assert(FALSE, "IndexFirstSubSeq: the sequence does not occur") ELSE at
+  LET Found(at) == IF at = 0 THEN Assert(FALSE, "IndexFirstSubSeq: the sequence does not occur") ELSE at
+  IN  Found(FirstMatchAt(s, t))
 
 \* t with the Len(s) elements starting at position i replaced by r.
 ReplaceSubSeqAt(i, r, s, t) ==
@@ -299,8 +299,8 @@ ReplaceSubSeqAt(i, r, s, t) ==
 
 \* t with the first occurrence of s replaced by r (t itself when s does not occur).
 ReplaceFirstSubSeq(r, s, t) ==
-  LET at == FirstMatchAt(s, t)
-  IN  IF at = 0 THEN t ELSE ReplaceSubSeqAt(at, r, s, t)
+  LET Replaced(at) == IF at = 0 THEN t ELSE ReplaceSubSeqAt(at, r, s, t)
+  IN  Replaced(FirstMatchAt(s, t))
 
 \* t with every occurrence of s, scanning left to right without overlaps, replaced by r;
 \* r when s = t; for an empty s (s # t), r is put before every element of t.

@@ -47,13 +47,12 @@ LOCAL Iterate(Step(_), Done(_), start) ==
       Loop(s) == IF Done(s) THEN s ELSE Loop(Burst(s, 250))
   IN  Loop(start)
 
-\* The set of the nodes of G reachable from the nodes in From (From included).
-LOCAL Reachable(From, G) ==
-  LET usable == Edges(G)
-      Grow(st) ==   \* st = <<the nodes reached so far, whether the last step added any>>
-        LET more == st[1] \cup UNION {e \in usable : e \cap st[1] # {}}
-        IN  <<more, more # st[1]>>
-  IN  Iterate(Grow, LAMBDA st : ~st[2], <<From, TRUE>>)[1]
+\* The set of the nodes reachable from the nodes in From through the edges in usable (From included).
+LOCAL Reachable(From, usable) ==
+  LET Grow(st) ==   \* st = <<the nodes reached so far, the nodes reached last>>
+        LET Next(new) == <<st[1] \cup new, new>>
+        IN  Next(UNION {e \in usable : e \cap st[2] # {}} \ st[1])
+  IN  Iterate(Grow, LAMBDA st : st[2] = {}, <<From, From>>)[1]
 
 \* The set of the non-empty sequences of distinct nodes of G, each consecutive pair joined by an edge.
 SimplePath(G) ==
@@ -65,15 +64,21 @@ SimplePath(G) ==
 
 \* TRUE iff m and n are nodes of G and a path of G leads from m to n.
 AreConnectedIn(m, n, G) ==
-  m \in G.node /\ n \in G.node /\ n \in Reachable({m}, G)
+  m \in G.node /\ n \in G.node /\ n \in Reachable({m}, Edges(G))
 
 \* The set of the connected components of G (each a set of nodes).
-ConnectedComponents(G) == {Reachable({n}, G) : n \in G.node}
+ConnectedComponents(G) ==
+  LET Take(st, n, usable) ==   \* st = <<the components found so far, the nodes not in any of them>>
+        LET Found(c) == <<st[1] \cup {c}, st[2] \ c>>
+        IN  Found(Reachable({n}, usable))
+      Split(usable) ==
+        Iterate(LAMBDA st : Take(st, CHOOSE x \in st[2] : TRUE, usable), LAMBDA st : st[2] = {}, <<{}, G.node>>)[1]
+  IN  Split(Edges(G))
 
 \* TRUE iff all nodes of G form one connected component (FALSE for a graph without nodes).
 IsStronglyConnected(G) ==
-  LET components == ConnectedComponents(G)
-  IN  Cardinality(components) = 1 /\ \A c \in components : c = G.node
+  LET Single(components) == Cardinality(components) = 1 /\ \A c \in components : c = G.node
+  IN  Single(ConnectedComponents(G))
 
 -----------------------------------------------------------------------------
 
