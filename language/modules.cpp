@@ -505,6 +505,13 @@ void collect_references(const Expr& e, bool& state, std::vector<const Definition
   }
 }
 
+// What a definition's body and bound sets mention.
+void collect_references(const Definition& def, bool& state, std::vector<const Definition*>& refs) {
+  collect_references(*def.body, state, refs);
+  for (const auto& b : def.function_bounds)
+    if (b.set) collect_references(*b.set, state, refs);
+}
+
 }  // namespace
 
 bool LoadedSpec::uses_state(const Definition& def, std::vector<const Definition*>& visiting) const {
@@ -513,9 +520,7 @@ bool LoadedSpec::uses_state(const Definition& def, std::vector<const Definition*
   visiting.push_back(&def);
   bool state = false;
   std::vector<const Definition*> refs;
-  collect_references(*def.body, state, refs);
-  for (const auto& b : def.function_bounds)
-    if (b.set) collect_references(*b.set, state, refs);
+  collect_references(def, state, refs);
   for (const Definition* r : refs) {
     if (state) break;
     if (r != nullptr && r->resolved && r != &def) state = r->uses_state || uses_state(*r, visiting);
@@ -530,9 +535,7 @@ std::string LoadedSpec::unsupported_use(const Definition& def, std::vector<const
   visiting.push_back(&def);
   bool state = false;
   std::vector<const Definition*> refs;
-  collect_references(*def.body, state, refs);
-  for (const auto& b : def.function_bounds)
-    if (b.set) collect_references(*b.set, state, refs);
+  collect_references(def, state, refs);
   std::string found;
   for (const Definition* r : refs)
     if (found.empty() && r != nullptr && r->resolved && r != &def) found = unsupported_use(*r, visiting);
