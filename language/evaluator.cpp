@@ -211,7 +211,7 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
       if (!assignable || next_[lhs.index]) break;
       const Value rhs = eval(*e.kids[1]);
       if (e.builtin == Builtin::Eq) {
-        next_[lhs.index] = rhs;
+        next_[lhs.index] = rhs.canonical();  // x' = 1..3 and x' = {1, 2, 3} are one state
         k();
       } else {
         const std::vector<Value> elements = rhs.elements();

@@ -182,6 +182,15 @@ void check_size(double n, const char* what) {
     throw EvalError(std::string("enumerating ") + what + " would produce more than 10 million elements (omnilink's memory budget for one set)");
 }
 
+// Which kinds TLC can compare with each other: sequences with functions, finite sets with sets.
+int comparison_class(Value::Kind kind) {
+  switch (kind) {
+    case Value::Kind::Seq: return static_cast<int>(Value::Kind::Fcn);
+    case Value::Kind::Symbolic: return static_cast<int>(Value::Kind::Set);
+    default: return static_cast<int>(kind);
+  }
+}
+
 }  // namespace
 
 std::int64_t checked_int(std::int64_t v, const char* operation) {
@@ -210,6 +219,7 @@ Value Value::model(std::string name) {
 }
 
 Value Value::seq(std::vector<Value> items) {
+  for (Value& v : items) v = v.canonical();
   auto node = std::make_shared<ValueNode>();
   node->kind = Kind::Seq;
   node->items = std::move(items);
@@ -218,6 +228,7 @@ Value Value::seq(std::vector<Value> items) {
 
 Value Value::appended(const Value& sequence, Value item) {
   std::vector<Value> items = sequence.items();
+  item = item.canonical();
   const Hash128 e = item_hash(item);
   items.push_back(std::move(item));
   Value out = seq(std::move(items));
@@ -247,6 +258,8 @@ Value Value::tail(const Value& sequence) {
 }
 
 Value Value::function(std::vector<Value> keys, std::vector<Value> values) {
+  for (Value& v : keys) v = v.canonical();
+  for (Value& v : values) v = v.canonical();
   std::vector<std::size_t> order(keys.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
@@ -270,8 +283,19 @@ Value Value::function(std::vector<Value> keys, std::vector<Value> values) {
 }
 
 Value Value::set(std::vector<Value> elements) {
+  for (Value& v : elements) v = v.canonical();
   std::sort(elements.begin(), elements.end());
   elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+  // TLC sorts a set's elements with its comparison, which fails on two that cannot be compared
+  // ({1, "a"}); model values compare with anything. Sorting groups the kinds, so neighbours tell.
+  const Value* previous = nullptr;
+  for (const Value& v : elements) {
+    if (v.kind() == Kind::Model) continue;
+    if (previous != nullptr && comparison_class(previous->kind()) != comparison_class(v.kind()))
+      throw EvalError("a set of values that cannot be compared: " + previous->describe() + " (" + previous->text() + ") and " +
+                      v.describe() + " (" + v.text() + ")");
+    previous = &v;
+  }
   auto node = std::make_shared<ValueNode>();
   node->kind = Kind::Set;
   node->items = std::move(elements);
@@ -358,7 +382,8 @@ std::vector<Value> Value::domain() const {
   return d;
 }
 
-std::optional<Value> Value::apply(const Value& argument) const {
+std::optional<Value> Value::apply(const Value& key) const {
+  const Value argument = key.canonical();
   if (kind_ == Kind::Seq) {
     if (!argument.is_int()) return std::nullopt;
     const std::int64_t k = argument.as_int();
@@ -372,7 +397,8 @@ std::optional<Value> Value::apply(const Value& argument) const {
   return node_->values[static_cast<std::size_t>(it - keys.begin())];
 }
 
-Value Value::except(const Value& argument, Value new_value) const {
+Value Value::except(const Value& key, Value new_value) const {
+  const Value argument = key.canonical();
   if (kind_ == Kind::Seq) {
     std::vector<Value> items = node_->items;
     const std::int64_t k = argument.is_int() ? argument.as_int() : 0;
@@ -390,6 +416,11 @@ Value Value::except(const Value& argument, Value new_value) const {
   return function(node_->items, std::move(values));
 }
 
+Value Value::canonical() const {
+  if (kind_ != Kind::Symbolic || !finite()) return *this;
+  return set(elements());
+}
+
 bool Value::finite() const {
   if (kind_ == Kind::Set) return true;
   if (kind_ != Kind::Symbolic) return false;
@@ -405,7 +436,8 @@ bool Value::finite() const {
   return false;
 }
 
-bool Value::contains(const Value& v) const {
+bool Value::contains(const Value& element) const {
+  const Value v = element.canonical();
   if (kind_ == Kind::Set) {
     const auto& e = node_->items;
     // TLC compares, so an integer against a set of strings is an error: equals says so.
@@ -568,6 +600,10 @@ int Value::compare(const Value& other) const {
     if (node_->high != other.node_->high) return node_->high < other.node_->high ? -1 : 1;
     if (node_->fields != other.node_->fields) return node_->fields < other.node_->fields ? -1 : 1;
   }
+  // TLC's order: the larger set, sequence or function is the greater; equal sizes compare
+  // element by element (a function's keys before its values).
+  const std::size_t size = node_->items.size(), other_size = other.node_->items.size();
+  if (kind_ != Kind::Symbolic && size != other_size) return size < other_size ? -1 : 1;
   auto lexicographic = [](const std::vector<Value>& a, const std::vector<Value>& b) {
     for (std::size_t k = 0; k < a.size() && k < b.size(); ++k)
       if (int c = a[k].compare(b[k]); c != 0) return c;

@@ -63,6 +63,10 @@ class Value {
   bool is_string() const { return kind_ == Kind::String; }
   bool is_function() const { return kind_ == Kind::Seq || kind_ == Kind::Fcn; }
   bool is_set() const { return kind_ == Kind::Set || kind_ == Kind::Symbolic; }
+  /// The value as it is stored inside another value or a state: a finite symbolic set (1..3,
+  /// SUBSET S) becomes its elements, so that {1..3} = {{1, 2, 3}} and both fingerprint alike,
+  /// as TLC normalises before comparing or fingerprinting. Anything else is returned as it is.
+  Value canonical() const;
 
   bool as_bool() const;         // EvalError unless a boolean
   std::int64_t as_int() const;  // EvalError unless an integer
@@ -88,7 +92,9 @@ class Value {
 
   /// TLC's `=`: EvalError when the two cannot be compared (an integer and a string, say).
   bool equals(const Value& other) const;
-  /// A total order on canonical values, for sorting sets; not TLA+'s `<`.
+  /// A total order on canonical values, for sorting sets; not TLA+'s `<`. Within a kind it is
+  /// TLC's order (sets, sequences and functions by size first), so that CHOOSE picks what TLC
+  /// picks; strings are ordered by their bytes, where TLC orders them by when it first read them.
   int compare(const Value& other) const;
   bool operator==(const Value& other) const { return compare(other) == 0; }
   bool operator<(const Value& other) const { return compare(other) < 0; }

@@ -82,7 +82,7 @@ TEST_CASE("sets: enumeration, filter, map, operators, SUBSET, UNION", "[language
   CHECK(value_of("({1, 2} \\cup {3}) \\ {1}") == "{2, 3}");
   CHECK(value_of("{1, 2} \\cap 2..5") == "{2}");
   CHECK(value_of("<<{1} \\subseteq {1, 2}, {3} \\subseteq {1, 2}, 3 \\notin {1}>>") == "<<TRUE, FALSE, TRUE>>");
-  CHECK(value_of("{s : s \\in SUBSET {1, 2}}") == "{{}, {1}, {1, 2}, {2}}");
+  CHECK(value_of("{s : s \\in SUBSET {1, 2}}") == "{{}, {1}, {2}, {1, 2}}");  // TLC's order: by size first
   CHECK(value_of("SUBSET {1, 2}") == "SUBSET {1, 2}");  // kept symbolic, as TLC prints it
   CHECK(value_of("UNION {{1}, {2, 3}}") == "{1, 2, 3}");
   CHECK(value_of("Cardinality(1..10) + Cardinality({})") == "10");
@@ -135,6 +135,22 @@ TEST_CASE("functions, records, sequences, EXCEPT with @", "[language]") {
   // (and the new value is not evaluated).
   CHECK(value_of("<<[<<1, 2>> EXCEPT ![3] = 1 \\div 0], [[a |-> 1] EXCEPT !.b = 2], [(3 :> 4) EXCEPT ![6][1] = 0]>>") ==
         "<<<<1, 2>>, [a |-> 1], (3 :> 4)>>");
+}
+
+TEST_CASE("values are canonical inside other values, ordered and compared as TLC does", "[language]") {
+  // A finite set written as an interval or SUBSET is the same value as its elements, wherever it is.
+  CHECK(value_of("<<{1..3} = {{1, 2, 3}}, <<1..2>> = <<{1, 2}>>, [a |-> 1..2] = [a |-> {1, 2}]>>") == "<<TRUE, TRUE, TRUE>>");
+  CHECK(value_of("<<1..2 \\in {{1, 2}}, (({1, 2}) :> 5)[1..2], Cardinality({1..2, {1, 2}})>>") == "<<TRUE, 5, 1>>");
+  CHECK(value_of("SUBSET {1} \\in {{{}, {1}}}") == "TRUE");
+  // TLC orders sets, sequences and records by size first, which decides what CHOOSE picks.
+  CHECK(value_of("CHOOSE s \\in {{5}, {1, 2}} : TRUE") == "{5}");
+  CHECK(value_of("CHOOSE s \\in {<<9>>, <<1, 1>>} : TRUE") == "<<9>>");
+  CHECK(value_of("CHOOSE r \\in {[a |-> 9], [a |-> 1, b |-> 1]} : TRUE") == "[a |-> 9]");
+  // A set of values TLC cannot compare is TLC's error, not a value.
+  CHECK_THAT(error_of("{1, \"a\"}"), Catch::Contains("cannot be compared"));
+  CHECK_THAT(error_of("Cardinality(UNION {{1}, {TRUE}})"), Catch::Contains("cannot be compared"));
+  CHECK_THAT(error_of("Cardinality({<<1>>, {1}})"), Catch::Contains("cannot be compared"));
+  CHECK(value_of("Cardinality({<<1>>, (2 :> 3)})") == "2");  // a sequence is a function
 }
 
 TEST_CASE("RECURSIVE operators and recursive function definitions", "[language]") {
