@@ -182,6 +182,13 @@ void check_size(double n, const char* what) {
     throw EvalError(std::string("enumerating ") + what + " would produce more than 10 million elements (omnilink's memory budget for one set)");
 }
 
+// Values about to be stored inside another: only symbolic sets can change (copying the rest would
+// cost a reference count each).
+void canonicalise(std::vector<Value>& values) {
+  for (Value& v : values)
+    if (v.kind() == Value::Kind::Symbolic) v = v.canonical();
+}
+
 // Which kinds TLC can compare with each other: sequences with functions, finite sets with sets.
 int comparison_class(Value::Kind kind) {
   switch (kind) {
@@ -219,7 +226,7 @@ Value Value::model(std::string name) {
 }
 
 Value Value::seq(std::vector<Value> items) {
-  for (Value& v : items) v = v.canonical();
+  canonicalise(items);
   auto node = std::make_shared<ValueNode>();
   node->kind = Kind::Seq;
   node->items = std::move(items);
@@ -228,7 +235,7 @@ Value Value::seq(std::vector<Value> items) {
 
 Value Value::appended(const Value& sequence, Value item) {
   std::vector<Value> items = sequence.items();
-  item = item.canonical();
+  if (item.kind() == Kind::Symbolic) item = item.canonical();
   const Hash128 e = item_hash(item);
   items.push_back(std::move(item));
   Value out = seq(std::move(items));
@@ -258,8 +265,8 @@ Value Value::tail(const Value& sequence) {
 }
 
 Value Value::function(std::vector<Value> keys, std::vector<Value> values) {
-  for (Value& v : keys) v = v.canonical();
-  for (Value& v : values) v = v.canonical();
+  canonicalise(keys);
+  canonicalise(values);
   std::vector<std::size_t> order(keys.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
@@ -283,7 +290,7 @@ Value Value::function(std::vector<Value> keys, std::vector<Value> values) {
 }
 
 Value Value::set(std::vector<Value> elements) {
-  for (Value& v : elements) v = v.canonical();
+  canonicalise(elements);
   std::sort(elements.begin(), elements.end());
   elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
   // TLC sorts a set's elements with its comparison, which fails on two that cannot be compared
@@ -383,7 +390,8 @@ std::vector<Value> Value::domain() const {
 }
 
 std::optional<Value> Value::apply(const Value& key) const {
-  const Value argument = key.canonical();
+  const Value canonical_key = key.kind() == Kind::Symbolic ? key.canonical() : Value();
+  const Value& argument = key.kind() == Kind::Symbolic ? canonical_key : key;
   if (kind_ == Kind::Seq) {
     if (!argument.is_int()) return std::nullopt;
     const std::int64_t k = argument.as_int();
@@ -398,7 +406,8 @@ std::optional<Value> Value::apply(const Value& key) const {
 }
 
 Value Value::except(const Value& key, Value new_value) const {
-  const Value argument = key.canonical();
+  const Value canonical_key = key.kind() == Kind::Symbolic ? key.canonical() : Value();
+  const Value& argument = key.kind() == Kind::Symbolic ? canonical_key : key;
   if (kind_ == Kind::Seq) {
     std::vector<Value> items = node_->items;
     const std::int64_t k = argument.is_int() ? argument.as_int() : 0;
@@ -437,7 +446,8 @@ bool Value::finite() const {
 }
 
 bool Value::contains(const Value& element) const {
-  const Value v = element.canonical();
+  const Value canonical_element = element.kind() == Kind::Symbolic ? element.canonical() : Value();
+  const Value& v = element.kind() == Kind::Symbolic ? canonical_element : element;
   if (kind_ == Kind::Set) {
     const auto& e = node_->items;
     // TLC compares, so an integer against a set of strings is an error: equals says so.

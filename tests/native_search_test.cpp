@@ -5,6 +5,8 @@
 // states chronological backtracking needs; a rejected history keeps its verdict and frontier.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
 #include "validation/validate.hpp"
@@ -158,4 +160,65 @@ TEST_CASE("a wide operation's place in its window: a restart learns from the ref
   constexpr std::uint64_t operations = 2 * kNarrow + 2;
   CHECK(s.states_without() > 10 * operations);
   CHECK(s.states_with() < 4 * operations);
+}
+
+namespace {
+
+// kPairs pushes of T1 and T2 overlapping two by two, whose elements no operation pops, then T0's
+// pop that finds the stack empty (no order allows it). Each pair's two orders leave two stacks.
+void write_lost_pushes_history(const fs::path& dir) {
+  TraceBuilder b(3);
+  for (int k = 0; k < kPairs; ++k) {
+    const auto at = static_cast<std::uint64_t>(10 + 4 * k);
+    b.op(1, "Push", at, at + 1, F::fields("elem", 100 + k));
+    b.op(2, "Push", at, at + 1, F::fields("elem", 200 + k));
+  }
+  b.op(0, "Pop", 100, 101, F::fields("elem", 0, "ok", false));
+  b.write(dir);
+}
+
+validation::ValidationResult validate_stack(const fs::path& run, const std::optional<fs::path>& mc) {
+  validation::ValidateOptions o;
+  o.run_dir = run;
+  o.spec = fs::path(OMNILINK_SPECS_DIR) / "Stack.tla";
+  o.mc = mc;
+  o.checker = validation::Checker::native;
+  o.confirm_failures = false;
+  auto r = validation::validate_run(o);
+  INFO(r.summary());
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("data independence: stacks that differ only in elements no later operation logs are searched once", "[native][dead]") {
+  testing::ScratchDir dir;
+  write_lost_pushes_history(dir / "run");
+  // Stack.tla declares OmniLinkDataIndependent == {"elem"}; an MC module may take it back.
+  std::ofstream(dir / "MCNoDeclaration.tla") << "---- MODULE MCNoDeclaration ----\nEXTENDS Stack\n"
+                                                "OmniLinkDataIndependent == {}\n====\n";
+  const auto declared = validate_stack(dir / "run", std::nullopt);
+  const auto undeclared = validate_stack(dir / "run", dir / "MCNoDeclaration.tla");
+  REQUIRE(declared.verdict == "fail");
+  REQUIRE(undeclared.verdict == "fail");
+  CHECK(declared.linearized == undeclared.linearized);
+  const auto with = declared.states_distinct.value_or(0), without = undeclared.states_distinct.value_or(0);
+  INFO("distinct states with the declaration " << with << ", without " << without);
+  // Without it every order of the pairs is a different stack: over 2^kPairs states at the end.
+  CHECK(without > (1u << kPairs));
+  CHECK(with > 0);
+  CHECK(with < 8 * 2 * kPairs);
+}
+
+TEST_CASE("data independence: a declaration that names no parameter, or is no set of names, is an error", "[native][dead]") {
+  testing::ScratchDir dir;
+  write_lost_pushes_history(dir / "run");
+  std::ofstream(dir / "MCMisspelt.tla") << "---- MODULE MCMisspelt ----\nEXTENDS Stack\nOmniLinkDataIndependent == {\"element\"}\n====\n";
+  std::ofstream(dir / "MCNotASet.tla") << "---- MODULE MCNotASet ----\nEXTENDS Stack\nOmniLinkDataIndependent == \"elem\"\n====\n";
+  const auto misspelt = validate_stack(dir / "run", dir / "MCMisspelt.tla");
+  CHECK(misspelt.verdict == "error");
+  CHECK_THAT(misspelt.reason, Catch::Contains("\"element\", which is no operation's parameter"));
+  const auto not_a_set = validate_stack(dir / "run", dir / "MCNotASet.tla");
+  CHECK(not_a_set.verdict == "error");
+  CHECK_THAT(not_a_set.reason, Catch::Contains("must be a set of field names"));
 }

@@ -1,6 +1,7 @@
 #include "validation/native_check.hpp"
 
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <map>
@@ -14,14 +15,48 @@ namespace omnilink::validation {
 
 namespace {
 
-/// The field the MC module says the history is partitioned by (OmniLinkPartitionBy), if any.
-std::optional<std::string> partition_field(language::LoadedSpec& spec) {
-  const language::Definition* by = spec.mc_definition("OmniLinkPartitionBy");
-  if (by == nullptr) return std::nullopt;
+/// What the spec says of itself to the native checker (OmniLinkPartitionBy, OmniLinkDataIndependent):
+/// the MC module's definition, else the spec's own, as a constant value.
+std::optional<language::Value> checker_declaration(language::LoadedSpec& spec, const std::string& name) {
+  const language::Definition* def = spec.mc_definition(name);
+  if (def == nullptr) def = spec.spec_definition(name);
+  if (def == nullptr) return std::nullopt;
   language::Evaluator evaluator(spec);
-  const language::Value field = evaluator.evaluate(*by, {});
-  if (!field.is_string()) throw ValidationError("OmniLinkPartitionBy must be a field name (a string), not " + field.text());
-  return field.as_string();
+  return evaluator.evaluate(*def, {});
+}
+
+/// The field the history is partitioned by (OmniLinkPartitionBy), if any.
+std::optional<std::string> partition_field(language::LoadedSpec& spec) {
+  const auto field = checker_declaration(spec, "OmniLinkPartitionBy");
+  if (!field) return std::nullopt;
+  if (!field->is_string()) throw ValidationError("OmniLinkPartitionBy must be a field name (a string), not " + field->text());
+  return field->as_string();
+}
+
+/// The fields whose values the spec treats as atoms (OmniLinkDataIndependent, dead_values.hpp):
+/// each must be a parameter of some operation, so that a misspelt one is not silently ignored.
+std::vector<std::string> data_independent_fields(language::LoadedSpec& spec, const Problem& problem) {
+  const auto declared = checker_declaration(spec, "OmniLinkDataIndependent");
+  if (!declared) return {};
+  const std::string usage = "OmniLinkDataIndependent must be a set of field names (strings), not " + declared->text();
+  if (!declared->is_set() || !declared->finite()) throw ValidationError(usage);
+  std::vector<std::string> fields;
+  for (const language::Value& field : declared->elements()) {
+    if (!field.is_string()) throw ValidationError(usage);
+    const bool known = std::any_of(problem.params.begin(), problem.params.end(), [&](const auto& op) {
+      return std::find(op.second.names.begin(), op.second.names.end(), field.as_string()) != op.second.names.end();
+    });
+    if (!known) throw ValidationError("OmniLinkDataIndependent names " + field.text() + ", which is no operation's parameter");
+    fields.push_back(field.as_string());
+  }
+  return fields;
+}
+
+/// Half the machine's memory, in MiB: the native search's default memory limit.
+std::uint64_t default_memory_limit_mb() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return static_cast<std::uint64_t>(pages) / 2 * static_cast<std::uint64_t>(page) / (1024 * 1024);
 }
 
 /// A history split by the value of one field: every operation must have it (a pending one among
@@ -118,6 +153,7 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
   search.view = options.view;
   search.time_limit = options.timeout;
   search.max_states = options.max_states;
+  search.max_memory_mb = options.max_memory_mb != 0 ? options.max_memory_mb : default_memory_limit_mb();
   search.restart_budget = options.restart_budget;
   search.cancel = options.cancel;
   auto finish = [&] {
@@ -129,6 +165,7 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
   std::optional<Partitioned> partitioned;
   Decision decision;
   try {
+    search.data_independent = data_independent_fields(spec, problem);
     if (const auto field = partition_field(spec)) {
       partitioned = partition(problem, *field);
       // A thread costs about what checking a thousand small operations does (its start, its own

@@ -7,11 +7,15 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <fstream>
 #include <thread>
 #include <unordered_map>
 
+#include <unistd.h>
+
 #include "language/evaluator.hpp"
 #include "trace/value.hpp"
+#include "validation/dead_values.hpp"
 
 namespace omnilink::validation {
 namespace {
@@ -22,6 +26,14 @@ using language::State;
 using language::Value;
 
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();  // a pending operation's end
+
+// The process's resident memory in MiB (/proc/self/statm), 0 where it cannot be read.
+std::uint64_t resident_mb() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE)) / (1024 * 1024);
+}
 
 // A logged value as TLA+ (its integers fit TLC's: make_problem checked).
 Value to_value(const trace::Value& v) {
@@ -274,6 +286,24 @@ class Search {
       view_ = spec_.mc_definition(*options_.view);
       if (view_ == nullptr) throw ValidationError("--view " + *options_.view + ": no such operator in the MC module");
     }
+    index_data_independent_values();
+  }
+
+  /// dead_values_: every atom each operation logged (or, pending, may return) in a declared field.
+  void index_data_independent_values() {
+    for (std::uint32_t t = 0; t < problem_.threads.size(); ++t)
+      for (std::uint32_t i = 0; i < problem_.threads[t].size(); ++i) {
+        const ProblemOp& p = problem_.threads[t][i];
+        for (std::size_t k = 0; k < p.spec_op->params.size(); ++k) {
+          const auto& fields = options_.data_independent;
+          if (std::find(fields.begin(), fields.end(), p.spec_op->params[k]) == fields.end()) continue;
+          if (p.args[k] != nullptr) {
+            dead_values_.add_use({t, i}, to_value(*p.args[k]));
+          } else {
+            for (const auto& candidate : ops_[t][i].candidates) dead_values_.add_use({t, i}, candidate[k]);
+          }
+        }
+      }
   }
 
   std::int64_t progress(const Node& n) const {
@@ -289,8 +319,9 @@ class Search {
       seed.low = (seed.low + n.pc[t] * 0x9e3779b97f4a7c15ULL) ^ (static_cast<std::uint64_t>(n.choice[t] + 2) << 32 | t);
       seed.low ^= seed.low >> 29;
     }
-    if (view_ != nullptr) return language::fingerprint({evaluator_.evaluate(*view_, n.spec)}, seed);
-    return language::fingerprint(n.spec, seed);
+    std::vector<Value> seen = view_ != nullptr ? std::vector<Value>{evaluator_.evaluate(*view_, n.spec)} : n.spec;
+    if (!dead_values_.empty()) seen = dead_values_.renamed(seen, n.pc);
+    return language::fingerprint(seen, seed);
   }
 
   // The threads whose next operation may be linearized in `n`, earliest end first.
@@ -540,6 +571,7 @@ class Search {
   std::vector<State> states_;
   std::vector<Successor> probe_, enabled_probe_;  // try_enablers_first's
   FingerprintSet visited_;
+  DeadValues dead_values_;
   std::uint64_t generated_ = 0;
   std::vector<std::pair<std::uint32_t, std::int32_t>> taken_path_;  // pending operations linearized on the current path
   std::int64_t deepest_progress_ = -1;
@@ -599,6 +631,16 @@ std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
         if (std::chrono::steady_clock::now() - started_at_ > options_.time_limit) {
           SearchReport r = report(SearchReport::Outcome::limit, deepest_, deepest_taken_);
           r.limit = "the native search did not finish within " + std::to_string(options_.time_limit.count() / 1000) + " s";
+          return r;
+        }
+      }
+      // Memory: checked every 64k states, about a megabyte of visited set, since reading it costs
+      // a system call. The visited set is not all: the stack's frames hold states too.
+      if ((generated_ & 65535) == 0 && options_.max_memory_mb != 0) {
+        if (const std::uint64_t mb = resident_mb(); mb > options_.max_memory_mb) {
+          SearchReport r = report(SearchReport::Outcome::limit, deepest_, deepest_taken_);
+          r.limit = "the native search reached its memory limit of " + std::to_string(options_.max_memory_mb) + " MiB (" +
+                    std::to_string(visited_.size()) + " distinct states)";
           return r;
         }
       }

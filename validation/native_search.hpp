@@ -34,7 +34,11 @@ struct NativeSearchOptions {
   std::string init = "Init";
   std::optional<std::string> view;  // an MC-module operator over the spec's variables
   std::chrono::milliseconds time_limit{600'000};
-  std::uint64_t max_states = 20'000'000;  // distinct states kept: the search's memory limit
+  std::uint64_t max_states = 20'000'000;  // distinct states kept
+  std::uint64_t max_memory_mb = 0;         // the process's resident memory, checked as it grows; 0: no limit
+  /// Fields whose values the spec treats as atoms (OmniLinkDataIndependent, dead_values.hpp):
+  /// states equal up to a renaming of values no operation left has logged are searched once.
+  std::vector<std::string> data_independent;
   std::uint64_t restart_budget = 2'000;  // states an attempt may stall before it restarts
   const std::atomic<bool>* cancel = nullptr;
 };

@@ -39,7 +39,8 @@ struct ValidateOptions {
   std::optional<std::filesystem::path> java;
   std::string heap = "2g";
   std::chrono::seconds timeout{600};        // either checker; past it the verdict is unknown
-  std::uint64_t max_states = 20'000'000;    // the native search's memory limit (distinct states)
+  std::uint64_t max_states = 20'000'000;    // the native search's limit of distinct states
+  std::uint64_t max_memory_mb = 0;          // the native search's memory limit; 0: half the machine's
   std::uint64_t restart_budget = 2'000;    // states a native search attempt may stall (native_search.hpp)
   unsigned jobs = 0;  // partitions (OmniLinkPartitionBy) checked at once; 0: one per core
   const std::atomic<bool>* cancel = nullptr;  // set by another thread: the verdict is unknown
