@@ -434,6 +434,14 @@ const Definition* LoadedSpec::mc_definition(const std::string& name) {
   return def == nullptr || def->constant ? nullptr : evaluable(def);
 }
 
+std::vector<std::filesystem::path> LoadedSpec::source_files() const {
+  std::vector<std::filesystem::path> out;
+  for (const auto& [name, module] : files_)
+    if (!module->file.starts_with(kLibraryPrefix) && std::find(out.begin(), out.end(), module->file) == out.end())
+      out.push_back(module->file);
+  return out;
+}
+
 std::vector<std::pair<std::string, std::string>> LoadedSpec::library_modules() const {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [name, module] : files_)

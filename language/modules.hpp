@@ -65,6 +65,9 @@ class LoadedSpec {
   /// The community modules built into omnilink that the spec uses: name and TLA+ text, to give
   /// TLC the same definitions.
   std::vector<std::pair<std::string, std::string>> library_modules() const;
+  /// The files it read (the spec, the MC module, the modules they use; not those built into
+  /// omnilink), to tell whether it is still what is on disk.
+  std::vector<std::filesystem::path> source_files() const;
   /// The modules of the spec's EXTENDS closure, bases first, the spec last.
   const std::vector<const Module*>& spec_closure() const { return closure_; }
 

@@ -194,9 +194,10 @@ validation::ValidationResult validate_stack(const fs::path& run, const std::opti
 TEST_CASE("data independence: stacks that differ only in elements no later operation logs are searched once", "[native][dead]") {
   testing::ScratchDir dir;
   write_lost_pushes_history(dir / "run");
-  // Stack.tla declares OmniLinkDataIndependent == {"elem"}; an MC module may take it back.
+  // Stack.tla declares OmniLinkDataIndependent == {"elem"}; an MC module may take it back (and
+  // the projection that needs it).
   std::ofstream(dir / "MCNoDeclaration.tla") << "---- MODULE MCNoDeclaration ----\nEXTENDS Stack\n"
-                                                "OmniLinkDataIndependent == {}\n====\n";
+                                                "OmniLinkDataIndependent == {}\nOmniLinkProjectable == FALSE\n====\n";
   const auto declared = validate_stack(dir / "run", std::nullopt);
   const auto undeclared = validate_stack(dir / "run", dir / "MCNoDeclaration.tla");
   REQUIRE(declared.verdict == "fail");
@@ -221,4 +222,64 @@ TEST_CASE("data independence: a declaration that names no parameter, or is no se
   const auto not_a_set = validate_stack(dir / "run", dir / "MCNotASet.tla");
   CHECK(not_a_set.verdict == "error");
   CHECK_THAT(not_a_set.reason, Catch::Contains("must be a set of field names"));
+}
+
+namespace {
+
+// kPairs overlapping push pairs whose elements are popped only at the end (alive all along: the
+// renaming of dead values cannot merge their orders), T0's Push(7), then a pop that finds the
+// stack empty though 7 was never popped. The projection on {0, 7} fails on its own.
+void write_late_pops_history(const fs::path& dir) {
+  TraceBuilder b(3);
+  for (int k = 0; k < kPairs; ++k) {
+    const auto at = static_cast<std::uint64_t>(10 + 4 * k);
+    b.op(1, "Push", at, at + 1, F::fields("elem", 100 + k));
+    b.op(2, "Push", at, at + 1, F::fields("elem", 200 + k));
+  }
+  b.op(0, "Push", 90, 91, F::fields("elem", 7));
+  b.op(0, "Pop", 100, 101, F::fields("elem", 0, "ok", false));
+  std::uint64_t t = 200;
+  for (int k = kPairs - 1; k >= 0; --k) {
+    b.op(1, "Pop", t, t + 1, F::fields("elem", 200 + k, "ok", true)), t += 2;
+    b.op(1, "Pop", t, t + 1, F::fields("elem", 100 + k, "ok", true)), t += 2;
+  }
+  b.write(dir);
+}
+
+}  // namespace
+
+TEST_CASE("projection: a search out of room proves the failure on the values its deepest refusal involves", "[native][projection]") {
+  testing::ScratchDir dir;
+  write_late_pops_history(dir / "run");
+  validation::ValidateOptions o;
+  o.run_dir = dir / "run";
+  o.spec = fs::path(OMNILINK_SPECS_DIR) / "Stack.tla";
+  o.checker = validation::Checker::native;
+  o.confirm_failures = false;
+  o.projection_after = 100;  // the whole search needs over 2^kPairs states
+  const auto projected = validation::validate_run(o);
+  INFO(projected.summary());
+  REQUIRE(projected.verdict == "fail");
+  REQUIRE(!projected.caveats.empty());
+  CHECK_THAT(projected.caveats.back(), Catch::Contains("operations on the values {0, 7} alone"));
+  CHECK(projected.states_distinct.value_or(0) < 10);
+  REQUIRE(projected.refused);
+  CHECK(projected.refused->conjunct.find("stack = <<>>") != std::string::npos);
+  // Without the declaration the whole search decides the same, with every order of the pairs.
+  std::ofstream(dir / "MCWhole.tla") << "---- MODULE MCWhole ----\nEXTENDS Stack\nOmniLinkProjectable == FALSE\n====\n";
+  o.mc = dir / "MCWhole.tla";
+  const auto whole = validation::validate_run(o);
+  INFO(whole.summary());
+  REQUIRE(whole.verdict == "fail");
+  CHECK(whole.states_distinct.value_or(0) > (1u << kPairs));
+  CHECK(whole.refused->conjunct == projected.refused->conjunct);
+}
+
+TEST_CASE("projection: a declaration without the value fields is an error", "[native][projection]") {
+  testing::ScratchDir dir;
+  write_late_pops_history(dir / "run");
+  std::ofstream(dir / "MCNoFields.tla") << "---- MODULE MCNoFields ----\nEXTENDS Stack\nOmniLinkDataIndependent == {}\n====\n";
+  const auto r = validate_stack(dir / "run", dir / "MCNoFields.tla");
+  CHECK(r.verdict == "error");
+  CHECK_THAT(r.reason, Catch::Contains("OmniLinkProjectable needs OmniLinkDataIndependent"));
 }

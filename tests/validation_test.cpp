@@ -425,6 +425,30 @@ TEST_CASE("a spec that is not valid TLA+ is an error naming file:line:col for ev
   }
 }
 
+TEST_CASE("a spec is read once for many runs, and again when one of its files changes", "[validate][errors]") {
+  testing::ScratchDir dir;
+  figure2(2).write(dir / "run");
+  const std::string queue = "EXTENDS Sequences\nVARIABLE queue\nInit == queue = <<>>\n"
+                            "Enqueue(elem) == queue' = Append(queue, elem)\n"
+                            "Dequeue(elem, ok) == ok /\\ queue # <<>> /\\ Head(queue) = elem /\\ queue' = Tail(queue)\n";
+  std::ofstream(dir / "Base.tla") << "---- MODULE Base ----\n" << queue << "====\n";
+  std::ofstream(dir / "Q.tla") << "---- MODULE Q ----\nEXTENDS Base\n"
+                                  "Next == \\E e \\in {1, 2, 3}, ok \\in BOOLEAN : Enqueue(e) \\/ Dequeue(e, ok)\n====\n";
+  validation::ValidateOptions o;
+  o.run_dir = dir / "run";
+  o.spec = dir / "Q.tla";
+  o.checker = validation::Checker::native;
+  o.confirm_failures = false;
+  CHECK(validation::validate_run(o).verdict == "pass");
+  CHECK(validation::validate_run(o).verdict == "pass");  // the spec as read before
+  // A module the spec extends changes (a syntax error): the next validation reads it again.
+  std::ofstream(dir / "Base.tla", std::ios::trunc) << "---- MODULE Base ----\n" << queue << "Broken == (\n====\n";
+  fs::last_write_time(dir / "Base.tla", fs::last_write_time(dir / "Base.tla") + std::chrono::seconds(2));
+  const auto broken = validation::validate_run(o);
+  CHECK(broken.verdict == "error");
+  CHECK_THAT(broken.reason, Catch::Contains("Base.tla:7:"));
+}
+
 TEST_CASE("a spec in the TLA+ real specs use: actions through an INSTANCE, a community module, an MC definition standing for the spec's",
           "[validate][tlc][language]") {
   // A register spec written as many public specs are: its store instantiated from another module,
@@ -485,21 +509,34 @@ TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {
   CHECK(missing.exit_code() == 2);
   CHECK_THAT(missing.reason, Catch::Contains("TLC not found"));
 
-  // Eleven pushes that all overlap, then a pop no order explains: the checker must try every
-  // order (100 million states), which takes far longer than the one second it is given. It is
-  // stopped, and the verdict says so.
+  // Eleven pushes that all overlap, then a pop no order explains: without Stack.tla's declarations
+  // (taken back by the MC module) the checker must try every order (100 million states), which
+  // takes far longer than the one second it is given. It is stopped, and the verdict says so.
   TraceBuilder slow_trace(12);
   for (std::uint32_t t = 0; t < 11; ++t) slow_trace.op(t, "Push", 1 + t, 100, F::fields("elem", static_cast<std::int64_t>(t)));
   slow_trace.op(11, "Pop", 200, 201, F::fields("elem", 42, "ok", true));
   slow_trace.write(dir / "slow");
+  std::ofstream(dir / "MCStackWhole.tla") << "---- MODULE MCStackWhole ----\nEXTENDS Stack\n"
+                                             "OmniLinkDataIndependent == {}\nOmniLinkProjectable == FALSE\n====\n";
   o.run_dir = dir / "slow";
   o.spec = kSpecs / "Stack.tla";
+  o.mc = dir / "MCStackWhole.tla";
   o.tlc_jar.reset();
   o.checker = testing::test_checker();
   o.timeout = std::chrono::seconds(1);
   auto slow = validation::validate_run(o);
   CHECK(slow.verdict == "unknown");
   CHECK_THAT(slow.reason, Catch::Contains("did not finish within 1 s"));
+  if (o.checker != validation::Checker::tlc) {
+    // With them, the pushed elements are dead at once (no pop logs them): every order of the same
+    // pushes is one stack, and the states are the 2^11 sets of pushes done.
+    o.mc.reset();
+    o.confirm_failures = false;
+    const auto declared = validation::validate_run(o);
+    INFO(declared.summary());
+    CHECK(declared.verdict == "fail");
+    CHECK(declared.states_distinct.value_or(0) <= 2 * 2048);
+  }
 }
 
 TEST_CASE("omnilink validate on the command line", "[validate][tlc][cli]") {

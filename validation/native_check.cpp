@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "language/evaluator.hpp"
 #include "validation/native_search.hpp"
+#include "validation/projection.hpp"
 
 namespace omnilink::validation {
 
@@ -50,6 +52,16 @@ std::vector<std::string> data_independent_fields(language::LoadedSpec& spec, con
     fields.push_back(field.as_string());
   }
   return fields;
+}
+
+/// Whether the spec declares itself closed under projection (OmniLinkProjectable, projection.hpp).
+bool projectable(language::LoadedSpec& spec, const std::vector<std::string>& fields) {
+  const auto declared = checker_declaration(spec, "OmniLinkProjectable");
+  if (!declared) return false;
+  if (!declared->is_bool()) throw ValidationError("OmniLinkProjectable must be TRUE or FALSE, not " + declared->text());
+  if (declared->as_bool() && fields.empty())
+    throw ValidationError("OmniLinkProjectable needs OmniLinkDataIndependent: the fields whose values a projection keeps or removes");
+  return declared->as_bool();
 }
 
 /// Half the machine's memory, in MiB: the native search's default memory limit.
@@ -145,7 +157,8 @@ RefusedOp describe_refusal(const Problem& decided, const SearchReport::Refused& 
 
 }  // namespace
 
-void check_natively(ValidationResult& result, const Problem& problem, language::LoadedSpec& spec, const ValidateOptions& options) {
+void check_natively(ValidationResult& result, const Problem& problem, language::LoadedSpec& spec, const ValidateOptions& options,
+                    std::optional<Problem>* proof) {
   const auto started = std::chrono::steady_clock::now();
   result.checker = "native";
   NativeSearchOptions search;
@@ -163,6 +176,8 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
   };
   // P-compositionality: a spec over independent keys checks each key's operations on their own.
   std::optional<Partitioned> partitioned;
+  std::optional<Problem> projected;  // a projection that proved the failure
+  std::string projection_note;
   Decision decision;
   try {
     search.data_independent = data_independent_fields(spec, problem);
@@ -175,8 +190,36 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
       const auto jobs = static_cast<unsigned>(std::min<std::uint64_t>(wanted, 1 + (problem.operations + problem.pending) / kOperationsPerThread));
       decision = combine(*partitioned, search_linearizations(partitioned->parts, spec, search, jobs));
       result.partitions = PartitionSummary{*field, partitioned->parts.size(), decision.failed_part};
-    } else {
+    } else if (!projectable(spec, search.data_independent)) {
       decision.report = search_linearization(problem, spec, search);
+    } else {
+      // The cheapest proof first: a search with a small budget decides most histories; one that
+      // runs out of room names the values its deepest refusal involves, whose projection may fail
+      // on its own (which proves the whole fails); only then the whole search, within its limits.
+      NativeSearchOptions first = search;
+      first.max_states = std::min(search.max_states, options.projection_after);
+      decision.report = search_linearization(problem, spec, first);
+      const auto elapsed = [&] { return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started); };
+      if (decision.report.outcome == SearchReport::Outcome::limit && decision.report.refused && first.max_states < search.max_states) {
+        const std::set<std::string> values = projection_values(problem, *decision.report.refused, search.data_independent);
+        projected = project(problem, search.data_independent, values);
+        NativeSearchOptions part = search;
+        part.time_limit = std::max(std::chrono::milliseconds(1), search.time_limit - elapsed());
+        SearchReport on_values = search_linearization(*projected, spec, part);
+        if (on_values.outcome == SearchReport::Outcome::rejected) {
+          std::string listed;
+          for (const std::string& v : values) listed += (listed.empty() ? "" : ", ") + v;
+          projection_note = "the failure is proved by the " + std::to_string(projected->operations + projected->pending) +
+                            " operations on the values {" + listed + "} alone (the spec is closed under projection: OmniLinkProjectable)";
+          decision.report = std::move(on_values);
+          decision.decided = &*projected;
+        } else {
+          projected.reset();
+          NativeSearchOptions whole = search;
+          whole.time_limit = std::max(std::chrono::milliseconds(1), search.time_limit - elapsed());
+          decision.report = search_linearization(problem, spec, whole);
+        }
+      }
     }
   } catch (const language::EvalError& e) {
     finish();
@@ -227,6 +270,11 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
   result.reason = "no order of the operations is accepted by the spec; the deepest search linearized " +
                   std::to_string(report.linearized) + " of " + std::to_string(decided.operations);
   if (result.partitions) result.reason += " operations of the partition " + result.partitions->failed;
+  if (projected) {
+    result.reason += " operations of a projection";
+    result.caveats.push_back(projection_note);
+    if (proof != nullptr) *proof = std::move(projected);
+  }
 }
 
 }  // namespace omnilink::validation

@@ -2,6 +2,8 @@
 // verdict with the same frontier and pending outcomes TLC's gives.
 #pragma once
 
+#include <optional>
+
 #include "language/modules.hpp"
 #include "validation/problem.hpp"
 #include "validation/result.hpp"
@@ -10,7 +12,10 @@
 namespace omnilink::validation {
 
 /// Decides `problem` in-process and sets the result's verdict. Throws language::FragmentError
-/// when the spec's actions use TLA+ outside the fragment (the caller may fall back to TLC).
-void check_natively(ValidationResult& result, const Problem& problem, language::LoadedSpec& spec, const ValidateOptions& options);
+/// when the spec's actions use TLA+ outside the fragment (the caller may fall back to TLC). A
+/// failure proved by a projection (projection.hpp) leaves that smaller problem in `proof`, for TLC
+/// to confirm instead of the whole.
+void check_natively(ValidationResult& result, const Problem& problem, language::LoadedSpec& spec, const ValidateOptions& options,
+                    std::optional<Problem>* proof = nullptr);
 
 }  // namespace omnilink::validation

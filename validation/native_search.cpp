@@ -544,7 +544,8 @@ class Search {
       for (const Value& v : ops_[t][position].candidates[static_cast<std::size_t>(c)]) entry.arguments.push_back(v.text());
       r.pending_taken.push_back(std::move(entry));
     }
-    if (outcome == SearchReport::Outcome::rejected) r.refused = explain(at);
+    // A search out of room names its deepest refusal too: what a smaller proof may start from.
+    if (outcome == SearchReport::Outcome::rejected || outcome == SearchReport::Outcome::limit) r.refused = explain(at);
     r.states_generated = generated_;
     r.states_distinct = visited_.size();
     return r;

@@ -1,6 +1,8 @@
 #include "validation/validate.hpp"
 
+#include <algorithm>
 #include <fstream>
+#include <map>
 
 #include "language/modules.hpp"
 #include "language/syntax.hpp"
@@ -76,7 +78,9 @@ class Decider {
       result.caveats.push_back("the failure was not confirmed by TLC (" + why_not + ")");
       return;
     }
-    cross_check(result, problem, dir, "TLC confirms the failure (" + dir.filename().string() + "/)",
+    // A failure a projection proved: TLC checks that projection, which is what proves it.
+    cross_check(result, proof_ ? *proof_ : problem, dir,
+                "TLC confirms the failure" + std::string(proof_ ? " of the projection" : "") + " (" + dir.filename().string() + "/)",
                 "TLC could not confirm the failure: ");
   }
 
@@ -85,7 +89,8 @@ class Decider {
   bool native(ValidationResult& result, const Problem& problem) {
     if (!native_unavailable_.empty()) return false;
     try {
-      check_natively(result, problem, loaded_, options_);
+      proof_.reset();
+      check_natively(result, problem, loaded_, options_, &proof_);
       return true;
     } catch (const language::FragmentError& e) {
       native_unavailable_ = e.what();
@@ -125,6 +130,7 @@ class Decider {
   const language::SpecInterface& spec_;
   language::LoadedSpec& loaded_;
   std::string native_unavailable_;  // a construct the embedded checker does not evaluate: TLC may
+  std::optional<Problem> proof_;    // the projection that proved the native checker's failure
 };
 
 // A FAIL whose search gave pending operations results from the values logged in the run (the
@@ -159,6 +165,43 @@ void certify_failure(ValidationResult& result, const Problem& problem, const lan
   result.refused.reset();
 }
 
+/// The spec as validation reads it: loaded (for both checkers) and its interface derived.
+struct ReadSpec {
+  std::unique_ptr<language::LoadedSpec> loaded;
+  language::SpecInterface interface;
+  std::vector<std::pair<fs::path, fs::file_time_type>> sources;  // as they were when read
+  bool current() const {
+    std::error_code ec;
+    return std::all_of(sources.begin(), sources.end(), [&](const auto& s) { return fs::last_write_time(s.first, ec) == s.second && !ec; });
+  }
+};
+
+/// The spec of `options`, read once per thread and kept while its files are unchanged: `validate`
+/// of a hundred histories, or a campaign's validation worker, reads it once, not once a run
+/// (reading and binding cost more than checking a small history). One thread at a time: the
+/// checkers bind definitions as they use them. Wrong TLA+ is an error whichever checker was
+/// chosen, never hidden behind a checker that is missing.
+ReadSpec& read_spec(const ValidateOptions& options) {
+  thread_local std::map<std::string, ReadSpec> cache;
+  const std::string key = fs::absolute(options.spec).string() + "\n" + (options.mc ? fs::absolute(*options.mc).string() : "") + "\n" + options.next;
+  if (auto it = cache.find(key); it != cache.end() && it->second.current()) return it->second;
+  cache.erase(key);
+  ReadSpec read;
+  try {
+    read.loaded = language::LoadedSpec::load(options.spec, options.mc);
+    read.interface = language::spec_interface(*read.loaded, options.next);
+  } catch (const language::SpecError& e) {  // a syntax error too
+    throw ValidationError(std::string("the spec is not valid TLA+: ") + e.what());
+  } catch (const language::FragmentError& e) {
+    throw ValidationError(std::string("omnilink cannot read the spec's operations: ") + e.what());
+  }
+  for (const fs::path& file : read.loaded->source_files()) {
+    std::error_code ec;
+    read.sources.emplace_back(file, fs::last_write_time(file, ec));
+  }
+  return cache.emplace(key, std::move(read)).first->second;
+}
+
 }  // namespace
 
 ValidationResult validate_run(const ValidateOptions& options) {
@@ -178,18 +221,9 @@ ValidationResult validate_run(const ValidateOptions& options) {
     result.reason = why;
   };
   try {
-    // The spec, read once for both checkers. Wrong TLA+ is an error whichever checker was chosen,
-    // never hidden behind a checker that is missing.
-    std::unique_ptr<language::LoadedSpec> loaded;
-    language::SpecInterface spec;
-    try {
-      loaded = language::LoadedSpec::load(options.spec, options.mc);
-      spec = language::spec_interface(*loaded, options.next);
-    } catch (const language::SpecError& e) {  // a syntax error too
-      throw ValidationError(std::string("the spec is not valid TLA+: ") + e.what());
-    } catch (const language::FragmentError& e) {
-      throw ValidationError(std::string("omnilink cannot read the spec's operations: ") + e.what());
-    }
+    ReadSpec& read = read_spec(options);
+    language::LoadedSpec* loaded = read.loaded.get();
+    const language::SpecInterface& spec = read.interface;
 
     // A fresh directory each time: nothing from an earlier validation can be mistaken for this one's.
     fs::remove_all(result.directory);

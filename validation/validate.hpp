@@ -42,6 +42,7 @@ struct ValidateOptions {
   std::uint64_t max_states = 20'000'000;    // the native search's limit of distinct states
   std::uint64_t max_memory_mb = 0;          // the native search's memory limit; 0: half the machine's
   std::uint64_t restart_budget = 2'000;    // states a native search attempt may stall (native_search.hpp)
+  std::uint64_t projection_after = 250'000;  // states a first search may take before a projection is tried (projection.hpp)
   unsigned jobs = 0;  // partitions (OmniLinkPartitionBy) checked at once; 0: one per core
   const std::atomic<bool>* cancel = nullptr;  // set by another thread: the verdict is unknown
 };

@@ -26,6 +26,8 @@ Dequeue(elem, ok) ==
 \* so states that differ only in the order of elements no later operation logs are one
 \* (docs/validation.md, "Data independence"). TLC ignores it.
 OmniLinkDataIndependent == {"elem"}
+\* And closed under projection: a queue without one element's enqueue and dequeue is a queue (docs/validation.md).
+OmniLinkProjectable == TRUE
 
 Init == queue = <<>>
 

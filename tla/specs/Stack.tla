@@ -18,6 +18,8 @@ Pop(elem, ok) ==
 \* so states that differ only in the order of elements no later operation logs are one
 \* (docs/validation.md, "Data independence"). TLC ignores it.
 OmniLinkDataIndependent == {"elem"}
+\* And closed under projection: a stack without one element's push and pop is a stack (docs/validation.md).
+OmniLinkProjectable == TRUE
 
 Init == stack = <<>>
 Next == \E elem \in Int, ok \in BOOLEAN : Push(elem) \/ Pop(elem, ok)

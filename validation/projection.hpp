@@ -1,0 +1,36 @@
+// A smaller failing sub-problem: the operations on a few values. A spec may declare that it is
+// closed under projection (`OmniLinkProjectable == TRUE`, with OmniLinkDataIndependent naming the
+// value fields): removing every operation that logged some value leaves a behaviour of the spec
+// (a stack or queue without one element's push and pop is still a stack or queue; a stack that has
+// a Size operation is not). Then a history linearizes only if its projection on any set of values
+// does, and a projection that fails proves the whole fails.
+//
+// Why: a failing history is searched exhaustively, and a long one whose overlaps leave many orders
+// open (pushes that are popped only much later) can hold more states than any budget. The failure
+// itself is usually about two values: a pop that found the stack empty while an element pushed
+// before it was never popped. Their projection is a few dozen operations.
+//
+// The native checker (native_check.cpp) looks for such a proof when a search runs out of room:
+// the values are those of its deepest refusal (projection_values).
+#pragma once
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "validation/native_search.hpp"
+#include "validation/problem.hpp"
+
+namespace omnilink::validation {
+
+/// The values (TLA+ text of the integers and strings in `fields`) the refusal involves: the
+/// refused operation's own, the lost value, and those of the operations tied to it.
+std::set<std::string> projection_values(const Problem& decided, const SearchReport::Refused& refused,
+                                        const std::vector<std::string>& fields);
+
+/// The projection of `problem` on `values`: the operations whose values in `fields` all lie in
+/// `values` (those that logged none included), and pending operations whose field is unknown
+/// (they may be left out, so keeping them allows more, never less).
+Problem project(const Problem& problem, const std::vector<std::string>& fields, const std::set<std::string>& values);
+
+}  // namespace omnilink::validation
