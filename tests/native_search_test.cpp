@@ -164,15 +164,21 @@ TEST_CASE("a wide operation's place in its window: a restart learns from the ref
 
 namespace {
 
-// kPairs pushes of T1 and T2 overlapping two by two, whose elements no operation pops, then T0's
-// pop that finds the stack empty (no order allows it). Each pair's two orders leave two stacks.
-void write_lost_pushes_history(const fs::path& dir) {
-  TraceBuilder b(3);
+// kPairs pushes of T1 and T2 overlapping two by two (elements 100 + k and 200 + k), before time 90:
+// each pair's two orders leave two stacks.
+void push_overlapping_pairs(TraceBuilder& b) {
   for (int k = 0; k < kPairs; ++k) {
     const auto at = static_cast<std::uint64_t>(10 + 4 * k);
     b.op(1, "Push", at, at + 1, F::fields("elem", 100 + k));
     b.op(2, "Push", at, at + 1, F::fields("elem", 200 + k));
   }
+}
+
+// The pairs, whose elements no operation pops, then T0's pop that finds the stack empty (no order
+// allows it).
+void write_lost_pushes_history(const fs::path& dir) {
+  TraceBuilder b(3);
+  push_overlapping_pairs(b);
   b.op(0, "Pop", 100, 101, F::fields("elem", 0, "ok", false));
   b.write(dir);
 }
@@ -226,16 +232,12 @@ TEST_CASE("data independence: a declaration that names no parameter, or is no se
 
 namespace {
 
-// kPairs overlapping push pairs whose elements are popped only at the end (alive all along: the
-// renaming of dead values cannot merge their orders), T0's Push(7), then a pop that finds the
-// stack empty though 7 was never popped. The projection on {0, 7} fails on its own.
+// The pairs, whose elements are popped only at the end (alive all along: the renaming of dead
+// values cannot merge their orders), T0's Push(7), then a pop that finds the stack empty though 7
+// was never popped. The projection on {0, 7} fails on its own.
 void write_late_pops_history(const fs::path& dir) {
   TraceBuilder b(3);
-  for (int k = 0; k < kPairs; ++k) {
-    const auto at = static_cast<std::uint64_t>(10 + 4 * k);
-    b.op(1, "Push", at, at + 1, F::fields("elem", 100 + k));
-    b.op(2, "Push", at, at + 1, F::fields("elem", 200 + k));
-  }
+  push_overlapping_pairs(b);
   b.op(0, "Push", 90, 91, F::fields("elem", 7));
   b.op(0, "Pop", 100, 101, F::fields("elem", 0, "ok", false));
   std::uint64_t t = 200;
