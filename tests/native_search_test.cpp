@@ -202,7 +202,7 @@ TEST_CASE("data independence: stacks that differ only in elements no later opera
   write_lost_pushes_history(dir / "run");
   // Stack.tla declares OmniLinkDataIndependent == {"elem"}; an MC module may take it back (and
   // the projection that needs it).
-  std::ofstream(dir / "MCNoDeclaration.tla") << "---- MODULE MCNoDeclaration ----\nEXTENDS Stack\n"
+  std::ofstream(dir / "MCNoDeclaration.tla") << "---- MODULE MCNoDeclaration ----\n"
                                                 "OmniLinkDataIndependent == {}\nOmniLinkProjectable == FALSE\n====\n";
   const auto declared = validate_stack(dir / "run", std::nullopt);
   const auto undeclared = validate_stack(dir / "run", dir / "MCNoDeclaration.tla");
@@ -220,8 +220,8 @@ TEST_CASE("data independence: stacks that differ only in elements no later opera
 TEST_CASE("data independence: a declaration that names no parameter, or is no set of names, is an error", "[native][dead]") {
   testing::ScratchDir dir;
   write_lost_pushes_history(dir / "run");
-  std::ofstream(dir / "MCMisspelt.tla") << "---- MODULE MCMisspelt ----\nEXTENDS Stack\nOmniLinkDataIndependent == {\"element\"}\n====\n";
-  std::ofstream(dir / "MCNotASet.tla") << "---- MODULE MCNotASet ----\nEXTENDS Stack\nOmniLinkDataIndependent == \"elem\"\n====\n";
+  std::ofstream(dir / "MCMisspelt.tla") << "---- MODULE MCMisspelt ----\nOmniLinkDataIndependent == {\"element\"}\n====\n";
+  std::ofstream(dir / "MCNotASet.tla") << "---- MODULE MCNotASet ----\nOmniLinkDataIndependent == \"elem\"\n====\n";
   const auto misspelt = validate_stack(dir / "run", dir / "MCMisspelt.tla");
   CHECK(misspelt.verdict == "error");
   CHECK_THAT(misspelt.reason, Catch::Contains("\"element\", which is no operation's parameter"));
@@ -268,7 +268,7 @@ TEST_CASE("projection: a search out of room proves the failure on the values its
   REQUIRE(projected.refused);
   CHECK(projected.refused->conjunct.find("stack = <<>>") != std::string::npos);
   // Without the declaration the whole search decides the same, with every order of the pairs.
-  std::ofstream(dir / "MCWhole.tla") << "---- MODULE MCWhole ----\nEXTENDS Stack\nOmniLinkProjectable == FALSE\n====\n";
+  std::ofstream(dir / "MCWhole.tla") << "---- MODULE MCWhole ----\nOmniLinkProjectable == FALSE\n====\n";
   o.mc = dir / "MCWhole.tla";
   const auto whole = validation::validate_run(o);
   INFO(whole.summary());
@@ -280,7 +280,7 @@ TEST_CASE("projection: a search out of room proves the failure on the values its
 TEST_CASE("projection: a declaration without the value fields is an error", "[native][projection]") {
   testing::ScratchDir dir;
   write_late_pops_history(dir / "run");
-  std::ofstream(dir / "MCNoFields.tla") << "---- MODULE MCNoFields ----\nEXTENDS Stack\nOmniLinkDataIndependent == {}\n====\n";
+  std::ofstream(dir / "MCNoFields.tla") << "---- MODULE MCNoFields ----\nOmniLinkDataIndependent == {}\n====\n";
   const auto r = validate_stack(dir / "run", dir / "MCNoFields.tla");
   CHECK(r.verdict == "error");
   CHECK_THAT(r.reason, Catch::Contains("OmniLinkProjectable needs OmniLinkDataIndependent"));
