@@ -199,13 +199,17 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
       NativeSearchOptions first = search;
       first.max_states = std::min(search.max_states, options.projection_after);
       decision.report = search_linearization(problem, spec, first);
-      const auto elapsed = [&] { return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started); };
+      // The limits of `search`, with the time the searches before it took taken off.
+      const auto time_left = [&] {
+        NativeSearchOptions rest = search;
+        const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started);
+        rest.time_limit = std::max(std::chrono::milliseconds(1), search.time_limit - elapsed);
+        return rest;
+      };
       if (decision.report.outcome == SearchReport::Outcome::limit && decision.report.refused && first.max_states < search.max_states) {
         const std::set<std::string> values = projection_values(problem, *decision.report.refused, search.data_independent);
         projected = project(problem, search.data_independent, values);
-        NativeSearchOptions part = search;
-        part.time_limit = std::max(std::chrono::milliseconds(1), search.time_limit - elapsed());
-        SearchReport on_values = search_linearization(*projected, spec, part);
+        SearchReport on_values = search_linearization(*projected, spec, time_left());
         if (on_values.outcome == SearchReport::Outcome::rejected) {
           std::string listed;
           for (const std::string& v : values) listed += (listed.empty() ? "" : ", ") + v;
@@ -215,9 +219,7 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
           decision.decided = &*projected;
         } else {
           projected.reset();
-          NativeSearchOptions whole = search;
-          whole.time_limit = std::max(std::chrono::milliseconds(1), search.time_limit - elapsed());
-          decision.report = search_linearization(problem, spec, whole);
+          decision.report = search_linearization(problem, spec, time_left());
         }
       }
     }
