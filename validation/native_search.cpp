@@ -381,6 +381,11 @@ class Search {
         states_.clear();
         evaluator_.successors(*action, op.candidates[c], n.spec, states_);
         for (State& s : states_) {
+          // A pending operation (its thread's last, never blocking another) that would finish
+          // here without changing the spec's variables leaves a state that the one where it is
+          // left out simulates: every step open to it is open there too. Searching it is waste,
+          // and each pending operation would double the states.
+          if (op.pending && finishes && n.choice[t] < 0 && s == n.spec) continue;
           Successor next{Node{n.pc, n.choice, std::move(s)}, -1, -1};
           if (finishes) {
             ++next.node.pc[t];
@@ -582,8 +587,9 @@ class Search {
 
 SearchReport Search::run() {
   started_at_ = std::chrono::steady_clock::now();
-  // A linearizable history visits about one state per operation: room for those up front.
-  visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(total_) + 16, options_.max_states)));
+  // A linearizable history visits about one state per operation, a small rejected one a few
+  // thousand: room for those up front (256 KiB), since growing by doubling rehashes everything.
+  visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(static_cast<std::uint64_t>(total_) + 16, 8192), options_.max_states)));
   initial_ = evaluator_.initial_states(*init_);
   if (initial_.empty()) {
     SearchReport r;
