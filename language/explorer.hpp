@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "language/modules.hpp"
 
@@ -19,8 +20,10 @@ struct Exploration {
   bool truncated = false;      // stopped at max_states
 };
 
-/// Throws EvalError, FragmentError or SpecError.
+/// `constraints` name state predicates (a TLC configuration's CONSTRAINT): as in TLC, a state
+/// that fails one, initial or not, is neither counted nor explored. Throws EvalError,
+/// FragmentError or SpecError.
 Exploration explore(LoadedSpec& spec, const std::string& init, const std::string& next, std::uint32_t levels,
-                    std::uint64_t max_states);
+                    std::uint64_t max_states, const std::vector<std::string>& constraints = {});
 
 }  // namespace omnilink::language

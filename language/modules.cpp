@@ -309,6 +309,20 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
     scope.visible.merge(inner->exported);
     scope.exported.merge(inner->exported);
   }
+  // SANY's rule: a name a module declares or defines must not be one it already has (from what it
+  // EXTENDS, or its own). An MC module that EXTENDS the spec cannot override its definitions.
+  auto require_new_name = [&](const std::string& name, const SourcePos& at) {
+    const SourcePos* earlier = nullptr;
+    // A TLC configuration's values stand for the name in every module: they are no definition.
+    const auto configured = config_definitions_.find(name);
+    if (auto d = scope.visible.definitions.find(name);
+        d != scope.visible.definitions.end() && (configured == config_definitions_.end() || configured->second != d->second))
+      earlier = &d->second->pos;
+    if (earlier == nullptr && !scope.visible.variables.count(name)) return;
+    throw SpecError(at.text() + ": multiply-defined symbol " + shown(name) + ": " +
+                    (earlier != nullptr ? "already defined at " + earlier->text() : std::string("already a variable")) +
+                    " (as in TLC; an MC module whose definitions stand for the spec's must not EXTEND it)");
+  };
   auto add_definition = [&](Definition* def, bool local) {
     scope.visible.definitions[def->name] = def;
     if (!local) scope.exported.definitions[def->name] = def;
@@ -331,6 +345,7 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
     scope.owned_exprs.push_back(std::move(name));
   };
   for (const auto& c : m.constants) {
+    require_new_name(c.name, c.pos);
     if (as_instance != nullptr) {
       substitute_by_name(c.name);
       continue;
@@ -349,6 +364,7 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
     scope.owned.push_back(std::move(def));
   }
   for (const auto& v : m.variables) {
+    require_new_name(v.name, v.pos);
     if (as_instance != nullptr) {
       substitute_by_name(v.name);
       continue;
@@ -358,6 +374,7 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
   }
   // The module's own definitions: copies, bound in this scope (the MC module's stand for the spec's).
   for (const auto& d : m.definitions) {
+    require_new_name(d->name, d->pos);
     if (Definition* substitute = mc_override(d->name)) {
       add_definition(substitute, d->local);
       const Override o{d->name, m.name, d->params.size()};

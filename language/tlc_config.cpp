@@ -68,14 +68,14 @@ class Reader {
   TlcConfig read() {
     static const std::set<std::string> kIgnored = {"INVARIANT", "INVARIANTS", "PROPERTY", "PROPERTIES", "CHECK_DEADLOCK",
                                                    "ALIAS", "POSTCONDITION", "POSTCONDITIONS"};
-    static const std::set<std::string> kChanges = {"SYMMETRY", "VIEW", "CONSTRAINT", "CONSTRAINTS", "ACTION_CONSTRAINT",
-                                                   "ACTION_CONSTRAINTS"};
+    static const std::set<std::string> kChanges = {"SYMMETRY", "VIEW", "ACTION_CONSTRAINT", "ACTION_CONSTRAINTS"};
     TlcConfig out;
     std::string section;
     while (i_ < toks_.size()) {
       const Token& t = toks_[i_];
       if (!t.string && (t.text == "CONSTANT" || t.text == "CONSTANTS" || kIgnored.count(t.text) || kChanges.count(t.text) ||
-                        t.text == "INIT" || t.text == "NEXT" || t.text == "SPECIFICATION")) {
+                        t.text == "CONSTRAINT" || t.text == "CONSTRAINTS" || t.text == "INIT" || t.text == "NEXT" ||
+                        t.text == "SPECIFICATION")) {
         section = t.text;
         ++i_;
         if (section == "INIT") out.init = name();
@@ -99,6 +99,10 @@ class Reader {
         } else {
           fail(op, "'=' or '<-' after the constant " + constant);
         }
+        continue;
+      }
+      if (section == "CONSTRAINT" || section == "CONSTRAINTS") {
+        out.constraints.push_back(name());
         continue;
       }
       if (section.empty()) fail(t, "a section (CONSTANTS, INIT, NEXT, SPECIFICATION, ...)");

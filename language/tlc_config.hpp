@@ -1,8 +1,8 @@
 // A TLC configuration file (.cfg) as omnilink reads it to explore a spec the way TLC would: the
 // constants' values (numbers, strings, booleans, model values, sets and tuples of them), the
-// definitions that stand for others (`Op <- Other`), and INIT/NEXT or SPECIFICATION. What would
-// change which states TLC counts (SYMMETRY, VIEW, CONSTRAINT, ACTION_CONSTRAINT) is listed, for the
-// caller to refuse; invariants and properties are not read.
+// definitions that stand for others (`Op <- Other`), INIT/NEXT or SPECIFICATION, and the state
+// constraints (CONSTRAINT). What else would change which states TLC counts (SYMMETRY, VIEW,
+// ACTION_CONSTRAINT) is listed, for the caller to refuse; invariants and properties are not read.
 #pragma once
 
 #include <map>
@@ -18,7 +18,8 @@ struct TlcConfig {
   std::map<std::string, Value> constants;            // N = 3, Procs = {p1, p2}
   std::map<std::string, std::string> substitutions;  // Op <- Other
   std::optional<std::string> init, next, specification;
-  std::vector<std::string> state_space_changes;      // SYMMETRY, VIEW, CONSTRAINT, ... as written
+  std::vector<std::string> constraints;              // CONSTRAINT names: states outside are neither counted nor explored
+  std::vector<std::string> state_space_changes;      // SYMMETRY, VIEW, ACTION_CONSTRAINT, ... as written
 };
 
 /// Reads `path`. Throws SpecError naming file:line for what it cannot read.

@@ -87,7 +87,8 @@ int SpecCommand::run() {
                           {"action", op.reference}, {"at", op.pos.text()}});
   if (explore_levels_ > 0) {
     try {
-      const auto explored = language::explore(*loaded, init_, next_, explore_levels_, max_states_);
+      const auto explored = language::explore(*loaded, init_, next_, explore_levels_, max_states_,
+                                              config ? config->constraints : std::vector<std::string>{});
       out["explored"] = {{"initial", explored.initial}, {"distinct", explored.distinct}, {"levels", explored.levels},
                          {"truncated", explored.truncated}};
       if (!json_)

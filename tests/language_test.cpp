@@ -294,6 +294,28 @@ TEST_CASE("what TLC refuses as wrong TLA+ is a SpecError naming file:line:col", 
   std::ofstream(dir.path() / "P.tla") << "---- MODULE P ----\nEXTENDS Q\n====\n";
   std::ofstream(dir.path() / "Q.tla") << "---- MODULE Q ----\nEXTENDS P\n====\n";
   CHECK_THROWS_WITH(load(dir, "A == 1", "P"), Catch::Contains("circular EXTENDS") && Catch::Contains("P -> Q -> P"));
+  // A name defined twice, or again after an EXTENDS, is SANY's "multiply-defined symbol" (TLC
+  // exit 150), even in an MC module that means to override the spec's definition; a LOCAL one
+  // is not exported, and a configuration's constant is no definition.
+  std::ofstream(dir.path() / "Base.tla") << "---- MODULE Base ----\nCONSTANT N\nVARIABLE v\nB == 1\nLOCAL L == 2\n====\n";
+  CHECK_THROWS_WITH(load(dir, "B == 2", "Base"), Catch::Contains("M.tla:3:1: multiply-defined symbol B: already defined at") &&
+                                                     Catch::Contains("Base.tla:4:1"));
+  CHECK_THROWS_WITH(load(dir, "A == 1\nA == 2"), Catch::Contains("M.tla:4:1: multiply-defined symbol A"));
+  CHECK_THROWS_WITH(load(dir, "v == 1", "Base"), Catch::Contains("multiply-defined symbol v: already a variable"));
+  CHECK_THROWS_WITH(load(dir, "CONSTANT N", "Base"), Catch::Contains("multiply-defined symbol N"));
+  CHECK_NOTHROW(load(dir, "L == 3", "Base"));
+  {
+    std::ofstream(dir.path() / "MCBase.tla") << "---- MODULE MCBase ----\nEXTENDS Base\nB == 3\n====\n";
+    CHECK_THROWS_WITH(LoadedSpec::load(dir.path() / "Base.tla", dir.path() / "MCBase.tla"),
+                      Catch::Contains("MCBase.tla:3:1: multiply-defined symbol B") && Catch::Contains("must not EXTEND"));
+    std::ofstream(dir.path() / "MCBase.tla") << "---- MODULE MCBase ----\nB == 3\n====\n";
+    CHECK(LoadedSpec::load(dir.path() / "Base.tla", dir.path() / "MCBase.tla")->mc_overrides().size() == 1);
+    std::ofstream(dir.path() / "Empty.tla") << "---- MODULE Empty ----\n====\n";
+    std::ofstream(dir.path() / "Top.tla") << "---- MODULE Top ----\nEXTENDS Empty\nCONSTANT N\n====\n";
+    std::ofstream(dir.path() / "Top.cfg") << "CONSTANT N = 3\n";
+    const auto config = read_tlc_config((dir.path() / "Top.cfg").string());
+    CHECK_NOTHROW(LoadedSpec::load(dir.path() / "Top.tla", std::nullopt, &config));
+  }
   {
     const fs::path file = dir.path() / "Named.tla";
     std::ofstream(file) << "---- MODULE NotNamed ----\nA == 1\n====\n";
@@ -547,6 +569,8 @@ Next == \/ x' = x + Step
         \/ x' = x + 2 * Step
         \/ x < Limit /\ x' = x + Cardinality(Procs)
 Small == 3
+Bounded == x < 101
+NotHundred == x # 100
 ====
 )";
   std::ofstream(dir.path() / "Cnt.cfg") << "\\* a comment\nCONSTANTS\n  Starts = {0, 100}\n  Step = 1\n  Procs = {p1, p2}\n"
@@ -567,6 +591,18 @@ Small == 3
   CHECK(capped.truncated);
   std::ofstream(dir.path() / "Bad.cfg") << "CONSTANTS\n  Step == 1\n";
   CHECK_THROWS_WITH(read_tlc_config((dir.path() / "Bad.cfg").string()), Catch::Contains("Bad.cfg:2: expected a value"));
+  // A state constraint, as in TLC: a state outside it, initial or not, is neither counted nor explored.
+  std::ofstream(dir.path() / "Cons.cfg") << "CONSTANTS Starts = {0, 100} Step = 1 Procs = {p1, p2} Limit <- Small\n"
+                                            "CONSTRAINT Bounded\n";
+  const TlcConfig constrained = read_tlc_config((dir.path() / "Cons.cfg").string());
+  CHECK(constrained.constraints == std::vector<std::string>{"Bounded"});
+  CHECK(constrained.state_space_changes.empty());
+  auto cons = LoadedSpec::load(dir.path() / "Cnt.tla", std::nullopt, &constrained);
+  CHECK(explore(*cons, "Init", "Next", 2, 1000, {"Bounded"}).distinct == 4);  // 101 and 102 are out
+  const Exploration without_hundred = explore(*cons, "Init", "Next", 2, 1000, {"Bounded", "NotHundred"});
+  CHECK(without_hundred.initial == 1);
+  CHECK(without_hundred.distinct == 3);
+  CHECK_THROWS_WITH(explore(*cons, "Init", "Next", 2, 1000, {"Small"}), Catch::Contains("the constraint Small is not a boolean"));
   std::ofstream(dir.path() / "Sym.cfg") << "CONSTANT Step = 1\nSYMMETRY Perms\nVIEW v\n";
   CHECK(read_tlc_config((dir.path() / "Sym.cfg").string()).state_space_changes == std::vector<std::string>{"SYMMETRY", "VIEW"});
 }
