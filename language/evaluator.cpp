@@ -44,7 +44,8 @@ struct Evaluator::Closure::Captured {
 /// call ends.
 class Evaluator::CallScope {
  public:
-  CallScope(Evaluator& ev, const Expr& at) : ev_(ev), env_depth_(ev.env_.size()), operators_depth_(ev.operators_.size()) {
+  CallScope(Evaluator& ev, const Expr& at)
+      : ev_(ev), env_depth_(ev.env_.size()), operators_depth_(ev.operators_.size()), assignable_depth_(ev.assignable_params_.size()) {
     if (++ev_.depth_ > kMaxDepth) {
       --ev_.depth_;
       ev_.fail(at, "recursion deeper than " + std::to_string(kMaxDepth) + " calls");
@@ -53,6 +54,7 @@ class Evaluator::CallScope {
   ~CallScope() {
     ev_.env_.resize(env_depth_);
     ev_.operators_.resize(operators_depth_);
+    ev_.assignable_params_.resize(assignable_depth_);
     --ev_.depth_;
   }
   CallScope(const CallScope&) = delete;
@@ -60,7 +62,7 @@ class Evaluator::CallScope {
 
  private:
   Evaluator& ev_;
-  std::size_t env_depth_, operators_depth_;
+  std::size_t env_depth_, operators_depth_, assignable_depth_;
 };
 
 Evaluator::Evaluator(const LoadedSpec& spec, TraceHooks hooks) : spec_(spec), hooks_(std::move(hooks)) {}
@@ -72,6 +74,12 @@ std::string Evaluator::variable_name(std::size_t index) const {
 }
 
 const Value& Evaluator::lookup(const Symbol* s, const Expr& at) const {
+  for (auto it = assignable_params_.rbegin(); it != assignable_params_.rend(); ++it)
+    if (it->first == s) {
+      if (!next_[it->second])
+        fail(at, variable_name(it->second) + (init_mode_ ? "" : "'") + " (as " + s->name + ") is read before it is assigned");
+      return *next_[it->second];
+    }
   for (auto it = env_.rbegin(); it != env_.rend(); ++it)
     if (it->first == s) return it->second;
   fail(at, "internal: " + s->name + " is not bound");
@@ -199,29 +207,35 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
       return act(*e.kids[0], k);
     case ExprKind::RefDefinition: {
       const Definition& def = *e.definition;
-      if (def.constant || !def.function_bounds.empty() || (!def.uses_state && !def.in_let)) break;  // a value: test it below
+      if (def.constant || !def.function_bounds.empty()) break;  // a value: test it below
+      // An argument the action may still assign is bound by name (the call is then part of the
+      // action, whatever its body reads); the others by value.
+      std::vector<std::pair<const Symbol*, std::size_t>> by_name;
+      for (std::size_t p = 0; p < e.kids.size(); ++p)
+        if (def.params[p]->arity == 0)
+          if (const auto target = assignable(*e.kids[p])) by_name.emplace_back(def.params[p].get(), *target);
+      if (by_name.empty() && !def.uses_state && !def.in_let) break;
       CallScope call(*this, e);
-      bind_call(def, e.kids, e);
+      bind_call(def, e.kids, e, by_name);
       return act(*def.body, k);
     }
     case ExprKind::RefBuiltin: {
       if ((e.builtin != Builtin::Eq && e.builtin != Builtin::In) || e.kids.size() != 2) break;
-      const Expr& lhs = *e.kids[0];
-      const bool assignable = (lhs.kind == ExprKind::RefPrimed && !init_mode_) || (lhs.kind == ExprKind::RefVariable && init_mode_);
-      if (!assignable || next_[lhs.index]) break;
+      const std::optional<std::size_t> target = assignable(*e.kids[0]);
+      if (!target) break;
       const Value rhs = eval(*e.kids[1]);
       if (e.builtin == Builtin::Eq) {
-        next_[lhs.index] = rhs.canonical();  // x' = 1..3 and x' = {1, 2, 3} are one state
+        next_[*target] = rhs.canonical();  // x' = 1..3 and x' = {1, 2, 3} are one state
         k();
       } else {
         const std::vector<Value> elements = rhs.elements();
         if (elements.empty()) refused(e);
         for (const Value& v : elements) {
-          next_[lhs.index] = v;
+          next_[*target] = v;
           k();
         }
       }
-      next_[lhs.index].reset();
+      next_[*target].reset();
       return;
     }
     case ExprKind::Unchanged: {
@@ -247,6 +261,16 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
   }
   if (truth(e)) k();
   else refused(e, /*tested=*/true);
+}
+
+std::optional<std::size_t> Evaluator::assignable(const Expr& e) const {
+  std::optional<std::size_t> index;
+  if ((e.kind == ExprKind::RefPrimed && !init_mode_) || (e.kind == ExprKind::RefVariable && init_mode_)) index = e.index;
+  if (e.kind == ExprKind::RefBound)
+    for (auto it = assignable_params_.rbegin(); it != assignable_params_.rend() && !index; ++it)
+      if (it->first == e.symbol) index = it->second;
+  if (index && next_[*index]) return std::nullopt;  // assigned already: a test
+  return index;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -398,20 +422,25 @@ Value Evaluator::call(const Definition& def, const Expr& e) {
   return eval(*def.body);
 }
 
-void Evaluator::bind_call(const Definition& def, const std::vector<ExprPtr>& args, const Expr& at) {
+void Evaluator::bind_call(const Definition& def, const std::vector<ExprPtr>& args, const Expr& at,
+                          const std::vector<std::pair<const Symbol*, std::size_t>>& by_name) {
+  const auto named = [&](std::size_t p) {
+    return std::any_of(by_name.begin(), by_name.end(), [&](const auto& b) { return b.first == def.params[p].get(); });
+  };
   // Every argument first, in the caller's environment: a recursive call's arguments name the
   // parameters the call is about to bind again.
   std::vector<Value> values(args.size());
   std::vector<std::optional<Closure>> operators(args.size());
   for (std::size_t p = 0; p < args.size(); ++p) {
     if (def.params[p]->arity > 0) operators[p] = closure_of(*args[p]);
-    else values[p] = eval(*args[p]);
+    else if (!named(p)) values[p] = eval(*args[p]);
   }
   (void)at;
   for (std::size_t p = 0; p < args.size(); ++p) {
     if (operators[p]) operators_.emplace_back(def.params[p].get(), std::move(*operators[p]));
-    else push(def.params[p].get(), std::move(values[p]));
+    else if (!named(p)) push(def.params[p].get(), std::move(values[p]));
   }
+  assignable_params_.insert(assignable_params_.end(), by_name.begin(), by_name.end());
 }
 
 Evaluator::Closure Evaluator::closure_of(const Expr& argument) {

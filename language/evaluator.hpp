@@ -81,8 +81,13 @@ class Evaluator {
   Closure closure_of(const Expr& argument);
   Value apply_closure(const Closure& op, std::vector<Value> args, const Expr& at);
   /// Evaluates a call's arguments (values and operators) in the caller's environment, then binds
-  /// them to the callee's parameters; the caller holds a CallScope that undoes it.
-  void bind_call(const Definition& def, const std::vector<ExprPtr>& args, const Expr& at);
+  /// them to the callee's parameters, those in `by_name` to the variable they may assign; the
+  /// caller holds a CallScope that undoes it.
+  void bind_call(const Definition& def, const std::vector<ExprPtr>& args, const Expr& at,
+                 const std::vector<std::pair<const Symbol*, std::size_t>>& by_name = {});
+  /// The variable `e` may assign here: x' in an action, x in the initial predicate, or a parameter
+  /// standing for one of those (assignable_params_), while it has no value yet.
+  std::optional<std::size_t> assignable(const Expr& e) const;
   Value eval(const Expr& e);
   bool truth(const Expr& e);
   void act(const Expr& e, const Continuation& k);
@@ -117,6 +122,10 @@ class Evaluator {
   bool init_mode_ = false;
   std::vector<std::pair<const Symbol*, Value>> env_;
   std::vector<std::pair<const Symbol*, Closure>> operators_;  // operator parameters in force
+  // Parameters of action-level calls whose argument is a variable the action has yet to assign
+  // (Send(p, d, mem, mem') with Send(p, d, old, new) == new = ...): bound by name, as TLC binds
+  // arguments lazily, so that `new = e` assigns mem'. Read through, they are that variable.
+  std::vector<std::pair<const Symbol*, std::size_t>> assignable_params_;
   bool primed_ = false;  // evaluating e' for an expression e: variables are read in the next state
   std::vector<Value> at_;  // @ in the EXCEPT being evaluated
   std::map<const Definition*, Value> cache_;  // constant-level zero-arity definitions

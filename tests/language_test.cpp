@@ -217,6 +217,43 @@ Cased(n) == CASE n = 1 -> x' = 10 /\ y' = y [] OTHER -> x' = 20 /\ y' = y)");
   CHECK_THROWS_WITH(next("Partial"), Catch::Contains("does not determine y'"));
 }
 
+TEST_CASE("a variable an action has yet to assign, passed to an operator, is assigned through its parameter, as in TLC",
+          "[language]") {
+  // Specifying Systems' MemoryInterface: Send(p, d, memInt, memInt') with Send <- MCSend, where
+  // MCSend(p, d, old, new) == new = <<p, d>>. TLC binds arguments lazily; a value would be too early.
+  omnilink::testing::ScratchDir dir;
+  auto spec = load(dir, R"(VARIABLES x, y
+SetTo(v, n) == v = n
+Init == SetTo(x, 0) /\ SetTo(y, 0)
+Step(old, new) == new = old + 1
+Via(new) == Step(10, new)
+Both == Step(x, x') /\ Step(y, y')
+Nested == Via(x') /\ y' = x' + 1
+Again == x' = 4 /\ Step(3, x') /\ UNCHANGED y
+Wrong == x' = 5 /\ Step(3, x') /\ UNCHANGED y
+Choice == \E k \in {1, 2} : Step(k, x') /\ y' = x'
+Early(new) == new > 0 /\ new = 1
+ReadsFirst == Early(x') /\ UNCHANGED y)");
+  Evaluator ev(*spec);
+  const auto init = ev.initial_states(*spec->spec_definition("Init"));
+  REQUIRE(init.size() == 1);
+  CHECK(Value::seq(init[0]).text() == "<<0, 0>>");
+  const State s{Value::integer(3), Value::integer(7)};
+  auto next = [&](const std::string& action) {
+    std::vector<State> out;
+    ev.successors(*spec->spec_definition(action), {}, s, out);
+    std::string text;
+    for (const auto& st : out) text += Value::seq(st).text();
+    return text;
+  };
+  CHECK(next("Both") == "<<4, 8>>");
+  CHECK(next("Nested") == "<<11, 12>>");  // through two calls, then read back
+  CHECK(next("Again") == "<<4, 7>>");     // assigned already: a test
+  CHECK(next("Wrong").empty());
+  CHECK(next("Choice") == "<<2, 2>><<3, 3>>");
+  CHECK_THROWS_WITH(next("ReadsFirst"), Catch::Contains("x' (as new) is read before it is assigned"));
+}
+
 TEST_CASE("the shipped specs load and their actions run", "[language]") {
   const fs::path specs = OMNILINK_SPECS_DIR;
   auto spec = LoadedSpec::load(specs / "PerProducerQueue.tla", std::nullopt);
