@@ -547,8 +547,9 @@ class Converter {
     if (type == "boolean") return literal(n, Value::boolean(text_of(n) == "TRUE"));
     if (type == "boolean_set") return literal(n, Value::set({Value::boolean(false), Value::boolean(true)}));
     if (type == "string_set") return literal(n, Value::strings());
-    if (type == "nat_number_set") return literal(n, Value::nat());
-    if (type == "int_number_set") return literal(n, Value::integers());
+    // Names, not values: Naturals' and Integers' definitions, which a configuration's Nat <- Other replaces.
+    if (type == "nat_number_set") return make(ExprKind::Name, n, "Nat");
+    if (type == "int_number_set") return make(ExprKind::Name, n, "Int");
     if (type == "bound_op") {
       ExprPtr e = make(ExprKind::Apply, n, text_of(field(n, "name")));
       for (TSNode p : field_children(n, "parameter")) e->kids.push_back(argument(p));

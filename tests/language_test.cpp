@@ -640,6 +640,15 @@ NotHundred == x # 100
   CHECK(without_hundred.initial == 1);
   CHECK(without_hundred.distinct == 3);
   CHECK_THROWS_WITH(explore(*cons, "Init", "Next", 2, 1000, {"Small"}), Catch::Contains("the constraint Small is not a boolean"));
+  // Nat and Int are the standard modules' definitions: a configuration may replace them (Bakery's Nat <- NatOverride).
+  std::ofstream(dir.path() / "Nats.tla") << "---- MODULE Nats ----\nEXTENDS Integers\nVARIABLE x\nSmall == 0 .. 2\n"
+                                            "Init == x \\in Nat\nNext == x' \\in Int /\\ x' > x\n====\n";
+  std::ofstream(dir.path() / "Nats.cfg") << "CONSTANTS Nat <- Small Int <- Small\n";
+  const TlcConfig nats = read_tlc_config((dir.path() / "Nats.cfg").string());
+  auto small = LoadedSpec::load(dir.path() / "Nats.tla", std::nullopt, &nats);
+  CHECK(explore(*small, "Init", "Next", 5, 1000).distinct == 3);
+  CHECK_THROWS_WITH(explore(*LoadedSpec::load(dir.path() / "Nats.tla", std::nullopt), "Init", "Next", 5, 1000),
+                    Catch::Contains("cannot enumerate the infinite set Nat"));
   std::ofstream(dir.path() / "Sym.cfg") << "CONSTANT Step = 1\nSYMMETRY Perms\nVIEW v\n";
   CHECK(read_tlc_config((dir.path() / "Sym.cfg").string()).state_space_changes == std::vector<std::string>{"SYMMETRY", "VIEW"});
 }
