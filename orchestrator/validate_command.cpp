@@ -60,7 +60,8 @@ int ValidateCommand::run() {
     if (json_) {
       all.push_back(result.to_json());
     } else if (one) {
-      std::cout << result.summary() << "\n  (" << (result.directory / "result.json").string() << ")\n";
+      std::cout << result.summary() << "\n";
+      if (!result.directory.empty()) std::cout << "  (" << (result.directory / "result.json").string() << ")\n";
     } else {
       std::cout << run_dir << ": " << result.verdict << (result.reason.empty() ? "" : " - " + result.reason) << "\n";
     }

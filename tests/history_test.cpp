@@ -357,11 +357,64 @@ TEST_CASE("a damaged history file is an error naming the line", "[history][file]
              Catch::Contains("e.jsonl:2: end 4 is before start 5"));
   CHECK_THAT(history_error(history_file(dir, "u.jsonl", {R"({"process": 1, "op": "X", "start": 5, "end": 6, "outcome": "maybe"})"})),
              Catch::Contains("u.jsonl:2: outcome:"));
-  CHECK_THAT(history_error(history_file(dir, "j.jsonl", {"{not json"})), Catch::Contains("j.jsonl:2: not a JSON object"));
+  CHECK_THAT(history_error(history_file(dir, "j.jsonl", {"{not json"})), Catch::Contains("j.jsonl:2: invalid JSON at column 3: syntax error"));
+  CHECK_THAT(history_error(history_file(dir, "a.jsonl", {"[1, 2]"})), Catch::Contains("a.jsonl:2: not a JSON object"));
   CHECK_THAT(history_error(history_file(dir, "n.jsonl", {R"({"process": 1, "op": "X", "start": -1, "end": 6, "outcome": "ok"})"})),
              Catch::Contains("n.jsonl:2: start: a non-negative integer"));
   // Validating it is an error too, nothing half-done.
   const auto r = validate(dir / "o.jsonl");
   CHECK(r.verdict == "error");
   CHECK(r.corrupt_trace);
+}
+
+TEST_CASE("a history file's types are strict: every mistake is an error naming FILE:LINE, never a crash or a guess",
+          "[history][file]") {
+  testing::ScratchDir dir;
+  const std::string ok = R"({"process": 1, "op": "Enqueue", "fields": {"elem": 1}, "start": 1, "end": 2, "outcome": "ok"})";
+  // The header's version is exactly the integer 1; its format a string.
+  for (const char* version : {R"("1")", "[1]", "{}", "true", "1.0", "null"}) {
+    INFO(version);
+    CHECK_THAT(history_error(history_file(dir, "v.jsonl", {ok}, std::string(R"({"format": "omnilink-history", "version": )") + version + "}")),
+               Catch::Contains("v.jsonl:1: history format version"));
+  }
+  CHECK_THAT(history_error(history_file(dir, "f.jsonl", {ok}, R"({"format": 5, "version": 1})")),
+             Catch::Contains("f.jsonl:1: the first line must be the header"));
+  // $set and $map exactly as documented, or an error; never a record.
+  auto field = [&](const std::string& value) {
+    return history_error(history_file(dir, "s.jsonl", {R"({"process": 1, "op": "Enqueue", "fields": {"elem": )" + value +
+                                                        R"(}, "start": 1, "end": 2, "outcome": "ok"})"}));
+  };
+  CHECK_THAT(field(R"({"$set": 5})"), Catch::Contains("s.jsonl:2: fields.elem.$set: a list of elements, not number"));
+  CHECK_THAT(field(R"({"$set": {"a": 1}})"), Catch::Contains("fields.elem.$set: a list of elements, not object"));
+  CHECK_THAT(field(R"({"$map": "x"})"), Catch::Contains("fields.elem.$map: a list of [key, value] pairs, not string"));
+  CHECK_THAT(field(R"({"$map": null})"), Catch::Contains("fields.elem.$map: a list of [key, value] pairs, not null"));
+  CHECK_THAT(field(R"({"$set": [1], "x": 2})"), Catch::Contains("$set is the object's only key"));
+  CHECK_THAT(field(R"({"$sett": [1]})"), Catch::Contains("fields.elem.$sett: a key starting with $"));
+  CHECK(field(R"({"$set": [1, 2]})") == "no error");
+  // A key given twice is an error, in a line or in a value.
+  CHECK_THAT(history_error(history_file(dir, "d.jsonl", {R"({"process": 1, "process": 2, "op": "X", "start": 1, "end": 2, "outcome": "ok"})"})),
+             Catch::Contains("d.jsonl:2: the key \"process\" is given twice"));
+  CHECK_THAT(field(R"({"a": 1, "a": 2})"), Catch::Contains("the key \"a\" is given twice"));
+  // Nesting is bounded: 20,000 deep is an error, not a stack overflow.
+  CHECK_THAT(field(std::string(20000, '[') + std::string(20000, ']')), Catch::Contains("s.jsonl:2: a value nested more than 1000 deep"));
+  CHECK(field(std::string(900, '[') + std::string(900, ']')) == "no error");
+  // A name with a control character would be cut short wherever it is printed.
+  CHECK_THAT(history_error(history_file(dir, "c.jsonl", {R"({"process": 1, "op": "Enq\u0000ueue", "start": 1, "end": 2, "outcome": "ok"})"})),
+             Catch::Contains("c.jsonl:2: op: the operation's name (printable characters)"));
+}
+
+TEST_CASE("validating a history file: its operations' errors name FILE:LINE; a path that is not there writes nothing",
+          "[history][file]") {
+  testing::ScratchDir dir;
+  const auto unknown = validate(history_file(dir, "u.jsonl", {R"({"process": 1, "op": "Enqueue", "fields": {"elem": 1}, "start": 1, "end": 2, "outcome": "ok"})",
+                                                              R"({"process": 1, "op": "Push", "fields": {"elem": 1}, "start": 3, "end": 4, "outcome": "ok"})"}));
+  CHECK(unknown.verdict == "error");
+  CHECK_THAT(unknown.reason, Catch::Contains("u.jsonl:3: T0.1 Push: the spec") && Catch::Contains("has no operation 'Push'"));
+  const auto missing = validate(history_file(dir, "m.jsonl", {R"({"process": 1, "op": "Enqueue", "start": 1, "end": 2, "outcome": "ok"})"}));
+  CHECK_THAT(missing.reason, Catch::Contains("m.jsonl:2: T0.0 Enqueue: no field 'elem'"));
+  const auto absent = validate(dir / "absent.jsonl");
+  CHECK(absent.verdict == "error");
+  CHECK_THAT(absent.reason, Catch::Contains("absent.jsonl: no such run directory or history file"));
+  CHECK_FALSE(fs::exists(dir / "absent.jsonl"));
+  CHECK_FALSE(fs::exists(dir / "absent.jsonl.validation"));
 }

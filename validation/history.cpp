@@ -109,6 +109,7 @@ History prefix_before_pending(const History& history) {
   History prefix;
   prefix.clock = history.clock;
   prefix.inputs = history.inputs;
+  prefix.file = history.file;
   for (const auto& ops : history.threads) {
     auto& kept = prefix.threads.emplace_back();
     for (const auto& op : ops)

@@ -39,6 +39,9 @@ struct History {
   std::uint64_t dropped_failed = 0;  // failed without effect: left out
   std::optional<Cut> cut;            // set when some thread file was cut short
   std::vector<std::string> caveats;  // what the verdict must be read with
+  /// The history file it was read from (history_file.hpp), whose line each operation's `offset`
+  /// holds; empty for a run, whose offsets are bytes of its thread files.
+  std::string file;
 
   std::uint64_t operations() const;          // completed + pending
   std::uint64_t pending_operations() const;  // outcome unknown: may be linearized or left out

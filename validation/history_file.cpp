@@ -1,5 +1,6 @@
 #include "validation/history_file.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <map>
@@ -18,6 +19,60 @@ struct Where {
   std::string text(const std::string& what) const { return file + ":" + std::to_string(line) + ": " + what; }
 };
 
+/// How deep a value may nest: deeper is an error, not a stack overflow in whatever recurses over
+/// it later (conversion, printing, the checkers).
+constexpr std::size_t kMaxNesting = 1000;
+
+/// One line as a JSON object: invalid JSON names its column, a key given twice in one object is an
+/// error (a parser would keep one of them silently), and so is nesting past kMaxNesting.
+json parse_line(const std::string& text, const Where& at) {
+  std::vector<std::vector<std::string>> keys;  // per open object: the keys seen so far
+  std::size_t depth = 0;
+  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
+    switch (event) {
+      case json::parse_event_t::object_start:
+      case json::parse_event_t::array_start:
+        if (++depth > kMaxNesting + 2)  // the line and its fields object come first
+          throw HistoryError(at.text("a value nested more than " + std::to_string(kMaxNesting) + " deep"));
+        if (event == json::parse_event_t::object_start) keys.emplace_back();
+        break;
+      case json::parse_event_t::object_end:
+        keys.pop_back();
+        --depth;
+        break;
+      case json::parse_event_t::array_end:
+        --depth;
+        break;
+      case json::parse_event_t::key: {
+        const std::string key = parsed.get<std::string>();
+        if (std::find(keys.back().begin(), keys.back().end(), key) != keys.back().end())
+          throw HistoryError(at.text("the key \"" + key + "\" is given twice in one object"));
+        keys.back().push_back(key);
+        break;
+      }
+      default:
+        break;
+    }
+    return true;
+  };
+  json line;
+  try {
+    line = json::parse(text, check);
+  } catch (const json::parse_error& e) {
+    // nlohmann's message: "[json.exception.parse_error.101] parse error at line 1, column 7: ..."
+    const std::string what = e.what();
+    const auto column = what.find("column ");
+    throw HistoryError(at.text("invalid JSON" + (column == std::string::npos ? ": " + what : " at " + what.substr(column))));
+  }
+  if (!line.is_object()) throw HistoryError(at.text("not a JSON object: each line is one {...}"));
+  return line;
+}
+
+/// No control characters (a NUL would cut the name short wherever it is printed).
+bool printable(const std::string& name) {
+  return std::none_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
 trace::Value to_trace_value(const json& v, const Where& at, const std::string& path) {
   if (v.is_boolean()) return trace::Value(v.get<bool>());
   if (v.is_number_integer()) {
@@ -33,14 +88,24 @@ trace::Value to_trace_value(const json& v, const Where& at, const std::string& p
   }
   if (v.is_object()) {
     // {"$set": [...]} is a set; {"$map": [[k, v], ...]} a function with any keys; other objects
-    // are records (functions on strings).
-    if (v.size() == 1 && v.contains("$set") && v["$set"].is_array()) {
+    // are records (functions on strings), whose keys never start with $: a misspelt or misshapen
+    // tag is an error, not a record.
+    for (const auto& [key, value] : v.items()) {
+      if (!key.starts_with("$")) continue;
+      if (key != "$set" && key != "$map")
+        throw HistoryError(at.text(path + "." + key + ": a key starting with $ is {\"$set\": [...]} or {\"$map\": [[key, value], ...]}"));
+      if (v.size() != 1) throw HistoryError(at.text(path + ": " + key + " is the object's only key"));
+      if (!value.is_array())
+        throw HistoryError(at.text(path + "." + key + ": " + (key == "$set" ? "a list of elements" : "a list of [key, value] pairs") +
+                                   ", not " + std::string(value.type_name())));
+    }
+    if (v.contains("$set")) {
       trace::Set s;
       for (const auto& item : v["$set"]) s.items.push_back(to_trace_value(item, at, path + ".$set"));
       return trace::Value(std::move(s));
     }
     trace::Map m;
-    if (v.size() == 1 && v.contains("$map") && v["$map"].is_array()) {
+    if (v.contains("$map")) {
       for (const auto& pair : v["$map"]) {
         if (!pair.is_array() || pair.size() != 2) throw HistoryError(at.text(path + ".$map: each entry is [key, value]"));
         m.entries.push_back({to_trace_value(pair[0], at, path + ".$map"), to_trace_value(pair[1], at, path + ".$map")});
@@ -69,6 +134,7 @@ History read_history_file(const std::filesystem::path& path) {
   Where at{path.string(), 0};
   History history;
   history.clock = "history file";
+  history.file = path.string();
   std::map<std::string, std::string> rename;
   std::map<std::string, std::uint32_t> threads;  // process -> thread, by first appearance
   std::string text;
@@ -76,21 +142,23 @@ History read_history_file(const std::filesystem::path& path) {
   while (std::getline(in, text)) {
     ++at.line;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    json line = json::parse(text, nullptr, false);
-    if (line.is_discarded() || !line.is_object()) throw HistoryError(at.text("not a JSON object"));
+    const json line = parse_line(text, at);
     if (!header) {
-      if (line.value("format", "") != kHistoryFormat)
+      if (!line.contains("format") || line["format"] != kHistoryFormat)
         throw HistoryError(at.text("the first line must be the header {\"format\": \"" + std::string(kHistoryFormat) + "\", \"version\": 1}"));
-      if (line.value("version", 0) != kHistoryVersion)
-        throw HistoryError(at.text("history format version " + line.value("version", json()).dump() + " is not supported (this omnilink reads " +
-                                   std::to_string(kHistoryVersion) + ")"));
+      // Exactly the integer: true, 1.0 and "1" are not versions.
+      const json version = line.value("version", json());
+      if (!version.is_number_integer() || version.get<std::int64_t>() != kHistoryVersion)
+        throw HistoryError(at.text("history format version " + version.dump() + " is not supported (this omnilink reads " +
+                                   std::to_string(kHistoryVersion) + ", an integer)"));
       for (const auto& [key, value] : line.items())
         if (key != "format" && key != "version" && key != "rename" && key != "inputs")
           throw HistoryError(at.text("unknown header field '" + key + "' (format, version, rename, inputs)"));
       if (line.contains("rename")) {
         if (!line["rename"].is_object()) throw HistoryError(at.text("rename: an object {\"logged name\": \"SpecAction\"}"));
         for (const auto& [from, to] : line["rename"].items()) {
-          if (!to.is_string()) throw HistoryError(at.text("rename." + from + ": a spec action's name"));
+          if (!to.is_string() || !printable(from) || !printable(to.get<std::string>()))
+            throw HistoryError(at.text("rename: a logged name and a spec action's name (printable characters)"));
           rename[from] = to.get<std::string>();
         }
       }
@@ -115,7 +183,9 @@ History read_history_file(const std::filesystem::path& path) {
       if (!line.contains(key)) throw HistoryError(at.text(std::string("'") + key + "' is missing"));
     const json& process = line["process"];
     if (!process.is_string() && !process.is_number_integer()) throw HistoryError(at.text("process: a string or an integer"));
-    if (!line["op"].is_string()) throw HistoryError(at.text("op: the operation's name"));
+    if (!line["op"].is_string() || !printable(line["op"].get<std::string>()))
+      throw HistoryError(at.text("op: the operation's name (printable characters)"));
+    if (process.is_string() && !printable(process.get<std::string>())) throw HistoryError(at.text("process: printable characters"));
     const std::string outcome = line["outcome"].is_string() ? line["outcome"].get<std::string>() : "";
     if (outcome != "ok" && outcome != "failed" && outcome != "pending")
       throw HistoryError(at.text("outcome: \"ok\", \"failed\" (failed without effect) or \"pending\" (outcome unknown)"));

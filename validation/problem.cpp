@@ -71,7 +71,11 @@ Problem make_problem(History history, const language::SpecInterface& spec, const
     std::vector<ProblemOp>& thread = problem.threads.emplace_back();
     thread.reserve(ops.size());
     for (const trace::Operation& op : ops) {
-      auto where = [&] { return operation_name(op); };  // only for an error: most runs have none
+      // Only for an error: most runs have none. A history file's operations are found by line.
+      auto where = [&] {
+        const std::string& file = problem.history.file;
+        return (file.empty() ? "" : file + ":" + std::to_string(op.offset) + ": ") + operation_name(op);
+      };
       const language::Operation* spec_op = spec.find(op.name);
       if (spec_op == nullptr)
         throw ValidationError(where() + ": the spec (" + spec.file + ") has no operation '" + op.name + "' (it has: " +

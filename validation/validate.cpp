@@ -206,6 +206,13 @@ ReadSpec& read_spec(const ValidateOptions& options) {
 
 ValidationResult validate_run(const ValidateOptions& options) {
   ValidationResult result;
+  // Nothing there: nothing to write results into either (creating PATH/validation/ would make a
+  // directory of a mistyped file name).
+  if (std::error_code ec; !fs::exists(options.run_dir, ec)) {
+    result.verdict = "error";
+    result.reason = options.run_dir.string() + ": no such run directory or history file";
+    return result;
+  }
   // A history file's results go beside it (FILE.validation/), a run's into the run directory.
   const bool history_file = is_history_file(options.run_dir);
   result.directory = history_file ? fs::path(options.run_dir.string() + ".validation") : options.run_dir / "validation";
@@ -260,6 +267,9 @@ ValidationResult validate_run(const ValidateOptions& options) {
     fail_with(e.what());
   } catch (const fs::filesystem_error& e) {
     fail_with(e.what());
+  } catch (const std::exception& e) {
+    // A bug of omnilink's, not of the input: this run's verdict says so, and a batch goes on.
+    fail_with(std::string("internal error of omnilink (please report it): ") + e.what());
   }
   write_result();
   return result;
