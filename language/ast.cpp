@@ -68,7 +68,7 @@ Builtin builtin_of_symbol(const std::string& token, std::size_t arity) {
       {"mul", Builtin::Mul}, {"div", Builtin::Div}, {"mod", Builtin::Mod}, {"pow", Builtin::Pow}, {"lt", Builtin::Lt},
       {"leq", Builtin::Leq}, {"gt", Builtin::Gt}, {"geq", Builtin::Geq}, {"dots_2", Builtin::Range},
       {"circ", Builtin::Concat}, {"map_to", Builtin::MapsTo}, {"compose", Builtin::Compose}, {"times", Builtin::Times},
-      {"land", Builtin::And}, {"lor", Builtin::Or}};
+      {"land", Builtin::And}, {"lor", Builtin::Or}, {"cdot", Builtin::Cdot}};
   static const std::pair<const char*, Builtin> kPrefix[] = {
       {"lnot", Builtin::Not}, {"negative", Builtin::Negate}, {"powerset", Builtin::Subset}, {"union", Builtin::Union},
       {"domain", Builtin::Domain}};

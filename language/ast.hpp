@@ -45,6 +45,8 @@ enum class Builtin : std::uint8_t {
   MapsTo, Compose, Assert, ToString, Print, PrintT, Permutations, SortSeq, TLCEval,
   // OmniLinkTrace, for MC modules: every value logged for an operation's field.
   OmniLinkFieldValues,
+  // Actions: A \cdot B, action composition.
+  Cdot,
 };
 
 struct Expr;

@@ -220,6 +220,7 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
       return act(*def.body, k);
     }
     case ExprKind::RefBuiltin: {
+      if (e.builtin == Builtin::Cdot) return act_composition(e, k);
       if ((e.builtin != Builtin::Eq && e.builtin != Builtin::In) || e.kids.size() != 2) break;
       const std::optional<std::size_t> target = assignable(*e.kids[0]);
       if (!target) break;
@@ -261,6 +262,32 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
   }
   if (truth(e)) k();
   else refused(e, /*tested=*/true);
+}
+
+void Evaluator::act_composition(const Expr& e, const Continuation& k) {
+  // s -(A \cdot B)-> u  iff  s -A-> t -B-> u, as TLC (tlc2.tool.impl.Tool.cdot) computes it: t
+  // holds what A assigns and, for a variable A leaves alone, its value before (in s, or as assigned
+  // before the composition); B then goes from t.
+  if (init_mode_) fail(e, "action composition (\\cdot) in an initial predicate");
+  const State* s = current_;
+  const std::vector<std::optional<Value>> before = next_;
+  std::vector<State> middle;
+  act(*e.kids[0], [&] {
+    State t;
+    for (std::size_t v = 0; v < next_.size(); ++v) t.push_back(next_[v] ? *next_[v] : (*s)[v]);
+    middle.push_back(std::move(t));
+  });
+  next_ = before;
+  for (const State& t : middle) {
+    current_ = &t;
+    act(*e.kids[1], [&] {
+      current_ = s;  // what follows the composition reads s, as the action does
+      k();
+      current_ = &t;
+    });
+    current_ = s;
+    next_ = before;
+  }
 }
 
 std::optional<std::size_t> Evaluator::assignable(const Expr& e) const {
@@ -925,6 +952,8 @@ Value Evaluator::builtin(const Expr& e) {
       const Value op = arg(0);
       return hooks_.field_values(op.as_string(), integer(1));
     }
+    case Builtin::Cdot:
+      fail(e, "action composition (\\cdot) where a value is expected: it is an action, for Next");
     default:
       fail(e, "internal: builtin not evaluated");
   }

@@ -92,6 +92,7 @@ class Evaluator {
   bool truth(const Expr& e);
   void act(const Expr& e, const Continuation& k);
   void act_conjunction(const Expr& e, std::size_t from, const Continuation& k);
+  void act_composition(const Expr& e, const Continuation& k);
   Value call(const Definition& def, const Expr& e);
   Value call_values(const Definition& def, std::vector<Value> args, const Expr& at);
   Value builtin(const Expr& e);

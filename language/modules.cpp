@@ -181,14 +181,23 @@ std::unique_ptr<LoadedSpec> LoadedSpec::load(const fs::path& spec, const std::op
       l.config_owned_.push_back(std::move(def));
       return raw;
     };
-    for (const auto& [name, value] : config->constants) {
-      Definition* def = definition(name);
+    auto literal = [&](Definition* def, const Value& value) {
       def->body = std::make_unique<Expr>();
       def->body->kind = ExprKind::Literal;
       def->body->value = value;
       def->body->pos = def->pos;
       def->resolved = true;
-    }
+    };
+    for (const auto& [name, value] : config->constants) literal(definition(name), value);
+    for (const auto& [module, constants] : config->module_constants)
+      for (const auto& [name, value] : constants) {
+        auto def = std::make_unique<Definition>();
+        def->name = name;
+        def->pos = l.spec_->pos;
+        literal(def.get(), value);
+        l.module_config_definitions_[module][name] = def.get();
+        l.config_owned_.push_back(std::move(def));
+      }
     for (const auto& [name, other] : config->substitutions) {
       std::size_t arity = 0;
       for (const auto& [module_name, module] : l.modules_)
@@ -327,8 +336,12 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
     scope.visible.definitions[def->name] = def;
     if (!local) scope.exported.definitions[def->name] = def;
   };
-  // The MC module's own definitions stand for the spec's of the same name, constants included.
+  // The MC module's own definitions stand for the spec's of the same name, constants included;
+  // a configuration's c = [M] v stands for M's c, in every instance of M too.
+  const auto configured = module_config_definitions_.find(m.name);
   auto mc_override = [&](const std::string& name) -> Definition* {
+    if (configured != module_config_definitions_.end() && scope.prefix.empty())
+      if (auto it = configured->second.find(name); it != configured->second.end()) return it->second;
     if (as_instance != nullptr) return nullptr;
     auto it = mc_definitions_.find(name);
     return it == mc_definitions_.end() ? nullptr : it->second;
@@ -378,7 +391,8 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
     if (Definition* substitute = mc_override(d->name)) {
       add_definition(substitute, d->local);
       const Override o{d->name, m.name, d->params.size()};
-      if (&m != mc_ && std::find(overridden_.begin(), overridden_.end(), o) == overridden_.end()) overridden_.push_back(o);
+      const bool from_mc = mc_definitions_.count(d->name) && mc_definitions_.at(d->name) == substitute;
+      if (from_mc && &m != mc_ && std::find(overridden_.begin(), overridden_.end(), o) == overridden_.end()) overridden_.push_back(o);
       continue;
     }
     std::unique_ptr<Definition> copy = clone(*d);

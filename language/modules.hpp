@@ -100,6 +100,7 @@ class LoadedSpec {
   const Module* mc_ = nullptr;
   std::map<std::string, Definition*> mc_definitions_;     // the MC module's own, which override the spec's
   std::map<std::string, Definition*> config_definitions_;  // a TLC configuration's values and substitutions
+  std::map<std::string, std::map<std::string, Definition*>> module_config_definitions_;  // c = [M] v, by M
   std::vector<std::unique_ptr<Definition>> config_owned_;
   std::vector<Override> overridden_;
   std::map<std::string, std::size_t> variable_index_;  // the spec's variables, in state order

@@ -95,6 +95,13 @@ class Reader {
           }
           out.substitutions[constant] = name();
         } else if (op.text == "=") {
+          if (peek("[")) {  // c = [Module] v: that module's c, also where it is instantiated
+            take();
+            const std::string module = name();
+            expect("]");
+            out.module_constants[module][constant] = value();
+            continue;
+          }
           out.constants[constant] = value();
         } else {
           fail(op, "'=' or '<-' after the constant " + constant);

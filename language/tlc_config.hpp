@@ -16,6 +16,8 @@ namespace omnilink::language {
 
 struct TlcConfig {
   std::map<std::string, Value> constants;            // N = 3, Procs = {p1, p2}
+  /// c = [M] v: the value of M's constant or definition c, in M and in every instance of it.
+  std::map<std::string, std::map<std::string, Value>> module_constants;
   std::map<std::string, std::string> substitutions;  // Op <- Other
   std::optional<std::string> init, next, specification;
   std::vector<std::string> constraints;              // CONSTRAINT names: states outside are neither counted nor explored

@@ -254,6 +254,34 @@ ReadsFirst == Early(x') /\ UNCHANGED y)");
   CHECK_THROWS_WITH(next("ReadsFirst"), Catch::Contains("x' (as new) is read before it is assigned"));
 }
 
+TEST_CASE("action composition A \\cdot B: B goes from each state A reaches, as TLC's tlc2.tool.impl.Tool.cdot", "[language]") {
+  // The Examples' FiniteMonotonic specs: Increment(n) \cdot Reduction.
+  omnilink::testing::ScratchDir dir;
+  auto spec = load(dir, R"(VARIABLES x, y
+Init == x = 0 /\ y = 0
+Inc == x' \in {x + 1, x + 2} /\ y' = y
+Double == x' = 2 * x /\ y' = x
+Keep == x' = x
+Composed == Inc \cdot Double
+Then == Keep \cdot (y' = x /\ x' = x + 10)
+Either == (Inc \cdot Double) \/ (x' = 100 /\ y' = 100)
+Nothing == Inc \cdot (x > 100 /\ x' = x /\ y' = y))");
+  Evaluator ev(*spec);
+  const State s{Value::integer(3), Value::integer(7)};
+  auto next = [&](const std::string& action) {
+    std::vector<State> out;
+    ev.successors(*spec->spec_definition(action), {}, s, out);
+    std::string text;
+    for (const auto& st : out) text += Value::seq(st).text();
+    return text;
+  };
+  CHECK(next("Composed") == "<<8, 4>><<10, 5>>");  // via <<4, 7>> and <<5, 7>>
+  CHECK(next("Then") == "<<13, 3>>");              // B reads t = <<3, 7>>, where Keep left y as it was
+  CHECK(next("Either") == "<<8, 4>><<10, 5>><<100, 100>>");
+  CHECK(next("Nothing").empty());
+  CHECK_THROWS_WITH(value_of("1 \\cdot 2"), Catch::Contains("action composition"));
+}
+
 TEST_CASE("the shipped specs load and their actions run", "[language]") {
   const fs::path specs = OMNILINK_SPECS_DIR;
   auto spec = LoadedSpec::load(specs / "PerProducerQueue.tla", std::nullopt);
@@ -610,7 +638,7 @@ Bounded == x < 101
 NotHundred == x # 100
 ====
 )";
-  std::ofstream(dir.path() / "Cnt.cfg") << "\\* a comment\nCONSTANTS\n  Starts = {0, 100}\n  Step = 1\n  Procs = {p1, p2}\n"
+  std::ofstream(dir.path() / "Cnt.cfg") << "\\* a comment\nCONSTANTS\n  Starts = {0, 100}\n  Step = [Cnt] 1\n  Procs = {p1, p2}\n"
                                            "  Limit <- Small\n(* more *)\nINIT Init\nNEXT Next\nINVARIANT Whatever\n";
   const TlcConfig config = read_tlc_config((dir.path() / "Cnt.cfg").string());
   CHECK(config.constants.at("Starts").text() == "{0, 100}");
@@ -649,6 +677,17 @@ NotHundred == x # 100
   CHECK(explore(*small, "Init", "Next", 5, 1000).distinct == 3);
   CHECK_THROWS_WITH(explore(*LoadedSpec::load(dir.path() / "Nats.tla", std::nullopt), "Init", "Next", 5, 1000),
                     Catch::Contains("cannot enumerate the infinite set Nat"));
+  // c = [M] v: M's definition c, also inside a named instance of M (Nano's NoHash = [Nano]NoHashVal).
+  std::ofstream(dir.path() / "Inner.tla") << "---- MODULE Inner ----\nNone == CHOOSE v : v \\notin {1, 2}\nVals == {1, 2, None}\n====\n";
+  std::ofstream(dir.path() / "Outer.tla") << "---- MODULE Outer ----\nVARIABLE x\nI == INSTANCE Inner\nInit == x \\in I!Vals\n"
+                                             "Next == x' = x\n====\n";
+  std::ofstream(dir.path() / "Outer.cfg") << "CONSTANT None = [Inner] none\n";
+  const TlcConfig scoped = read_tlc_config((dir.path() / "Outer.cfg").string());
+  CHECK(scoped.module_constants.at("Inner").at("None").text() == "none");
+  CHECK(scoped.constants.empty());
+  CHECK(explore(*LoadedSpec::load(dir.path() / "Outer.tla", std::nullopt, &scoped), "Init", "Next", 2, 100).initial == 3);
+  CHECK_THROWS_WITH(explore(*LoadedSpec::load(dir.path() / "Outer.tla", std::nullopt), "Init", "Next", 2, 100),
+                    Catch::Contains("an unbounded CHOOSE"));
   std::ofstream(dir.path() / "Sym.cfg") << "CONSTANT Step = 1\nSYMMETRY Perms\nVIEW v\n";
   CHECK(read_tlc_config((dir.path() / "Sym.cfg").string()).state_space_changes == std::vector<std::string>{"SYMMETRY", "VIEW"});
 }
