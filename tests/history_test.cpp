@@ -403,7 +403,7 @@ TEST_CASE("a history file's types are strict: every mistake is an error naming F
              Catch::Contains("c.jsonl:2: op: the operation's name (printable characters)"));
 }
 
-TEST_CASE("validating a history file: its operations' errors name FILE:LINE; a path that is not there writes nothing",
+TEST_CASE("validating a history file: its operations' errors name FILE:LINE, and a path that is not there writes nothing",
           "[history][file]") {
   testing::ScratchDir dir;
   const auto unknown = validate(history_file(dir, "u.jsonl", {R"({"process": 1, "op": "Enqueue", "fields": {"elem": 1}, "start": 1, "end": 2, "outcome": "ok"})",

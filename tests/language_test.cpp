@@ -254,7 +254,7 @@ ReadsFirst == Early(x') /\ UNCHANGED y)");
   CHECK_THROWS_WITH(next("ReadsFirst"), Catch::Contains("x' (as new) is read before it is assigned"));
 }
 
-TEST_CASE("action composition A \\cdot B: B goes from each state A reaches, as TLC's tlc2.tool.impl.Tool.cdot", "[language]") {
+TEST_CASE("action composition (cdot): B goes from each state A reaches, as TLC's tlc2.tool.impl.Tool.cdot", "[language]") {
   // The Examples' FiniteMonotonic specs: Increment(n) \cdot Reduction.
   omnilink::testing::ScratchDir dir;
   auto spec = load(dir, R"(VARIABLES x, y
