@@ -39,9 +39,7 @@ std::vector<std::string> SweepCommand::resume_command(const fs::path& store, con
   std::vector<std::string> argv{"omnilink", "sweep", fs::absolute(file_).string(), "--resume", "--id", sweep_id,
                                 "--store", fs::absolute(store).string()};
   for (auto& a : options_.arguments()) argv.push_back(std::move(a));
-  // Resuming keeps the budget the sweep saved; these only let the file be read as it was.
-  if (for_) argv.insert(argv.end(), {"--for", *for_});
-  if (until_) argv.insert(argv.end(), {"--until", *until_});
+  // No --for or --until: the sweep's clock holds its budget, and giving one again would restart it.
   if (max_runs_) argv.insert(argv.end(), {"--max-runs", std::to_string(*max_runs_)});
   if (max_failures_) argv.insert(argv.end(), {"--max-failures", std::to_string(*max_failures_)});
   if (!markdown_file_.empty()) argv.insert(argv.end(), {"--markdown", fs::absolute(markdown_file_).string()});
@@ -157,8 +155,8 @@ int SweepCommand::run() {
   if (max_failures_) load.overrides.push_back("sweep.max_failures=" + std::to_string(*max_failures_));
   SweepConfig config;
   try {
-    // On --resume the stored clock holds the budget; the file must still name one to be read.
-    config = load_sweep(file_, load, {for_, until_});
+    // On --resume the stored clock holds the budget; --for or --until given again resets what is left.
+    config = load_sweep(file_, load, {for_, until_, resume_});
   } catch (const campaign::CampaignFileError& e) {
     std::cerr << "omnilink sweep: " << e.what() << "\n";
     return kExitUsage;
@@ -178,7 +176,7 @@ int SweepCommand::run() {
 
   std::optional<SweepClock> clock;
   try {
-    clock = SweepClock::start(sweep_clock_file(config.campaign.store, id), config.sweep.budget, resume);
+    clock = SweepClock::start(sweep_clock_file(config.campaign.store, id), config.sweep.budget, resume, for_ || until_);
   } catch (const std::runtime_error& e) {
     std::cerr << "omnilink sweep: " << e.what() << "\n";
     return kExitUsage;

@@ -64,11 +64,18 @@ SweepClock SweepClock::read(const fs::path& file) {
   return clock;
 }
 
-SweepClock SweepClock::start(const fs::path& file, const Budget& budget, bool resume) {
-  if (resume && fs::exists(file)) return read(file);
+SweepClock SweepClock::start(const fs::path& file, const Budget& budget, bool resume, bool restated) {
   SweepClock clock;
   clock.file_ = file;
-  if (budget.duration) clock.budget_ms_ = std::chrono::duration_cast<std::chrono::milliseconds>(*budget.duration).count();
+  if (resume && fs::exists(file)) {
+    clock = read(file);
+    if (!restated) return clock;
+  }
+  // What is left from now: the time spent so far stays spent (and reported).
+  clock.budget_ms_.reset();
+  clock.deadline_ms_.reset();
+  if (budget.duration)
+    clock.budget_ms_ = clock.spent_before_ms_ + std::chrono::duration_cast<std::chrono::milliseconds>(*budget.duration).count();
   if (budget.until) clock.deadline_ms_ = next_time_of_day_ms(campaign::now_ms(), *parse_time_of_day(*budget.until));
   clock.save();
   return clock;

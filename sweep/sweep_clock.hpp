@@ -16,10 +16,11 @@ namespace omnilink::sweep {
 
 class SweepClock {
  public:
-  /// A new sweep's clock (saved at once), or, with `resume`, the clock the sweep saved (a budget
-  /// given now is ignored then: the sweep continues within its own). Throws std::runtime_error
-  /// naming the file when it cannot be written or read.
-  static SweepClock start(const std::filesystem::path& file, const Budget& budget, bool resume);
+  /// A new sweep's clock (saved at once), or, with `resume`, the clock the sweep saved: it goes on
+  /// within what is left, unless `restated` (the command line gave --for or --until again), which
+  /// then says what is left from now: `budget` more, or until its time of day. Throws
+  /// std::runtime_error naming the file when it cannot be written or read.
+  static SweepClock start(const std::filesystem::path& file, const Budget& budget, bool resume, bool restated = false);
   /// The clock as the sweep saved it, for its report (this call saves nothing); no budget and
   /// nothing spent when there is none (a sweep merged from shards). Throws as start() does.
   static SweepClock read(const std::filesystem::path& file);

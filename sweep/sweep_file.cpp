@@ -83,7 +83,7 @@ SweepSettings read_settings(const ObjectReader& top, const BudgetOverride& overr
     if (const auto text = o.string("until")) s.budget.until = time_of_day(*text, o.path("until"));
   }
   if (s.budget.duration && s.budget.until) top.errors().fail(o.path("until"), "give for or until, not both");
-  if (!s.budget.duration && !s.budget.until)
+  if (!s.budget.duration && !s.budget.until && !override_budget.resuming)
     top.errors().fail("sweep", "a sweep needs a time budget: `for` (e.g. \"8h\") or `until` (e.g. \"06:00\") here, or --for/--until");
   s.max_runs = o.integer("max_runs", campaign::Range{1, campaign::kUnbounded});
   s.max_failures = o.integer("max_failures", campaign::Range{1, campaign::kUnbounded});

@@ -63,6 +63,7 @@ struct SweepConfig {
 struct BudgetOverride {
   std::optional<std::string> duration;
   std::optional<std::string> until;
+  bool resuming = false;  // the sweep's saved clock holds its budget: the file need not give one
 };
 
 /// Reads, overrides, checks and resolves a sweep file. Throws campaign::CampaignFileError.

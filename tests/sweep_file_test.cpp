@@ -7,6 +7,7 @@
 #include "sweep/allocator.hpp"
 #include "sweep/retention.hpp"
 #include "sweep/signature_history.hpp"
+#include "sweep/sweep_clock.hpp"
 #include "sweep/sweep_file.hpp"
 #include "support/test_support.hpp"
 
@@ -171,3 +172,37 @@ TEST_CASE("fixed: runs without a signature that its measured failure rate would 
 }
 
 }  // namespace
+
+TEST_CASE("a resumed sweep goes on within what is left, unless --for or --until is given again, which sets what is left",
+          "[sweep][clock]") {
+  Fixture f;
+  const fs::path file = f.dir / "sweep-clock.json";
+  auto saved = [&](std::int64_t spent_ms, std::int64_t budget_ms) {
+    std::ofstream(file) << json{{"format", "omnilink-sweep-clock"}, {"version", 1}, {"spent_ms", spent_ms}, {"budget_ms", budget_ms}}.dump();
+  };
+  using std::chrono::milliseconds;
+  using std::chrono::seconds;
+  sweep::Budget ten_minutes{seconds(600), std::nullopt};
+  saved(50'000, 60'000);
+  const auto kept = sweep::SweepClock::start(file, ten_minutes, /*resume=*/true);
+  CHECK(kept.left() <= milliseconds(10'000));
+  CHECK(kept.left() > milliseconds(9'000));
+  saved(50'000, 60'000);
+  const auto restated = sweep::SweepClock::start(file, sweep::Budget{seconds(5), std::nullopt}, true, /*restated=*/true);
+  CHECK(restated.left() <= milliseconds(5'000));
+  CHECK(restated.left() > milliseconds(4'000));
+  CHECK(restated.spent() >= milliseconds(50'000));  // the time spent stays spent
+  CHECK(sweep::SweepClock::read(file).left() > milliseconds(4'000));  // and it is saved
+  saved(50'000, 60'000);
+  const auto until = sweep::SweepClock::start(file, sweep::Budget{std::nullopt, "23:59"}, true, true);
+  CHECK(until.left() > milliseconds(0));
+  CHECK(json::parse(std::ifstream(file)).contains("deadline_ms"));
+  CHECK_FALSE(json::parse(std::ifstream(file)).contains("budget_ms"));
+  // Resuming, the file need not name a budget: the clock has it.
+  json no_budget = minimal_sweep();
+  no_budget["sweep"].erase("for");
+  CHECK_THAT(f.error(no_budget), Contains("a sweep needs a time budget"));
+  sweep::BudgetOverride resuming;
+  resuming.resuming = true;
+  CHECK(f.error(no_budget, resuming) == "(no error)");
+}
