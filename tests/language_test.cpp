@@ -26,6 +26,15 @@ std::unique_ptr<LoadedSpec> load(const omnilink::testing::ScratchDir& dir, const
   return LoadedSpec::load(file, std::nullopt);
 }
 
+// The successors of `from` by the parameterless action `name`, each as TLA+ text, in order.
+std::string successors_text(Evaluator& ev, LoadedSpec& spec, const std::string& name, const State& from) {
+  std::vector<State> out;
+  ev.successors(*spec.spec_definition(name), {}, from, out);
+  std::string text;
+  for (const auto& st : out) text += Value::seq(st).text();
+  return text;
+}
+
 // The TLA+ text of constant expression `expr`, as TLC's ToString prints it.
 std::string value_of(const std::string& expr, const std::string& definitions = "") {
   omnilink::testing::ScratchDir dir;
@@ -238,14 +247,7 @@ ReadsFirst == Early(x') /\ UNCHANGED y)");
   const auto init = ev.initial_states(*spec->spec_definition("Init"));
   REQUIRE(init.size() == 1);
   CHECK(Value::seq(init[0]).text() == "<<0, 0>>");
-  const State s{Value::integer(3), Value::integer(7)};
-  auto next = [&](const std::string& action) {
-    std::vector<State> out;
-    ev.successors(*spec->spec_definition(action), {}, s, out);
-    std::string text;
-    for (const auto& st : out) text += Value::seq(st).text();
-    return text;
-  };
+  auto next = [&](const std::string& action) { return successors_text(ev, *spec, action, {Value::integer(3), Value::integer(7)}); };
   CHECK(next("Both") == "<<4, 8>>");
   CHECK(next("Nested") == "<<11, 12>>");  // through two calls, then read back
   CHECK(next("Again") == "<<4, 7>>");     // assigned already: a test
@@ -267,14 +269,7 @@ Then == Keep \cdot (y' = x /\ x' = x + 10)
 Either == (Inc \cdot Double) \/ (x' = 100 /\ y' = 100)
 Nothing == Inc \cdot (x > 100 /\ x' = x /\ y' = y))");
   Evaluator ev(*spec);
-  const State s{Value::integer(3), Value::integer(7)};
-  auto next = [&](const std::string& action) {
-    std::vector<State> out;
-    ev.successors(*spec->spec_definition(action), {}, s, out);
-    std::string text;
-    for (const auto& st : out) text += Value::seq(st).text();
-    return text;
-  };
+  auto next = [&](const std::string& action) { return successors_text(ev, *spec, action, {Value::integer(3), Value::integer(7)}); };
   CHECK(next("Composed") == "<<8, 4>><<10, 5>>");  // via <<4, 7>> and <<5, 7>>
   CHECK(next("Then") == "<<13, 3>>");              // B reads t = <<3, 7>>, where Keep left y as it was
   CHECK(next("Either") == "<<8, 4>><<10, 5>><<100, 100>>");
