@@ -195,8 +195,18 @@ int SweepCommand::run() {
   } else {
     ran = session->run(source, progress);
   }
-  clock->save();
-  if (!ran) return 2;
+  try {
+    clock->save();
+  } catch (const std::runtime_error& e) {  // a full disk: the clock keeps its last save, a few seconds old
+    std::cerr << "omnilink sweep: " << e.what() << "\n";
+    ran.reset();
+  }
+  if (!ran) {
+    // The runs stored so far stay; what was in flight runs again on resume.
+    std::cout << "\nsweep " << id << ": INTERRUPTED; continue it with: "
+              << shell_command_line(resume_command(config.campaign.store, id)) << " (exit 2)\n";
+    return 2;
+  }
 
   SweepSummary summary = summarize(session->store(), config, id);
   summary.shares = source.shares();
