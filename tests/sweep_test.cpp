@@ -2,7 +2,7 @@
 // needs neither rr nor TLC: a planted bug is found, grouped under one signature, recurs the next
 // night, is marked fixed once its target is swapped for the correct one and enough runs pass, and
 // regresses when the bug comes back; a sweep killed with SIGKILL resumes within its budget without
-// running a finished run again. Under rr chaos (SKIPPED where rr cannot record), a sweep of the three
+// running a finished run again; a sweep whose store fills its disk ends as interrupted. Under rr chaos (SKIPPED where rr cannot record), a sweep of the three
 // injected bugs finds three signatures, one per bug.
 #include <catch2/catch.hpp>
 
@@ -11,7 +11,11 @@
 #include <map>
 #include <thread>
 
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "campaign/store.hpp"
 #include "support/campaign_support.hpp"
@@ -257,3 +261,37 @@ TEST_CASE("a sweep file with a mistake is a usage error naming it") {
 }
 
 }  // namespace
+
+TEST_CASE("a sweep whose disk fills ends as interrupted: exit 2 and the resume command, not an abort", "[sweep][disk]") {
+  ScratchDir dir;
+  std::ofstream(dir / "sweep.json") << testing::stack_sweep("5m").dump(2);
+  const fs::path small = dir / "small", out = dir / "out.txt";
+  fs::create_directories(small);
+  // In a child with a private mount namespace: a 2 MiB tmpfs for the store, which a few runs fill.
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    if (unshare(CLONE_NEWNS) != 0 || mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+        mount("tmpfs", small.c_str(), "tmpfs", 0, "size=2m") != 0)
+      _exit(77);
+    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, STDOUT_FILENO), dup2(fd, STDERR_FILENO);
+    std::vector<std::string> args{OMNILINK_CLI, "sweep", (dir / "sweep.json").string(), "--store", (small / "store").string(), "--plain"};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 77) testing::skip_test("cannot mount a small tmpfs here (needs CAP_SYS_ADMIN)");
+  std::ifstream in(out);
+  const std::string output(std::istreambuf_iterator<char>(in), {});
+  INFO(output);
+  REQUIRE(WIFEXITED(status));  // not killed by an abort
+  CHECK(WEXITSTATUS(status) == 2);
+  CHECK_THAT(output, Contains("disk is full") || Contains("cannot write"));
+  CHECK_THAT(output, Contains("INTERRUPTED; continue it with: omnilink sweep") && Contains("--resume --id nightly-1"));
+  CHECK_THAT(output, !Contains("terminate called"));
+}
