@@ -18,6 +18,7 @@
 
 #include "campaign/join.hpp"
 #include "campaign/store.hpp"
+#include "platform/memory.hpp"
 #include "platform/subprocess.hpp"
 
 namespace omnilink::campaign {
@@ -55,18 +56,12 @@ namespace {
 constexpr std::array<std::string_view, 10> kTopFields{"format", "name", "store", "rr", "rr_timeslice_ticks", "jobs", "run_timeout_s",
                                                      "tlc", "validation", "targets"};
 constexpr std::array<std::string_view, 3> kTlcFields{"heap", "timeout_s", "jobs"};
-constexpr std::array<std::string_view, 2> kValidationFields{"checker", "confirm_failures"};
+constexpr std::array<std::string_view, 3> kValidationFields{"checker", "confirm_failures", "memory"};
 constexpr std::array<std::string_view, 13> kTargetFields{"name", "description", "harness", "args", "spec",
                                                          "mc",   "init",        "next",    "view", "threads",
                                                          "ops",  "runs",        "seed_base"};
 
 // A -Xmx size: [1-9][0-9]*[kKmMgG].
-bool is_heap(std::string_view s) {
-  const auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
-  return s.size() >= 2 && s.front() != '0' && std::all_of(s.begin(), s.end() - 1, is_digit) &&
-         std::string_view("kKmMgG").find(s.back()) != std::string_view::npos;
-}
-
 // Absolute and lexically normal, without a trailing separator. Symlinks are kept as they are: a
 // harness may dispatch on its own name.
 fs::path normal_absolute(const fs::path& path) {
@@ -229,7 +224,7 @@ TlcConfig read_tlc(const ObjectReader& top) {
   if (value == nullptr) return tlc;
   const ObjectReader o(top.errors(), *value, top.path("tlc"), kTlcFields);
   if (const auto heap = o.string("heap")) {
-    if (!is_heap(*heap)) o.fail("heap", "'" + *heap + "' is not a heap size: digits, then k, m or g (e.g. 2g)");
+    if (!platform::parse_byte_size(*heap)) o.fail("heap", "'" + *heap + "' is not a heap size: digits, then k, m or g (e.g. 2g)");
     tlc.heap = *heap;
   }
   if (const auto timeout = o.integer("timeout_s", kSeconds)) tlc.timeout = std::chrono::seconds(*timeout);
@@ -249,6 +244,11 @@ ValidationConfig read_validation(const ObjectReader& top) {
   }
   if (const auto confirm = o.integer("confirm_failures", Range{0, std::numeric_limits<unsigned>::max()}))
     v.confirm_failures = static_cast<unsigned>(*confirm);
+  if (const auto memory = o.string("memory")) {
+    const auto bytes = platform::parse_byte_size(*memory);
+    if (!bytes || *bytes < (1ull << 20)) o.fail("memory", "'" + *memory + "' is not a size of at least 1m (e.g. 512m, 4g)");
+    else v.memory_mb = *bytes >> 20;
+  }
   return v;
 }
 
@@ -355,6 +355,8 @@ json CampaignConfig::to_json() const {
           {"tlc", {{"heap", tlc.heap}, {"timeout_s", tlc.timeout.count()}, {"jobs", or_null(tlc.jobs)}}},
           {"validation", {{"checker", omnilink::validation::checker_name(validation.checker)}, {"confirm_failures", validation.confirm_failures}}},
           {"targets", std::move(target_list)}};
+  // As the file gives it, so that the effective configuration reads back as a campaign file.
+  if (validation.memory_mb != 0) out["validation"]["memory"] = std::to_string(validation.memory_mb) + "m";
   if (shard) out["shard"] = {{"index", shard->index}, {"count", shard->count}};
   return out;
 }
@@ -453,6 +455,7 @@ CampaignConfig stored_campaign(const json& effective, const std::string& origin)
     config.validation.checker =
         omnilink::validation::parse_checker(checks.at("checker").get<std::string>()).value_or(omnilink::validation::Checker::tlc);
     config.validation.confirm_failures = checks.at("confirm_failures").get<unsigned>();
+    if (checks.contains("memory")) config.validation.memory_mb = platform::parse_byte_size(checks.at("memory").get<std::string>()).value_or(0) >> 20;
     for (const json& t : effective.at("targets")) {
       TargetConfig target;
       target.name = t.at("name").get<std::string>();

@@ -50,6 +50,9 @@ struct ValidationConfig {
   // A native FAIL is confirmed by TLC (where TLC is present) for the first this many failing runs
   // of each target: enough to catch a disagreement, without paying TLC on every failure.
   unsigned confirm_failures = 3;
+  // The native checker's memory limit for all of the campaign's validations at once (they share
+  // one process); 0: half the machine's.
+  std::uint64_t memory_mb = 0;
 };
 
 struct TlcConfig {

@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 
 #include "campaign/recording.hpp"
+#include "platform/memory.hpp"
 #include "replay/replay_files.hpp"
 
 namespace omnilink::campaign {
@@ -65,6 +66,7 @@ validation::ValidateOptions validate_options(const TargetConfig& target, const T
   validation::ValidateOptions options;
   options.checker = checks.checker;
   options.confirm_failures = confirm;
+  options.max_memory_mb = checks.memory_mb;
   options.jobs = 1;  // a campaign validates runs at once already
   options.run_dir = run_dir;
   options.spec = target.spec;
@@ -99,36 +101,10 @@ void record_validation(Store& store, RunRecord& run, const validation::Validatio
   run.validation = v;
 }
 
-std::optional<std::uint64_t> heap_bytes(const std::string& heap) {
-  if (heap.size() < 2) return std::nullopt;
-  std::uint64_t n = 0;
-  for (std::size_t i = 0; i + 1 < heap.size(); ++i) {
-    if (heap[i] < '0' || heap[i] > '9') return std::nullopt;
-    n = n * 10 + static_cast<std::uint64_t>(heap[i] - '0');
-  }
-  switch (heap.back()) {
-    case 'k': case 'K': return n << 10;
-    case 'm': case 'M': return n << 20;
-    case 'g': case 'G': return n << 30;
-    default: return std::nullopt;
-  }
-}
-
-std::optional<std::uint64_t> available_memory_bytes() {
-  std::ifstream meminfo("/proc/meminfo");
-  for (std::string line; std::getline(meminfo, line);) {
-    if (line.rfind("MemAvailable:", 0) != 0) continue;
-    std::istringstream fields(line.substr(13));
-    std::uint64_t kb = 0;
-    if (fields >> kb) return kb << 10;
-  }
-  return std::nullopt;
-}
-
 unsigned memory_bounded_jobs(const std::string& heap, unsigned cap, std::string& why) {
   constexpr std::uint64_t kJvmOverhead = 256ull << 20;
-  const auto per_tlc = heap_bytes(heap);
-  const auto available = available_memory_bytes();
+  const auto per_tlc = platform::parse_byte_size(heap);
+  const auto available = platform::available_memory_bytes();
   cap = std::max(1u, cap);
   if (!per_tlc || !available) {
     why = "memory unknown: " + std::to_string(cap) + " (one per job)";

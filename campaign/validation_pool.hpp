@@ -56,11 +56,6 @@ void record_validation(Store& store, RunRecord& run, const validation::Validatio
 void write_failure_replay_files(const std::filesystem::path& run_dir, const std::string& run_name,
                                 const validation::ValidationResult& result);
 
-// -Xmx text ("512m", "2g") in bytes; nullopt if malformed.
-std::optional<std::uint64_t> heap_bytes(const std::string& heap);
-// MemAvailable from /proc/meminfo.
-std::optional<std::uint64_t> available_memory_bytes();
-
 // How many validations fit: MemAvailable * 3/4 over (heap + 256 MiB of JVM overhead), at least 1
 // and at most `cap`. `why` explains the number for the campaign's header line.
 unsigned memory_bounded_jobs(const std::string& heap, unsigned cap, std::string& why);

@@ -10,6 +10,7 @@
 #include "campaign/report.hpp"
 #include "campaign/run_outcome.hpp"
 #include "campaign/validation_pool.hpp"
+#include "platform/memory.hpp"
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
@@ -61,7 +62,7 @@ int RevalidateCommand::run() {
     if (!tlc_heap_.empty()) config.tlc.heap = tlc_heap_;
     if (!checker_.empty()) config.validation.checker = *validation::parse_checker(checker_);
     if (tlc_timeout_s_) config.tlc.timeout = std::chrono::seconds(*tlc_timeout_s_);
-    if (!heap_bytes(config.tlc.heap)) {
+    if (!platform::parse_byte_size(config.tlc.heap)) {
       std::cerr << "omnilink revalidate: --tlc-heap " << config.tlc.heap << ": digits, then k, m or g (e.g. 2g)\n";
       return kExitUsage;
     }

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "campaign/validation_pool.hpp"
+#include "platform/memory.hpp"
 #include "validation/history_file.hpp"
 
 namespace omnilink::cli {
@@ -32,6 +33,11 @@ void ValidateCommand::add_to(CLI::App& app) {
   sub_->add_option("--java", java_, "java executable (default: as `omnilink doctor` finds it)");
   sub_->add_option("--heap", options_.heap, "TLC's Java heap (-Xmx)")->capture_default_str();
   sub_->add_option("--timeout", timeout_s_, "Seconds before the checker is stopped (verdict unknown)")->capture_default_str()->check(CLI::PositiveNumber);
+  sub_->add_option("--memory", memory_, "The native search's memory limit, e.g. 4g (verdict unknown past it; default: half the machine's)")
+      ->check([](const std::string& text) {
+        const auto bytes = platform::parse_byte_size(text);
+        return bytes && *bytes >= (1ull << 20) ? std::string() : "a size of at least 1m, written as 512m or 4g";
+      });
   sub_->add_flag("--json", json_, "Print result.json instead of the summary");
 }
 
@@ -42,6 +48,7 @@ int ValidateCommand::run() {
   if (!tlc_.empty()) options_.tlc_jar = tlc_;
   if (!java_.empty()) options_.java = java_;
   options_.timeout = std::chrono::seconds(timeout_s_);
+  if (!memory_.empty()) options_.max_memory_mb = *platform::parse_byte_size(memory_) >> 20;
   options_.checker = *validation::parse_checker(checker_);
   options_.confirm_failures = !no_confirm_;
   // Several runs (imported histories, a sweep's many small traces): one line each and a summary;

@@ -17,6 +17,7 @@ class ValidateCommand : public Command {
   std::vector<std::string> run_dirs_;
   std::string spec_, mc_, tlc_, java_, view_, checker_ = "auto";
   int timeout_s_ = 600;
+  std::string memory_;  // --memory, as -Xmx is written
   bool json_ = false;
   bool no_confirm_ = false;
 };

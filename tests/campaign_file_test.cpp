@@ -226,6 +226,15 @@ TEST_CASE("wrong types and values out of range are errors naming the field") {
   checker["validation"] = {{"checker", "both"}, {"confirm_failures", 0}, {"jobs", 1}};
   CHECK_THAT(f.error(checker), Contains("validation.jobs"));
   checker["validation"].erase("jobs");
+  for (const char* memory : {"2", "0g", "4x", "1k"}) {
+    checker["validation"]["memory"] = memory;
+    CHECK_THAT(f.error(checker), Contains(": validation.memory: '" + std::string(memory) + "' is not a size of at least 1m"));
+  }
+  checker["validation"]["memory"] = "2g";
+  CHECK(f.load(checker).validation.memory_mb == 2048);
+  CHECK(f.load(checker).to_json()["validation"]["memory"] == "2048m");  // reads back as a campaign file
+  checker["validation"].erase("memory");
+  CHECK(f.load(checker).validation.memory_mb == 0);
   CHECK(f.load(checker).validation.checker == validation::Checker::both);
   CHECK(f.load(checker).validation.confirm_failures == 0);
 

@@ -324,3 +324,25 @@ TEST_CASE("pending operations that would change nothing are left out, not search
   CHECK(r.states_distinct.value_or(0) > 0);
   CHECK(r.states_distinct.value_or(0) < 200);
 }
+
+TEST_CASE("the native search's memory limit: past it the verdict is unknown, naming the limit, never pass or fail", "[native][memory]") {
+  // 14 writes of distinct values, all at once, then a read of a value none wrote: every subset of
+  // the writes and each last value is a state (over 100k), all searched to reject it.
+  testing::ScratchDir dir;
+  TraceBuilder b(15);
+  for (std::uint32_t t = 0; t < 14; ++t) b.op(t, "Write", 1, 2, F::fields("value", static_cast<std::int64_t>(t + 1)));
+  b.op(14, "Read", 3, 4, F::fields("value", 99));
+  b.write(dir.path());
+  validation::ValidateOptions o;
+  o.run_dir = dir.path();
+  o.spec = fs::path(OMNILINK_SPECS_DIR) / "Register.tla";
+  o.checker = validation::Checker::native;
+  o.confirm_failures = false;
+  o.max_memory_mb = 1;  // the process holds more than that already: the first check stops it
+  const auto limited = validation::validate_run(o);
+  INFO(limited.summary());
+  CHECK(limited.verdict == "unknown");
+  CHECK_THAT(limited.reason, Catch::Contains("memory limit of 1 MiB"));
+  o.max_memory_mb = 0;  // half the machine's
+  CHECK(validation::validate_run(o).verdict == "fail");
+}

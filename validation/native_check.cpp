@@ -1,7 +1,6 @@
 #include "validation/native_check.hpp"
 
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <map>
@@ -10,6 +9,7 @@
 #include <thread>
 
 #include "language/evaluator.hpp"
+#include "platform/memory.hpp"
 #include "validation/native_search.hpp"
 #include "validation/projection.hpp"
 
@@ -65,11 +65,7 @@ bool projectable(language::LoadedSpec& spec, const std::vector<std::string>& fie
 }
 
 /// Half the machine's memory, in MiB: the native search's default memory limit.
-std::uint64_t default_memory_limit_mb() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  if (pages <= 0 || page <= 0) return 0;
-  return static_cast<std::uint64_t>(pages) / 2 * static_cast<std::uint64_t>(page) / (1024 * 1024);
-}
+std::uint64_t default_memory_limit_mb() { return platform::physical_memory_bytes() / 2 / (1024 * 1024); }
 
 /// A history split by the value of one field: every operation must have it (a pending one among
 /// its inputs). Parts in the order of their keys, so a report names the first failing one.

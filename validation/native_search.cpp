@@ -7,13 +7,11 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <fstream>
 #include <thread>
 #include <unordered_map>
 
-#include <unistd.h>
-
 #include "language/evaluator.hpp"
+#include "platform/memory.hpp"
 #include "trace/value.hpp"
 #include "validation/dead_values.hpp"
 
@@ -26,14 +24,6 @@ using language::State;
 using language::Value;
 
 constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();  // a pending operation's end
-
-// The process's resident memory in MiB (/proc/self/statm), 0 where it cannot be read.
-std::uint64_t resident_mb() {
-  std::ifstream statm("/proc/self/statm");
-  std::uint64_t size = 0, resident = 0;
-  if (!(statm >> size >> resident)) return 0;
-  return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE)) / (1024 * 1024);
-}
 
 // A logged value as TLA+ (its integers fit TLC's: make_problem checked).
 Value to_value(const trace::Value& v) {
@@ -644,7 +634,7 @@ std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
       // Memory: checked every 64k states, about a megabyte of visited set, since reading it costs
       // a system call. The visited set is not all: the stack's frames hold states too.
       if ((generated_ & 65535) == 0 && options_.max_memory_mb != 0) {
-        if (const std::uint64_t mb = resident_mb(); mb > options_.max_memory_mb) {
+        if (platform::resident_memory_bytes() / (1024 * 1024) > options_.max_memory_mb) {
           SearchReport r = report(SearchReport::Outcome::limit, deepest_, deepest_taken_);
           r.limit = "the native search reached its memory limit of " + std::to_string(options_.max_memory_mb) + " MiB (" +
                     std::to_string(visited_.size()) + " distinct states)";
