@@ -432,12 +432,14 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
     }
   }
   // A TLC configuration's values and substitutions stand for the names everywhere (constants,
-  // definitions, standard operators such as Seq alike), as in TLC.
-  if (as_instance == nullptr)
-    for (const auto& [name, def] : config_definitions_) {
-      scope.visible.definitions[name] = def;
-      scope.exported.definitions[name] = def;
-    }
+  // definitions, standard operators such as Seq alike), as in TLC, where they replace the
+  // definition itself: a standard module's operator (Seq <- BoundedSeq) also inside an instance,
+  // which shares it; an instance's own copies of a module's definitions only with c = [M] v.
+  for (const auto& [name, def] : config_definitions_) {
+    if (as_instance != nullptr && (!scope.visible.standard.count(name) || scope.visible.definitions.count(name))) continue;
+    scope.visible.definitions[name] = def;
+    scope.exported.definitions[name] = def;
+  }
 }
 
 const Definition* LoadedSpec::bound(const Module* module, const std::string& name) {

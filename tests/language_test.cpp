@@ -683,6 +683,13 @@ NotHundred == x # 100
   CHECK(explore(*LoadedSpec::load(dir.path() / "Outer.tla", std::nullopt, &scoped), "Init", "Next", 2, 100).initial == 3);
   CHECK_THROWS_WITH(explore(*LoadedSpec::load(dir.path() / "Outer.tla", std::nullopt), "Init", "Next", 2, 100),
                     Catch::Contains("an unbounded CHOOSE"));
+  // Seq <- Short replaces the standard operator itself: inside an instance too (Majority's MC module).
+  std::ofstream(dir.path() / "Seqs.tla") << "---- MODULE Seqs ----\nEXTENDS Sequences\nVARIABLE s\nInit == s \\in Seq({1})\n"
+                                            "Next == s' = s\n====\n";
+  std::ofstream(dir.path() / "MCSeqs.tla") << "---- MODULE MCSeqs ----\nVARIABLE s\nINSTANCE Seqs\nShort(S) == {<<>>, <<1>>}\n====\n";
+  std::ofstream(dir.path() / "MCSeqs.cfg") << "CONSTANT Seq <- Short\n";
+  const TlcConfig short_seqs = read_tlc_config((dir.path() / "MCSeqs.cfg").string());
+  CHECK(explore(*LoadedSpec::load(dir.path() / "MCSeqs.tla", std::nullopt, &short_seqs), "Init", "Next", 2, 100).initial == 2);
   std::ofstream(dir.path() / "Sym.cfg") << "CONSTANT Step = 1\nSYMMETRY Perms\nVIEW v\n";
   CHECK(read_tlc_config((dir.path() / "Sym.cfg").string()).state_space_changes == std::vector<std::string>{"SYMMETRY", "VIEW"});
 }
