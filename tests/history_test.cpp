@@ -418,3 +418,18 @@ TEST_CASE("validating a history file: its operations' errors name FILE:LINE, and
   CHECK_FALSE(fs::exists(dir / "absent.jsonl"));
   CHECK_FALSE(fs::exists(dir / "absent.jsonl.validation"));
 }
+
+TEST_CASE("a huge value is cut in reports: the summary and result.json stay small, saying how much was left out", "[history][file]") {
+  testing::ScratchDir dir;
+  const std::string huge(5'000'000, 'x');
+  // A dequeue of an element never enqueued: the failure's report names the operation and its value.
+  const fs::path file = history_file(dir, "huge.jsonl",
+                                     {R"({"process": 1, "op": "Enqueue", "fields": {"elem": "a"}, "start": 1, "end": 2, "outcome": "ok"})",
+                                      R"({"process": 2, "op": "Dequeue", "fields": {"elem": ")" + huge + R"(", "ok": true}, "start": 3, "end": 4, "outcome": "ok"})"});
+  const auto r = validate(file);
+  INFO(r.reason.substr(0, 500));
+  REQUIRE(r.verdict == "fail");
+  CHECK(r.summary().size() < 100'000);
+  CHECK_THAT(r.summary(), Catch::Contains("more characters)"));
+  CHECK(fs::file_size(fs::path(file.string() + ".validation") / "result.json") < 100'000);
+}

@@ -5,8 +5,19 @@
 namespace omnilink::validation {
 namespace {
 
+/// A value's text as reports show it: a value of megabytes (a logged buffer) would make a report
+/// of megabytes, printed and in result.json; past this many characters it is cut, saying so.
+constexpr std::size_t kShownChars = 4096;
+
+std::string shown(std::string text) {
+  if (text.size() <= kShownChars) return text;
+  const std::size_t cut = text.size() - kShownChars;
+  text.resize(kShownChars);
+  return text + "... (" + std::to_string(cut) + " more characters)";
+}
+
 std::string describe_op(const trace::Operation& op) {
-  std::string s = op.id() + " " + op.call() + " [" + std::to_string(op.start) + ", " + (op.pending() ? "?" : std::to_string(op.end)) + "]";
+  std::string s = op.id() + " " + shown(op.call()) + " [" + std::to_string(op.start) + ", " + (op.pending() ? "?" : std::to_string(op.end)) + "]";
   if (op.pending()) s += op.inputs_known ? " pending" : " pending, inputs unknown";
   return s;
 }
@@ -29,7 +40,7 @@ std::vector<FrontierOp> frontier_at(const History& history, const std::vector<st
 
 nlohmann::json ValidationResult::to_json() const {
   nlohmann::json j{{"format", "omnilink-validation-result"}, {"version", 5}, {"verdict", verdict}, {"checker", checker},
-                   {"reason", reason}, {"operations", operations}, {"dropped_failed_without_effect", dropped_failed},
+                   {"reason", shown(reason)}, {"operations", operations}, {"dropped_failed_without_effect", dropped_failed},
                    {"pending", pending}, {"caveats", caveats}, {"duration_ms", duration.count()},
                    {"peak_rss_kb", peak_rss_kb}};
   if (corrupt_trace) j["corrupt_trace"] = true;
@@ -40,8 +51,8 @@ nlohmann::json ValidationResult::to_json() const {
     nlohmann::json outcomes = nlohmann::json::array();
     for (const auto& p : pending_outcomes) {
       nlohmann::json inputs = nlohmann::json::object(), arguments = nlohmann::json::object();
-      for (const auto& [name, value] : p.op.fields) inputs[name] = trace::to_tla(value);
-      for (const auto& [name, text] : p.arguments) arguments[name] = text;
+      for (const auto& [name, value] : p.op.fields) inputs[name] = shown(trace::to_tla(value));
+      for (const auto& [name, text] : p.arguments) arguments[name] = shown(text);
       outcomes.push_back({{"thread", p.op.thread}, {"index", p.op.index}, {"name", p.op.name}, {"start", p.op.start},
                           {"inputs_known", p.op.inputs_known}, {"inputs", inputs}, {"linearized", p.linearized},
                           {"arguments", p.linearized ? arguments : nlohmann::json()}});
@@ -60,14 +71,14 @@ nlohmann::json ValidationResult::to_json() const {
     nlohmann::json next = nlohmann::json::array();
     for (const auto& f : frontier) {
       nlohmann::json fields = nlohmann::json::object();
-      for (const auto& [name, value] : f.op.fields) fields[name] = trace::to_tla(value);
+      for (const auto& [name, value] : f.op.fields) fields[name] = shown(trace::to_tla(value));
       next.push_back({{"thread", f.op.thread}, {"index", f.op.index}, {"name", f.op.name}, {"fields", fields},
                          {"start", f.op.start}, {"end", f.op.pending() ? nlohmann::json() : nlohmann::json(f.op.end)},
                          {"pending", f.op.pending()}, {"viable", f.viable}});
     }
     // "pending" here is each thread's next operation at the deepest state (a name older than
     // pending operations; see docs/validation.md).
-    j["frontier"] = {{"linearized", linearized.value_or(0)}, {"total", operations}, {"pending", next}, {"spec_state", spec_state}};
+    j["frontier"] = {{"linearized", linearized.value_or(0)}, {"total", operations}, {"pending", next}, {"spec_state", shown(spec_state)}};
     if (refused) {
       const auto ops = [](const std::vector<RefusedOp::Related>& list) {
         nlohmann::json out = nlohmann::json::array();
@@ -77,7 +88,7 @@ nlohmann::json ValidationResult::to_json() const {
       j["frontier"]["refused"] = {{"thread", refused->op.thread}, {"index", refused->op.index}, {"name", refused->op.name},
                                   {"action", refused->action}, {"at", refused->at}, {"conjunct", refused->conjunct},
                                   {"related", ops(refused->related)}, {"unmatched", refused->unmatched}};
-      if (refused->lost) j["frontier"]["refused"]["lost"] = {{"value", refused->lost->value}, {"logged_by", ops(refused->lost->logged_by)}};
+      if (refused->lost) j["frontier"]["refused"]["lost"] = {{"value", shown(refused->lost->value)}, {"logged_by", ops(refused->lost->logged_by)}};
     }
   }
   return j;
@@ -88,24 +99,24 @@ std::string ValidationResult::summary() const {
   if (verdict == "pass") {
     s << "pass: all " << operations << " completed operations linearized";
   } else if (verdict == "fail") {
-    s << "FAIL: " << reason << "\n  pending at the deepest state:";
+    s << "FAIL: " << shown(reason) << "\n  pending at the deepest state:";
     for (const auto& f : frontier) s << "\n    " << describe_op(f.op) << (f.viable ? "" : "  (not yet viable)");
-    s << "\n  spec state there: " << spec_state;
+    s << "\n  spec state there: " << shown(spec_state);
     if (refused) {
-      s << "\n  refused: " << refused->op.id() << " " << refused->op.call() << " by " << refused->action << ": "
+      s << "\n  refused: " << refused->op.id() << " " << shown(refused->op.call()) << " by " << refused->action << ": "
         << (refused->conjunct.empty() ? "?" : refused->conjunct) << "  (" << refused->at << ")";
       for (const auto& r : refused->related)
         s << "\n    a value it logged was also logged by " << r.op.id() << " " << r.op.name << " ("
           << (r.linearized ? "linearized" : "not linearized") << " there)";
       for (const auto& field : refused->unmatched) s << "\n    its " << field << " was logged by no other operation";
       if (refused->lost) {
-        s << "\n    the state held " << refused->lost->value << " there, which only";
+        s << "\n    the state held " << shown(refused->lost->value) << " there, which only";
         for (const auto& r : refused->lost->logged_by) s << " " << r.op.id() << " " << r.op.name;
         s << " logged (linearized): no operation is left to take it out";
       }
     }
   } else {
-    s << verdict << ": " << reason;
+    s << verdict << ": " << shown(reason);
   }
   if (states_generated) s << "\n  " << *states_generated << " states generated, " << states_distinct.value_or(0) << " distinct";
   if (duration.count() > 0 || !checker.empty())
@@ -121,7 +132,7 @@ std::string ValidationResult::summary() const {
       continue;
     }
     s << "linearized as " << p.op.name << "(";
-    for (std::size_t k = 0; k < p.arguments.size(); ++k) s << (k ? ", " : "") << p.arguments[k].first << " = " << p.arguments[k].second;
+    for (std::size_t k = 0; k < p.arguments.size(); ++k) s << (k ? ", " : "") << p.arguments[k].first << " = " << shown(p.arguments[k].second);
     s << ")";
   }
   for (const auto& c : caveats) s << "\n  note: " << c;
