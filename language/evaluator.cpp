@@ -291,6 +291,10 @@ void Evaluator::act_composition(const Expr& e, const Continuation& k) {
 }
 
 std::optional<std::size_t> Evaluator::assignable(const Expr& e) const {
+  // Most expressions are none of these: answered before anything else (this is asked of every
+  // x = e and every argument of an action's call).
+  if (e.kind != ExprKind::RefPrimed && e.kind != ExprKind::RefVariable && (e.kind != ExprKind::RefBound || assignable_params_.empty()))
+    return std::nullopt;
   std::optional<std::size_t> index;
   if ((e.kind == ExprKind::RefPrimed && !init_mode_) || (e.kind == ExprKind::RefVariable && init_mode_)) index = e.index;
   if (e.kind == ExprKind::RefBound)
