@@ -5,11 +5,7 @@
 // namespace; without the privilege for one that case reports SKIPPED (77).
 #include <catch2/catch.hpp>
 
-#include <fcntl.h>
-#include <sched.h>
 #include <sys/mount.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <fstream>
 
@@ -17,6 +13,7 @@
 
 #include "campaign/store.hpp"
 #include "platform/subprocess.hpp"
+#include "support/mount_namespace.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -120,29 +117,15 @@ TEST_CASE("ls, show and results work on a store on a read-only file system", "[s
   const auto runs = outcomes(store, "steps-1");
   const std::string run = "steps-1/" + runs.begin()->first;
 
-  // Each command in a child with a private mount namespace, the store bind-mounted read-only.
+  // Each command with the store bind-mounted read-only.
   auto read_only = [&](std::vector<std::string> args) {
-    const fs::path out = dir / "out.txt";
-    const pid_t pid = fork();
-    REQUIRE(pid >= 0);
-    if (pid == 0) {
-      if (unshare(CLONE_NEWNS) != 0 || mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
-          mount(store.c_str(), mount_point.c_str(), nullptr, MS_BIND, nullptr) != 0 ||
-          mount(nullptr, mount_point.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr) != 0)
-        _exit(77);
-      const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      dup2(fd, STDOUT_FILENO), dup2(fd, STDERR_FILENO);
-      args.insert(args.begin(), OMNILINK_CLI);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      execv(argv[0], argv.data());
-      _exit(127);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 77) testing::skip_test("cannot make a private read-only mount here (needs CAP_SYS_ADMIN)");
-    return std::pair{WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_bytes(out)};
+    const auto run = testing::cli_with_mounts(
+        [&] {
+          return mount(store.c_str(), mount_point.c_str(), nullptr, MS_BIND, nullptr) == 0 &&
+                 mount(nullptr, mount_point.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr) == 0;
+        },
+        std::move(args), dir / "out.txt", "cannot make a private read-only mount here (needs CAP_SYS_ADMIN)");
+    return std::pair{run.exit_code, run.output};
   };
   const auto [ls_code, ls_out] = read_only({"ls", "--store", mount_point.string()});
   INFO(ls_out);

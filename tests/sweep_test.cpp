@@ -11,14 +11,11 @@
 #include <map>
 #include <thread>
 
-#include <fcntl.h>
-#include <sched.h>
-#include <sys/mount.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include "campaign/store.hpp"
 #include "support/campaign_support.hpp"
+#include "support/mount_namespace.hpp"
 
 namespace {
 
@@ -267,30 +264,13 @@ TEST_CASE("a sweep whose disk fills ends as interrupted: exit 2 and the resume c
   std::ofstream(dir / "sweep.json") << testing::stack_sweep("5m").dump(2);
   const fs::path small = dir / "small", out = dir / "out.txt";
   fs::create_directories(small);
-  // In a child with a private mount namespace: a 2 MiB tmpfs for the store, which a few runs fill.
-  const pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    if (unshare(CLONE_NEWNS) != 0 || mount("none", "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
-        mount("tmpfs", small.c_str(), "tmpfs", 0, "size=2m") != 0)
-      _exit(77);
-    const int fd = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    dup2(fd, STDOUT_FILENO), dup2(fd, STDERR_FILENO);
-    std::vector<std::string> args{OMNILINK_CLI, "sweep", (dir / "sweep.json").string(), "--store", (small / "store").string(), "--plain"};
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execv(argv[0], argv.data());
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 77) testing::skip_test("cannot mount a small tmpfs here (needs CAP_SYS_ADMIN)");
-  std::ifstream in(out);
-  const std::string output(std::istreambuf_iterator<char>(in), {});
+  // A 2 MiB tmpfs for the store, which a few runs fill.
+  const auto [code, output] = testing::cli_with_mounts(
+      [&] { return mount("tmpfs", small.c_str(), "tmpfs", 0, "size=2m") == 0; },
+      {"sweep", (dir / "sweep.json").string(), "--store", (small / "store").string(), "--plain"}, out,
+      "cannot mount a small tmpfs here (needs CAP_SYS_ADMIN)");
   INFO(output);
-  REQUIRE(WIFEXITED(status));  // not killed by an abort
-  CHECK(WEXITSTATUS(status) == 2);
+  CHECK(code == 2);  // not -1: no abort
   CHECK_THAT(output, Contains("disk is full") || Contains("cannot write"));
   CHECK_THAT(output, Contains("INTERRUPTED; continue it with: omnilink sweep") && Contains("--resume --id nightly-1"));
   CHECK_THAT(output, !Contains("terminate called"));
