@@ -195,24 +195,26 @@ int SweepCommand::run() {
   } else {
     ran = session->run(source, progress);
   }
+  bool clock_saved = true;
   try {
     clock->save();
   } catch (const std::runtime_error& e) {  // a full disk: the clock keeps its last save, a few seconds old
     std::cerr << "omnilink sweep: " << e.what() << "\n";
-    ran.reset();
+    clock_saved = false;
   }
-  if (!ran) {
+  if (!ran || !clock_saved) {
     // The runs stored so far stay; what was in flight runs again on resume.
     std::cout << "\nsweep " << id << ": INTERRUPTED; continue it with: "
               << shell_command_line(resume_command(config.campaign.store, id)) << " (exit 2)\n";
     return 2;
   }
+  const bool completed = *ran;
 
   SweepSummary summary = summarize(session->store(), config, id);
   summary.shares = source.shares();
   summary.spent = clock->spent();
   // Tasks on Slurm may all end before the budget and caps do (each with its share of the caps).
-  summary.stop_reason = !*ran ? "interrupted" : source.stop_reason().empty() ? "tasks" : source.stop_reason();
+  summary.stop_reason = !completed ? "interrupted" : source.stop_reason().empty() ? "tasks" : source.stop_reason();
   summary.missing_tasks = lost;
   try {
     // Only with a quota: without one a sweep keeps what the file asks (keep_passing_recordings).
@@ -224,7 +226,7 @@ int SweepCommand::run() {
   const int code = publish(session->store(), config, summary);
   const int verdict = sweep_exit_code(summary);
   std::cout << "\nsweep " << id << ": "
-            << (*ran ? verdict == 0 ? "nothing new" : verdict == 1 ? "NEW OR REGRESSED SIGNATURES" : "some runs have no verdict"
+            << (completed ? verdict == 0 ? "nothing new" : verdict == 1 ? "NEW OR REGRESSED SIGNATURES" : "some runs have no verdict"
                      : "INTERRUPTED; continue it with: " + shell_command_line(resume_command(config.campaign.store, id)))
             << " (exit " << code << ")\n";
   return code;
