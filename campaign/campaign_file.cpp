@@ -245,9 +245,9 @@ ValidationConfig read_validation(const ObjectReader& top) {
   if (const auto confirm = o.integer("confirm_failures", Range{0, std::numeric_limits<unsigned>::max()}))
     v.confirm_failures = static_cast<unsigned>(*confirm);
   if (const auto memory = o.string("memory")) {
-    const auto bytes = platform::parse_byte_size(*memory);
-    if (!bytes || *bytes < (1ull << 20)) o.fail("memory", "'" + *memory + "' is not a size of at least 1m (e.g. 512m, 4g)");
-    else v.memory_mb = *bytes >> 20;
+    const auto mb = platform::parse_memory_limit_mb(*memory);
+    if (!mb) o.fail("memory", "'" + *memory + "' is not a size of at least 1m (e.g. 512m, 4g)");
+    else v.memory_mb = *mb;
   }
   return v;
 }
@@ -455,7 +455,7 @@ CampaignConfig stored_campaign(const json& effective, const std::string& origin)
     config.validation.checker =
         omnilink::validation::parse_checker(checks.at("checker").get<std::string>()).value_or(omnilink::validation::Checker::tlc);
     config.validation.confirm_failures = checks.at("confirm_failures").get<unsigned>();
-    if (checks.contains("memory")) config.validation.memory_mb = platform::parse_byte_size(checks.at("memory").get<std::string>()).value_or(0) >> 20;
+    if (checks.contains("memory")) config.validation.memory_mb = platform::parse_memory_limit_mb(checks.at("memory").get<std::string>()).value_or(0);
     for (const json& t : effective.at("targets")) {
       TargetConfig target;
       target.name = t.at("name").get<std::string>();

@@ -291,15 +291,22 @@ void Evaluator::act_composition(const Expr& e, const Continuation& k) {
 }
 
 std::optional<std::size_t> Evaluator::assignable(const Expr& e) const {
-  // Most expressions are none of these: answered before anything else (this is asked of every
-  // x = e and every argument of an action's call).
-  if (e.kind != ExprKind::RefPrimed && e.kind != ExprKind::RefVariable && (e.kind != ExprKind::RefBound || assignable_params_.empty()))
-    return std::nullopt;
+  // Asked of every x = e and every argument of an action's call: most are none of these.
   std::optional<std::size_t> index;
-  if ((e.kind == ExprKind::RefPrimed && !init_mode_) || (e.kind == ExprKind::RefVariable && init_mode_)) index = e.index;
-  if (e.kind == ExprKind::RefBound)
-    for (auto it = assignable_params_.rbegin(); it != assignable_params_.rend() && !index; ++it)
-      if (it->first == e.symbol) index = it->second;
+  switch (e.kind) {
+    case ExprKind::RefPrimed:
+      if (!init_mode_) index = e.index;
+      break;
+    case ExprKind::RefVariable:
+      if (init_mode_) index = e.index;
+      break;
+    case ExprKind::RefBound:
+      for (auto it = assignable_params_.rbegin(); it != assignable_params_.rend() && !index; ++it)
+        if (it->first == e.symbol) index = it->second;
+      break;
+    default:
+      return std::nullopt;
+  }
   if (index && next_[*index]) return std::nullopt;  // assigned already: a test
   return index;
 }

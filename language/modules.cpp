@@ -171,12 +171,13 @@ std::unique_ptr<LoadedSpec> LoadedSpec::load(const fs::path& spec, const std::op
   if (config) {
     // N = 3: a definition whose body is the value. Op <- Other: Op(p...) == Other(p...), bound in
     // the spec's scope, where Other is defined.
-    auto definition = [&](const std::string& name) {
+    // A definition of the configuration's, registered in `into` (the names it stands for).
+    auto definition = [&](const std::string& name, std::map<std::string, Definition*>& into) {
       auto def = std::make_unique<Definition>();
       def->name = name;
       def->pos = l.spec_->pos;
       Definition* raw = def.get();
-      l.config_definitions_[name] = raw;
+      into[name] = raw;
       l.home_[raw] = root;
       l.config_owned_.push_back(std::move(def));
       return raw;
@@ -188,22 +189,15 @@ std::unique_ptr<LoadedSpec> LoadedSpec::load(const fs::path& spec, const std::op
       def->body->pos = def->pos;
       def->resolved = true;
     };
-    for (const auto& [name, value] : config->constants) literal(definition(name), value);
+    for (const auto& [name, value] : config->constants) literal(definition(name, l.config_definitions_), value);
     for (const auto& [module, constants] : config->module_constants)
-      for (const auto& [name, value] : constants) {
-        auto def = std::make_unique<Definition>();
-        def->name = name;
-        def->pos = l.spec_->pos;
-        literal(def.get(), value);
-        l.module_config_definitions_[module][name] = def.get();
-        l.config_owned_.push_back(std::move(def));
-      }
+      for (const auto& [name, value] : constants) literal(definition(name, l.module_config_definitions_[module]), value);
     for (const auto& [name, other] : config->substitutions) {
       std::size_t arity = 0;
       for (const auto& [module_name, module] : l.modules_)
         for (const auto& d : module->definitions)
           if (d->name == other) arity = d->params.size();
-      Definition* def = definition(name);
+      Definition* def = definition(name, l.config_definitions_);
       def->body = std::make_unique<Expr>();
       def->body->kind = ExprKind::Apply;
       def->body->text = other;

@@ -35,8 +35,7 @@ void ValidateCommand::add_to(CLI::App& app) {
   sub_->add_option("--timeout", timeout_s_, "Seconds before the checker is stopped (verdict unknown)")->capture_default_str()->check(CLI::PositiveNumber);
   sub_->add_option("--memory", memory_, "The native search's memory limit, e.g. 4g (verdict unknown past it; default: half the machine's)")
       ->check([](const std::string& text) {
-        const auto bytes = platform::parse_byte_size(text);
-        return bytes && *bytes >= (1ull << 20) ? std::string() : "a size of at least 1m, written as 512m or 4g";
+        return platform::parse_memory_limit_mb(text) ? std::string() : "a size of at least 1m, written as 512m or 4g";
       });
   sub_->add_flag("--json", json_, "Print result.json instead of the summary");
 }
@@ -48,7 +47,7 @@ int ValidateCommand::run() {
   if (!tlc_.empty()) options_.tlc_jar = tlc_;
   if (!java_.empty()) options_.java = java_;
   options_.timeout = std::chrono::seconds(timeout_s_);
-  if (!memory_.empty()) options_.max_memory_mb = *platform::parse_byte_size(memory_) >> 20;
+  if (!memory_.empty()) options_.max_memory_mb = *platform::parse_memory_limit_mb(memory_);
   options_.checker = *validation::parse_checker(checker_);
   options_.confirm_failures = !no_confirm_;
   // Several runs (imported histories, a sweep's many small traces): one line each and a summary;

@@ -23,6 +23,12 @@ std::optional<std::uint64_t> parse_byte_size(const std::string& text) {
   }
 }
 
+std::optional<std::uint64_t> parse_memory_limit_mb(const std::string& text) {
+  const auto bytes = parse_byte_size(text);
+  if (!bytes || *bytes < (1ull << 20)) return std::nullopt;
+  return *bytes >> 20;
+}
+
 std::optional<std::uint64_t> available_memory_bytes() {
   std::ifstream meminfo("/proc/meminfo");
   for (std::string line; std::getline(meminfo, line);) {

@@ -12,6 +12,9 @@ namespace omnilink::platform {
 /// "64k", "512m", "2g" (either case): bytes; nothing for anything else (no unit, 0, a sign, spaces).
 std::optional<std::uint64_t> parse_byte_size(const std::string& text);
 
+/// A memory limit as the user writes it (parse_byte_size, at least 1m), in MiB; nothing otherwise.
+std::optional<std::uint64_t> parse_memory_limit_mb(const std::string& text);
+
 /// MemAvailable from /proc/meminfo; nothing where it cannot be read.
 std::optional<std::uint64_t> available_memory_bytes();
 
