@@ -17,10 +17,15 @@
 namespace omnilink {
 
 struct NewProcessGroup : boost::process::extend::handler {
+  pid_t parent = ::getpid();  // made in the parent, just before the fork
+
   template <class Executor>
   void on_exec_setup(Executor&) const {
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // tied to the spawning thread: callers spawn from long-lived threads
+    // A parent that died between the fork and the prctl sends no signal: the child would run on,
+    // orphaned, and write into a run directory that a resumed campaign gives to a new run.
+    if (::getppid() != parent) ::_exit(127);
   }
   // Also from the parent, so the group exists before anyone signals it (whichever runs first wins).
   template <class Executor>
