@@ -13,6 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include "campaign/run_plan.hpp"
+#include "campaign/run_record_file.hpp"
+
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
 
@@ -195,9 +198,10 @@ class Transaction {
   bool committed_ = false;
 };
 
-// Schema version 1. runs.ord numbers runs in insertion order (plan order within a campaign).
+// Schema version 2. runs.ord numbers runs in insertion order (plan order within a campaign).
 // validations.id is an explicit INTEGER PRIMARY KEY (an alias of the rowid) so that VACUUM cannot
-// renumber it: the highest id is a run's newest validation.
+// renumber it: the highest id is a run's newest validation. campaigns.ended_seq (version 2) is
+// NULL while a campaign runs.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE campaigns (
   id TEXT PRIMARY KEY,
@@ -208,6 +212,7 @@ CREATE TABLE campaigns (
   status TEXT NOT NULL,
   created_ms INTEGER NOT NULL,
   finished_ms INTEGER NOT NULL,
+  ended_seq INTEGER,
   UNIQUE (name, seq)
 );
 CREATE TABLE runs (
@@ -341,9 +346,24 @@ void ensure_schema(Connection& db, const fs::path& store) {
     t.commit();
   }
   check_version(db);
+  if (user_version(db) == 1) {
+    Transaction t(db);
+    if (user_version(db) == 1) {
+      // Campaigns that ended before the column existed ended in the order they were made.
+      db.exec("ALTER TABLE campaigns ADD COLUMN ended_seq INTEGER");
+      db.exec("UPDATE campaigns SET ended_seq = CASE WHEN status = 'running' THEN NULL ELSE rowid END");
+      db.exec("PRAGMA user_version = 2");
+    }
+    t.commit();
+  }
 }
 
-constexpr const char* kCampaignColumns = "id, name, file, config_json, status, created_ms, finished_ms";
+// The campaign columns read_campaign reads; a version-1 store read-only has no ended_seq and gets
+// the value the upgrade above would give it.
+std::string campaign_columns(int version) {
+  return std::string("id, name, file, config_json, status, created_ms, finished_ms, ") +
+         (version >= 2 ? "ended_seq" : "CASE WHEN status = 'running' THEN NULL ELSE rowid END");
+}
 
 CampaignRecord read_campaign(Statement& s) {
   CampaignRecord c;
@@ -354,6 +374,7 @@ CampaignRecord read_campaign(Statement& s) {
   c.status = s.text();
   c.created_ms = s.int64();
   c.finished_ms = s.int64();
+  c.ended_seq = s.optional(&Statement::int64).value_or(0);
   return c;
 }
 
@@ -408,6 +429,28 @@ RunRecord read_run(Statement& s) {
   return r;
 }
 
+// Brings campaign.json's status, finished_ms and ended_seq up to the index's, so that a rebuilt
+// index says what this one says. A campaign.json that is missing or names another campaign (a
+// store made before omnilink wrote one) is left as it is: the rebuild says why it skips it.
+void write_campaign_status(const fs::path& store, const CampaignRecord& c) {
+  const fs::path file = campaign_record_file(store, c.id);
+  nlohmann::json record;
+  if (std::ifstream in(file); in) record = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!record.is_object() || record.value("id", "") != c.id) return;
+  record["status"] = c.status;
+  record["finished_ms"] = c.finished_ms;
+  record["ended_seq"] = c.ended_seq != 0 ? nlohmann::json(c.ended_seq) : nlohmann::json(nullptr);
+  const fs::path temporary = file.parent_path() / ".campaign.json.tmp";
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << record.dump(2) << "\n";
+    if (!out.flush()) throw StoreError("cannot write " + temporary.string());
+  }
+  std::error_code ec;
+  fs::rename(temporary, file, ec);
+  if (ec) throw StoreError("cannot write " + file.string() + ": " + ec.message());
+}
+
 }  // namespace
 
 // WAL lets readers (`omnilink ls`) run beside a writer and makes commits cheap; synchronous=NORMAL
@@ -419,12 +462,13 @@ struct Store::Db {
       if (user_version(connection) == 0)
         throw StoreError(connection.path().string() + " is empty: not a store's index" + orphan_note(store));
       check_version(connection);
-      return;
+    } else {
+      enable_wal(connection);
+      connection.exec("PRAGMA foreign_keys=ON");
+      connection.exec("PRAGMA synchronous=NORMAL");
+      ensure_schema(connection, store);
     }
-    enable_wal(connection);
-    connection.exec("PRAGMA foreign_keys=ON");
-    connection.exec("PRAGMA synchronous=NORMAL");
-    ensure_schema(connection, store);
+    campaign_select = "SELECT " + campaign_columns(user_version(connection)) + " FROM campaigns ";
   }
 
   // A read-only connection that can read (a first query proves it), falling back to immutable
@@ -448,6 +492,7 @@ struct Store::Db {
   }
 
   Connection connection;
+  std::string campaign_select;  // "SELECT <the columns read_campaign reads> FROM campaigns "
 };
 
 Store::Store(fs::path directory, int mode)
@@ -512,22 +557,22 @@ std::string Store::create_campaign(const std::string& name, const std::string& f
 void Store::restore_campaign(const CampaignRecord& c, std::int64_t seq) {
   Connection& db = db_->connection;
   Transaction t(db);
-  Statement insert(db, "INSERT INTO campaigns (id, name, seq, file, config_json, status, created_ms, finished_ms) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  insert.bind(c.id).bind(c.name).bind(seq).bind(c.file).bind(c.config_json).bind(c.status).bind(c.created_ms).bind(c.finished_ms).run();
+  Statement insert(db, "INSERT INTO campaigns (id, name, seq, file, config_json, status, created_ms, finished_ms, ended_seq) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  insert.bind(c.id).bind(c.name).bind(seq).bind(c.file).bind(c.config_json).bind(c.status).bind(c.created_ms).bind(c.finished_ms);
+  insert.bind(c.ended_seq != 0 ? std::optional<std::int64_t>(c.ended_seq) : std::nullopt).run();
   t.commit();
 }
 
 std::optional<CampaignRecord> Store::campaign(const std::string& id) {
-  Statement s(db_->connection, (std::string("SELECT ") + kCampaignColumns + " FROM campaigns WHERE id = ?"));
+  Statement s(db_->connection, db_->campaign_select + "WHERE id = ?");
   s.bind(id);
   if (!s.step()) return std::nullopt;
   return read_campaign(s);
 }
 
 std::optional<CampaignRecord> Store::latest_campaign(const std::string& name) {
-  Statement s(db_->connection,
-              (std::string("SELECT ") + kCampaignColumns + " FROM campaigns WHERE name = ? ORDER BY seq DESC LIMIT 1"));
+  Statement s(db_->connection, db_->campaign_select + "WHERE name = ? ORDER BY seq DESC LIMIT 1");
   s.bind(name);
   if (!s.step()) return std::nullopt;
   return read_campaign(s);
@@ -535,8 +580,7 @@ std::optional<CampaignRecord> Store::latest_campaign(const std::string& name) {
 
 std::vector<CampaignRecord> Store::campaigns() {
   // Creation order; rowid (insertion order) breaks ties within a millisecond.
-  Statement s(db_->connection,
-              (std::string("SELECT ") + kCampaignColumns + " FROM campaigns ORDER BY created_ms, rowid"));
+  Statement s(db_->connection, db_->campaign_select + "ORDER BY created_ms, rowid");
   std::vector<CampaignRecord> campaigns;
   while (s.step()) campaigns.push_back(read_campaign(s));
   return campaigns;
@@ -545,9 +589,16 @@ std::vector<CampaignRecord> Store::campaigns() {
 void Store::set_campaign_status(const std::string& id, const std::string& status) {
   Connection& db = db_->connection;
   Transaction t(db);
-  Statement s(db, "UPDATE campaigns SET status = ?, finished_ms = ? WHERE id = ?");
+  // The end's place is taken under the write lock: two campaigns ending at once get two places,
+  // whatever their clocks say.
+  Statement s(db, "UPDATE campaigns SET status = ?1, finished_ms = ?2, "
+                  "ended_seq = CASE WHEN ?1 = 'running' THEN NULL ELSE (SELECT COALESCE(MAX(ended_seq), 0) + 1 FROM campaigns) END "
+                  "WHERE id = ?3");
   if (s.bind(status).bind(status == "finished" ? now_ms() : std::int64_t{0}).bind(id).run() == 0)
     throw StoreError(db.path().string() + ": no campaign " + id);
+  Statement read(db, db_->campaign_select + "WHERE id = ?");
+  read.bind(id).step();
+  write_campaign_status(directory_, read_campaign(read));
   t.commit();
 }
 
@@ -610,13 +661,28 @@ void insert_validation(Connection& db, const std::string& campaign, const std::s
 void Store::update_run(const RunRecord& r) {
   Transaction t(db_->connection);
   write_run(db_->connection, r);
+  mirror_run(r.campaign, r.id);
   t.commit();
 }
 
 void Store::add_validation(const std::string& campaign, const std::string& run, const ValidationRecord& v) {
   Transaction t(db_->connection);
   insert_validation(db_->connection, campaign, run, v);
+  mirror_run(campaign, run);
   t.commit();
+}
+
+void Store::mirror_run(const std::string& campaign, const std::string& id) {
+  // Where the run is now (a store may have been moved), not where the row says it was. A run that
+  // never started has no directory, and gets none: a directory says the run happened.
+  const fs::path dir = run_directory(directory_, campaign, id);
+  if (!fs::is_directory(dir)) return;
+  Statement s(db_->connection, std::string(kRunSelect) + "WHERE r.campaign = ? AND r.id = ?");
+  s.bind(campaign).bind(id).step();
+  const RunRecord run = read_run(s);
+  Statement ord(db_->connection, "SELECT ord FROM runs WHERE campaign = ? AND id = ?");
+  ord.bind(campaign).bind(id).step();
+  write_run_record_file(dir, run, ord.int64());
 }
 
 void Store::import_runs(const std::vector<RunRecord>& runs) {

@@ -21,7 +21,9 @@
 
 namespace omnilink::campaign {
 
-inline constexpr int kStoreSchemaVersion = 1;
+// 2: campaigns.ended_seq (the order in which campaigns ended). A version-1 store is upgraded when
+// opened for writing and read as if upgraded when opened read-only.
+inline constexpr int kStoreSchemaVersion = 2;
 
 class StoreError : public std::runtime_error {
  public:
@@ -36,6 +38,9 @@ struct CampaignRecord {
   std::string status;       // running | interrupted | finished
   std::int64_t created_ms = 0;   // Unix epoch milliseconds
   std::int64_t finished_ms = 0;  // 0 while not finished
+  // The place of its last session's end among the store's ends (finished or interrupted), counted
+  // from 1 under the store's write lock; 0 while it runs. Sweeps' signature histories follow it.
+  std::int64_t ended_seq = 0;
 };
 
 struct ValidationRecord {
@@ -119,19 +124,23 @@ class Store {
   // The newest campaign with that name, if any.
   std::optional<CampaignRecord> latest_campaign(const std::string& name);
   std::vector<CampaignRecord> campaigns();
-  // `finished` sets finished_ms to now, any other status sets it back to 0. Throws for an unknown id.
+  // `finished` sets finished_ms to now, any other status sets it back to 0; `finished` and
+  // `interrupted` give the campaign the next ended_seq, `running` clears it. The campaign's
+  // campaign.json says the same afterwards. Throws for an unknown id.
   void set_campaign_status(const std::string& id, const std::string& status);
 
   // Adds the planned runs (status pending) that the campaign does not have yet; existing rows are
   // left as they are (resume).
   void add_runs(const std::vector<RunRecord>& runs);
-  // Writes every column of the run except its validations.
+  // Writes every column of the run except its validations, and mirrors the row into the run's
+  // directory when it has one (run_record_file.hpp).
   void update_run(const RunRecord& run);
-  // Records a validation of the run (created_ms 0: now).
+  // Records a validation of the run (created_ms 0: now), mirrored likewise.
   void add_validation(const std::string& campaign, const std::string& run, const ValidationRecord& validation);
   // update_run (after add_runs for a run the campaign has no row for: a sweep's runs are not
   // planned) and, where a run has one, add_validation for every run, in one transaction: what
-  // `omnilink merge` brings in from a shard, all of it or (an error) none.
+  // `omnilink merge` brings in from a shard, all of it or (an error) none. The run directories
+  // come with their mirrors, which are not written again.
   void import_runs(const std::vector<RunRecord>& runs);
 
   // A run by "<campaign>/<run>". Nullopt when there is none.
@@ -141,6 +150,8 @@ class Store {
 
  private:
   Store(std::filesystem::path directory, int mode);
+  // Writes the run's row and newest validation into its directory (run_record_file.hpp).
+  void mirror_run(const std::string& campaign, const std::string& id);
   struct Db;
   std::filesystem::path directory_;
   std::unique_ptr<Db> db_;

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <tuple>
 
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "campaign/campaign_file.hpp"
 #include "campaign/recording.hpp"
 #include "campaign/run_plan.hpp"
+#include "campaign/run_record_file.hpp"
 #include "campaign/store.hpp"
 #include "trace/run_dir.hpp"
 
@@ -75,53 +77,186 @@ std::optional<ValidationRecord> read_back_validation(RunRecord& run, const fs::p
   return v;
 }
 
-// Indexes campaign directory STORE/ID from its campaign.json and run directories.
-void index_campaign(Store& store, const fs::path& store_dir, const std::string& id, RebuildReport& report) {
+// A sweep's run made before omnilink wrote run.json: its id is "<configuration>.r<number>" and a
+// configuration's name begins "<target>.t"; threads, ops and seed are what meta.json says ran.
+std::optional<RunRecord> unplanned_run(const CampaignConfig& config, const std::string& campaign_id, const fs::path& dir) {
+  const std::string id = dir.filename().string();
+  const auto r = id.rfind(".r");
+  if (r == std::string::npos || r + 2 == id.size() || id.find_first_not_of("0123456789", r + 2) != std::string::npos) return std::nullopt;
+  const TargetConfig* target = nullptr;
+  for (const TargetConfig& t : config.targets)
+    if (id.starts_with(t.name + ".t") && (target == nullptr || t.name.size() > target->name.size())) target = &t;
+  if (target == nullptr) return std::nullopt;
+  RunRecord run;
+  try {
+    const trace::RunMeta meta = trace::read_run_meta(dir / "meta.json");
+    run.threads = meta.threads;
+    run.ops = meta.ops_per_thread;
+    run.seed = meta.seed;
+  } catch (const trace::RunDirError&) {
+    return std::nullopt;
+  }
+  run.campaign = campaign_id;
+  run.id = id;
+  run.target = target->name;
+  run.number = static_cast<std::uint32_t>(std::stoul(id.substr(r + 2)));
+  run.dir = dir.string();
+  return run;
+}
+
+/// A run as its directory tells it, and where it stood among the index's rows.
+struct FoundRun {
+  RunRecord run;
+  std::int64_t position = 0;  // from run.json; 0 without one
+};
+
+/// One campaign directory, read back whole before anything is written to the new index.
+struct FoundCampaign {
+  CampaignRecord campaign;
+  std::int64_t seq = 0;
+  bool status_known = false;        // campaign.json says its status (written since omnilink mirrors it)
+  std::vector<FoundRun> runs;       // in the order they are indexed
+  std::int64_t last_activity = 0;   // its runs' latest start or finish: orders ends campaign.json does not give
+};
+
+// The run as its run.json has it (the index's own row), when the directory has one that reads and
+// names a target of the campaign; an unreadable one is reported, and the run read back without it.
+std::optional<FoundRun> mirrored_run(const fs::path& dir, const std::string& campaign_id, const CampaignConfig& config,
+                                     RebuildReport& report) {
+  std::optional<RunRecordFile> mirrored;
+  try {
+    mirrored = read_run_record_file(dir);
+  } catch (const StoreError& e) {
+    report.left_alone.push_back(std::string(e.what()) + " (read back from meta.json instead)");
+    return std::nullopt;
+  }
+  if (!mirrored) return std::nullopt;
+  if (config.target(mirrored->run.target) == nullptr) {
+    report.left_alone.push_back(run_record_file(dir).string() + ": target '" + mirrored->run.target +
+                                "' is not in the campaign's configuration (read back from meta.json instead)");
+    return std::nullopt;
+  }
+  FoundRun found{std::move(mirrored->run), mirrored->position};
+  RunRecord& run = found.run;
+  run.campaign = campaign_id;
+  run.dir = dir.string();
+  // A row left `running` by a session that died: what the harness got to say decides.
+  if (run.status == "running") {
+    if (fs::is_regular_file(dir / "meta.json")) read_back_harness(run);
+    else run.status = "pending";
+  }
+  return found;
+}
+
+// The newest verdict of a run that has none in its run.json (or no run.json), from result.json.
+void read_back_missing_validation(RunRecord& run, const CampaignConfig& config) {
+  if (run.validation || run.status == "pending") return;
+  if (auto v = read_back_validation(run, run.dir, config.target(run.target)->spec.string())) run.validation = std::move(*v);
+}
+
+std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, const std::string& id, RebuildReport& report) {
   const nlohmann::json record = read_json(campaign_record_file(store_dir, id));
   if (!record.is_object() || record.value("id", "") != id || !record.contains("config")) {
     report.left_alone.push_back(id + (fs::exists(campaign_record_file(store_dir, id))
                                           ? ": campaign.json is unreadable or names another campaign"
                                           : ": no campaign.json (made before omnilink wrote one, or it was lost): its plan cannot be made again"));
-    return;
+    return std::nullopt;
   }
   CampaignConfig config;
   try {
     config = stored_campaign(record["config"], campaign_record_file(store_dir, id).string());
   } catch (const CampaignFileError& e) {
     report.left_alone.push_back(id + ": " + e.what());
-    return;
+    return std::nullopt;
   }
-  CampaignRecord campaign{id, record.value("name", ""), record.value("file", ""), record["config"].dump(), "interrupted",
-                          record.value("created_ms", std::int64_t{0}), 0};
-  store.restore_campaign(campaign, record.value("seq", std::int64_t{0}));
-  std::vector<RunRecord> runs = planned_records(config, id, store_dir);
-  store.add_runs(runs);
+  FoundCampaign found;
+  found.seq = record.value("seq", std::int64_t{0});
+  found.campaign = {id, record.value("name", ""), record.value("file", ""), record["config"].dump(), "interrupted",
+                    record.value("created_ms", std::int64_t{0}), 0};
+  if (const auto status = record.find("status"); status != record.end() && status->is_string()) {
+    found.status_known = true;
+    // "running" here is a session that died: nothing runs while the index is missing.
+    found.campaign.status = *status == "running" ? "interrupted" : status->get<std::string>();
+    found.campaign.finished_ms = found.campaign.status == "finished" ? record.value("finished_ms", std::int64_t{0}) : 0;
+    if (const auto ended = record.find("ended_seq"); ended != record.end() && ended->is_number_integer())
+      found.campaign.ended_seq = ended->get<std::int64_t>();
+  }
+  const fs::path campaign_dir = store_dir / id;
+  if (!record["config"].contains("sweep")) {
+    // A campaign: its plan, each run read back from its directory where it has one.
+    for (RunRecord& planned : planned_records(config, id, store_dir)) {
+      const fs::path dir = planned.dir;
+      FoundRun r{std::move(planned), 0};
+      if (auto mirrored = mirrored_run(dir, id, config, report)) r = std::move(*mirrored);
+      else if (fs::is_regular_file(dir / "meta.json")) read_back_harness(r.run);
+      else r.run.status = "pending";  // never started: --resume runs it
+      read_back_missing_validation(r.run, config);
+      if (r.run.status != "pending") ++report.run_directories;
+      found.runs.push_back(std::move(r));
+    }
+  } else {
+    // A sweep draws its runs as it goes: they are the run directories there are, in the order
+    // they started.
+    std::vector<fs::path> dirs;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(campaign_dir, ec))
+      if (entry.is_directory(ec) && !entry.path().filename().string().starts_with(".")) dirs.push_back(entry.path());
+    for (const fs::path& dir : dirs) {
+      std::optional<FoundRun> r = mirrored_run(dir, id, config, report);
+      if (!r) {
+        auto run = unplanned_run(config, id, dir);
+        if (!run) {
+          report.left_alone.push_back(id + "/" + dir.filename().string() + ": no run.json, and no meta.json of a run of this sweep");
+          continue;
+        }
+        r = FoundRun{std::move(*run), 0};
+        read_back_harness(r->run);
+      }
+      read_back_missing_validation(r->run, config);
+      if (r->run.status != "pending") ++report.run_directories;
+      found.runs.push_back(std::move(*r));
+    }
+    std::sort(found.runs.begin(), found.runs.end(), [](const FoundRun& a, const FoundRun& b) {
+      return std::tie(a.run.started_ms, a.position, a.run.id) < std::tie(b.run.started_ms, b.position, b.run.id);
+    });
+  }
+  for (const FoundRun& r : found.runs)
+    if (r.run.validation) ++report.validations;
   bool all_final = true;
-  for (RunRecord& run : runs) {
+  for (const FoundRun& r : found.runs) {
     ++report.runs;
-    if (!fs::is_regular_file(fs::path(run.dir) / "meta.json")) {
-      all_final = false;  // never started: pending, for --resume
-      continue;
-    }
-    ++report.run_directories;
-    read_back_harness(run);
-    store.update_run(run);
-    const std::string spec = config.target(run.target)->spec.string();
-    if (auto v = read_back_validation(run, run.dir, spec)) {
-      store.update_run(run);
-      store.add_validation(id, run.id, *v);
-      ++report.validations;
-    } else if (run.status != "error") {
-      all_final = false;  // --resume validates it
-    }
+    found.last_activity = std::max({found.last_activity, r.run.started_ms, r.run.finished_ms});
+    const std::string& status = r.run.status;
+    if (status == "pending" || status == "running" || status == "interrupted" || (!r.run.validation && status != "error")) all_final = false;
   }
-  if (all_final) store.set_campaign_status(id, "finished");
-  report.campaigns.push_back(id);
+  if (!found.status_known && all_final && !found.runs.empty()) found.campaign.status = "finished";
+  return found;
+}
+
+// Indexes what was read back. Campaigns whose campaign.json does not say when they ended (made
+// before omnilink wrote it) ended, as far as anyone can tell, when their last run did.
+void index_campaigns(Store& store, std::vector<FoundCampaign>& found) {
+  std::int64_t last_end = 0;
+  for (const FoundCampaign& c : found) last_end = std::max(last_end, c.campaign.ended_seq);
+  std::vector<FoundCampaign*> unordered;
+  for (FoundCampaign& c : found)
+    if (c.campaign.ended_seq == 0) unordered.push_back(&c);
+  std::stable_sort(unordered.begin(), unordered.end(), [](const FoundCampaign* a, const FoundCampaign* b) {
+    return std::tie(a->last_activity, a->campaign.created_ms) < std::tie(b->last_activity, b->campaign.created_ms);
+  });
+  for (FoundCampaign* c : unordered) c->campaign.ended_seq = ++last_end;
+  for (FoundCampaign& c : found) {
+    store.restore_campaign(c.campaign, c.seq);
+    std::vector<RunRecord> rows;
+    for (const FoundRun& r : c.runs) rows.push_back(r.run);
+    store.import_runs(rows);
+  }
 }
 
 }  // namespace
 
-RebuildReport rebuild_index(const fs::path& store_dir) {
+RebuildReport rebuild_index(const fs::path& given) {
+  const fs::path store_dir = fs::absolute(given);  // run directories are indexed by absolute path, as omnilink writes them
   if (has_index(store_dir)) throw StoreError(index_file(store_dir).string() + " is an index already; rebuild makes one only where it is missing or empty");
   // Built aside and linked into place whole: a rebuild that dies leaves no half index, and one
   // made meanwhile by another omnilink is never replaced.
@@ -129,8 +264,14 @@ RebuildReport rebuild_index(const fs::path& store_dir) {
   fs::remove_all(aside);
   RebuildReport report;
   {
+    std::vector<FoundCampaign> found;
+    for (const std::string& id : campaign_directories(store_dir))
+      if (auto campaign = read_campaign_directory(store_dir, id, report)) {
+        report.campaigns.push_back(id);
+        found.push_back(std::move(*campaign));
+      }
     Store store = Store::open(aside);
-    for (const std::string& id : campaign_directories(store_dir)) index_campaign(store, store_dir, id, report);
+    index_campaigns(store, found);
   }
   const fs::path index = index_file(store_dir);
   if (fs::exists(index)) {

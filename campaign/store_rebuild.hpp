@@ -1,9 +1,12 @@
 // `omnilink store rebuild`: a store's index (omnilink.db) made again from its campaign
 // directories, after it was deleted, emptied or lost. Each STORE/<campaign-id>/campaign.json says
-// which campaign a directory holds and its configuration, so its plan is made again and every run
-// directory read back: the harness's outcome from meta.json, how it was recorded from
-// recording.json, the newest verdict from validation/result.json. Nothing in a run directory is
-// changed.
+// which campaign a directory holds, its configuration and (since omnilink mirrors it) its status
+// and the place of its end; each run directory's run.json is the index's own row of the run. So a
+// campaign's plan is made again, a sweep's runs are the run directories it has, and every run is
+// restored as the index had it. Run directories made before run.json existed are read back from
+// what they hold: the harness's outcome from meta.json, how it was recorded from recording.json,
+// the newest verdict from validation/result.json, and for a sweep's run its configuration from its
+// id. Nothing in a run directory is changed.
 #pragma once
 
 #include <cstddef>
@@ -16,9 +19,9 @@ namespace omnilink::campaign {
 /// What a rebuild indexed and what it left alone.
 struct RebuildReport {
   std::vector<std::string> campaigns;    // indexed, by id
-  std::size_t runs = 0;                  // planned runs indexed (those never started as pending)
+  std::size_t runs = 0;                  // runs indexed (a campaign's planned runs never started as pending)
   std::size_t run_directories = 0;       // of them, with a run directory read back
-  std::size_t validations = 0;           // verdicts read back from validation/result.json
+  std::size_t validations = 0;           // verdicts read back (run.json, else validation/result.json)
   std::vector<std::string> left_alone;   // what could not be indexed, and why
 };
 

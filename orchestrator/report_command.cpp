@@ -47,6 +47,7 @@ int ReportCommand::run() {
     sweep::HistoryOptions options;
     options.confidence = confidence_.value_or(sweep.value("fixed_confidence", 0.95));
     options.evidence_runs = evidence_runs_.value_or(sweep.value("evidence_runs", 3u));
+    options.as_of = chosen->id;
     const auto signatures = sweep::signature_history(store, chosen->name, options);
     const auto written = report::write_html_report(store, chosen->name, signatures, html_dir_);
     std::cout << "wrote " << written.front().string() << " and " << written.size() - 1 << " signature page(s) for '" << chosen->name << "'\n";

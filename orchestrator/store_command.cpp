@@ -27,7 +27,7 @@ int StoreCommand::run() {
     return kExitUsage;
   }
   std::cout << "rebuilt the index of " << store.string() << ": " << report.campaigns.size() << " campaign(s), " << report.runs
-            << " planned run(s), " << report.run_directories << " run directories read back, " << report.validations
+            << " run(s), " << report.run_directories << " run directories read back, " << report.validations
             << " verdict(s)\n";
   for (const auto& id : report.campaigns) std::cout << "  " << id << "\n";
   for (const auto& why : report.left_alone) std::cout << "  left alone: " << why << "\n";

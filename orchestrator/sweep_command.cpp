@@ -87,7 +87,7 @@ SweepSummary SweepCommand::summarize(campaign::Store& store, const SweepConfig& 
   SweepSummary summary;
   summary.sweep = *store.campaign(id);
   summary.runs = store.runs(id);
-  summary.signatures = signature_history(store, config.campaign.name, {config.sweep.fixed_confidence, config.sweep.evidence_runs});
+  summary.signatures = signature_history(store, config.campaign.name, {config.sweep.fixed_confidence, config.sweep.evidence_runs, id});
   summary.confidence = config.sweep.fixed_confidence;
   return summary;
 }

@@ -66,8 +66,9 @@ fs::path pruned_record(const fs::path& run_dir) { return run_dir / "pruned.json"
 std::set<std::string> evidence_runs(campaign::Store& store, std::uint32_t per_signature) {
   std::set<std::string> names, evidence;
   for (const auto& c : store.campaigns()) names.insert(c.name);
+  // Every sweep of each name, the running ones too: their first failures are evidence already.
   for (const auto& name : names)
-    for (const auto& h : signature_history(store, name, {0.95, per_signature})) evidence.insert(h.runs.begin(), h.runs.end());
+    for (const auto& h : signature_history(store, name, {0.95, per_signature, ""})) evidence.insert(h.runs.begin(), h.runs.end());
   return evidence;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "campaign/run_outcome.hpp"
 #include "campaign/run_plan.hpp"
@@ -72,15 +73,36 @@ std::string fixed_after(const SignatureHistory& h) {
   return std::to_string(h.runs_needed) + " runs without it";
 }
 
+std::vector<campaign::CampaignRecord> sweeps_in_history(campaign::Store& store, const std::string& name, const std::string& as_of) {
+  std::vector<campaign::CampaignRecord> ended, running;
+  std::optional<campaign::CampaignRecord> last;
+  for (auto& c : store.campaigns()) {  // in the order they were made
+    if (c.name != name) continue;
+    if (c.id == as_of) last = std::move(c);
+    else (c.ended_seq != 0 ? ended : running).push_back(std::move(c));
+  }
+  std::stable_sort(ended.begin(), ended.end(), [](const auto& a, const auto& b) { return a.ended_seq < b.ended_seq; });
+  if (!as_of.empty()) {
+    // As of a sweep: those that ended before it did (all that ended, if it has not), then it.
+    if (!last) return {};
+    std::erase_if(ended, [&](const auto& c) { return last->ended_seq != 0 && c.ended_seq > last->ended_seq; });
+    ended.push_back(std::move(*last));
+    return ended;
+  }
+  ended.insert(ended.end(), std::make_move_iterator(running.begin()), std::make_move_iterator(running.end()));
+  return ended;
+}
+
 std::vector<SignatureHistory> signature_history(campaign::Store& store, const std::string& name, const HistoryOptions& options) {
-  std::vector<campaign::CampaignRecord> sweeps;
-  for (auto& c : store.campaigns())
-    if (c.name == name) sweeps.push_back(std::move(c));
+  const std::vector<campaign::CampaignRecord> sweeps = sweeps_in_history(store, name, options.as_of);
   std::map<std::string, Tracked> tracked;          // by signature id
   std::map<std::string, std::uint64_t> target_runs;  // final runs per target so far
   for (std::size_t k = 0; k < sweeps.size(); ++k) {
     const bool newest = k + 1 == sweeps.size();
-    for (RunRecord run : store.runs(sweeps[k].id)) {
+    // In the order they started, which a rebuilt index has too (its insertion order may differ).
+    std::vector<RunRecord> runs = store.runs(sweeps[k].id);
+    std::stable_sort(runs.begin(), runs.end(), [](const RunRecord& a, const RunRecord& b) { return a.started_ms < b.started_ms; });
+    for (RunRecord run : runs) {
       if (campaign::outcome(run) == "interrupted") continue;  // not a run that happened
       // Where the run is now (a store may have been moved), not where the database says it was.
       run.dir = campaign::run_directory(store.directory(), run.campaign, run.id).string();

@@ -8,8 +8,9 @@
 //   fixed      not seen across `runs_needed` runs of its target, enough that a bug still failing at
 //              its measured rate would have shown up with the configured confidence
 //   quiet      not seen in the newest sweep, but not across enough runs to call it fixed
-// Everything is computed from the store's runs and their result.json / crash.json, so it needs no
-// state of its own and a rebuilt store says the same.
+// Everything is computed from the store's campaigns and runs (the order sweeps ended in, the
+// order runs started in) and their result.json / crash.json, so it needs no state of its own and a
+// rebuilt store says the same.
 #pragma once
 
 #include <cstdint>
@@ -52,10 +53,16 @@ struct SignatureHistory {
 struct HistoryOptions {
   double confidence = 0.95;
   std::uint32_t evidence_runs = 3;
+  /// The sweep whose news the statuses are (its id): the history is that of the sweeps of its name
+  /// that ended before it did (campaign::CampaignRecord::ended_seq), then its own. Empty: every
+  /// sweep of the name, those that ended in the order they did, then those still running.
+  std::string as_of;
 };
 
-/// The signatures of the campaigns named `name` in `store`, newest status as of the newest of them,
-/// new and regressed first, then recurring, quiet and fixed; most runs first within each.
+/// The signatures of the campaigns named `name` in `store`, statuses as of the last sweep of the
+/// history (HistoryOptions::as_of), new and regressed first, then recurring, quiet and fixed; most
+/// runs first within each. Two sweeps that run at once are told apart by the order they end in:
+/// the first to end reports what it found first as new, the second as recurring.
 std::vector<SignatureHistory> signature_history(campaign::Store& store, const std::string& name, const HistoryOptions& options);
 
 /// When the signature counts as fixed, for reports: "N runs without it", or "cannot tell yet (seen once)".

@@ -67,10 +67,9 @@ SweepClock SweepClock::read(const fs::path& file) {
 SweepClock SweepClock::start(const fs::path& file, const Budget& budget, bool resume, bool restated) {
   SweepClock clock;
   clock.file_ = file;
-  if (resume && fs::exists(file)) {
-    clock = read(file);
-    if (!restated) return clock;
-  }
+  if (resume && fs::exists(file)) clock = read(file);
+  clock.session_start_ = std::chrono::steady_clock::now();
+  if (resume && fs::exists(file) && !restated) return clock;
   // What is left from now: the time spent so far stays spent (and reported).
   clock.budget_ms_.reset();
   clock.deadline_ms_.reset();
@@ -82,8 +81,9 @@ SweepClock SweepClock::start(const fs::path& file, const Budget& budget, bool re
 }
 
 std::chrono::milliseconds SweepClock::spent() const {
+  if (!session_start_) return std::chrono::milliseconds(spent_before_ms_);
   return std::chrono::milliseconds(spent_before_ms_) +
-         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - session_start_);
+         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - *session_start_);
 }
 
 std::chrono::milliseconds SweepClock::left() const {

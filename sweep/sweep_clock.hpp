@@ -21,8 +21,8 @@ class SweepClock {
   /// then says what is left from now: `budget` more, or until its time of day. Throws
   /// std::runtime_error naming the file when it cannot be written or read.
   static SweepClock start(const std::filesystem::path& file, const Budget& budget, bool resume, bool restated = false);
-  /// The clock as the sweep saved it, for its report (this call saves nothing); no budget and
-  /// nothing spent when there is none (a sweep merged from shards). Throws as start() does.
+  /// The clock as the sweep saved it, stopped, for its report (this call saves nothing); no budget
+  /// and nothing spent when there is none (a sweep merged from shards). Throws as start() does.
   static SweepClock read(const std::filesystem::path& file);
 
   bool over() const { return left() <= std::chrono::milliseconds(0); }
@@ -36,7 +36,8 @@ class SweepClock {
   std::optional<std::int64_t> budget_ms_;    // `for`
   std::optional<std::int64_t> deadline_ms_;  // `until`: Unix epoch milliseconds
   std::int64_t spent_before_ms_ = 0;         // by earlier sessions
-  std::chrono::steady_clock::time_point session_start_ = std::chrono::steady_clock::now();
+  // When this session started; none for a clock read for a report, which is stopped.
+  std::optional<std::chrono::steady_clock::time_point> session_start_;
 };
 
 /// STORE/<sweep-id>/sweep-clock.json: where a sweep keeps its clock.

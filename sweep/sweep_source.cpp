@@ -94,9 +94,13 @@ std::optional<RunRecord> SweepSource::next(campaign::Store& store) {
   const Configuration& configuration = config_.configurations[c];
   RunRecord run;
   run.campaign = campaign_id_;
-  run.number = next_number_[c];
-  next_number_[c] += number_step_;
-  run.id = configuration.name + ".r" + run_number(run.number);
+  // A number whose run directory exists is taken, whatever the index says (one rebuilt, or
+  // restored from a backup, may not know it): a new run never replaces another's evidence.
+  do {
+    run.number = next_number_[c];
+    next_number_[c] += number_step_;
+    run.id = configuration.name + ".r" + run_number(run.number);
+  } while (fs::exists(campaign::run_directory(config_.campaign.store, campaign_id_, run.id)));
   run.target = config_.campaign.targets[configuration.target].name;
   run.threads = configuration.threads;
   run.ops = configuration.ops;

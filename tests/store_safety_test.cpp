@@ -84,7 +84,7 @@ TEST_CASE("an emptied or deleted index is refused by every verb, rebuilt from th
   const auto rebuild = omnilink_cli({"store", "rebuild", store.string()});
   INFO(rebuild.out << rebuild.err);
   REQUIRE(rebuild.exit_code == 0);
-  CHECK_THAT(rebuild.out, Catch::Contains("1 campaign(s), 2 planned run(s), 2 run directories read back"));
+  CHECK_THAT(rebuild.out, Catch::Contains("1 campaign(s), 2 run(s), 2 run directories read back"));
   CHECK(outcomes(store, "steps-1") == before);
   CHECK(omnilink_cli({"store", "rebuild", store.string()}).exit_code == 3);  // an index exists now
 
@@ -119,13 +119,13 @@ TEST_CASE("ls, show and results work on a store on a read-only file system", "[s
 
   // Each command with the store bind-mounted read-only.
   auto read_only = [&](std::vector<std::string> args) {
-    const auto run = testing::cli_with_mounts(
+    const auto result = testing::cli_with_mounts(
         [&] {
           return mount(store.c_str(), mount_point.c_str(), nullptr, MS_BIND, nullptr) == 0 &&
                  mount(nullptr, mount_point.c_str(), nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY, nullptr) == 0;
         },
         std::move(args), dir / "out.txt", "cannot make a private read-only mount here (needs CAP_SYS_ADMIN)");
-    return std::pair{run.exit_code, run.output};
+    return std::pair{result.exit_code, result.output};
   };
   const auto [ls_code, ls_out] = read_only({"ls", "--store", mount_point.string()});
   INFO(ls_out);

@@ -7,12 +7,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "campaign/run_record_file.hpp"
 #include "campaign/store.hpp"
 #include "platform/subprocess.hpp"
 #include "support/test_support.hpp"
@@ -104,7 +106,7 @@ TEST_CASE("a new store has the schema version and WAL, and keeps its data when r
     store.create_campaign("demo", "/c/demo.json", "{}");
   }
   CHECK(sql(store_dir, "PRAGMA user_version") == std::to_string(campaign::kStoreSchemaVersion));
-  CHECK(sql(store_dir, "PRAGMA user_version") == "1");
+  CHECK(sql(store_dir, "PRAGMA user_version") == "2");
   CHECK(sql(store_dir, "PRAGMA journal_mode") == "wal");
   Store again = Store::open(store_dir);
   REQUIRE(again.campaigns().size() == 1);
@@ -118,7 +120,7 @@ TEST_CASE("a store written by a newer omnilink is refused, naming the file and i
   sql(dir.path(), "PRAGMA user_version = 99");
   CHECK_THROWS_MATCHES(Store::open(dir.path()), StoreError,
                        Catch::Message((dir.path() / "omnilink.db").string() +
-                                      " has schema version 99; this omnilink knows up to 1 (upgrade omnilink)"));
+                                      " has schema version 99; this omnilink knows up to 2 (upgrade omnilink)"));
   CHECK_THROWS_AS(Store::open_existing(dir.path()), StoreError);
 }
 
@@ -158,6 +160,21 @@ TEST_CASE("campaigns of one name are numbered, the latest is found, finishing se
   store.set_campaign_status("demo-1", "running");  // resumed
   CHECK(store.campaign("demo-1")->finished_ms == 0);
   CHECK_THROWS_AS(store.set_campaign_status("demo-9", "finished"), StoreError);
+
+  // Ends are numbered in the order they happen, whatever the campaigns' ages; running clears it.
+  CHECK(store.campaign("demo-1")->ended_seq == 0);
+  store.set_campaign_status("demo-2", "interrupted");
+  store.set_campaign_status("demo-1", "finished");
+  CHECK(store.campaign("demo-2")->ended_seq == 1);  // demo-1's first end was cleared by its resume
+  CHECK(store.campaign("demo-1")->ended_seq == 2);
+  CHECK(store.campaign("other-1")->ended_seq == 0);
+  // ... and campaign.json says so too, for a rebuild.
+  std::ifstream record(campaign::campaign_record_file(dir.path(), "demo-1"));
+  const auto mirrored = nlohmann::json::parse(record);
+  CHECK(mirrored.at("status") == "finished");
+  CHECK(mirrored.at("ended_seq") == 2);
+  CHECK(mirrored.at("finished_ms") == store.campaign("demo-1")->finished_ms);
+  CHECK(mirrored.at("config") == nlohmann::json::parse(R"({"name":"demo"})"));
 
   std::vector<std::string> order;
   for (const auto& c : store.campaigns()) order.push_back(c.id);
@@ -264,6 +281,96 @@ TEST_CASE("the newest validation is a run's current one, and optional fields rou
   CHECK(runs[0].validation->verdict == "fail");
   CHECK_FALSE(runs[1].validation);
   CHECK_THROWS_AS(store.add_validation(c, "zzz", fail), StoreError);  // no such run
+}
+
+TEST_CASE("a version-1 store is read as it would be upgraded, and upgraded when opened to write", "[store]") {
+  testing::ScratchDir dir;
+  {
+    Store store = Store::open(dir.path());
+    store.create_campaign("demo", "/c/demo.json", "{}");
+    store.create_campaign("demo", "/c/demo.json", "{}");
+    store.create_campaign("demo", "/c/demo.json", "{}");
+    store.set_campaign_status("demo-3", "finished");
+    store.set_campaign_status("demo-1", "interrupted");
+  }
+  // What omnilink wrote before ended_seq existed.
+  sql(dir.path(), "ALTER TABLE campaigns DROP COLUMN ended_seq");
+  sql(dir.path(), "PRAGMA user_version = 1");
+  auto ends = [](Store& store) {
+    std::vector<std::int64_t> out;
+    for (const auto& c : store.campaigns()) out.push_back(c.ended_seq);
+    return out;
+  };
+  {
+    Store read_only = Store::open_read_only(dir.path());
+    CHECK(ends(read_only) == std::vector<std::int64_t>{1, 0, 3});  // ended in the order they were made
+  }
+  CHECK(sql(dir.path(), "PRAGMA user_version") == "1");  // reading changed nothing
+  Store store = Store::open_existing(dir.path());
+  CHECK(sql(dir.path(), "PRAGMA user_version") == "2");
+  CHECK(ends(store) == std::vector<std::int64_t>{1, 0, 3});
+  store.set_campaign_status("demo-2", "finished");
+  CHECK(store.campaign("demo-2")->ended_seq == 4);
+}
+
+TEST_CASE("a run's row is mirrored into its directory, and read back field for field", "[store]") {
+  testing::ScratchDir dir;
+  Store store = Store::open(dir.path());
+  const std::string c = store.create_campaign("demo", "/c/demo.json", "{}");
+  RunRecord run = planned(c, "q.t2.o500.r001", 0xFFFFFFFFFFFFFFFFull);
+  RunRecord unstarted = planned(c, "q.t2.o500.r002");
+  store.add_runs({run, unstarted});
+  run.dir = (dir / c / run.id).string();
+  fs::create_directories(run.dir);
+  run.status = "crashed";
+  run.detail = "killed by signal 11 (SIGSEGV)";
+  run.rr_mode = "chaos";
+  run.rr_soft_counters = true;
+  run.exit_signal = 11;
+  run.started_ms = 1'700'000'000'123;
+  run.finished_ms = 1'700'000'004'567;
+  run.harness_ms = 4000;
+  run.pack_ms = 321;
+  store.update_run(run);
+  store.update_run(unstarted);
+  CHECK_FALSE(fs::exists(dir / c / unstarted.id));  // a run that never started gets no directory
+
+  auto back = campaign::read_run_record_file(run.dir);
+  REQUIRE(back);
+  back->run.campaign = c;  // where it lives is where the file is
+  back->run.dir = run.dir;
+  check_same(back->run, run);
+  CHECK(back->position == 1);
+  CHECK_FALSE(back->run.validation);
+
+  ValidationRecord v = validation("fail");
+  v.states_generated = 42;
+  v.linearized = -1;
+  store.add_validation(c, run.id, v);
+  back = campaign::read_run_record_file(run.dir);
+  REQUIRE(back->run.validation);
+  CHECK(back->run.validation->verdict == "fail");
+  CHECK(back->run.validation->states_generated == std::optional<std::uint64_t>(42));
+  CHECK_FALSE(back->run.validation->states_distinct);
+  CHECK(back->run.validation->linearized == std::optional<std::int64_t>(-1));
+  CHECK(back->run.validation->created_ms == v.created_ms);
+
+  CHECK_FALSE(campaign::read_run_record_file(dir / c));  // none there
+  const fs::path file = campaign::run_record_file(run.dir);
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(file));
+  j["threads"] = "2";
+  std::ofstream(file) << j.dump();
+  CHECK_THROWS_MATCHES(campaign::read_run_record_file(run.dir), StoreError, Catch::Message(file.string() + ": threads: not a non-negative integer"));
+  j["threads"] = 2;
+  j["version"] = 2;
+  std::ofstream(file) << j.dump();
+  CHECK_THROWS_MATCHES(campaign::read_run_record_file(run.dir), StoreError,
+                       Catch::Message(file.string() + ": version: version 2; this omnilink reads version 1"));
+  j["version"] = 1;
+  j["id"] = "elsewhere";
+  std::ofstream(file) << j.dump();
+  CHECK_THROWS_MATCHES(campaign::read_run_record_file(run.dir), StoreError,
+                       Catch::Message(file.string() + ": id: 'elsewhere' is not the name of its directory"));
 }
 
 TEST_CASE("unknown runs: run() is nullopt, update_run throws", "[store]") {

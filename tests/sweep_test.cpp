@@ -7,10 +7,13 @@
 #include <catch2/catch.hpp>
 
 #include <csignal>
+#include <future>
+#include <set>
 #include <fstream>
 #include <map>
 #include <thread>
 
+#include <sqlite3.h>
 #include <sys/wait.h>
 
 #include "campaign/run_outcome.hpp"
@@ -256,6 +259,116 @@ TEST_CASE("retention: a store quota prunes what is not evidence, oldest first, a
   CHECK(pruned > 0);
   CHECK(gc.out.find("removed ") != std::string::npos);
   CHECK(pruned == night.report.at("outcomes").value("pass", std::size_t{0}));
+}
+
+// What `sweep --report` says of a sweep, and `ls --json` of its runs, as one text to compare.
+std::string reported(const ScratchDir& dir, const std::string& id) {
+  const fs::path json_file = dir / (id + ".json"), markdown_file = dir / (id + ".md");
+  const ProcessResult r = testing::omnilink_cli({"sweep", (dir / "sweep.json").string(), "--store", (dir / "store").string(), "--report",
+                                                 "--id", id, "--json", json_file.string(), "--markdown", markdown_file.string()});
+  const ProcessResult ls = testing::omnilink_cli({"ls", id, "--store", (dir / "store").string(), "--json"});
+  std::ifstream json_in(json_file), markdown_in(markdown_file);
+  return "exit " + std::to_string(r.exit_code) + "\n" + std::string(std::istreambuf_iterator<char>(json_in), {}) +
+         std::string(std::istreambuf_iterator<char>(markdown_in), {}) + ls.out;
+}
+
+std::string file_text(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// One statement on the store's index, with SQLite itself: what an index restored from a backup
+// would lack.
+void forget_in_index(const fs::path& store, const std::string& statement) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open((store / "omnilink.db").c_str(), &db) == SQLITE_OK);
+  const int rc = sqlite3_exec(db, statement.c_str(), nullptr, nullptr, nullptr);
+  sqlite3_close(db);
+  REQUIRE(rc == SQLITE_OK);
+}
+
+TEST_CASE("a sweep store whose index is lost is rebuilt to say what it said and no run takes another's directory") {
+  ScratchDir dir;
+  std::ofstream(dir / "sweep.json") << testing::stack_sweep("10m").dump(2);
+  const std::vector<std::string> short_night{"--max-runs", "6", "--max-failures", "2"};
+  const Night first = sweep(dir, short_night);
+  const Night second = sweep(dir, short_night);
+  INFO(first.output << second.output);
+  REQUIRE(second.report.is_object());
+  REQUIRE_FALSE(second.report.at("signatures").empty());
+  const std::string before_first = reported(dir, "nightly-1"), before_second = reported(dir, "nightly-2");
+  CHECK_THAT(before_second, Contains("\"status\": \"recurring\""));
+
+  const fs::path store = dir / "store";
+  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(store.string() + "/omnilink.db" + suffix);
+  const ProcessResult rebuild = testing::omnilink_cli({"store", "rebuild", store.string()});
+  INFO(rebuild.out << rebuild.err);
+  CHECK(rebuild.exit_code == 0);
+  const std::size_t runs = first.report.at("runs").get<std::size_t>() + second.report.at("runs").get<std::size_t>();
+  CHECK_THAT(rebuild.out, Contains("2 campaign(s), " + std::to_string(runs) + " run(s), " + std::to_string(runs) + " run directories read back"));
+  CHECK(reported(dir, "nightly-1") == before_first);  // every field of both reports, and every run as ls has it
+  CHECK(reported(dir, "nightly-2") == before_second);
+
+  // An index that does not know a run (restored from a backup): the run's directory still wins.
+  auto runs_of_second = campaign::Store::open_read_only(store).runs("nightly-2");
+  const std::string last = runs_of_second.back().id;
+  const fs::path last_dir = store / "nightly-2" / last;
+  const std::string meta_before = file_text(last_dir / "meta.json");
+  forget_in_index(store, "DELETE FROM validations WHERE campaign = 'nightly-2' AND run = '" + last + "'; " +
+                             "DELETE FROM runs WHERE campaign = 'nightly-2' AND id = '" + last + "'");
+  const Night resumed = sweep(dir, {"--resume", "--max-runs", "8"});
+  INFO(resumed.output);
+  CHECK(file_text(last_dir / "meta.json") == meta_before);
+  std::set<std::string> ids;
+  for (const auto& run : campaign::Store::open_read_only(store).runs("nightly-2")) ids.insert(run.id);
+  CHECK_FALSE(ids.contains(last));
+  CHECK(ids.size() > runs_of_second.size() - 1);  // it ran more, under other numbers
+}
+
+TEST_CASE("two sweeps of one name at once: the first to end reports a new bug as new and the other as recurring") {
+  ScratchDir dir;
+  std::ofstream(dir / "sweep.json") << testing::stack_sweep("10m").dump(2);
+  auto night = [&](const std::string& name) {
+    return std::async(std::launch::async, [&dir, name] {
+      const ProcessResult r = testing::omnilink_cli({"sweep", (dir / "sweep.json").string(), "--store", (dir / "store").string(), "--plain",
+                                                     "--max-runs", "6", "--max-failures", "2", "--json", (dir / (name + ".json")).string()});
+      std::ifstream in(dir / (name + ".json"));
+      return std::make_pair(r, json::parse(in, nullptr, false));
+    });
+  };
+  auto a = night("a"), b = night("b");
+  const auto [ra, ja] = a.get();
+  const auto [rb, jb] = b.get();
+  INFO(ra.out << ra.err << rb.out << rb.err);
+  REQUIRE(ja.is_object());
+  REQUIRE(jb.is_object());
+  REQUIRE(ja.at("signatures").size() == 1);
+  REQUIRE(jb.at("signatures").size() == 1);
+  const json& sa = ja.at("signatures").at(0);
+  const json& sb = jb.at("signatures").at(0);
+  CHECK(sa.at("id") == sb.at("id"));
+  // Exactly one says new, and it is the sweep where the other says the bug was first seen.
+  const bool a_first = sa.at("status") == "new";
+  const json& first = a_first ? ja : jb;
+  const json& later = a_first ? jb : ja;
+  CHECK(first.at("signatures").at(0).at("status") == "new");
+  CHECK(first.at("exit_code") == 1);
+  CHECK(later.at("signatures").at(0).at("status") == "recurring");
+  CHECK(later.at("signatures").at(0).at("first_seen") == first.at("sweep"));
+  CHECK(later.at("exit_code") == 0);
+  CHECK((a_first ? ra : rb).exit_code == 1);
+  CHECK((a_first ? rb : ra).exit_code == 0);
+  // Reported again later, each says what it said when it ended.
+  const auto store = campaign::Store::open_read_only(dir / "store");
+  for (const json* report : {&ja, &jb}) {
+    const std::string id = report->at("sweep");
+    const ProcessResult again = testing::omnilink_cli({"sweep", (dir / "sweep.json").string(), "--store", (dir / "store").string(), "--report",
+                                                       "--id", id, "--json", (dir / "again.json").string()});
+    std::ifstream in(dir / "again.json");
+    const json j = json::parse(in, nullptr, false);
+    REQUIRE(j.is_object());
+    CHECK(j.at("signatures").at(0).at("status") == report->at("signatures").at(0).at("status"));
+  }
 }
 
 TEST_CASE("a sweep file with a mistake is a usage error naming it") {
