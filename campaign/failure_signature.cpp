@@ -4,13 +4,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <set>
 
 #include "campaign/crash_site.hpp"
 #include "campaign/join.hpp"
 #include "campaign/run_outcome.hpp"
 #include "platform/fnv1a.hpp"
+#include "validation/result_file.hpp"
 
 namespace omnilink::campaign {
 namespace {
@@ -41,33 +41,31 @@ std::string join_sorted(const std::set<std::string>& items, std::string_view sep
 
 }  // namespace
 
-std::optional<FailureSignature> failure_signature(const std::string& target, const nlohmann::json& result) {
-  if (!result.is_object() || !result.contains("frontier") || !result["frontier"].is_object()) return std::nullopt;
-  const nlohmann::json& frontier = result["frontier"];
+std::optional<FailureSignature> failure_signature(const std::string& target, const validation::StoredResult& result) {
+  if (!result.frontier) return std::nullopt;
+  const validation::StoredFrontier& frontier = *result.frontier;
   FailureSignature s;
-  if (frontier.contains("refused") && frontier["refused"].is_object()) {
-    const nlohmann::json& refused = frontier["refused"];
-    const std::string name = refused.value("name", "?"), action = refused.value("action", "?");
-    s.key = target + "|refused|" + name + "|" + action;
-    s.title = name + " refused by " + action;
+  if (frontier.refused) {
+    const validation::StoredRefusal& refused = *frontier.refused;
+    const std::string& name = refused.op.name;
+    s.key = target + "|refused|" + name + "|" + refused.action;
+    s.title = name + " refused by " + refused.action;
     FailureSymptom& symptom = s.symptom;
-    if (refused.contains("lost") && refused["lost"].is_object()) {
+    if (refused.lost) {
       // A lost value: the same loss is refused by different conjuncts (an empty dequeue, a dequeue
       // of the element after it), so neither the conjunct nor the operation's own ties are in it.
       std::set<std::string> producers;
-      for (const auto& r : refused["lost"].value("logged_by", nlohmann::json::array())) producers.insert(r.value("name", "?"));
+      for (const auto& r : refused.lost->logged_by) producers.insert(r.name);
       symptom.key = s.key + "|lost|by:" + join_sorted(producers, ",");
       symptom.title = "the state holds a value that only " + join_sorted(producers, ", ") + " logged (linearized) and no operation takes out: lost";
     } else {
-      const std::string conjunct = collapse_spaces(refused.value("conjunct", ""));
-      std::set<std::string> tied, tied_text, unmatched;
-      for (const auto& r : refused.value("related", nlohmann::json::array())) {
-        const bool linearized = r.value("linearized", false);
-        tied.insert(r.value("name", "?") + (linearized ? "+" : "-"));
-        tied_text.insert(r.value("name", "?") + (linearized ? " (linearized)" : " (not yet linearized)"));
+      const std::string conjunct = collapse_spaces(refused.conjunct);
+      std::set<std::string> tied, tied_text;
+      for (const auto& r : refused.related) {
+        tied.insert(r.name + (r.linearized ? "+" : "-"));
+        tied_text.insert(r.name + (r.linearized ? " (linearized)" : " (not yet linearized)"));
       }
-      for (const auto& field : refused.value("unmatched", nlohmann::json::array()))
-        if (field.is_string()) unmatched.insert(field.get<std::string>());
+      const std::set<std::string> unmatched(refused.unmatched.begin(), refused.unmatched.end());
       symptom.key = s.key + "|" + conjunct + "|tied:" + join_sorted(tied, ",") + "|unmatched:" + join_sorted(unmatched, ",");
       symptom.title = conjunct.empty() ? "?" : conjunct;
       if (!tied_text.empty()) symptom.title += "; its values tie it to " + join_sorted(tied_text, ", ");
@@ -76,8 +74,8 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
     symptom.id = hash_id(symptom.key);
   } else {
     std::set<std::string> viable;
-    for (const auto& op : frontier.value("pending", nlohmann::json::array()))
-      if (op.value("viable", false)) viable.insert(op.value("name", "?"));
+    for (const auto& op : frontier.next)
+      if (op.viable) viable.insert(op.name);
     s.key = target + "|stuck|" + join_sorted(viable, ",");
     s.title = "no linearization; stuck at " + (viable.empty() ? std::string("no viable operation") : join_sorted(viable, ", ")) +
               " (no single refused operation recorded: TLC decided, or no operation is refused as a whole there)";
@@ -119,10 +117,12 @@ std::optional<FailureSignature> failure_signature(const RunRecord& run) {
     return crash_signature(run.target, *site);
   }
   if (outcome(run) != "fail") return std::nullopt;
-  std::ifstream in(std::filesystem::path(run.dir) / "validation" / "result.json");
-  const nlohmann::json result = nlohmann::json::parse(in, nullptr, false);
-  if (result.is_discarded()) return std::nullopt;
-  return failure_signature(run.target, result);
+  try {
+    const auto result = validation::read_result_file(run.dir);
+    return result ? failure_signature(run.target, *result) : std::nullopt;
+  } catch (const validation::ResultFileError&) {
+    return std::nullopt;  // a result.json that does not read signs nothing; the run still counts as failed
+  }
 }
 
 }  // namespace omnilink::campaign

@@ -17,10 +17,9 @@
 #include <optional>
 #include <string>
 
-#include <nlohmann/json.hpp>
-
 #include "campaign/crash_site.hpp"
 #include "campaign/store.hpp"
+#include "validation/result_file.hpp"
 
 namespace omnilink::campaign {
 
@@ -38,9 +37,9 @@ struct FailureSignature {
   FailureSymptom symptom;  // the refusal in detail; a crash's and a stuck search's is the signature itself
 };
 
-/// The signature of a validation failure from its result.json (validation::ValidationResult's
-/// format); nothing if the result holds no frontier.
-std::optional<FailureSignature> failure_signature(const std::string& target, const nlohmann::json& result);
+/// The signature of a validation failure from its result.json (validation/result_file.hpp);
+/// nothing if the result holds no frontier.
+std::optional<FailureSignature> failure_signature(const std::string& target, const validation::StoredResult& result);
 
 /// The signature of a crash from its crash site: the target, the signal, and the innermost frame in
 /// the code under test (its function without template arguments or parameters, and its file; not

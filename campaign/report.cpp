@@ -10,6 +10,7 @@
 #include "campaign/recording.hpp"
 #include "campaign/run_outcome.hpp"
 #include "trace/reader.hpp"
+#include "validation/result_file.hpp"
 
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
@@ -19,15 +20,19 @@ std::string configuration(const RunRecord& run) {
   return run.target + " t" + std::to_string(run.threads) + " o" + std::to_string(run.ops);
 }
 
-// The first viable pending operation of a failed run's frontier (from validation/result.json).
-std::optional<nlohmann::json> first_viable_pending(const RunRecord& run) {
-  std::ifstream in(fs::path(run.dir) / "validation" / "result.json");
-  const nlohmann::json result = nlohmann::json::parse(in, nullptr, false);
-  if (result.is_discarded() || !result.contains("frontier")) return std::nullopt;
-  const auto& pending = result["frontier"].value("pending", nlohmann::json::array());
-  for (const auto& op : pending)
-    if (op.value("viable", false)) return op;
-  if (!pending.empty()) return pending.front();
+// The first viable operation of a failed run's frontier (from validation/result.json).
+std::optional<validation::StoredOperation> first_viable_pending(const RunRecord& run) {
+  std::optional<validation::StoredResult> result;
+  try {
+    result = validation::read_result_file(run.dir);
+  } catch (const validation::ResultFileError&) {
+    return std::nullopt;  // the hint then names no operation
+  }
+  if (!result || !result->frontier) return std::nullopt;
+  const auto& next = result->frontier->next;
+  for (const auto& op : next)
+    if (op.viable) return op;
+  if (!next.empty()) return next.front();
   return std::nullopt;
 }
 
@@ -161,8 +166,8 @@ std::string summary_table(const std::vector<RunRecord>& runs) {
 std::string replay_hint(const RunRecord& run) {
   const fs::path recording = run_layout::recording(run.dir);
   const auto op = first_viable_pending(run);
-  const std::string id = op ? trace::operation_id(op->value("thread", 0u), op->value("index", std::uint64_t{0})) : "T.I";
-  const std::string where = op ? "operation " + id + " (" + op->value("name", std::string("?")) + ")" : "an operation";
+  const std::string id = op ? trace::operation_id(op->thread, op->index) : "T.I";
+  const std::string where = op ? "operation " + id + " (" + op->name + ")" : "an operation";
   if (run.rr_mode == "off" || run.rr_mode.empty() || !fs::exists(recording)) {
     if (run.threads == 1) return "replay: omnilink replay " + run.key() + " " + id + " --rerun   (not recorded; re-executed under gdb)";
     return "not recorded (rr off): run this configuration again with `--rr chaos` on a machine where rr records, "

@@ -15,6 +15,7 @@
 #include "campaign/report.hpp"
 #include "campaign/run_outcome.hpp"
 #include "trace/reader.hpp"
+#include "validation/result_file.hpp"
 
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
@@ -94,18 +95,10 @@ std::string validation_time(const std::vector<RunRecord>& runs) {
   return "median " + seconds_text(ms[ms.size() / 2]) + ", max " + seconds_text(ms.back());
 }
 
-json read_result(const RunRecord& run) {
-  std::ifstream in(fs::path(run.dir) / "validation" / "result.json");
-  return json::parse(in, nullptr, false);
-}
-
-std::string operation_text(const json& op) {
+std::string operation_text(const validation::StoredOperation& op) {
   std::vector<std::string> fields;
-  const json values = op.value("fields", json::object());
-  for (const auto& [name, value] : values.items())
-    fields.push_back(name + " = " + (value.is_string() ? value.get<std::string>() : value.dump()));
-  return trace::operation_id(op.value("thread", 0u), op.value("index", std::uint64_t{0})) + " " + op.value("name", "?") +
-         "(" + join(fields, ", ") + ")";
+  for (const auto& [name, value] : op.fields) fields.push_back(name + " = " + value);
+  return trace::operation_id(op.thread, op.index) + " " + op.name + "(" + join(fields, ", ") + ")";
 }
 
 // The integers a TLA+ value mentions ("1000987", "<<3, 4>>" -> 3, 4).
@@ -125,32 +118,26 @@ bool mentions(const std::string& state, const std::string& integer) {
 // A short explanation generated from the frontier: how far linearization got, which operations
 // could go next by their timeboxes (and were all refused by the spec), and for the values they
 // carry whether the spec state there holds them: the facts a reader needs to see the bug.
-std::string explain(const json& result) {
-  const json frontier = result.value("frontier", json::object());
-  const json pending = frontier.value("pending", json::array());
+std::string explain(const validation::StoredFrontier& frontier) {
   std::vector<std::string> candidates;
-  std::vector<const json*> viable;
-  for (const auto& op : pending)
-    if (op.value("viable", false)) viable.push_back(&op);
+  std::vector<const validation::StoredOperation*> viable;
+  for (const auto& op : frontier.next)
+    if (op.viable) viable.push_back(&op);
   if (viable.empty())
-    for (const auto& op : pending) viable.push_back(&op);
-  for (const json* op : viable) candidates.push_back(operation_text(*op));
+    for (const auto& op : frontier.next) viable.push_back(&op);
+  for (const auto* op : viable) candidates.push_back(operation_text(*op));
 
   std::ostringstream s;
-  s << "No order of the operations consistent with their timeboxes gets the spec past " << frontier.value("linearized", 0)
-    << " of " << frontier.value("total", 0) << " operations. ";
+  s << "No order of the operations consistent with their timeboxes gets the spec past " << frontier.linearized << " of "
+    << frontier.total << " operations. ";
   if (candidates.empty()) return s.str() + "The frontier names no pending operation.";
   s << "There, " << (candidates.size() == 1 ? "the only operation that may come next by its timebox, " : "the operations that may come next by their timeboxes, ")
     << join(candidates, "; ") << (candidates.size() == 1 ? ", is" : ", are all") << " refused by the spec.";
 
-  const std::string state = frontier.value("spec_state", "");
   std::vector<std::string> absent, present;
-  for (const json* op : viable) {
-    const json fields = op->value("fields", json::object());
-    for (const auto& [name, value] : fields.items())
-      for (const auto& integer : integers_in(value.is_string() ? value.get<std::string>() : value.dump()))
-        (mentions(state, integer) ? present : absent).push_back(name + " " + integer);
-  }
+  for (const auto* op : viable)
+    for (const auto& [name, value] : op->fields)
+      for (const auto& integer : integers_in(value)) (mentions(frontier.spec_state, integer) ? present : absent).push_back(name + " " + integer);
   if (!absent.empty()) s << " Not in the spec state there: " << join(absent, ", ") << ".";
   if (!present.empty()) s << " In it: " << join(present, ", ") << ".";
   return s.str();
@@ -169,9 +156,12 @@ std::string truncated_lines(const std::string& text) {
 void write_failure(std::ostream& s, const RunRecord& run) {
   s << "- **" << markdown_text(run.key()) << "** (" << run.threads << " threads x " << run.ops << " operations, seed "
     << run.seed << ", rr " << markdown_text(run.rr_mode) << ", run status " << markdown_text(run.status) << ")\n\n";
-  const json result = read_result(run);
-  if (!result.is_discarded() && result.contains("frontier"))
-    s << "  " << markdown_text(explain(result)) << "\n\n";
+  try {
+    if (const auto result = validation::read_result_file(run.dir); result && result->frontier)
+      s << "  " << markdown_text(explain(*result->frontier)) << "\n\n";
+  } catch (const validation::ResultFileError& e) {
+    s << "  " << markdown_text(e.what()) << "\n\n";
+  }
   s << markdown_block(truncated_lines(run.validation->frontier_summary)) << "\n";
   s << "  " << markdown_text(replay_hint(run)) << "\n\n";
 }

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/json_fields.hpp"
+
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -14,62 +16,7 @@ namespace {
 
 constexpr const char* kFormat = "omnilink-run-record";
 
-/// The fields of one JSON object, each read with its type checked; errors name the file and field.
-class Fields {
- public:
-  Fields(const json& object, std::string where) : object_(object), where_(std::move(where)) {
-    if (!object_.is_object()) fail("", "not a JSON object");
-  }
-
-  [[noreturn]] void fail(const std::string& field, const std::string& what) const {
-    throw StoreError(where_ + (field.empty() ? "" : ": " + field) + ": " + what);
-  }
-  const json& at(const std::string& field) const {
-    const auto it = object_.find(field);
-    if (it == object_.end()) fail(field, "missing");
-    return *it;
-  }
-  std::string text(const std::string& field) const {
-    const json& v = at(field);
-    if (!v.is_string()) fail(field, "not a string");
-    return v.get<std::string>();
-  }
-  bool flag(const std::string& field) const {
-    const json& v = at(field);
-    if (!v.is_boolean()) fail(field, "not true or false");
-    return v.get<bool>();
-  }
-  std::int64_t int64(const std::string& field) const {
-    const json& v = at(field);
-    if (!v.is_number_integer()) fail(field, "not an integer");
-    return v.get<std::int64_t>();
-  }
-  std::uint64_t uint64(const std::string& field) const {
-    const json& v = at(field);
-    if (!v.is_number_unsigned()) fail(field, "not a non-negative integer");
-    return v.get<std::uint64_t>();
-  }
-  std::uint32_t uint32(const std::string& field) const {
-    const std::uint64_t v = uint64(field);
-    if (v > UINT32_MAX) fail(field, "too large");
-    return static_cast<std::uint32_t>(v);
-  }
-  // An optional field is present and null when it has no value.
-  template <class T>
-  std::optional<T> optional(const std::string& field, T (Fields::*get)(const std::string&) const) const {
-    if (at(field).is_null()) return std::nullopt;
-    return (this->*get)(field);
-  }
-  std::optional<int> optional_int(const std::string& field) const {
-    const auto v = optional(field, &Fields::int64);
-    if (v && (*v < INT32_MIN || *v > INT32_MAX)) fail(field, "out of range");
-    return v ? std::optional<int>(static_cast<int>(*v)) : std::nullopt;
-  }
-
- private:
-  const json& object_;
-  std::string where_;
-};
+using Fields = platform::JsonFields<StoreError>;
 
 ValidationRecord read_validation(const Fields& f) {
   ValidationRecord v;
@@ -136,13 +83,14 @@ std::optional<RunRecordFile> read_run_record_file(const fs::path& run_dir) {
   r.detail = f.text("detail");
   r.rr_mode = f.text("rr_mode");
   r.rr_soft_counters = f.flag("rr_soft_counters");
-  r.exit_code = f.optional_int("exit_code");
-  r.exit_signal = f.optional_int("exit_signal");
+  r.exit_code = f.optional("exit_code", &Fields::int32);
+  r.exit_signal = f.optional("exit_signal", &Fields::int32);
   r.started_ms = f.int64("started_ms");
   r.finished_ms = f.int64("finished_ms");
   r.harness_ms = f.int64("harness_ms");
   r.pack_ms = f.int64("pack_ms");
-  if (const json& v = f.at("validation"); !v.is_null()) r.validation = read_validation(Fields(v, file.string() + ": validation"));
+  f.at("validation");  // present, null without one
+  if (f.has("validation")) r.validation = read_validation(f.object("validation"));
   out.position = f.int64("position");
   return out;
 }

@@ -16,6 +16,7 @@
 #include "campaign/run_record_file.hpp"
 #include "campaign/store.hpp"
 #include "trace/run_dir.hpp"
+#include "validation/result_file.hpp"
 
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
@@ -49,28 +50,35 @@ void read_back_harness(RunRecord& run) {
   run.rr_soft_counters = recording.is_object() && recording.value("soft_counters", false);
 }
 
-// The newest verdict, as validation/result.json has it; nullopt when there is none.
-// (A validation that found the run directory unreadable makes the run `bad-trace`, as the engine does.)
-std::optional<ValidationRecord> read_back_validation(RunRecord& run, const fs::path& run_dir, const std::string& spec) {
-  const nlohmann::json r = read_json(run_dir / "validation" / "result.json");
-  if (!r.is_object() || !r.contains("verdict")) return std::nullopt;
-  if (r.value("corrupt_trace", false) && run.status == "ok") {
+// The newest verdict, as validation/result.json has it; nullopt when there is none, or when it does
+// not read (noted in the report: the run is then indexed without a verdict, and --resume
+// validates it again). A validation that found the run directory unreadable makes the run
+// `bad-trace`, as the engine does.
+std::optional<ValidationRecord> read_back_validation(RunRecord& run, const std::string& spec, RebuildReport& report) {
+  std::optional<validation::StoredResult> r;
+  try {
+    r = validation::read_result_file(run.dir);
+  } catch (const validation::ResultFileError& e) {
+    report.left_alone.push_back(std::string(e.what()) + " (the run is indexed without its verdict)");
+  }
+  if (!r) return std::nullopt;
+  if (r->corrupt_trace && run.status == "ok") {
     run.status = "bad-trace";
-    run.detail = r.value("reason", "");
+    run.detail = r->reason;
   }
   ValidationRecord v;
-  v.verdict = r.value("verdict", "");
-  v.reason = r.value("reason", "");
+  v.verdict = r->verdict;
+  v.reason = r->reason;
   v.spec = spec;
-  v.duration_ms = r.value("duration_ms", std::int64_t{0});
-  v.peak_rss_kb = r.value("peak_rss_kb", std::uint64_t{0});
-  if (r.contains("states_generated")) v.states_generated = r["states_generated"].get<std::uint64_t>();
-  if (r.contains("states_distinct")) v.states_distinct = r["states_distinct"].get<std::uint64_t>();
-  v.operations = r.value("operations", std::uint64_t{0});
-  if (r.contains("linearized")) v.linearized = r["linearized"].get<std::int64_t>();
+  v.duration_ms = r->duration_ms;
+  v.peak_rss_kb = r->peak_rss_kb;
+  v.states_generated = r->states_generated;
+  v.states_distinct = r->states_distinct;
+  v.operations = r->operations;
+  v.linearized = r->linearized;
   if (v.verdict == "fail") v.frontier_summary = "FAIL: " + v.reason + " (rebuilt index: see validation/result.json)";
   std::error_code ec;
-  const auto written = fs::last_write_time(run_dir / "validation" / "result.json", ec);
+  const auto written = fs::last_write_time(validation::result_file(run.dir), ec);
   v.created_ms = ec ? now_ms()
                     : std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::file_clock::to_sys(written).time_since_epoch()).count();
@@ -149,9 +157,9 @@ std::optional<FoundRun> mirrored_run(const fs::path& dir, const std::string& cam
 }
 
 // The newest verdict of a run that has none in its run.json (or no run.json), from result.json.
-void read_back_missing_validation(RunRecord& run, const CampaignConfig& config) {
+void read_back_missing_validation(RunRecord& run, const CampaignConfig& config, RebuildReport& report) {
   if (run.validation || run.status == "pending") return;
-  if (auto v = read_back_validation(run, run.dir, config.target(run.target)->spec.string())) run.validation = std::move(*v);
+  if (auto v = read_back_validation(run, config.target(run.target)->spec.string(), report)) run.validation = std::move(*v);
 }
 
 std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, const std::string& id, RebuildReport& report) {
@@ -190,7 +198,7 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
       if (auto mirrored = mirrored_run(dir, id, config, report)) r = std::move(*mirrored);
       else if (fs::is_regular_file(dir / "meta.json")) read_back_harness(r.run);
       else r.run.status = "pending";  // never started: --resume runs it
-      read_back_missing_validation(r.run, config);
+      read_back_missing_validation(r.run, config, report);
       if (r.run.status != "pending") ++report.run_directories;
       found.runs.push_back(std::move(r));
     }
@@ -212,7 +220,7 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
         r = FoundRun{std::move(*run), 0};
         read_back_harness(r->run);
       }
-      read_back_missing_validation(r->run, config);
+      read_back_missing_validation(r->run, config, report);
       if (r->run.status != "pending") ++report.run_directories;
       found.runs.push_back(std::move(*r));
     }

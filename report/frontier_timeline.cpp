@@ -1,19 +1,16 @@
 #include "report/frontier_timeline.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
 #include <stdexcept>
 
-#include <nlohmann/json.hpp>
-
 #include "report/html.hpp"
 #include "trace/run_dir.hpp"
+#include "validation/result_file.hpp"
 
 namespace omnilink::report {
 namespace fs = std::filesystem;
-using nlohmann::json;
 
 const char* place_name(Place place) {
   switch (place) {
@@ -60,36 +57,31 @@ TimelineBar bar_of(const trace::Operation& op, Place place, bool viable) {
 }  // namespace
 
 std::optional<FrontierTimeline> read_frontier_timeline(const fs::path& run_dir, std::size_t context) {
-  const fs::path result_file = run_dir / "validation" / "result.json";
-  std::ifstream in(result_file);
-  if (!in) return std::nullopt;
-  const json result = json::parse(in, nullptr, false);
-  if (result.is_discarded()) throw std::runtime_error(result_file.string() + ": not JSON");
-  if (!result.contains("frontier") || !result["frontier"].is_object()) return std::nullopt;
+  std::optional<validation::StoredResult> result;
+  try {
+    result = validation::read_result_file(run_dir);
+  } catch (const validation::ResultFileError& e) {
+    throw std::runtime_error(e.what());
+  }
+  if (!result || !result->frontier) return std::nullopt;
 
   FrontierTimeline timeline;
   std::map<std::uint32_t, FrontierEntry> frontier;
   std::optional<std::pair<std::uint32_t, std::uint64_t>> refused;
-  try {
-    const json& f = result["frontier"];
-    timeline.linearized = f.value("linearized", std::uint64_t{0});
-    timeline.total = f.value("total", std::uint64_t{0});
-    timeline.spec_state = f.value("spec_state", std::string());
-    timeline.partitioned = result.contains("partitions");
-    for (const json& op : f.value("pending", json::array()))
-      frontier[op.at("thread").get<std::uint32_t>()] = {op.at("index").get<std::uint64_t>(), op.value("viable", false)};
-    if (f.contains("refused")) {
-      const json& r = f["refused"];
-      refused = std::pair{r.at("thread").get<std::uint32_t>(), r.at("index").get<std::uint64_t>()};
-      timeline.refused_action = r.value("action", std::string());
-      // "FILE:LINE:COL": the spec's file name only, not a path of the machine that validated it.
-      const std::string at = r.value("at", std::string());
-      const auto file_end = at.find(':', at.rfind('/') == std::string::npos ? 0 : at.rfind('/'));
-      timeline.refused_at = fs::path(at.substr(0, file_end)).filename().string() + (file_end == std::string::npos ? "" : at.substr(file_end));
-      timeline.refused_conjunct = r.value("conjunct", std::string());
-    }
-  } catch (const json::exception& e) {
-    throw std::runtime_error(result_file.string() + ": frontier: " + e.what());
+  const validation::StoredFrontier& f = *result->frontier;
+  timeline.linearized = f.linearized;
+  timeline.total = f.total;
+  timeline.spec_state = f.spec_state;
+  timeline.partitioned = result->partitions.has_value();
+  for (const auto& op : f.next) frontier[op.thread] = {op.index, op.viable};
+  if (f.refused) {
+    refused = std::pair{f.refused->op.thread, f.refused->op.index};
+    timeline.refused_action = f.refused->action;
+    // "FILE:LINE:COL": the spec's file name only, not a path of the machine that validated it.
+    const std::string& at = f.refused->at;
+    const auto file_end = at.find(':', at.rfind('/') == std::string::npos ? 0 : at.rfind('/'));
+    timeline.refused_at = fs::path(at.substr(0, file_end)).filename().string() + (file_end == std::string::npos ? "" : at.substr(file_end));
+    timeline.refused_conjunct = f.refused->conjunct;
   }
 
   const auto traces = trace::read_run_traces(trace::RunDir::open(run_dir));

@@ -51,13 +51,18 @@ nlohmann::json validate(const std::vector<Step>& steps, std::uint64_t first_time
   return validate_failing(b, "LinearizableQueue.tla");
 }
 
+// The signature of a validation, as campaigns sign it: from result.json as the reader reads it.
+std::optional<campaign::FailureSignature> sign(const std::string& target, const nlohmann::json& result) {
+  return campaign::failure_signature(target, validation::parse_result(result, "result.json"));
+}
+
 /// A validation's signature id and symptom id.
 struct Signed {
   std::string signature, symptom;
 };
 
 Signed signature(const nlohmann::json& result) {
-  const auto s = campaign::failure_signature("queue", result);
+  const auto s = sign("queue", result);
   REQUIRE(s);
   INFO(s->key << " / " << s->symptom.key);
   CHECK(s->id.size() == 12);
@@ -120,7 +125,7 @@ TEST_CASE("one operation's refusals are one signature, and how each run showed i
   }
   CHECK(signature(lost_empty).symptom == signature(lost_next).symptom);
   CHECK(signature(lost_next).symptom == empty_but_not.symptom);
-  const auto lost = campaign::failure_signature("queue", lost_next);
+  const auto lost = sign("queue", lost_next);
   REQUIRE(lost);
   CHECK(lost->key == "queue|refused|Dequeue|Dequeue");
   CHECK(lost->title == "Dequeue refused by Dequeue");
@@ -131,31 +136,40 @@ TEST_CASE("one operation's refusals are one signature, and how each run showed i
   // A dequeue of an element never enqueued is that, first, though 1 is never dequeued either.
   CHECK_FALSE(validate({{0, "Enqueue", 1}, {1, "Dequeue", 9}})["frontier"]["refused"].contains("lost"));
 
-  const auto s = campaign::failure_signature("queue", validate({{0, "Enqueue", 1}, {1, "Dequeue", 1}, {1, "Dequeue", 1}}));
+  const auto s = sign("queue", validate({{0, "Enqueue", 1}, {1, "Dequeue", 1}, {1, "Dequeue", 1}}));
   REQUIRE(s);
   // The second Dequeue(1) finds the queue empty; `queue # <<>>` mentions none of its values.
   CHECK(s->symptom.title == "queue # <<>>");
   // A different target is a different bug, whatever the frontier; so is another operation.
-  CHECK(campaign::failure_signature("stack", validate({{0, "Enqueue", 1}, {1, "Dequeue", 9}}))->id != never_enqueued.signature);
+  CHECK(sign("stack", validate({{0, "Enqueue", 1}, {1, "Dequeue", 9}}))->id != never_enqueued.signature);
 }
 
 TEST_CASE("an operation the spec refuses is its own signature", "[native][signature]") {
   // A register whose read returned a value never written: Read refused, not Write.
   TraceBuilder b(2);
   b.op(0, "Write", 1, 2, F::fields("value", std::int64_t{5})).op(1, "Read", 3, 4, F::fields("value", std::int64_t{6}));
-  const auto read = campaign::failure_signature("register", validate_failing(b, "Register.tla"));
+  const auto read = sign("register", validate_failing(b, "Register.tla"));
   REQUIRE(read);
   CHECK(read->key == "register|refused|Read|Read");
   CHECK(read->symptom.title.find("no other operation logged its value") != std::string::npos);
 }
 
 TEST_CASE("a TLC-decided failure gets the coarser signature of its stuck operations", "[signature]") {
-  const nlohmann::json result{{"frontier", {{"pending", {{{"name", "Pop"}, {"viable", true}}, {{"name", "Push"}, {"viable", false}}}}}}};
+  validation::StoredResult result;
+  result.verdict = "fail";
+  result.frontier.emplace();
+  validation::StoredOperation pop, push;
+  pop.name = "Pop";
+  pop.viable = true;
+  push.name = "Push";
+  result.frontier->next = {pop, push};
   const auto s = campaign::failure_signature("stack", result);
   REQUIRE(s);
   CHECK(s->key == "stack|stuck|Pop");
   CHECK(s->title.find("TLC decided") != std::string::npos);
-  CHECK_FALSE(campaign::failure_signature("stack", nlohmann::json{{"verdict", "pass"}}));
+  validation::StoredResult passed;
+  passed.verdict = "pass";
+  CHECK_FALSE(campaign::failure_signature("stack", passed));
 }
 
 // Crash sites as addr2line names them (campaign/crash_site.hpp): libc without line information,

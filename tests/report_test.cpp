@@ -108,9 +108,10 @@ TEST_CASE("failed runs are grouped by signature in the summary and the JSON, wit
     RunRecord r = run(id, "ok", "fail");
     r.dir = (dir.path() / id).string();
     std::filesystem::create_directories(dir.path() / id / "validation");
-    const nlohmann::json result{{"verdict", "fail"},
+    const nlohmann::json result{{"format", "omnilink-validation-result"}, {"version", 5}, {"verdict", "fail"},
                                 {"frontier", {{"pending", nlohmann::json::array()},
-                                              {"refused", {{"name", name}, {"action", name}, {"conjunct", conjunct},
+                                              {"refused", {{"thread", 1}, {"index", 0}, {"name", name}, {"action", name},
+                                                           {"at", "Queue.tla:20:5"}, {"conjunct", conjunct},
                                                            {"related", nlohmann::json::array()}, {"unmatched", nlohmann::json::array()}}}}}};
     std::ofstream(dir.path() / id / "validation" / "result.json") << result.dump();
     return r;

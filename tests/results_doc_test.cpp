@@ -49,7 +49,8 @@ RunRecord run(const std::string& campaign_id, const std::string& target, const s
 
 void write_result(const fs::path& dir, const json& frontier) {
   fs::create_directories(dir / "validation");
-  std::ofstream(dir / "validation" / "result.json") << json{{"verdict", "fail"}, {"frontier", frontier}}.dump();
+  std::ofstream(dir / "validation" / "result.json")
+      << json{{"format", "omnilink-validation-result"}, {"version", 5}, {"verdict", "fail"}, {"frontier", frontier}}.dump();
 }
 
 }  // namespace
