@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "platform/json_fields.hpp"
+#include "platform/json_file.hpp"
 
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
@@ -44,27 +44,14 @@ void write_run_record_file(const fs::path& run_dir, const RunRecord& run, std::i
   j["format"] = kFormat;
   j["version"] = kRunRecordVersion;
   j["position"] = position;
-  const fs::path file = run_record_file(run_dir);
-  const fs::path temporary = run_dir / ".run.json.tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << j.dump(2) << "\n";
-    if (!out.flush()) throw StoreError("cannot write " + temporary.string());
-  }
-  std::error_code ec;
-  fs::rename(temporary, file, ec);
-  if (ec) throw StoreError("cannot write " + file.string() + ": " + ec.message());
+  platform::write_json_file<StoreError>(run_record_file(run_dir), j);
 }
 
 std::optional<RunRecordFile> read_run_record_file(const fs::path& run_dir) {
   const fs::path file = run_record_file(run_dir);
-  std::ifstream in(file);
-  if (!in) {
-    if (!fs::exists(file)) return std::nullopt;
-    throw StoreError(file.string() + ": cannot be read");
-  }
-  const json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) throw StoreError(file.string() + ": not JSON");
+  const std::optional<json> read = platform::read_json_file<StoreError>(file);
+  if (!read) return std::nullopt;
+  const json& j = *read;
   const Fields f(j, file.string());
   if (f.text("format") != kFormat) f.fail("format", "not " + std::string(kFormat));
   if (f.int64("version") != kRunRecordVersion)

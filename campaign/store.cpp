@@ -15,6 +15,7 @@
 
 #include "campaign/run_plan.hpp"
 #include "campaign/run_record_file.hpp"
+#include "platform/json_file.hpp"
 
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
@@ -440,15 +441,7 @@ void write_campaign_status(const fs::path& store, const CampaignRecord& c) {
   record["status"] = c.status;
   record["finished_ms"] = c.finished_ms;
   record["ended_seq"] = c.ended_seq != 0 ? nlohmann::json(c.ended_seq) : nlohmann::json(nullptr);
-  const fs::path temporary = file.parent_path() / ".campaign.json.tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << record.dump(2) << "\n";
-    if (!out.flush()) throw StoreError("cannot write " + temporary.string());
-  }
-  std::error_code ec;
-  fs::rename(temporary, file, ec);
-  if (ec) throw StoreError("cannot write " + file.string() + ": " + ec.message());
+  platform::write_json_file<StoreError>(file, record);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/store.hpp"
+#include "platform/json_file.hpp"
 
 namespace omnilink::sweep {
 namespace fs = std::filesystem;
@@ -95,16 +96,8 @@ void SweepClock::save() const {
   json out{{"format", kFormat}, {"version", 1}, {"spent_ms", spent().count()}};
   if (budget_ms_) out["budget_ms"] = *budget_ms_;
   if (deadline_ms_) out["deadline_ms"] = *deadline_ms_;
-  // Written beside and renamed over: a kill in the middle leaves the previous clock, never half a file.
-  const fs::path temporary = file_.string() + ".tmp";
-  {
-    std::ofstream o(temporary, std::ios::trunc);
-    o << out.dump() << "\n";
-    if (!o.flush()) throw std::runtime_error("cannot write " + temporary.string());
-  }
-  std::error_code ec;
-  fs::rename(temporary, file_, ec);
-  if (ec) throw std::runtime_error("cannot write " + file_.string() + ": " + ec.message());
+  // A kill in the middle leaves the previous clock, never half a file.
+  platform::write_json_file<std::runtime_error>(file_, out, -1);
 }
 
 }  // namespace omnilink::sweep

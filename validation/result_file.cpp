@@ -1,10 +1,10 @@
 #include "validation/result_file.hpp"
 
-#include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "platform/json_fields.hpp"
+#include "platform/json_file.hpp"
 
 namespace omnilink::validation {
 namespace fs = std::filesystem;
@@ -126,14 +126,8 @@ fs::path result_file(const fs::path& run_dir) { return run_dir / "validation" / 
 
 std::optional<StoredResult> read_result_file(const fs::path& run_dir) {
   const fs::path file = result_file(run_dir);
-  std::ifstream in(file);
-  if (!in) {
-    if (!fs::exists(file)) return std::nullopt;
-    throw ResultFileError(file.string() + ": cannot be read");
-  }
-  const nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) throw ResultFileError(file.string() + ": not JSON");
-  return parse_result(j, file.string());
+  const auto j = platform::read_json_file<ResultFileError>(file);
+  return j ? std::optional<StoredResult>(parse_result(*j, file.string())) : std::nullopt;
 }
 
 }  // namespace omnilink::validation

@@ -1,0 +1,45 @@
+// A JSON file omnilink writes and reads back itself (run.json, campaign.json's status, the sweep
+// clock, result.json): written whole, read as one value. Errors are thrown as `Error`, naming the
+// file, so each format's owner keeps its own error type.
+#pragma once
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <system_error>
+
+#include <nlohmann/json.hpp>
+
+namespace omnilink::platform {
+
+/// Writes `value` to `file` through a temporary file beside it, renamed over it: a kill or a full
+/// disk in the middle leaves the previous file, never half of one.
+template <class Error>
+void write_json_file(const std::filesystem::path& file, const nlohmann::json& value, int indent = 2) {
+  const std::filesystem::path temporary = file.parent_path() / ("." + file.filename().string() + ".tmp");
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << value.dump(indent) << "\n";
+    if (!out.flush()) throw Error("cannot write " + temporary.string());
+  }
+  std::error_code ec;
+  std::filesystem::rename(temporary, file, ec);
+  if (ec) throw Error("cannot write " + file.string() + ": " + ec.message());
+}
+
+/// The JSON value in `file`; nullopt when there is no such file. Throws `Error` when it cannot be
+/// read or is not JSON.
+template <class Error>
+std::optional<nlohmann::json> read_json_file(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  if (!in) {
+    if (!std::filesystem::exists(file)) return std::nullopt;
+    throw Error(file.string() + ": cannot be read");
+  }
+  nlohmann::json value = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) throw Error(file.string() + ": not JSON");
+  return value;
+}
+
+}  // namespace omnilink::platform
