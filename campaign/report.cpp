@@ -9,6 +9,7 @@
 #include "campaign/failure_signature.hpp"
 #include "campaign/recording.hpp"
 #include "campaign/run_outcome.hpp"
+#include "replay/replay_files.hpp"
 #include "trace/reader.hpp"
 #include "validation/result_file.hpp"
 
@@ -169,8 +170,16 @@ std::string replay_hint(const RunRecord& run) {
   const std::string id = op ? trace::operation_id(op->thread, op->index) : "T.I";
   const std::string where = op ? "operation " + id + " (" + op->name + ")" : "an operation";
   if (run.rr_mode == "off" || run.rr_mode.empty() || !fs::exists(recording)) {
-    if (run.threads == 1) return "replay: omnilink replay " + run.key() + " " + id + " --rerun   (not recorded; re-executed under gdb)";
-    return "not recorded (rr off): run this configuration again with `--rr chaos` on a machine where rr records, "
+    // --rerun only for a run it re-executes to the same operations, not any one-thread run.
+    bool reruns = false;
+    try {
+      reruns = replay::reruns_the_same(trace::read_run_meta(fs::path(run.dir) / "meta.json"));
+    } catch (const trace::RunDirError&) {
+    }
+    if (reruns) return "replay: omnilink replay " + run.key() + " " + id + " --rerun   (not recorded; re-executed under gdb)";
+    return std::string(run.rr_mode == "off" || run.rr_mode.empty() ? "not recorded (rr off)"
+                                                                   : "its recording is gone (removed by retention, or lost)") +
+           ": run this configuration again with `--rr chaos` on a machine where rr records, "
            "to get a replayable recording of a failure like this one at " + where;
   }
   return "replay: omnilink replay " + run.key() + " " + id + "   (stops at " + where + "; --batch prints it and exits; " +

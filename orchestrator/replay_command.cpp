@@ -85,7 +85,7 @@ trace::Operation find_operation(const fs::path& run_dir, const std::string& text
 
 // The run's harness command from meta.json, writing its trace to `out` instead of the run's own.
 std::vector<std::string> rerun_argv(const trace::RunMeta& meta, const fs::path& out) {
-  if (meta.threads != 1 || meta.clock != "counter")
+  if (!replay::reruns_the_same(meta))
     throw ReplayError("--rerun needs a deterministic run (1 thread, counter clock); this one has " +
                       std::to_string(meta.threads) + " thread(s) and the " + meta.clock + " clock");
   std::vector<std::string> argv = meta.json.value("argv", std::vector<std::string>{});
@@ -178,7 +178,7 @@ int ReplayCommand::run() {
                             "): it was not a signature's evidence; replay one of its signature's evidence runs instead");
         const trace::RunMeta meta = trace::read_run_meta(run.dir / "meta.json");
         throw ReplayError(run.name + " was not recorded with rr (rr off, or rr could not record where it ran): there is nothing "
-                          "to replay" + std::string(meta.threads == 1 && meta.clock == "counter"
+                          "to replay" + std::string(replay::reruns_the_same(meta)
                                                         ? "; it is deterministic (1 thread, counter clock): use --rerun"
                                                         : "; record it again under rr (omnilink campaign --rr chaos)"));
       }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "trace/reader.hpp"
+#include "trace/run_dir.hpp"
 
 namespace omnilink::replay {
 
@@ -20,6 +21,10 @@ struct RecordingFacts {
   bool recorded = false;       // RUN/rr holds an rr recording
   bool soft_counters = false;  // made with rr -W, so replayed with -W
 };
+
+// Whether the run re-executes to the same operations under plain gdb (`omnilink replay --rerun`):
+// one thread and the counter clock, so nothing but its seed decides what it does.
+bool reruns_the_same(const trace::RunMeta& meta);
 
 // Replaces RUN/replay/ with the files for `frontier`. `run_name` is how `omnilink replay` should
 // be told about the run (a store key, or the run directory).

@@ -143,3 +143,27 @@ TEST_CASE("failed runs are grouped by signature in the summary and the JSON, wit
   CHECK(summary.find("2 runs  Head(queue) = elem  (first: c-1/a)") != std::string::npos);
   CHECK(summary.find("1 run   queue = <<>>  (first: c-1/e)") != std::string::npos);
 }
+
+TEST_CASE("a replay hint offers --rerun only for a run it re-executes the same: one thread and the counter clock") {
+  omnilink::testing::ScratchDir dir;
+  auto unrecorded = [&](const std::string& id, std::uint32_t threads, const std::string& clock) {
+    RunRecord r = run(id, "ok", "fail");
+    r.threads = threads;
+    r.rr_mode = "off";
+    r.dir = (dir.path() / id).string();
+    std::filesystem::create_directories(r.dir);
+    std::ofstream(dir.path() / id / "meta.json")
+        << nlohmann::json{{"format", "omnilink-run"}, {"version", 1}, {"seed", 1}, {"threads", threads}, {"ops_per_thread", 10},
+                          {"clock", clock}, {"exit", {{"status", "ok"}, {"code", 0}}}}.dump();
+    return r;
+  };
+  CHECK_THAT(replay_hint(unrecorded("counter", 1, "counter")), Catch::Contains("--rerun"));
+  // One thread on the tsc clock: re-executed, it need not do the same; --rerun refuses it.
+  const std::string tsc = replay_hint(unrecorded("tsc", 1, "tsc"));
+  CHECK_THAT(tsc, !Catch::Contains("--rerun") && Catch::Contains("not recorded (rr off)") && Catch::Contains("--rr chaos"));
+  CHECK_THAT(replay_hint(unrecorded("two", 2, "counter")), !Catch::Contains("--rerun"));
+  // Recorded once, its recording gone since: not "rr off".
+  RunRecord pruned = unrecorded("pruned", 2, "tsc");
+  pruned.rr_mode = "chaos";
+  CHECK_THAT(replay_hint(pruned), Catch::Contains("recording is gone"));
+}
