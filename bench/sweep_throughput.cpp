@@ -8,9 +8,10 @@
 //    validations queue up);
 //  - how far past its budget it ended (the runs in flight finish);
 //  - store growth per 1000 runs without retention (the sweep keeps every recording:
-//    keep_passing_recordings), with it (after `omnilink gc`, which drops passing runs'
-//    recordings, as a sweep does by default), and at the floor a store quota can reach (`omnilink gc
-//    --quota 1`: evidence, failing traces and verdicts), measured on the same store one after another.
+//    keep_passing_recordings and keep_failing_recordings), with the default retention (after
+//    `omnilink gc`, which drops every recording that is not evidence, as a sweep does by default),
+//    and at the floor a store quota can reach (`omnilink gc --quota 1`: evidence, failing traces and
+//    verdicts), measured on the same store one after another.
 //
 // Usage: sweep_throughput [--minutes M] [--rr auto|off|chaos] [--dir SCRATCH] [--keep]
 //   --minutes M   the sweep's budget (default 10)
@@ -76,7 +77,7 @@ int main(int argc, char** argv) {
   const std::string budget = std::to_string(minutes) + "m";
   const ProcessResult sweep = run_process(OMNILINK_CLI, {"sweep", OMNILINK_SWEEP_FILE, "--for", budget, "--rr", rr, "--plain", "--store",
                                                          store_dir.string(), "--json", (dir / "report.json").string(), "--set",
-                                                         "sweep.keep_passing_recordings=true"},
+                                                         "sweep.keep_passing_recordings=true", "--set", "sweep.keep_failing_recordings=true"},
                                           options);
   if (!sweep.started || sweep.timed_out || sweep.signal != 0 || sweep.exit_code > 2)
     return fail("the sweep did not run: " + sweep.describe() + "\n" + sweep.err);
@@ -125,7 +126,7 @@ int main(int argc, char** argv) {
   std::printf("  validation            %8.1f s  (beside the slots, %s)  %6.0f ms per run\n", validation_s,
               "in the validation pool", 1000 * validation_s / n);
   std::printf("\nstore growth per 1000 runs\n  without retention (every recording kept)   %8.1f MiB\n"
-              "  with retention (passing recordings gone)   %8.1f MiB  (ratio %.1fx)\n",
+              "  with default retention (evidence recorded)  %8.1f MiB  (ratio %.1fx)\n",
               static_cast<double>(size_kept) / n * 1000 / 1048576, static_cast<double>(size_pruned) / n * 1000 / 1048576,
               size_pruned > 0 ? static_cast<double>(size_kept) / static_cast<double>(size_pruned) : 0.0);
   std::printf("  with a quota it cannot meet (evidence only)  %8.1f MiB  (ratio %.1fx)\n", static_cast<double>(size_floor) / n * 1000 / 1048576,

@@ -216,10 +216,17 @@ int SweepCommand::run() {
   // Tasks on Slurm may all end before the budget and caps do (each with its share of the caps).
   summary.stop_reason = !completed ? "interrupted" : source.stop_reason().empty() ? "tasks" : source.stop_reason();
   summary.missing_tasks = lost;
+  // What the sweep dropped as its runs finished, then, with a quota, what pruning to it removed.
+  summary.retention = source.dropped();
   try {
-    // Only with a quota: without one a sweep keeps what the file asks (keep_passing_recordings).
-    if (config.sweep.store_quota)
-      summary.retention = prune_store(session->store(), {config.sweep.store_quota, config.sweep.evidence_runs, false});
+    if (config.sweep.store_quota) {
+      const PruneReport pruned = prune_store(session->store(), {config.sweep.store_quota, config.sweep.evidence_runs, false});
+      summary.retention.size_before = pruned.size_before;
+      summary.retention.freed += pruned.freed;
+      summary.retention.pruned.insert(summary.retention.pruned.end(), pruned.pruned.begin(), pruned.pruned.end());
+      summary.retention.quota_met = pruned.quota_met;
+    }
+    summary.retention.evidence = evidence_runs(session->store(), config.sweep.evidence_runs).size();
   } catch (const fs::filesystem_error& e) {
     std::cerr << "omnilink sweep: retention: " << e.what() << "\n";
   }

@@ -72,6 +72,16 @@ std::set<std::string> evidence_runs(campaign::Store& store, std::uint32_t per_si
   return evidence;
 }
 
+std::uint64_t prune_recording(const fs::path& run_dir) {
+  const fs::path recording = campaign::run_layout::recording(run_dir);
+  if (!fs::exists(recording)) return 0;
+  const std::uint64_t bytes = disk_size(recording);
+  fs::remove_all(recording);
+  fs::remove(campaign::run_layout::pack_log(run_dir));
+  note_pruned(run_dir, "rr", bytes);
+  return bytes;
+}
+
 PruneReport prune_store(campaign::Store& store, const RetentionPolicy& policy) {
   PruneReport report;
   const std::set<std::string> evidence = evidence_runs(store, policy.evidence_runs);
@@ -91,11 +101,10 @@ PruneReport prune_store(campaign::Store& store, const RetentionPolicy& policy) {
       if (fs::exists(campaign::run_layout::recording(dir))) (passed ? passing_rr : failing_rr).push_back({run.key(), dir, "rr"});
       if (passed && fs::exists(dir / "trace")) passing_traces.push_back({run.key(), dir, "trace"});
     }
+  // Without a quota: what a sweep drops by default, every recording that is not evidence.
   std::vector<Candidate> order = passing_rr;
-  if (policy.quota_bytes) {
-    order.insert(order.end(), failing_rr.begin(), failing_rr.end());
-    order.insert(order.end(), passing_traces.begin(), passing_traces.end());
-  }
+  order.insert(order.end(), failing_rr.begin(), failing_rr.end());
+  if (policy.quota_bytes) order.insert(order.end(), passing_traces.begin(), passing_traces.end());
 
   std::uint64_t size = report.size_before;
   for (const Candidate& c : order) {
@@ -103,9 +112,12 @@ PruneReport prune_store(campaign::Store& store, const RetentionPolicy& policy) {
     const fs::path part = c.part == "rr" ? campaign::run_layout::recording(c.dir) : c.dir / "trace";
     const std::uint64_t bytes = disk_size(part);
     if (!policy.dry_run) {
-      fs::remove_all(part);
-      if (c.part == "rr") fs::remove(campaign::run_layout::pack_log(c.dir));
-      note_pruned(c.dir, c.part, bytes);
+      if (c.part == "rr") {
+        prune_recording(c.dir);
+      } else {
+        fs::remove_all(part);
+        note_pruned(c.dir, c.part, bytes);
+      }
     }
     report.freed += bytes;
     size -= std::min(size, bytes);

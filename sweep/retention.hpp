@@ -20,7 +20,8 @@
 namespace omnilink::sweep {
 
 struct RetentionPolicy {
-  // Prune until the store is at most this large; without one only passing runs' recordings go.
+  // Prune until the store is at most this large; without one every recording that is not evidence
+  // goes (what a sweep drops by default), and no trace.
   std::optional<std::uint64_t> quota_bytes;
   std::uint32_t evidence_runs = 3;
   bool dry_run = false;  // say what would go, remove nothing
@@ -36,6 +37,10 @@ struct PruneReport {
 
 /// The runs ("<campaign>/<run>") some signature in the store points to.
 std::set<std::string> evidence_runs(campaign::Store& store, std::uint32_t per_signature);
+
+/// Removes the run's rr recording (and rr pack's log), noting it in RUN/pruned.json; the bytes it
+/// held (0 when there was none). Throws std::filesystem::filesystem_error when a removal fails.
+std::uint64_t prune_recording(const std::filesystem::path& run_dir);
 
 /// Prunes the store by `policy`. Throws std::filesystem::filesystem_error when a removal fails.
 PruneReport prune_store(campaign::Store& store, const RetentionPolicy& policy);

@@ -15,9 +15,9 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::array<std::string_view, 9> kSweepFields{"for", "until", "max_runs", "max_failures", "min_runs",
-                                                      "keep_passing_recordings", "evidence_runs", "fixed_confidence",
-                                                      "store_quota"};
+constexpr std::array<std::string_view, 10> kSweepFields{"for", "until", "max_runs", "max_failures", "min_runs",
+                                                       "keep_passing_recordings", "keep_failing_recordings", "evidence_runs",
+                                                       "fixed_confidence", "store_quota"};
 // The dimensions a sweep target adds to the campaign target's threads and ops.
 constexpr std::array<std::string_view, 3> kAxisFields{"perturb", "perturb_rate", "rr_timeslice_ticks"};
 constexpr std::array<std::string_view, 4> kPerturbModes{"none", "yield", "sleep", "mixed"};
@@ -88,10 +88,12 @@ SweepSettings read_settings(const ObjectReader& top, const BudgetOverride& overr
   s.max_runs = o.integer("max_runs", campaign::Range{1, campaign::kUnbounded});
   s.max_failures = o.integer("max_failures", campaign::Range{1, campaign::kUnbounded});
   if (const auto n = o.integer("min_runs", campaign::Range{1, 1000})) s.min_runs = static_cast<std::uint32_t>(*n);
-  if (const json* keep = o.find("keep_passing_recordings")) {
-    if (!keep->is_boolean()) o.fail("keep_passing_recordings", "must be true or false (got " + campaign::shown(*keep) + ")");
-    s.keep_passing_recordings = keep->get<bool>();
-  }
+  for (const auto& [field, keep] : {std::pair{"keep_passing_recordings", &s.keep_passing_recordings},
+                                     std::pair{"keep_failing_recordings", &s.keep_failing_recordings}})
+    if (const json* given = o.find(field)) {
+      if (!given->is_boolean()) o.fail(field, "must be true or false (got " + campaign::shown(*given) + ")");
+      else *keep = given->get<bool>();
+    }
   if (const auto n = o.integer("evidence_runs", campaign::Range{1, 1000})) s.evidence_runs = static_cast<std::uint32_t>(*n);
   if (const auto quota = o.string("store_quota")) {
     s.store_quota = parse_size(*quota);
@@ -188,6 +190,7 @@ nlohmann::json SweepConfig::to_json() const {
                   {"max_failures", sweep.max_failures ? json(*sweep.max_failures) : json(nullptr)},
                   {"min_runs", sweep.min_runs},
                   {"keep_passing_recordings", sweep.keep_passing_recordings},
+                  {"keep_failing_recordings", sweep.keep_failing_recordings},
                   {"evidence_runs", sweep.evidence_runs},
                   {"store_quota", sweep.store_quota ? json(*sweep.store_quota) : json(nullptr)},
                   {"fixed_confidence", sweep.fixed_confidence}};

@@ -44,6 +44,7 @@ struct SweepSettings {
   std::optional<std::uint64_t> max_failures;  // ... or once this many runs failed or crashed
   std::uint32_t min_runs = 3;                 // runs of every configuration before allocation adapts
   bool keep_passing_recordings = false;       // else a passing run's rr recording is removed once validated
+  bool keep_failing_recordings = false;       // else a failing run's recording goes once it is no signature's evidence
   std::uint32_t evidence_runs = 3;            // per signature: the first this many failing runs are evidence
   std::optional<std::uint64_t> store_quota;   // bytes: after the sweep, the store is pruned to this (retention.hpp)
   double fixed_confidence = 0.95;             // a signature is fixed once its absence is this unlikely by chance

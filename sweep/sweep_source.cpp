@@ -6,6 +6,8 @@
 #include "campaign/run_outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "platform/fnv1a.hpp"
+#include "sweep/retention.hpp"
+#include "sweep/signature_history.hpp"
 
 namespace omnilink::sweep {
 namespace fs = std::filesystem;
@@ -50,6 +52,13 @@ void SweepSource::prepare(campaign::Store& store) {
   // the time the shard's sweep was created keeps its seeds fresh.
   if (config_.campaign.shard)
     if (const auto record = store.campaign(campaign_id_)) seed_basis_ = campaign_id_ + "@" + std::to_string(record->created_ms);
+  // What is evidence already, in every sweep of the name (signature_history.hpp): runs finishing
+  // now are evidence only where those leave room.
+  for (const auto& h : signature_history(store, config_.campaign.name, {config_.sweep.fixed_confidence, config_.sweep.evidence_runs, ""})) {
+    EvidenceSoFar& e = evidence_[h.signature.id];
+    e.runs = static_cast<std::uint32_t>(std::min<std::uint64_t>(h.count, config_.sweep.evidence_runs));
+    for (const auto& symptom : h.symptoms) e.symptoms.insert(symptom.symptom.id);
+  }
   for (const RunRecord& run : store.runs(campaign_id_)) {
     if (!owns(run)) continue;  // the engine refuses it with the reason
     const std::size_t c = index_of(run);
@@ -127,12 +136,36 @@ void SweepSource::count_finished(const RunRecord& run) {
 
 void SweepSource::finished(const RunRecord& run) {
   count_finished(run);
-  // A passing run's recording replays nothing anyone will look at; its trace and verdict stay.
-  if (!config_.sweep.keep_passing_recordings && campaign::outcome(run) == "pass") {
-    std::error_code ignored;  // a recording left behind costs space, not correctness
-    fs::remove_all(campaign::run_layout::recording(run.dir), ignored);
+  // A passing run's recording replays nothing anyone will look at, nor does a failure's beyond
+  // its signature's evidence: a recurring bug would otherwise fill the disk in a night. Traces and
+  // verdicts stay.
+  const std::string o = campaign::outcome(run);
+  const bool drop = o == "pass" ? !config_.sweep.keep_passing_recordings
+                                : (o == "fail" || o == "crashed") && !config_.sweep.keep_failing_recordings && !kept_as_evidence(run);
+  if (drop) {
+    try {
+      if (const std::uint64_t bytes = prune_recording(run.dir); bytes > 0) {
+        dropped_.freed += bytes;
+        dropped_.pruned.push_back(run.key() + ": rr (" + std::to_string(bytes) + " bytes)");
+      }
+    } catch (const fs::filesystem_error&) {
+      // A recording left behind costs space, not correctness; gc removes it later.
+    }
   }
   clock_.save();
+}
+
+bool SweepSource::kept_as_evidence(const RunRecord& run) {
+  const auto signature = campaign::failure_signature(run);
+  if (!signature) return true;  // unsigned (a crash without a crash site): keep what explains it
+  EvidenceSoFar& e = evidence_[signature->id];
+  bool kept = false;
+  if (e.runs < config_.sweep.evidence_runs) {
+    ++e.runs;
+    kept = true;
+  }
+  if (e.symptoms.insert(signature->symptom.id).second) kept = true;  // the first run of each symptom
+  return kept;
 }
 
 void SweepSource::tick() {

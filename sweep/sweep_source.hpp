@@ -6,13 +6,16 @@
 // keeps them.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "campaign/run_source.hpp"
 #include "sweep/allocator.hpp"
 #include "sweep/exploration.hpp"
+#include "sweep/retention.hpp"
 #include "sweep/sweep_clock.hpp"
 #include "sweep/sweep_file.hpp"
 
@@ -44,12 +47,17 @@ class SweepSource : public campaign::RunSource {
   void tick() override;
 
   std::vector<ConfigurationShare> shares() const;
+  /// The recordings dropped as runs finished (passing runs', and failing runs' beyond the evidence).
+  const PruneReport& dropped() const { return dropped_; }
   /// Why no more runs start: "budget", "max_runs", "max_failures", or "" while they may.
   std::string stop_reason() const;
 
  private:
   std::size_t index_of(const campaign::RunRecord& run) const;
   void count_finished(const campaign::RunRecord& run);
+  /// Whether a failing run is among its signature's evidence (its first evidence_runs failing
+  /// runs, or the first of its symptom), counting it as such when it is.
+  bool kept_as_evidence(const campaign::RunRecord& run);
 
   const SweepConfig& config_;
   std::string campaign_id_;
@@ -65,6 +73,12 @@ class SweepSource : public campaign::RunSource {
   std::string seed_basis_;  // the sweep's id, and for a shard when it was created
   std::uint64_t runs_ = 0;
   std::uint64_t failing_runs_ = 0;
+  struct EvidenceSoFar {
+    std::uint32_t runs = 0;
+    std::set<std::string> symptoms;
+  };
+  std::map<std::string, EvidenceSoFar> evidence_;  // by signature id
+  PruneReport dropped_;
   unsigned ticks_ = 0;
 };
 

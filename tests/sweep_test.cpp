@@ -206,6 +206,28 @@ TEST_CASE("the three injected bugs are three signatures under rr chaos, every fa
   int failing = 0;
   for (const auto& [target, n] : failing_runs_of) failing += n;
   CHECK(failing == night.report.at("outcomes").value("fail", 0));
+
+  // By default only evidence keeps its recording: a signature's runs and the first of each
+  // symptom. Every other run lost its recording as it finished, and says so; traces all stay.
+  std::set<std::string> evidence;
+  for (const auto& s : night.report.at("signatures"))
+    for (const auto& run : s.at("runs")) evidence.insert(run.get<std::string>());
+  const fs::path store = dir / "store";
+  std::size_t dropped = 0;
+  for (const auto& run : campaign::Store::open_read_only(store).runs(night.report.at("sweep").get<std::string>())) {
+    INFO(run.key() << " " << campaign::outcome(run));
+    const fs::path run_dir = store / run.key();
+    CHECK(fs::exists(run_dir / "trace"));
+    if (evidence.contains(run.key())) {
+      CHECK(fs::is_directory(run_dir / "rr"));
+    } else {
+      CHECK_FALSE(fs::exists(run_dir / "rr"));
+      CHECK(fs::exists(run_dir / "pruned.json"));
+      ++dropped;
+    }
+  }
+  CHECK(night.report.at("retention").at("pruned").size() == dropped);
+  CHECK(night.report.at("retention").at("evidence_runs") == evidence.size());
 }
 
 TEST_CASE("retention: a store quota prunes what is not evidence, oldest first, and never a signature's evidence") {
@@ -316,7 +338,8 @@ TEST_CASE("a sweep store whose index is lost is rebuilt to say what it said and 
   const std::string meta_before = file_text(last_dir / "meta.json");
   forget_in_index(store, "DELETE FROM validations WHERE campaign = 'nightly-2' AND run = '" + last + "'; " +
                              "DELETE FROM runs WHERE campaign = 'nightly-2' AND id = '" + last + "'");
-  const Night resumed = sweep(dir, {"--resume", "--max-runs", "50", "--max-failures", "4"});
+  // Room for two more runs whatever the first nights' counts: their caps were reached.
+  const Night resumed = sweep(dir, {"--resume", "--max-runs", std::to_string(runs_of_second.size() + 1), "--max-failures", "100000"});
   INFO(resumed.output);
   CHECK(file_text(last_dir / "meta.json") == meta_before);
   std::set<std::string> ids;
