@@ -82,9 +82,16 @@ void CampaignSession::print_header(std::ostream& out, const std::string& runs_li
       << (recording_.mode != RrMode::off ? "; timeslice at most " + std::to_string(recording_.timeslice_ticks) + " ticks" : "")
       << (recording_.rr ? " with " + recording_.rr->string() : "") << "\n";
   for (const auto& note : recording_.notes) out << "  " << note << "\n";
-  if (const ToolLocation tlc = find_tlc_jar(), java = find_java(); !tlc.found() || !java.found())
-    out << "  TLC: NOT AVAILABLE (" << (tlc.found() ? java.explain_missing() : tlc.explain_missing())
-        << "): every validation will be `unknown`; `omnilink revalidate` can check the traces later\n";
+  // Said once here, with where omnilink looked; each run's caveat then only names the consequence.
+  if (const ToolLocation tlc = find_tlc_jar(), java = find_java(); !tlc.found() || !java.found()) {
+    out << "  TLC: not available (" << (tlc.found() ? java.explain_missing() : tlc.explain_missing()) << "): ";
+    if (config.validation.checker == validation::Checker::tlc || config.validation.checker == validation::Checker::both)
+      out << "the checker is " << validation::checker_name(config.validation.checker)
+          << ", so every validation will be `unknown`; `omnilink revalidate` can check the traces later\n";
+    else
+      out << "the native checker decides every verdict, and its failures are not confirmed by TLC; a spec it cannot "
+             "evaluate gets `unknown` (`omnilink revalidate --checker tlc` can check the traces later)\n";
+  }
   out.flush();
 }
 

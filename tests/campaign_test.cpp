@@ -484,3 +484,32 @@ TEST_CASE("a campaign being run cannot be resumed by a second omnilink at the sa
 }
 
 }  // namespace
+
+TEST_CASE("without TLC a campaign says so once with where it looked, and what that changes; each failure only its consequence") {
+  ScratchDir dir;
+  ProcessOptions options;
+  options.timeout = std::chrono::seconds(600);
+  options.env_overrides["OMNILINK_TLC_JAR"] = (dir / "nowhere" / "tla2tools.jar").string();
+  const auto r = run_process(OMNILINK_CLI,
+                             {"campaign", std::string(OMNILINK_SOURCE_DIR) + "/examples/campaigns/demo.json", "--rr", "off", "--set",
+                              "targets.racy-queue.ops=4000", "--set", "targets.racy-queue.runs=6", "--set", "validation.checker=auto",
+                              "--set", "validation.confirm_failures=6", "--store", (dir / "store").string(), "--plain", "--json",
+                              (dir / "summary.json").string()},
+                             options);
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);  // the native checker still decides: a failure, not `unknown`
+  CHECK_THAT(r.out, Catch::Contains("TLC: not available") && Catch::Contains((dir / "nowhere").string()) &&
+                        Catch::Contains("the native checker decides every verdict, and its failures are not confirmed by TLC"));
+  CHECK_THAT(r.out, !Catch::Contains("every validation will be `unknown`"));
+  const nlohmann::json summary = read_json(dir / "summary.json");
+  std::size_t failures = 0;
+  for (const auto& run : summary["runs"]) {
+    if (run["outcome"] != "fail") continue;
+    ++failures;
+    const nlohmann::json result = read_json(fs::path(run["dir"].get<std::string>()) / "validation" / "result.json");
+    const std::string caveats = result["caveats"].dump();
+    CHECK_THAT(caveats, Catch::Contains("the failure was not confirmed by TLC (TLC not found; `omnilink doctor` says where omnilink looks)"));
+    CHECK_THAT(caveats, !Catch::Contains("nowhere"));  // where it looked is said once, in the header
+  }
+  CHECK(failures >= 1);
+}

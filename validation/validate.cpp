@@ -75,7 +75,9 @@ class Decider {
     if (result.checker != "native" || result.verdict != "fail" || !options_.confirm_failures || options_.checker == Checker::both) return;
     std::string why_not;
     if (!locate_tlc(options_, why_not)) {
-      result.caveats.push_back("the failure was not confirmed by TLC (" + why_not + ")");
+      // Not where it was looked for: `omnilink doctor` and a campaign's header say that, once.
+      result.caveats.push_back("the failure was not confirmed by TLC (" + why_not.substr(0, why_not.find(": ")) +
+                               "; `omnilink doctor` says where omnilink looks)");
       return;
     }
     // A failure a projection proved: TLC checks that projection, which is what proves it.
