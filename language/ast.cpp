@@ -54,6 +54,7 @@ std::unique_ptr<Definition> clone(const Definition& d) {
   for (const auto& b : d.function_bounds) out->function_bounds.push_back(clone(b));
   out->local = d.local;
   out->type_annotation = d.type_annotation;
+  out->inputs_annotation = d.inputs_annotation;
   out->constant = d.constant;
   return out;
 }

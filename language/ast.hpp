@@ -157,6 +157,9 @@ struct Definition {
   /// The Apalache-style `@type:` comment just before the definition ("(Int, Str) => Bool"), which
   /// gen-hpp and the pending-operation domains read.
   std::optional<std::string> type_annotation;
+  /// The `@inputs:` comment just before it ("elem, key"): the parameters a harness sets before the
+  /// call, which gen-hpp declares as the operation's omnilink_inputs.
+  std::optional<std::string> inputs_annotation;
 
   // Set by the loader.
   /// A definition of an instance `I(p, q) == INSTANCE M`: its first parameters are p, q, which

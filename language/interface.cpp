@@ -155,6 +155,25 @@ SpecInterface spec_interface(LoadedSpec& spec, const std::string& next) {
   auto find_action = [&](const std::string& name) {
     return std::find_if(actions.begin(), actions.end(), [&](const auto& a) { return a.action->name == name; });
   };
+  // `@inputs: a, b;` as a list of the action's parameters; an error for a name that is none of them.
+  auto declared_inputs = [&](const Definition& d) -> std::optional<std::vector<std::string>> {
+    if (!d.inputs_annotation) return std::nullopt;
+    const std::vector<std::string> params = own_params(d);
+    std::vector<std::string> inputs;
+    std::string name;
+    for (const char c : *d.inputs_annotation + ",") {
+      if (c != ',' && c != ' ') {
+        name += c;
+        continue;
+      }
+      if (name.empty()) continue;
+      if (std::find(params.begin(), params.end(), name) == params.end())
+        throw SpecError(d.pos.text() + ": the @inputs annotation of " + d.name + " names '" + name + "', which is not one of its parameters");
+      if (std::find(inputs.begin(), inputs.end(), name) == inputs.end()) inputs.push_back(name);
+      name.clear();
+    }
+    return inputs;
+  };
   // X_Step + X_Done (same parameters) form one operation X; every other action is its own.
   for (const auto& a : actions) {
     const Definition& def = *a.action;
@@ -171,10 +190,11 @@ SpecInterface spec_interface(LoadedSpec& spec, const std::string& next) {
       if (own_params(*done->action) != own_params(def))
         throw SpecError(done->action->pos.text() + ": " + base + "_Done must have the same parameters as " + def.name);
       out.operations.push_back({base, own_params(def), def.type_annotation, true, def.pos,
-                                a.reference.substr(0, a.reference.size() - 5), &def, done->action});
+                                a.reference.substr(0, a.reference.size() - 5), &def, done->action, declared_inputs(def)});
       continue;
     }
-    out.operations.push_back({def.name, own_params(def), def.type_annotation, false, def.pos, a.reference, &def, nullptr});
+    out.operations.push_back({def.name, own_params(def), def.type_annotation, false, def.pos, a.reference, &def, nullptr,
+                              declared_inputs(def)});
   }
   return out;
 }

@@ -28,6 +28,8 @@ struct Operation {
   /// one the embedded checker does not evaluate (Definition::unsupported).
   const Definition* action = nullptr;
   const Definition* done = nullptr;
+  /// The `@inputs:` annotation's parameters (X_Step's): those set before the call; none without one.
+  std::optional<std::vector<std::string>> inputs;
 };
 
 struct SpecInterface {

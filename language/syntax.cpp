@@ -76,31 +76,38 @@ class Converter {
     m.file = *file_;
     m.pos = pos(mod);
     m.name = text_of(ts_node_child_by_field_name(mod, "name", 4));
-    // Comments are units of their own in the tree: a `@type:` one belongs to the definition after it.
-    std::optional<std::string> annotation;
+    // Comments are units of their own in the tree: an `@type:` or `@inputs:` one belongs to the
+    // definition after it.
+    std::optional<std::string> type, inputs;
     const std::uint32_t count = ts_node_named_child_count(mod);
     for (std::uint32_t k = 0; k < count; ++k) {
       TSNode child = ts_node_named_child(mod, k);
-      const char* type = ts_node_type(child);
-      if (std::strcmp(type, "comment") == 0 || std::strcmp(type, "block_comment") == 0) {
-        if (auto a = type_annotation(text_of(child))) annotation = a;
+      const char* kind = ts_node_type(child);
+      if (std::strcmp(kind, "comment") == 0 || std::strcmp(kind, "block_comment") == 0) {
+        if (auto a = annotation(text_of(child), "@type:")) type = a;
+        if (auto a = annotation(text_of(child), "@inputs:")) inputs = a;
         continue;
       }
       const std::size_t before = m.definitions.size();
       unit(child, m, false);
-      if (m.definitions.size() == before + 1) m.definitions.back()->type_annotation = annotation;
-      annotation.reset();
+      if (m.definitions.size() == before + 1) {
+        m.definitions.back()->type_annotation = type;
+        m.definitions.back()->inputs_annotation = inputs;
+      }
+      type.reset();
+      inputs.reset();
     }
     return m;
   }
 
-  // What follows `@type:` in a comment, up to the `;` that ends it, on one line.
-  static std::optional<std::string> type_annotation(const std::string& comment) {
-    const auto at = comment.find("@type:");
+  // What follows `tag` (`@type:`, `@inputs:`) in a comment, up to the `;` that ends it.
+  static std::optional<std::string> annotation(const std::string& comment, const std::string& tag) {
+    const auto at = comment.find(tag);
     if (at == std::string::npos) return std::nullopt;
     const auto end = comment.find(';', at);
+    const std::size_t from = at + tag.size();
     std::string text;
-    for (char c : comment.substr(at + 6, end == std::string::npos ? std::string::npos : end - at - 6)) {
+    for (char c : comment.substr(from, end == std::string::npos ? std::string::npos : end - from)) {
       if (c == '\n' || c == '\r' || c == '\t') c = ' ';
       if (c == ' ' && (text.empty() || text.back() == ' ')) continue;
       text += c;
@@ -108,7 +115,7 @@ class Converter {
     // A continuation line of a `\*` comment starts with `\*` again.
     for (std::size_t p; (p = text.find(" \\* ")) != std::string::npos;) text.erase(p, 3);
     while (!text.empty() && text.back() == ' ') text.pop_back();
-    if (text.empty()) return std::nullopt;
+    if (text.empty() && tag != "@inputs:") return std::nullopt;  // `@inputs: ;` declares none
     return text;
   }
 

@@ -73,7 +73,9 @@ TEST_CASE("the test Queue spec: interface, operations, annotations", "[spec]") {
   CHECK(i.operations[2].reference == "Bulk");
   REQUIRE(i.operations[1].type.has_value());
   CHECK(*i.operations[1].type == "(Int, Bool) => Bool");
-  CHECK(i.operations[0].pos.line == 8);
+  CHECK(i.operations[0].pos.line == 9);
+  CHECK(i.operations[0].inputs == std::optional<std::vector<std::string>>(std::vector<std::string>{"elem"}));  // its @inputs
+  CHECK_FALSE(i.operations[1].inputs);
 }
 
 TEST_CASE("Next: infix, bulleted, nested, quantified, LET, IF, CASE, definitions and instances", "[spec]") {
@@ -163,6 +165,23 @@ TEST_CASE("gen-hpp: structs, fields, keywords, coverage list, annotation errors"
 
   const auto bad = read("---- MODULE M ----\nVARIABLE x\n\\* @type: (Int) => Bool;\nP(a, b) == x' = a\nNext == P(1, 2)\n====");
   CHECK_THROWS_WITH(tla::generate_hpp(bad->interface), Catch::Contains("M.tla:4:1: the @type annotation of P lists 1 parameter types, the action has 2"));
+}
+
+TEST_CASE("gen-hpp declares an action's @inputs as its operation's omnilink_inputs", "[spec][gen-hpp]") {
+  const auto l = read("---- MODULE M ----\nVARIABLE x\n\\* @type: (Int, Bool) => Bool;\n\\* @inputs: key;\nPut(key, ok) == x' = key\n"
+                      "\\* @inputs: ;\nGet(v) == x = v /\\ UNCHANGED x\nNoop == UNCHANGED x\nNext == Put(1, TRUE) \\/ Get(1) \\/ Noop\n====");
+  const std::string hpp = tla::generate_hpp(l->interface);
+  const auto put = hpp.find("struct Put {"), get = hpp.find("struct Get {"), noop = hpp.find("struct Noop {");
+  REQUIRE(put != std::string::npos);
+  REQUIRE(get != std::string::npos);
+  REQUIRE(noop != std::string::npos);
+  CHECK(hpp.find("static constexpr std::array<std::string_view, 1> omnilink_inputs{\"key\"};", put) < get);
+  CHECK(hpp.find("static constexpr std::array<std::string_view, 0> omnilink_inputs{};", get) < noop);  // every field a result
+  CHECK(hpp.find("omnilink_inputs", noop) == std::string::npos);  // not annotated: nothing declared
+  CHECK_THAT(hpp, Catch::Contains("#include <array>"));
+
+  CHECK_THAT(read_error("---- MODULE M ----\nVARIABLE x\n\\* @inputs: val;\nP(a) == x' = a\nNext == P(1)\n===="),
+             Catch::Contains("M.tla:4:1: the @inputs annotation of P names 'val', which is not one of its parameters"));
 }
 
 TEST_CASE("gen-hpp on a spec whose Next uses exists, nested disjunctions, LET and a definition that only chooses", "[spec][gen-hpp]") {

@@ -139,7 +139,7 @@ std::string generate_hpp(const language::SpecInterface& spec, const HppOptions& 
       << "// Do not edit: regenerate after changing the spec. One struct per logged operation; a workload\n"
       << "// registers each with SpecHarness::op<Op>() or declares it with SpecHarness::unsupported<Op>().\n"
       << "#pragma once\n\n"
-      << "#include <cstdint>\n#include <map>\n#include <set>\n#include <string>\n#include <string_view>\n"
+      << "#include <array>\n#include <cstdint>\n#include <map>\n#include <set>\n#include <string>\n#include <string_view>\n"
       << "#include <utility>\n#include <vector>\n\n"
       << "#include <omnilink/spec_harness.hpp>\n\n"
       << "namespace " << ns << " {\n";
@@ -156,6 +156,13 @@ std::string generate_hpp(const language::SpecInterface& spec, const HppOptions& 
     out << "struct " << op.name << " {\n"
         << "  static constexpr std::string_view omnilink_name = \"" << op.name << "\";\n";
     if (op.multi_step) out << "  static constexpr bool omnilink_multi_step = true;\n";
+    if (op.inputs) {
+      // The fields set before the call (the action's @inputs annotation): a call in flight when the
+      // run dies is logged pending with them (docs/harness.md, Inputs and results).
+      out << "  static constexpr std::array<std::string_view, " << op.inputs->size() << "> omnilink_inputs{";
+      for (std::size_t k = 0; k < op.inputs->size(); ++k) out << (k ? ", " : "") << "\"" << (*op.inputs)[k] << "\"";
+      out << "};\n";
+    }
     std::string visit;
     for (std::size_t k = 0; k < op.params.size(); ++k) {
       const std::string& p = op.params[k];

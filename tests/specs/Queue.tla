@@ -5,6 +5,7 @@ CONSTANT Values
 VARIABLES queue, pending
 
 \* @type: (Int) => Bool;
+\* @inputs: elem;
 Enqueue(elem) == queue' = Append(queue, elem) /\ UNCHANGED pending
 
 \* @type: (Int, Bool) => Bool;
