@@ -485,7 +485,7 @@ TEST_CASE("a campaign being run cannot be resumed by a second omnilink at the sa
 
 }  // namespace
 
-TEST_CASE("without TLC a campaign says so once with where it looked, and what that changes; each failure only its consequence") {
+TEST_CASE("without TLC a campaign says once where it looked and what that changes, and each failure only its consequence") {
   ScratchDir dir;
   ProcessOptions options;
   options.timeout = std::chrono::seconds(600);
