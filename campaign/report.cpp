@@ -171,12 +171,7 @@ std::string replay_hint(const RunRecord& run) {
   const std::string where = op ? "operation " + id + " (" + op->name + ")" : "an operation";
   if (run.rr_mode == "off" || run.rr_mode.empty() || !fs::exists(recording)) {
     // --rerun only for a run it re-executes to the same operations, not any one-thread run.
-    bool reruns = false;
-    try {
-      reruns = replay::reruns_the_same(trace::read_run_meta(fs::path(run.dir) / "meta.json"));
-    } catch (const trace::RunDirError&) {
-    }
-    if (reruns) return "replay: omnilink replay " + run.key() + " " + id + " --rerun   (not recorded; re-executed under gdb)";
+    if (replay::reruns_the_same(fs::path(run.dir))) return "replay: omnilink replay " + run.key() + " " + id + " --rerun   (not recorded; re-executed under gdb)";
     return std::string(run.rr_mode == "off" || run.rr_mode.empty() ? "not recorded (rr off)"
                                                                    : "its recording is gone (removed by retention, or lost)") +
            ": run this configuration again with `--rr chaos` on a machine where rr records, "

@@ -15,6 +15,14 @@ fs::path command_file(const fs::path& run_dir, const trace::Operation& op) {
 
 bool reruns_the_same(const trace::RunMeta& meta) { return meta.threads == 1 && meta.clock == "counter"; }
 
+bool reruns_the_same(const fs::path& run_dir) {
+  try {
+    return reruns_the_same(trace::read_run_meta(run_dir / "meta.json"));
+  } catch (const trace::RunDirError&) {
+    return false;
+  }
+}
+
 void write_replay_files(const fs::path& run_dir, const std::string& run_name, const std::vector<trace::Operation>& frontier,
                         const RecordingFacts& recording) {
   fs::remove_all(replay_dir(run_dir));
@@ -23,12 +31,8 @@ void write_replay_files(const fs::path& run_dir, const std::string& run_name, co
   readme << "Operations at the failure frontier of " << run_name << ": pending when the deepest linearization\n"
          << "the checker found could go no further. Each has a gdb command file here that stops a replay at it.\n";
   // Unrecorded, a run can still be re-executed when it is deterministic; else there is no command.
-  bool reruns = false;
+  const bool reruns = !recording.recorded && reruns_the_same(run_dir);
   if (!recording.recorded) {
-    try {
-      reruns = reruns_the_same(trace::read_run_meta(run_dir / "meta.json"));
-    } catch (const trace::RunDirError&) {
-    }
     readme << (reruns ? "This run was not recorded with rr, but it is deterministic (1 thread, counter clock): the\n"
                         "commands below re-execute it under gdb (--rerun).\n"
                       : "This run was not recorded with rr, so it cannot be replayed: run its configuration again under\n"

@@ -25,6 +25,8 @@ struct RecordingFacts {
 // Whether the run re-executes to the same operations under plain gdb (`omnilink replay --rerun`):
 // one thread and the counter clock, so nothing but its seed decides what it does.
 bool reruns_the_same(const trace::RunMeta& meta);
+// ... of the run in `run_dir`, from its meta.json; false when that does not read.
+bool reruns_the_same(const std::filesystem::path& run_dir);
 
 // Replaces RUN/replay/ with the files for `frontier`. `run_name` is how `omnilink replay` should
 // be told about the run (a store key, or the run directory).

@@ -110,14 +110,11 @@ PruneReport prune_store(campaign::Store& store, const RetentionPolicy& policy) {
   for (const Candidate& c : order) {
     if (policy.quota_bytes && size <= *policy.quota_bytes) break;
     const fs::path part = c.part == "rr" ? campaign::run_layout::recording(c.dir) : c.dir / "trace";
-    const std::uint64_t bytes = disk_size(part);
-    if (!policy.dry_run) {
-      if (c.part == "rr") {
-        prune_recording(c.dir);
-      } else {
-        fs::remove_all(part);
-        note_pruned(c.dir, c.part, bytes);
-      }
+    // A recording is measured by the pruning itself: one walk of it, not two.
+    const std::uint64_t bytes = !policy.dry_run && c.part == "rr" ? prune_recording(c.dir) : disk_size(part);
+    if (!policy.dry_run && c.part != "rr") {
+      fs::remove_all(part);
+      note_pruned(c.dir, c.part, bytes);
     }
     report.freed += bytes;
     size -= std::min(size, bytes);

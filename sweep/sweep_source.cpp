@@ -139,9 +139,8 @@ void SweepSource::finished(const RunRecord& run) {
   // A passing run's recording replays nothing anyone will look at, nor does a failure's beyond
   // its signature's evidence: a recurring bug would otherwise fill the disk in a night. Traces and
   // verdicts stay.
-  const std::string o = campaign::outcome(run);
-  const bool drop = o == "pass" ? !config_.sweep.keep_passing_recordings
-                                : (o == "fail" || o == "crashed") && !config_.sweep.keep_failing_recordings && !kept_as_evidence(run);
+  const bool drop = campaign::outcome(run) == "pass" ? !config_.sweep.keep_passing_recordings
+                                                     : failing(run) && !config_.sweep.keep_failing_recordings && !kept_as_evidence(run);
   if (drop) {
     try {
       if (const std::uint64_t bytes = prune_recording(run.dir); bytes > 0) {
