@@ -55,11 +55,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "platform/subprocess.hpp"
 
 namespace fs = std::filesystem;
-using omnilink::campaign::RunRecord;
+using omnilink::store::RunRecord;
 
 namespace {
 
@@ -90,7 +90,7 @@ struct CampaignResult {
   double wall_ms = 0;              // the CLI process, spawn to exit, as this program sees it
   std::int64_t spawn_epoch_ms = 0;  // just before spawning it (same clock as the store's timestamps)
   std::int64_t exit_epoch_ms = 0;
-  omnilink::campaign::CampaignRecord campaign;
+  omnilink::store::CampaignRecord campaign;
   std::vector<RunRecord> runs;
 
   std::int64_t harness_sum_ms() const {
@@ -158,12 +158,12 @@ CampaignResult run_campaign(Setup& setup, const nlohmann::json& file, unsigned j
   // Every run without a pass verdict: the CLI exits 2 when all runs are unknown or error.
   if (!p.started || p.timed_out || p.signal != 0 || p.exit_code != 2) throw fail("expected exit 2 (no run has a pass verdict)");
   try {
-    auto store = omnilink::campaign::Store::open_existing(store_dir);
+    auto store = omnilink::store::Store::open_existing(store_dir);
     const auto campaigns = store.campaigns();
     if (campaigns.size() != 1) throw fail("expected one campaign in the store, found " + std::to_string(campaigns.size()));
     result.campaign = campaigns.front();
     result.runs = store.runs(result.campaign.id);
-  } catch (const omnilink::campaign::StoreError& e) {
+  } catch (const omnilink::store::StoreError& e) {
     throw fail(std::string("reading the store: ") + e.what());
   }
   if (result.runs.empty()) throw fail("the store has no runs");

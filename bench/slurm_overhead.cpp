@@ -43,8 +43,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/run_outcome.hpp"
-#include "campaign/store.hpp"
+#include "store/outcome.hpp"
+#include "store/store.hpp"
 
 namespace fs = std::filesystem;
 using namespace omnilink;
@@ -99,10 +99,10 @@ Measured measure(const std::string& mode, const fs::path& store, std::vector<std
     std::exit(1);
   }
   m.coordinator = coordinator_stats(store, "demo-1");
-  auto s = campaign::Store::open_read_only(store);
+  auto s = store::Store::open_read_only(store);
   for (const auto& run : s.runs("demo-1")) {
     ++m.runs;
-    m.passed += campaign::outcome(run) == "pass";
+    m.passed += store::outcome(run) == "pass";
     m.work_s += static_cast<double>(run.harness_ms + (run.validation ? run.validation->duration_ms : 0)) / 1000;
   }
   return m;
@@ -141,7 +141,7 @@ SweepMeasured measure_sweep(const std::string& mode, const fs::path& store, cons
     std::fprintf(stderr, "slurm_overhead: %s: exit %d (see %s)\n", mode.c_str(), code, log.c_str());
     std::exit(1);
   }
-  auto s = campaign::Store::open_read_only(store);
+  auto s = store::Store::open_read_only(store);
   m.runs = s.runs("bench-sweep-1").size();
   m.coordinator = coordinator_stats(store, "bench-sweep-1");
   return m;

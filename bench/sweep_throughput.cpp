@@ -10,8 +10,8 @@
 //  - store growth per 1000 runs without retention (the sweep keeps every recording:
 //    keep_passing_recordings and keep_failing_recordings), with the default retention (after
 //    `omnilink gc`, which drops every recording that is not evidence, as a sweep does by default),
-//    and at the floor a store quota can reach (`omnilink gc --quota 1`: evidence, failing traces and
-//    verdicts), measured on the same store one after another.
+//    and at the floor a store quota can reach (`omnilink gc --quota 1`: evidence and every run's
+//    verdict), measured on the same store one after another.
 //
 // Usage: sweep_throughput [--minutes M] [--rr auto|off|chaos] [--dir SCRATCH] [--keep]
 //   --minutes M   the sweep's budget (default 10)
@@ -29,8 +29,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/run_outcome.hpp"
-#include "campaign/store.hpp"
+#include "store/outcome.hpp"
+#include "store/store.hpp"
 #include "platform/subprocess.hpp"
 #include "sweep/retention.hpp"
 
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   const nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
   if (!report.is_object()) return fail("no report.json");
 
-  auto store = campaign::Store::open_read_only(store_dir);
+  auto store = store::Store::open_read_only(store_dir);
   const auto campaign = store.campaign(report.at("sweep").get<std::string>());
   const nlohmann::json config = nlohmann::json::parse(campaign->config_json);
   const auto runs = store.runs(campaign->id);
@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
     harness_s += static_cast<double>(run.harness_ms) / 1000;
     pack_s += static_cast<double>(run.pack_ms) / 1000;
     if (run.validation) validation_s += static_cast<double>(run.validation->duration_ms) / 1000;
-    ++outcomes[campaign::outcome(run)];
+    ++outcomes[store::outcome(run)];
   }
   const double wall_s = static_cast<double>(sweep.duration.count()) / 1000;
   const auto jobs = config.at("jobs").get<double>();
@@ -106,8 +106,8 @@ int main(int argc, char** argv) {
   const ProcessResult gc = run_process(OMNILINK_CLI, {"gc", store_dir.string()}, options);
   if (!gc.ok()) return fail("omnilink gc: " + gc.describe() + "\n" + gc.err);
   const std::uint64_t size_pruned = sweep::disk_size(store_dir);
-  // The floor a quota can reach: a quota of one byte prunes all but evidence, failing runs' traces
-  // and the index (gc says it is still above the quota: exit 1).
+  // The floor a quota can reach: a quota of one byte prunes all but evidence, the verdicts and the
+  // index (gc says it is still above the quota: exit 1).
   const ProcessResult floor_gc = run_process(OMNILINK_CLI, {"gc", store_dir.string(), "--quota", "1"}, options);
   if (!floor_gc.started || floor_gc.exit_code > 1) return fail("omnilink gc --quota 1: " + floor_gc.describe() + "\n" + floor_gc.err);
   const std::uint64_t size_floor = sweep::disk_size(store_dir);

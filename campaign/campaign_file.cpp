@@ -16,8 +16,8 @@
 #include <string_view>
 #include <thread>
 
-#include "campaign/join.hpp"
-#include "campaign/store.hpp"
+#include "platform/join.hpp"
+#include "store/store.hpp"
 #include "platform/memory.hpp"
 #include "platform/subprocess.hpp"
 
@@ -55,8 +55,10 @@ namespace {
 // error: a misspelt optional field would otherwise be silently replaced by its default.
 constexpr std::array<std::string_view, 10> kTopFields{"format", "name", "store", "rr", "rr_timeslice_ticks", "jobs", "run_timeout_s",
                                                      "tlc", "validation", "targets"};
+// tlc.timeout_s and tlc.jobs are the older names of validation.timeout_s and validation.jobs,
+// from when TLC was the only checker; still read.
 constexpr std::array<std::string_view, 3> kTlcFields{"heap", "timeout_s", "jobs"};
-constexpr std::array<std::string_view, 3> kValidationFields{"checker", "confirm_failures", "memory"};
+constexpr std::array<std::string_view, 5> kValidationFields{"checker", "confirm_failures", "jobs", "timeout_s", "memory"};
 constexpr std::array<std::string_view, 13> kTargetFields{"name", "description", "harness", "args", "spec",
                                                          "mc",   "init",        "next",    "view", "threads",
                                                          "ops",  "runs",        "seed_base"};
@@ -199,7 +201,7 @@ class PathResolver {
   fs::path store(const std::optional<std::string>& in_file) const {
     if (options_.store) return normal_absolute(*options_.store);
     if (in_file) return normal_absolute(base_ / *in_file);
-    return normal_absolute(default_store_directory());
+    return normal_absolute(store::default_store_directory());
   }
 
  private:
@@ -218,25 +220,25 @@ void check_format(const json& document, const FileErrors& errors) {
     errors.fail("format", "format " + shown(*format) + " is not supported; " + readable);
 }
 
-TlcConfig read_tlc(const ObjectReader& top) {
-  TlcConfig tlc;
+// What the `tlc` object gives under the older names of validation.timeout_s and validation.jobs.
+struct OlderNames {
+  std::optional<std::int64_t> timeout_s, jobs;
+};
+
+// The `tlc` object: TLC's heap, and the older names.
+OlderNames read_tlc(const ObjectReader& top, TlcBudget& tlc) {
   const json* value = top.find("tlc");
-  if (value == nullptr) return tlc;
+  if (value == nullptr) return {};
   const ObjectReader o(top.errors(), *value, top.path("tlc"), kTlcFields);
   if (const auto heap = o.string("heap")) {
     if (!platform::parse_byte_size(*heap)) o.fail("heap", "'" + *heap + "' is not a heap size: digits, then k, m or g (e.g. 2g)");
     tlc.heap = *heap;
   }
-  if (const auto timeout = o.integer("timeout_s", kSeconds)) tlc.timeout = std::chrono::seconds(*timeout);
-  if (const auto jobs = o.integer("jobs", kPositive)) tlc.jobs = static_cast<unsigned>(*jobs);
-  return tlc;
+  return {o.integer("timeout_s", kSeconds), o.integer("jobs", kPositive)};
 }
 
-ValidationConfig read_validation(const ObjectReader& top) {
-  ValidationConfig v;
-  const json* value = top.find("validation");
-  if (value == nullptr) return v;
-  const ObjectReader o(top.errors(), *value, top.path("validation"), kValidationFields);
+// The `validation` object's checker, confirmations and the native checker's memory.
+void read_checks(const ObjectReader& o, ValidationConfig& v) {
   if (const auto checker = o.string("checker")) {
     const auto parsed = validation::parse_checker(*checker);
     if (!parsed) o.fail("checker", "'" + *checker + "' is not a checker: native, tlc, auto or both");
@@ -247,8 +249,25 @@ ValidationConfig read_validation(const ObjectReader& top) {
   if (const auto memory = o.string("memory")) {
     const auto mb = platform::parse_memory_limit_mb(*memory);
     if (!mb) o.fail("memory", "'" + *memory + "' is not a size of at least 1m (e.g. 512m, 4g)");
-    else v.memory_mb = *mb;
+    else v.native.memory_mb = *mb;
   }
+}
+
+ValidationConfig read_validation(const ObjectReader& top) {
+  ValidationConfig v;
+  const OlderNames older = read_tlc(top, v.tlc);
+  const json* value = top.find("validation");
+  std::optional<std::int64_t> timeout_s, jobs;
+  if (value != nullptr) {
+    const ObjectReader o(top.errors(), *value, top.path("validation"), kValidationFields);
+    read_checks(o, v);
+    timeout_s = o.integer("timeout_s", kSeconds);
+    jobs = o.integer("jobs", kPositive);
+    if (timeout_s && older.timeout_s) o.fail("timeout_s", "given twice: here and as tlc.timeout_s, its older name");
+    if (jobs && older.jobs) o.fail("jobs", "given twice: here and as tlc.jobs, its older name");
+  }
+  if (const auto t = timeout_s ? timeout_s : older.timeout_s) v.timeout = std::chrono::seconds(*t);
+  if (const auto n = jobs ? jobs : older.jobs) v.jobs = static_cast<unsigned>(*n);
   return v;
 }
 
@@ -352,11 +371,14 @@ json CampaignConfig::to_json() const {
           {"rr_timeslice_ticks", rr_timeslice_ticks},
           {"jobs", jobs},
           {"run_timeout_s", run_timeout.count()},
-          {"tlc", {{"heap", tlc.heap}, {"timeout_s", tlc.timeout.count()}, {"jobs", or_null(tlc.jobs)}}},
-          {"validation", {{"checker", omnilink::validation::checker_name(validation.checker)}, {"confirm_failures", validation.confirm_failures}}},
+          {"tlc", {{"heap", validation.tlc.heap}}},
+          {"validation", {{"checker", omnilink::validation::checker_name(validation.checker)},
+                          {"confirm_failures", validation.confirm_failures},
+                          {"jobs", or_null(validation.jobs)},
+                          {"timeout_s", validation.timeout.count()}}},
           {"targets", std::move(target_list)}};
   // As the file gives it, so that the effective configuration reads back as a campaign file.
-  if (validation.memory_mb != 0) out["validation"]["memory"] = std::to_string(validation.memory_mb) + "m";
+  if (validation.native.memory_mb != 0) out["validation"]["memory"] = std::to_string(validation.native.memory_mb) + "m";
   if (shard) out["shard"] = {{"index", shard->index}, {"count", shard->count}};
   return out;
 }
@@ -413,7 +435,6 @@ CampaignConfig check_campaign(const json& document, const fs::path& file, const 
   config.rr_timeslice_ticks = top.integer("rr_timeslice_ticks", kTicks).value_or(kDefaultRrTimesliceTicks);
   config.jobs = static_cast<unsigned>(top.integer("jobs", kPositive).value_or(default_jobs()));
   if (const auto timeout = top.integer("run_timeout_s", kSeconds)) config.run_timeout = std::chrono::seconds(*timeout);
-  config.tlc = read_tlc(top);
   config.validation = read_validation(top);
   config.targets = read_targets(top, paths, extension);
   select_targets(config.targets, options, errors);
@@ -447,15 +468,19 @@ CampaignConfig stored_campaign(const json& effective, const std::string& origin)
     config.jobs = effective.at("jobs").get<unsigned>();
     config.run_timeout = std::chrono::seconds(effective.at("run_timeout_s").get<std::int64_t>());
     const json& tlc = effective.at("tlc");
-    config.tlc.heap = tlc.at("heap").get<std::string>();
-    config.tlc.timeout = std::chrono::seconds(tlc.at("timeout_s").get<std::int64_t>());
-    if (!tlc.at("jobs").is_null()) config.tlc.jobs = tlc.at("jobs").get<unsigned>();
+    config.validation.tlc.heap = tlc.at("heap").get<std::string>();
     // Absent in stores written before the embedded checker, whose runs TLC validated.
     const json checks = effective.value("validation", json{{"checker", "tlc"}, {"confirm_failures", 0}});
     config.validation.checker =
         omnilink::validation::parse_checker(checks.at("checker").get<std::string>()).value_or(omnilink::validation::Checker::tlc);
     config.validation.confirm_failures = checks.at("confirm_failures").get<unsigned>();
-    if (checks.contains("memory")) config.validation.memory_mb = platform::parse_memory_limit_mb(checks.at("memory").get<std::string>()).value_or(0);
+    if (checks.contains("memory"))
+      config.validation.native.memory_mb = platform::parse_memory_limit_mb(checks.at("memory").get<std::string>()).value_or(0);
+    // Stores written before validation.timeout_s and validation.jobs have them in `tlc`.
+    const json& timeout_s = checks.contains("timeout_s") ? checks.at("timeout_s") : tlc.at("timeout_s");
+    config.validation.timeout = std::chrono::seconds(timeout_s.get<std::int64_t>());
+    const json& jobs = checks.contains("jobs") ? checks.at("jobs") : tlc.value("jobs", json());
+    if (!jobs.is_null()) config.validation.jobs = jobs.get<unsigned>();
     for (const json& t : effective.at("targets")) {
       TargetConfig target;
       target.name = t.at("name").get<std::string>();

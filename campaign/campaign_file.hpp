@@ -44,21 +44,29 @@ struct TargetConfig {
   std::uint64_t seed_base = 1;             // run k of this target (0-based, plan order) uses seed_base + k
 };
 
-/// How runs are validated (docs/campaign.md, `validation`).
+/// The native checker's budget (docs/campaign.md, `validation.memory`).
+struct NativeBudget {
+  // The memory limit for all of the campaign's validations at once (they share one process); 0:
+  // half the machine's.
+  std::uint64_t memory_mb = 0;
+};
+
+/// TLC's budget, per validation (docs/campaign.md, `tlc`).
+struct TlcBudget {
+  std::string heap = "2g";  // -Xmx: digits followed by k, m or g
+};
+
+/// How runs are validated (docs/campaign.md, `validation` and `tlc`): which checker, how many at
+/// once, how long each may take, and each checker's memory.
 struct ValidationConfig {
   validation::Checker checker = validation::Checker::automatic;
   // A native FAIL is confirmed by TLC (where TLC is present) for the first this many failing runs
   // of each target: enough to catch a disagreement, without paying TLC on every failure.
   unsigned confirm_failures = 3;
-  // The native checker's memory limit for all of the campaign's validations at once (they share
-  // one process); 0: half the machine's.
-  std::uint64_t memory_mb = 0;
-};
-
-struct TlcConfig {
-  std::string heap = "2g";                 // -Xmx: digits followed by k, m or g
-  std::chrono::seconds timeout{600};
-  std::optional<unsigned> jobs;            // validations at once; absent: bounded by free memory / heap
+  std::optional<unsigned> jobs;       // validations at once; absent: validation_jobs() decides
+  std::chrono::seconds timeout{600};  // one validation, either checker; past it the verdict is unknown
+  NativeBudget native;
+  TlcBudget tlc;
 };
 
 inline constexpr std::uint64_t kDefaultRrTimesliceTicks = 2000;
@@ -89,7 +97,6 @@ struct CampaignConfig {
   std::uint64_t rr_timeslice_ticks = kDefaultRrTimesliceTicks;
   unsigned jobs = 0;                       // harness runs at once (default: cores)
   std::chrono::seconds run_timeout{300};   // wall clock per harness run
-  TlcConfig tlc;
   ValidationConfig validation;
   std::vector<TargetConfig> targets;
   std::optional<Shard> shard;              // only this share of the plan (not from the file: --shard)

@@ -10,11 +10,12 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "campaign/crash_site.hpp"
-#include "campaign/run_outcome.hpp"
+#include "findings/crash_site.hpp"
+#include "campaign/harness_status.hpp"
 #include "campaign/run_plan.hpp"
 #include "campaign/validation_pool.hpp"
 #include "platform/supervisor.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
@@ -22,7 +23,7 @@ namespace {
 
 // A harness run in flight: its store record and the timers that may stop it.
 struct ActiveRun {
-  RunRecord record;
+  store::RunRecord record;
   pid_t pid = -1;
   unsigned attempt = 1;
   bool timed_out = false;
@@ -31,7 +32,7 @@ struct ActiveRun {
   std::unique_ptr<boost::asio::steady_timer> kill_timer;
 };
 
-bool validation_final(const RunRecord& run) { return run.validation.has_value(); }
+bool validation_final(const store::RunRecord& run) { return run.validation.has_value(); }
 
 // Validations waiting or running, per validation worker, beyond which a source's new runs wait.
 constexpr std::size_t kValidationBacklog = 2;
@@ -40,7 +41,7 @@ constexpr std::size_t kValidationBacklog = 2;
 
 struct Engine::State {
   const CampaignConfig& config;
-  Store& store;
+  store::Store& store;
   std::string campaign_id;
   RunSource& source;
   const Recording& recording;
@@ -53,31 +54,31 @@ struct Engine::State {
   boost::asio::signal_set stop_signals{io, SIGINT, SIGTERM};
   boost::asio::steady_timer ticker{io};
 
-  std::deque<RunRecord> to_record;    // stored runs whose harness phase is still to do
+  std::deque<store::RunRecord> to_record;    // stored runs whose harness phase is still to do
   bool source_done = false;           // the source has no new runs
   std::map<std::string, std::unique_ptr<ActiveRun>> active;  // by run id
   std::size_t validating = 0;         // submitted to the pool, result not back yet
   std::map<std::string, unsigned> native_failures;  // per target: native FAILs so far (the first have TLC confirm them)
   int stop_requests = 0;
 
-  State(const CampaignConfig& c, Store& s, std::string id, RunSource& src, const Recording& r, const EngineSettings& e, Progress& p)
-      : config(c), store(s), campaign_id(std::move(id)), source(src), recording(r), settings(e), progress(p), validations(io, e.tlc_jobs) {}
+  State(const CampaignConfig& c, store::Store& s, std::string id, RunSource& src, const Recording& r, const EngineSettings& e, Progress& p)
+      : config(c), store(s), campaign_id(std::move(id)), source(src), recording(r), settings(e), progress(p), validations(io, e.validation_jobs) {}
 
-  std::string run_dir(const std::string& run_id) const { return run_directory(config.store, campaign_id, run_id).string(); }
+  std::string run_dir(const std::string& run_id) const { return store::run_directory(config.store, campaign_id, run_id).string(); }
 
-  const TargetConfig& target_of(const RunRecord& run) const {
+  const TargetConfig& target_of(const store::RunRecord& run) const {
     if (const TargetConfig* t = config.target(run.target)) return *t;
-    throw StoreError("run " + run.key() + " names target '" + run.target + "', which the campaign file lacks");
+    throw store::StoreError("run " + run.key() + " names target '" + run.target + "', which the campaign file lacks");
   }
 
   // --- set-up -------------------------------------------------------------------------------
 
   // Sorts the stored runs into done, to validate and to record (resume starts here too).
-  void sort_runs(std::vector<RunRecord>& done, std::vector<RunRecord>& to_validate) {
+  void sort_runs(std::vector<store::RunRecord>& done, std::vector<store::RunRecord>& to_validate) {
     for (auto& run : store.runs(campaign_id)) {
       // Run directories are removed and rewritten: only ever the source's own, under this store
       // (wherever it is now: a store may be moved), never a path read back from the database.
-      if (!source.owns(run)) throw StoreError("run " + run.key() + " in the store is not in this campaign's plan");
+      if (!source.owns(run)) throw store::StoreError("run " + run.key() + " in the store is not in this campaign's plan");
       run.dir = run_dir(run.id);
       const bool harness_done = run.status == "ok" || run.status == "crashed" || run.status == "timeout";
       if (run.status == "bad-trace" || run.status == "error" || (harness_done && validation_final(run))) {
@@ -94,7 +95,7 @@ struct Engine::State {
 
   void launch_more() {
     while (stop_requests == 0 && active.size() < config.jobs && source.may_start()) {
-      std::optional<RunRecord> run;
+      std::optional<store::RunRecord> run;
       if (!to_record.empty()) {
         run = std::move(to_record.front());
         to_record.pop_front();
@@ -111,7 +112,7 @@ struct Engine::State {
     finish_if_idle();
   }
 
-  void start_run(RunRecord run, unsigned attempt = 1) {
+  void start_run(store::RunRecord run, unsigned attempt = 1) {
     auto a = std::make_unique<ActiveRun>();
     a->attempt = attempt;
     // A run starts from nothing: what an interrupted attempt left is removed (the path is the
@@ -126,7 +127,7 @@ struct Engine::State {
     run.exit_code.reset();
     run.exit_signal.reset();
     run.validation.reset();
-    run.started_ms = now_ms();
+    run.started_ms = store::now_ms();
     run.finished_ms = run.harness_ms = run.pack_ms = 0;
     store.update_run(run);
 
@@ -137,7 +138,8 @@ struct Engine::State {
     TargetConfig target = target_of(run);
     target.args.insert(target.args.end(), variant.extra_args.begin(), variant.extra_args.end());
     const RunCommand command = run_command(this_run, target, run.threads, run.ops, run.seed, run.dir);
-    ChildSpec spec{command.exe, command.args, run_layout::harness_out(run.dir), run_layout::harness_err(run.dir), {}};
+    const trace::RunLayout layout(run.dir);
+    ChildSpec spec{command.exe, command.args, layout.harness_out(), layout.harness_err(), {}};
     const std::string id = run.id;
     a->record = std::move(run);
     ActiveRun& active_run = *a;
@@ -169,13 +171,13 @@ struct Engine::State {
     ActiveRun& a = *active.at(id);
     if (a.deadline) a.deadline->cancel();
     if (a.kill_timer) a.kill_timer->cancel();
-    RunRecord& run = a.record;
+    store::RunRecord& run = a.record;
     run.harness_ms = exit.duration.count();
     const HarnessVerdict v = classify_harness_run({exit, a.timed_out, a.interrupted, recording.mode != RrMode::off, config.run_timeout}, run.dir);
     if (v.rr_failed && a.attempt < settings.rr_attempts && stop_requests == 0) {
       progress.note(id + ": rr failed while recording, recording it again (attempt " + std::to_string(a.attempt + 1) +
                     " of " + std::to_string(settings.rr_attempts) + ")");
-      RunRecord again = std::move(run);
+      store::RunRecord again = std::move(run);
       const unsigned attempt = a.attempt + 1;
       active.erase(id);
       start_run(std::move(again), attempt);
@@ -185,8 +187,8 @@ struct Engine::State {
     run.detail = v.detail;
     run.exit_code = v.exit_code;
     run.exit_signal = v.exit_signal;
-    if (run.status == "crashed") record_crash_site(run.dir);  // now, while the executable is the one that ran
-    const bool recorded = recording.mode != RrMode::off && fs::is_directory(run_layout::recording(run.dir));
+    if (run.status == "crashed") findings::record_crash_site(run.dir);  // now, while the executable is the one that ran
+    const bool recorded = recording.mode != RrMode::off && fs::is_directory(trace::RunLayout(run.dir).recording());
     if (recorded && run.status != "interrupted" && stop_requests == 0) {
       store.update_run(run);  // the harness's outcome is kept even if omnilink dies while packing
       pack(id, v.validate);
@@ -200,10 +202,10 @@ struct Engine::State {
   void pack(const std::string& id, bool validate) {
     ActiveRun& a = *active.at(id);
     progress.phase(id, "packing");
-    const fs::path dir = a.record.dir;
-    ChildSpec spec{*recording.rr, {"pack", run_layout::recording(dir).string()}, run_layout::pack_log(dir), run_layout::pack_log(dir).string() + ".err", {}};
+    const trace::RunLayout layout(a.record.dir);
+    ChildSpec spec{*recording.rr, {"pack", layout.recording().string()}, layout.pack_log(), layout.pack_errors(), {}};
     a.pid = supervisor.start(spec, [this, id, validate](const ChildExit& exit) {
-      RunRecord& run = active.at(id)->record;
+      store::RunRecord& run = active.at(id)->record;
       run.pack_ms = exit.duration.count();
       if (exit.signal != 0 || exit.exit_code != 0)
         run.detail += std::string(run.detail.empty() ? "" : "; ") + "rr pack failed (" + exit.describe() + "): the recording replays only here";
@@ -212,10 +214,10 @@ struct Engine::State {
   }
 
   void harness_phase_done(const std::string& id, bool validate) {
-    RunRecord run = std::move(active.at(id)->record);
+    store::RunRecord run = std::move(active.at(id)->record);
     active.erase(id);
     const bool validate_now = validate && stop_requests == 0;
-    if (!validate_now) run.finished_ms = now_ms();
+    if (!validate_now) run.finished_ms = store::now_ms();
     store.update_run(run);
     if (validate_now) submit_validation(std::move(run));
     else if (run.status != "interrupted") run_finished(run);
@@ -224,12 +226,12 @@ struct Engine::State {
 
   // --- validation phase ---------------------------------------------------------------------
 
-  void submit_validation(RunRecord run) {
+  void submit_validation(store::RunRecord run) {
     const TargetConfig& target = target_of(run);
     // The first failing runs of each target have TLC confirm a native FAIL; counted when submitted,
     // so validations running at once may confirm a few more than asked.
     const bool confirm = native_failures[target.name] < config.validation.confirm_failures;
-    const validation::ValidateOptions options = validate_options(target, config.tlc, config.validation, confirm, run.dir);
+    const validation::ValidateOptions options = validate_options(target, config.validation, confirm, run.dir);
     ++validating;
     const std::string id = run.id;
     progress.phase(id, "waiting to validate");
@@ -241,7 +243,7 @@ struct Engine::State {
         });
   }
 
-  void validation_done(RunRecord run, const fs::path& spec, const validation::ValidationResult& result) {
+  void validation_done(store::RunRecord run, const fs::path& spec, const validation::ValidationResult& result) {
     if (result.checker == "native" && result.verdict == "fail") ++native_failures[target_of(run).name];
     if (result.cancelled) {
       // Not a verdict: the run stays without one, and --resume validates it.
@@ -253,7 +255,7 @@ struct Engine::State {
     launch_more();
   }
 
-  void run_finished(const RunRecord& run) {
+  void run_finished(const store::RunRecord& run) {
     progress.finished(run);
     source.finished(run);
   }
@@ -298,7 +300,7 @@ struct Engine::State {
   }
 };
 
-Engine::Engine(const CampaignConfig& config, Store& store, const std::string& campaign_id, RunSource& source,
+Engine::Engine(const CampaignConfig& config, store::Store& store, const std::string& campaign_id, RunSource& source,
                const Recording& recording, const EngineSettings& settings, Progress& progress)
     : state_(std::make_unique<State>(config, store, campaign_id, source, recording, settings, progress)) {}
 
@@ -307,7 +309,7 @@ Engine::~Engine() = default;
 bool Engine::run() {
   State& s = *state_;
   s.source.prepare(s.store);
-  std::vector<RunRecord> done, to_validate;
+  std::vector<store::RunRecord> done, to_validate;
   s.sort_runs(done, to_validate);
   s.progress.begin(done.size() + to_validate.size() + s.to_record.size(), done);
   s.wait_for_stop_signal();

@@ -1,7 +1,7 @@
 // The campaign pipeline: every planned run that is not final yet is recorded (the harness, under
-// rr when the campaign records), packed (`rr pack`), and validated with TLC, with up to `jobs`
-// harness runs and, separately, up to the TLC budget's validations at once, overlapping as a
-// pipeline. Each step's result goes to the store as soon as it is known, so an interruption (Ctrl-C,
+// rr when the campaign records), packed (`rr pack`), and validated (validation_pool.hpp: the native
+// checker, TLC, or both, as the campaign's `validation` says), with up to `jobs` harness runs and,
+// separately, up to EngineSettings::validation_jobs validations at once, overlapping as a pipeline. Each step's result goes to the store as soon as it is known, so an interruption (Ctrl-C,
 // SIGTERM, a crash of omnilink itself) loses at most the steps in flight, which `--resume` redoes.
 //
 // Time limits and interruptions stop a run's whole process group: SIGTERM first, so the harness's
@@ -16,12 +16,12 @@
 #include "campaign/progress.hpp"
 #include "campaign/recording.hpp"
 #include "campaign/run_source.hpp"
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
 namespace omnilink::campaign {
 
 struct EngineSettings {
-  unsigned tlc_jobs = 1;
+  unsigned validation_jobs = 1;
   std::chrono::milliseconds grace{3000};  // between SIGTERM and SIGKILL
   // Attempts at a run whose recording failed because of rr itself (rr.soft's chaos mode has been
   // seen to assert on a few percent of multi-threaded recordings); the last attempt's error stands.
@@ -30,7 +30,7 @@ struct EngineSettings {
 
 class Engine {
  public:
-  Engine(const CampaignConfig& config, Store& store, const std::string& campaign_id, RunSource& source, const Recording& recording,
+  Engine(const CampaignConfig& config, store::Store& store, const std::string& campaign_id, RunSource& source, const Recording& recording,
          const EngineSettings& settings, Progress& progress);
   ~Engine();
   Engine(const Engine&) = delete;

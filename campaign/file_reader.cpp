@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "campaign/join.hpp"
+#include "platform/join.hpp"
 
 namespace omnilink::campaign {
 namespace fs = std::filesystem;

@@ -4,7 +4,7 @@
 #include <ostream>
 #include <sstream>
 
-#include "campaign/run_outcome.hpp"
+#include "store/outcome.hpp"
 
 namespace omnilink::campaign {
 
@@ -18,9 +18,9 @@ std::string Progress::clock(std::chrono::steady_clock::duration d) const {
   return text;
 }
 
-void Progress::begin(std::size_t total, const std::vector<RunRecord>& already) {
+void Progress::begin(std::size_t total, const std::vector<store::RunRecord>& already) {
   total_ = total;
-  for (const auto& run : already) ++counts_[outcome(run)];
+  for (const auto& run : already) ++counts_[store::outcome(run)];
   done_ = done_before_ = already.size();
   if (done_before_ > 0)
     print_event("resuming: " + std::to_string(done_before_) + (open_ended_ ? "" : " of " + std::to_string(total)) + " runs already done");
@@ -34,9 +34,9 @@ void Progress::phase(const std::string& run, const std::string& phase) {
   if (!live_) print_event(run + ": " + phase);
 }
 
-void Progress::finished(const RunRecord& run) {
+void Progress::finished(const store::RunRecord& run) {
   active_.erase(run.id);
-  const std::string o = outcome(run);
+  const std::string o = store::outcome(run);
   ++counts_[o];
   ++done_;
   std::string line = run.id + ": " + o;
@@ -68,7 +68,7 @@ std::string Progress::status_line() const {
   std::ostringstream s;
   s << "runs " << done_;
   if (!open_ended_) s << "/" << total_;
-  for (const auto& name : outcomes())
+  for (const auto& name : store::outcomes())
     if (auto it = counts_.find(name); it != counts_.end() && it->second > 0) s << " | " << name << " " << it->second;
   s << " | " << clock(elapsed) << " elapsed";
   const std::size_t done_now = done_ - done_before_;

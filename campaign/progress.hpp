@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
 namespace omnilink::campaign {
 
@@ -21,11 +21,11 @@ class Progress {
   Progress(std::ostream& out, bool live, bool open_ended = false);
 
   // `total` runs in the campaign, of which `already` were finished by an earlier (resumed) session.
-  void begin(std::size_t total, const std::vector<RunRecord>& already);
+  void begin(std::size_t total, const std::vector<store::RunRecord>& already);
   void note(const std::string& text);                              // a line above the live block
   // recording | running | packing | waiting for TLC | validating; or a Slurm task's state
   void phase(const std::string& run, const std::string& phase);
-  void finished(const RunRecord& run);                             // the run has its final outcome
+  void finished(const store::RunRecord& run);                             // the run has its final outcome
   void clear(const std::string& name);                             // `name` is no longer active (a Slurm task merged)
   void tick();                                                     // redraws (live) every second
   void end();

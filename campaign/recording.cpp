@@ -6,6 +6,7 @@
 
 #include "platform/rr_probe.hpp"
 #include "platform/toolchain.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::campaign {
 
@@ -44,18 +45,13 @@ void write_recording_facts(const std::filesystem::path& run_dir, const Recording
                              {"soft_counters", recording.soft_counters},
                              {"timeslice_ticks", recording.timeslice_ticks},
                              {"rr", recording.rr ? recording.rr->string() : ""}};
-  std::ofstream(run_layout::recording_facts(run_dir)) << facts.dump(2) << "\n";
+  std::ofstream(trace::RunLayout(run_dir).recording_facts()) << facts.dump(2) << "\n";
 }
 
 bool recorded_with_soft_counters(const std::filesystem::path& run_dir) {
-  std::ifstream in(run_layout::recording_facts(run_dir));
+  std::ifstream in(trace::RunLayout(run_dir).recording_facts());
   const nlohmann::json facts = nlohmann::json::parse(in, nullptr, false);
   return facts.is_object() && facts.value("soft_counters", false);
-}
-
-bool run_layout::has_trace(const std::filesystem::path& run_dir) {
-  std::error_code ec;
-  return std::filesystem::is_directory(run_dir / "trace", ec) && !std::filesystem::is_empty(run_dir / "trace", ec);
 }
 
 RunCommand run_command(const Recording& recording, const TargetConfig& target, std::uint32_t threads, std::uint64_t ops,
@@ -72,7 +68,7 @@ RunCommand run_command(const Recording& recording, const TargetConfig& target, s
   if (recording.soft_counters) args.push_back("-W");
   if (recording.mode == RrMode::chaos) args.push_back("--chaos");
   args.push_back("--num-cpu-ticks=" + std::to_string(recording.timeslice_ticks));
-  args.insert(args.end(), {"-o", run_layout::recording(run_dir).string(), "--", target.harness.string()});
+  args.insert(args.end(), {"-o", trace::RunLayout(run_dir).recording().string(), "--", target.harness.string()});
   args.insert(args.end(), harness_args.begin(), harness_args.end());
   return {*recording.rr, args};
 }

@@ -41,17 +41,6 @@ struct RunCommand {
 RunCommand run_command(const Recording& recording, const TargetConfig& target, std::uint32_t threads, std::uint64_t ops,
                        std::uint64_t seed, const std::filesystem::path& run_dir);
 
-// The run directory's parts (docs/campaign.md, "The run directory").
-namespace run_layout {
-inline std::filesystem::path recording(const std::filesystem::path& run_dir) { return run_dir / "rr"; }
-inline std::filesystem::path harness_out(const std::filesystem::path& run_dir) { return run_dir / "harness.out"; }
-inline std::filesystem::path harness_err(const std::filesystem::path& run_dir) { return run_dir / "harness.err"; }
-inline std::filesystem::path pack_log(const std::filesystem::path& run_dir) { return run_dir / "rr-pack.log"; }
-inline std::filesystem::path recording_facts(const std::filesystem::path& run_dir) { return run_dir / "recording.json"; }
-// The harness got as far as writing trace files: there is something to validate.
-bool has_trace(const std::filesystem::path& run_dir);
-}  // namespace run_layout
-
 // RUN/recording.json ({"mode": "chaos", "soft_counters": true, "timeslice_ticks": N, "rr": PATH}), written when a run is
 // recorded, so that a run directory alone says how to replay it (rr.soft needs -W for a recording
 // made with -W).

@@ -44,18 +44,14 @@ std::vector<PlannedRun> plan_runs(const CampaignConfig& config) {
   return plan;
 }
 
-std::filesystem::path run_directory(const std::filesystem::path& store, const std::string& campaign_id, const std::string& run_id) {
-  return store / campaign_id / run_id;
-}
-
-std::vector<RunRecord> planned_records(const CampaignConfig& config, const std::string& campaign_id,
+std::vector<store::RunRecord> planned_records(const CampaignConfig& config, const std::string& campaign_id,
                                        const std::filesystem::path& store) {
-  std::vector<RunRecord> records;
+  std::vector<store::RunRecord> records;
   const std::vector<PlannedRun> plan = plan_runs(config);
   for (std::size_t position = 0; position < plan.size(); ++position) {
     if (config.shard && position % config.shard->count != config.shard->index) continue;  // another shard's
     const PlannedRun& p = plan[position];
-    RunRecord r;
+    store::RunRecord r;
     r.campaign = campaign_id;
     r.id = p.id;
     r.target = config.targets[p.target].name;
@@ -63,7 +59,7 @@ std::vector<RunRecord> planned_records(const CampaignConfig& config, const std::
     r.ops = p.ops;
     r.number = p.number;
     r.seed = p.seed;
-    r.dir = run_directory(store, campaign_id, p.id).string();
+    r.dir = store::run_directory(store, campaign_id, p.id).string();
     records.push_back(std::move(r));
   }
   return records;
@@ -72,12 +68,12 @@ std::vector<RunRecord> planned_records(const CampaignConfig& config, const std::
 PlanSource::PlanSource(const CampaignConfig& config, std::string campaign_id)
     : config_(config), campaign_id_(std::move(campaign_id)) {}
 
-void PlanSource::prepare(Store& store) {
-  const std::vector<RunRecord> planned = planned_records(config_, campaign_id_, config_.store);
-  for (const RunRecord& r : planned) planned_ids_.insert(r.id);
+void PlanSource::prepare(store::Store& store) {
+  const std::vector<store::RunRecord> planned = planned_records(config_, campaign_id_, config_.store);
+  for (const store::RunRecord& r : planned) planned_ids_.insert(r.id);
   store.add_runs(planned);
 }
 
-bool PlanSource::owns(const RunRecord& run) const { return planned_ids_.contains(run.id); }
+bool PlanSource::owns(const store::RunRecord& run) const { return planned_ids_.contains(run.id); }
 
 }  // namespace omnilink::campaign

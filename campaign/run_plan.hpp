@@ -10,7 +10,7 @@
 
 #include "campaign/campaign_file.hpp"
 #include "campaign/run_source.hpp"
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
 namespace omnilink::campaign {
 
@@ -27,22 +27,20 @@ struct PlannedRun {
 // its second), so an interrupted or early-failing campaign has looked at everything.
 std::vector<PlannedRun> plan_runs(const CampaignConfig& config);
 
-// A run's directory: STORE/<campaign-id>/<run-id>, derived from the plan, never read back.
-std::filesystem::path run_directory(const std::filesystem::path& store, const std::string& campaign_id, const std::string& run_id);
 
 // The plan's runs as the store records them before they start (status pending): the campaign's
 // shard of them, when it is one.
-std::vector<RunRecord> planned_records(const CampaignConfig& config, const std::string& campaign_id,
+std::vector<store::RunRecord> planned_records(const CampaignConfig& config, const std::string& campaign_id,
                                        const std::filesystem::path& store);
 
 /// A campaign's runs: its plan, added to the store up front; every run as its target says.
 class PlanSource : public RunSource {
  public:
   PlanSource(const CampaignConfig& config, std::string campaign_id);
-  void prepare(Store& store) override;
-  bool owns(const RunRecord& run) const override;
-  RunVariant variant(const RunRecord&) const override { return {}; }
-  std::optional<RunRecord> next(Store&) override { return std::nullopt; }
+  void prepare(store::Store& store) override;
+  bool owns(const store::RunRecord& run) const override;
+  RunVariant variant(const store::RunRecord&) const override { return {}; }
+  std::optional<store::RunRecord> next(store::Store&) override { return std::nullopt; }
 
  private:
   const CampaignConfig& config_;

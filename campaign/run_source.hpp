@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
 namespace omnilink::campaign {
 
@@ -24,19 +24,19 @@ class RunSource {
   virtual ~RunSource() = default;
 
   /// Adds to the store the runs known before any starts (a plan's), leaving stored ones as they are.
-  virtual void prepare(Store& store) = 0;
+  virtual void prepare(store::Store& store) = 0;
   /// Whether `run`, read back from the store, is one of this source's. The engine refuses others:
   /// it removes and rewrites run directories, and only ever those its source derives.
-  virtual bool owns(const RunRecord& run) const = 0;
+  virtual bool owns(const store::RunRecord& run) const = 0;
   /// How `run` is run.
-  virtual RunVariant variant(const RunRecord& run) const = 0;
+  virtual RunVariant variant(const store::RunRecord& run) const = 0;
   /// Whether a run may start now; once false, the engine starts none and ends when idle.
   virtual bool may_start() const { return true; }
   /// A new run (added to the store, status pending) once the stored ones are under way; nothing
   /// when there will be no more.
-  virtual std::optional<RunRecord> next(Store& store) = 0;
+  virtual std::optional<store::RunRecord> next(store::Store& store) = 0;
   /// `run` has its final outcome.
-  virtual void finished(const RunRecord& run) { (void)run; }
+  virtual void finished(const store::RunRecord& run) { (void)run; }
   /// Every second while the engine runs.
   virtual void tick() {}
 };

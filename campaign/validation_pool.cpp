@@ -9,13 +9,14 @@
 #include "campaign/recording.hpp"
 #include "platform/memory.hpp"
 #include "replay/replay_files.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::campaign {
 namespace {
 
 // A validation's result as the store keeps it.
-ValidationRecord validation_record(const validation::ValidationResult& result, const std::filesystem::path& spec) {
-  ValidationRecord v;
+store::ValidationRecord validation_record(const validation::ValidationResult& result, const std::filesystem::path& spec) {
+  store::ValidationRecord v;
   v.verdict = result.verdict;
   v.reason = result.reason;
   v.spec = spec.string();
@@ -29,7 +30,7 @@ ValidationRecord validation_record(const validation::ValidationResult& result, c
   // A pass on a consistent cut, or with pending operations, says so where a pass has no reason.
   if (result.verdict == "pass")
     for (const auto& caveat : result.caveats) v.reason += (v.reason.empty() ? "" : "; ") + caveat;
-  v.created_ms = now_ms();
+  v.created_ms = store::now_ms();
   return v;
 }
 
@@ -61,12 +62,12 @@ void ValidationPool::submit(validation::ValidateOptions options, std::function<v
   });
 }
 
-validation::ValidateOptions validate_options(const TargetConfig& target, const TlcConfig& tlc, const ValidationConfig& checks,
-                                             bool confirm, const std::filesystem::path& run_dir) {
+validation::ValidateOptions validate_options(const TargetConfig& target, const ValidationConfig& checks, bool confirm,
+                                             const std::filesystem::path& run_dir) {
   validation::ValidateOptions options;
   options.checker = checks.checker;
   options.confirm_failures = confirm;
-  options.max_memory_mb = checks.memory_mb;
+  options.max_memory_mb = checks.native.memory_mb;
   options.jobs = 1;  // a campaign validates runs at once already
   options.run_dir = run_dir;
   options.spec = target.spec;
@@ -74,8 +75,8 @@ validation::ValidateOptions validate_options(const TargetConfig& target, const T
   options.init = target.init;
   options.next = target.next;
   options.view = target.view;
-  options.heap = tlc.heap;
-  options.timeout = tlc.timeout;
+  options.heap = checks.tlc.heap;
+  options.timeout = checks.timeout;
   return options;
 }
 
@@ -83,39 +84,40 @@ void write_failure_replay_files(const std::filesystem::path& run_dir, const std:
                                 const validation::ValidationResult& result) {
   std::vector<trace::Operation> frontier;
   for (const auto& f : result.frontier) frontier.push_back(f.op);
-  const bool recorded = std::filesystem::is_directory(run_layout::recording(run_dir));
+  const bool recorded = std::filesystem::is_directory(trace::RunLayout(run_dir).recording());
   replay::write_replay_files(run_dir, run_name, frontier, {recorded, recorded_with_soft_counters(run_dir)});
 }
 
-void record_validation(Store& store, RunRecord& run, const validation::ValidationResult& result, const std::filesystem::path& spec) {
-  const ValidationRecord v = validation_record(result, spec);
+void record_validation(store::Store& store, store::RunRecord& run, const validation::ValidationResult& result, const std::filesystem::path& spec) {
+  const store::ValidationRecord v = validation_record(result, spec);
   if (result.corrupt_trace && run.status == "ok") {
     run.status = "bad-trace";
     run.detail = result.reason;
   }
   if (result.cut) run.detail += std::string(run.detail.empty() ? "" : "; ") + "validated on its consistent cut: " + result.cut->describe(result.clock);
   if (result.verdict == "fail") write_failure_replay_files(run.dir, run.key(), result);
-  run.finished_ms = now_ms();
+  run.finished_ms = store::now_ms();
   store.add_validation(run.campaign, run.id, v);
   store.update_run(run);
   run.validation = v;
 }
 
-unsigned memory_bounded_jobs(const std::string& heap, unsigned cap, std::string& why) {
+ValidationJobs validation_jobs(const ValidationConfig& checks, unsigned harness_jobs, bool tlc_available) {
   constexpr std::uint64_t kJvmOverhead = 256ull << 20;
-  const auto per_tlc = platform::parse_byte_size(heap);
+  const unsigned cap = std::max(1u, harness_jobs);
+  if (checks.jobs) return {*checks.jobs, std::to_string(*checks.jobs) + " (validation.jobs)"};
+  const bool tlc_may_run = tlc_available && checks.checker != validation::Checker::native;
+  if (!tlc_may_run)
+    return {cap, std::to_string(cap) + ", one per harness job (the native checker's, in this process, within its memory budget)"};
+  const auto per_tlc = platform::parse_byte_size(checks.tlc.heap);
   const auto available = platform::available_memory_bytes();
-  cap = std::max(1u, cap);
-  if (!per_tlc || !available) {
-    why = "memory unknown: " + std::to_string(cap) + " (one per job)";
-    return cap;
-  }
+  if (!per_tlc || !available) return {cap, std::to_string(cap) + ", one per harness job (free memory unknown)"};
   const std::uint64_t fit = (*available / 4 * 3) / (*per_tlc + kJvmOverhead);
   const unsigned jobs = static_cast<unsigned>(std::clamp<std::uint64_t>(fit, 1, cap));
-  why = std::to_string(jobs) + " (" + std::to_string(*available >> 20) + " MiB available, heap " + heap + " + JVM each" +
-        (fit < cap ? "" : ", capped at the job count") + ")";
+  std::string why = std::to_string(jobs) + " (TLC may run each: " + std::to_string(*available >> 20) + " MiB available, heap " +
+                    checks.tlc.heap + " + JVM each" + (fit < cap ? "" : ", capped at the job count") + ")";
   if (fit == 0) why += "; WARNING: even one TLC at this heap may not fit in free memory";
-  return jobs;
+  return {jobs, why};
 }
 
 }  // namespace omnilink::campaign

@@ -15,7 +15,7 @@
 #include <boost/asio/thread_pool.hpp>
 
 #include "campaign/campaign_file.hpp"
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "validation/validate.hpp"
 
 namespace omnilink::campaign {
@@ -43,21 +43,29 @@ class ValidationPool {
 
 // What validating one run of `target` takes: its spec, MC module, operators, the checker and the
 // limits. `confirm`: a native FAIL is confirmed by TLC (ValidationConfig::confirm_failures).
-validation::ValidateOptions validate_options(const TargetConfig& target, const TlcConfig& tlc, const ValidationConfig& checks,
-                                             bool confirm, const std::filesystem::path& run_dir);
+validation::ValidateOptions validate_options(const TargetConfig& target, const ValidationConfig& checks, bool confirm,
+                                             const std::filesystem::path& run_dir);
 
 // Records a finished validation of `run` in the store and in `run` (which becomes the run's newest):
 // a trace the reader rejects turns an `ok` run into `bad-trace`, with the reader's error; a fail
 // writes RUN/replay/ (replay/replay_files.hpp).
-void record_validation(Store& store, RunRecord& run, const validation::ValidationResult& result, const std::filesystem::path& spec);
+void record_validation(store::Store& store, store::RunRecord& run, const validation::ValidationResult& result, const std::filesystem::path& spec);
 
 // After a failed validation: RUN/replay/ for its frontier (replay/replay_files.hpp), with how the
 // run was recorded read from the run directory. `run_name` is how `omnilink replay` is told about it.
 void write_failure_replay_files(const std::filesystem::path& run_dir, const std::string& run_name,
                                 const validation::ValidationResult& result);
 
-// How many validations fit: MemAvailable * 3/4 over (heap + 256 MiB of JVM overhead), at least 1
-// and at most `cap`. `why` explains the number for the campaign's header line.
-unsigned memory_bounded_jobs(const std::string& heap, unsigned cap, std::string& why);
+/// How many validations run at once, decided once per campaign (or revalidation), and why.
+struct ValidationJobs {
+  unsigned count = 1;
+  std::string why;  // for the header line: "2 (validation.jobs)", "4, one per harness job (...)"
+};
+
+/// `checks.jobs` where given. Otherwise, where every validation is the native checker's (checker
+/// native, or TLC absent), one per harness job (`harness_jobs`): they share one process and its
+/// memory budget. Where TLC may run a validation, as many as fit in MemAvailable * 3/4 at TLC's
+/// heap + 256 MiB of JVM each, at least 1 and at most `harness_jobs`.
+ValidationJobs validation_jobs(const ValidationConfig& checks, unsigned harness_jobs, bool tlc_available);
 
 }  // namespace omnilink::campaign

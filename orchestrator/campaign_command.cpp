@@ -7,10 +7,10 @@
 #include <unistd.h>
 
 #include "campaign/campaign_file.hpp"
-#include "campaign/report.hpp"
-#include "campaign/run_outcome.hpp"
+#include "report/campaign_report.hpp"
+#include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "orchestrator/campaign_session.hpp"
 #include "platform/subprocess.hpp"
 
@@ -86,16 +86,16 @@ int CampaignCommand::run() {
   }
   if (!ran) return 2;
   const bool completed = *ran;
-  Store* store = &session->store();
+  store::Store* store = &session->store();
 
   const auto runs = store->runs(campaign_id);
   const auto campaign = store->campaign(campaign_id);
-  std::cout << "\n" << summary_table(runs);
-  if (const std::string problems = problem_report(runs); !problems.empty()) std::cout << "\n" << problems;
+  std::cout << "\n" << report::summary_table(runs);
+  if (const std::string problems = report::problem_report(runs); !problems.empty()) std::cout << "\n" << problems;
   bool reports_ok = true;
-  if (!options_.json_file.empty()) reports_ok &= write_report("campaign", options_.json_file, summary_json(*campaign, runs).dump(2) + "\n");
-  if (!options_.junit_file.empty()) reports_ok &= write_report("campaign", options_.junit_file, junit_xml(*campaign, runs));
-  int code = exit_code_for(runs);
+  if (!options_.json_file.empty()) reports_ok &= write_report("campaign", options_.json_file, report::summary_json(*campaign, runs).dump(2) + "\n");
+  if (!options_.junit_file.empty()) reports_ok &= write_report("campaign", options_.junit_file, report::junit_xml(*campaign, runs));
+  int code = store::exit_code_for(runs);
   if (!completed && code == 0) code = 2;  // the runs it did all passed, but not all were done
   std::cout << "\ncampaign " << campaign_id << ": "
             << (completed ? code == 0 ? "every run passed" : code == 1 ? "FAILURES FOUND" : "some runs have no pass verdict"

@@ -16,8 +16,11 @@ void CampaignOptions::add_to(CLI::App& sub) {
       ->check(CLI::IsMember({"native", "tlc", "auto", "both"}));
   sub.add_option("--run-timeout", run_timeout_s_, "Seconds a harness run may take")->check(CLI::PositiveNumber);
   sub.add_option("--tlc-heap", tlc_heap_, "TLC's Java heap, e.g. 2g");
-  sub.add_option("--tlc-timeout", tlc_timeout_s_, "Seconds a validation may take")->check(CLI::PositiveNumber);
-  sub.add_option("--tlc-jobs", tlc_jobs_, "Validations at once (default: what free memory holds)")->check(CLI::PositiveNumber);
+  sub.add_option("--validation-timeout,--tlc-timeout", validation_timeout_s_, "Seconds a validation may take, either checker")
+      ->check(CLI::PositiveNumber);
+  sub.add_option("--validation-jobs,--tlc-jobs", validation_jobs_,
+                 "Validations at once (default: one per harness job, fewer where TLC may run and memory is short)")
+      ->check(CLI::PositiveNumber);
   sub.add_option("--name", name_, "Name (default: the file's `name`, else its stem)");
   sub.add_option("--only", only_targets_, "Run only this target of the file (repeatable)");
   sub.add_option("--harness-arg", extra_harness_args_,
@@ -37,8 +40,9 @@ campaign::LoadOptions CampaignOptions::load_options() const {
   if (!checker_.empty()) set("validation.checker", "\"" + checker_ + "\"");
   if (run_timeout_s_) set("run_timeout_s", std::to_string(*run_timeout_s_));
   if (!tlc_heap_.empty()) set("tlc.heap", nlohmann::json(tlc_heap_).dump());
-  if (tlc_timeout_s_) set("tlc.timeout_s", std::to_string(*tlc_timeout_s_));
-  if (tlc_jobs_) set("tlc.jobs", std::to_string(*tlc_jobs_));
+  // A file may still give these under their older names (tlc.timeout_s, tlc.jobs): the flag replaces those too.
+  if (validation_timeout_s_) set("tlc.timeout_s", "null"), set("validation.timeout_s", std::to_string(*validation_timeout_s_));
+  if (validation_jobs_) set("tlc.jobs", "null"), set("validation.jobs", std::to_string(*validation_jobs_));
   if (!name_.empty()) set("name", nlohmann::json(name_).dump());
   if (!store.empty()) load.store = store;
   load.only_targets = only_targets_;
@@ -67,8 +71,8 @@ std::vector<std::string> CampaignOptions::run_arguments() const {
   if (!checker_.empty()) add("--checker", checker_);
   if (run_timeout_s_) add("--run-timeout", std::to_string(*run_timeout_s_));
   if (!tlc_heap_.empty()) add("--tlc-heap", tlc_heap_);
-  if (tlc_timeout_s_) add("--tlc-timeout", std::to_string(*tlc_timeout_s_));
-  if (tlc_jobs_) add("--tlc-jobs", std::to_string(*tlc_jobs_));
+  if (validation_timeout_s_) add("--validation-timeout", std::to_string(*validation_timeout_s_));
+  if (validation_jobs_) add("--validation-jobs", std::to_string(*validation_jobs_));
   if (!name_.empty()) add("--name", name_);
   for (const auto& t : only_targets_) add("--only", t);
   for (const auto& a : extra_harness_args_) argv.push_back("--harness-arg=" + a);

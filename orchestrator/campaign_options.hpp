@@ -32,8 +32,8 @@ class CampaignOptions {
 
  private:
   std::vector<std::string> overrides_;
-  std::optional<unsigned> jobs_, tlc_jobs_;
-  std::optional<int> run_timeout_s_, tlc_timeout_s_;
+  std::optional<unsigned> jobs_, validation_jobs_;
+  std::optional<int> run_timeout_s_, validation_timeout_s_;
   std::string rr_, checker_, tlc_heap_, name_;
   std::vector<std::string> harness_dirs_, only_targets_, extra_harness_args_;
 };

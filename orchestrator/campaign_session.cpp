@@ -18,7 +18,7 @@ std::optional<CampaignSession> CampaignSession::open(const Request& request) {
   s.resumed_ = request.resume;
   try {
     // --resume continues a campaign: a store that is not there is a mistake, not one to create.
-    s.store_ = std::make_unique<Store>(request.resume ? Store::open_existing(config.store) : Store::open(config.store));
+    s.store_ = std::make_unique<store::Store>(request.resume ? store::Store::open_existing(config.store) : store::Store::open(config.store));
     if (request.resume) {
       const auto previous = request.resume_id.empty() ? s.store_->latest_campaign(config.name) : s.store_->campaign(request.resume_id);
       if (!previous) {
@@ -41,13 +41,13 @@ std::optional<CampaignSession> CampaignSession::open(const Request& request) {
     } else {
       s.id_ = s.store_->create_campaign(config.name, config.file.string(), request.effective.dump());
     }
-  } catch (const StoreError& e) {
+  } catch (const store::StoreError& e) {
     std::cerr << verb << e.what() << "\n";
     return std::nullopt;
   }
 
   std::string lock_problem;
-  auto lock = CampaignLock::acquire(config.store / s.id_, lock_problem);
+  auto lock = store::CampaignLock::acquire(config.store / s.id_, lock_problem);
   if (!lock) {
     std::cerr << verb << s.id_ << ": " << lock_problem << "\n";
     return std::nullopt;
@@ -61,12 +61,11 @@ std::optional<CampaignSession> CampaignSession::open(const Request& request) {
     s.store_->set_campaign_status(s.id_, "interrupted");
     return std::nullopt;
   }
-  if (config.tlc.jobs) {
-    s.settings_.tlc_jobs = *config.tlc.jobs;
-    s.validation_jobs_why_ = std::to_string(*config.tlc.jobs) + " (tlc.jobs)";
-  } else {
-    s.settings_.tlc_jobs = memory_bounded_jobs(config.tlc.heap, config.jobs, s.validation_jobs_why_);
-  }
+  // Looked for once: what it finds decides how many validations run at once and what the header says.
+  if (const ToolLocation tlc = find_tlc_jar(), java = find_java(); !tlc.found() || !java.found())
+    s.tlc_missing_ = tlc.found() ? java.explain_missing() : tlc.explain_missing();
+  s.validation_jobs_ = validation_jobs(config.validation, config.jobs, !s.tlc_missing_);
+  s.settings_.validation_jobs = s.validation_jobs_.count;
   return s;
 }
 
@@ -75,16 +74,16 @@ void CampaignSession::print_header(std::ostream& out, const std::string& runs_li
   out << "omnilink " << verb_ << " " << id_ << (resumed_ ? " (resumed)" : "") << "  from " << config.file.string() << "\n"
       << "  store: " << config.store.string() << "\n"
       << "  " << runs_line << "; jobs " << config.jobs << "; run timeout " << config.run_timeout.count() << " s\n"
-      << "  validations at once: " << validation_jobs_why_ << "; checker " << validation::checker_name(config.validation.checker)
-      << " (TLC confirms the first " << config.validation.confirm_failures << " native FAILs of each target); TLC heap "
-      << config.tlc.heap << ", timeout " << config.tlc.timeout.count() << " s\n"
+      << "  validations at once: " << validation_jobs_.why << "; checker " << validation::checker_name(config.validation.checker)
+      << " (TLC confirms the first " << config.validation.confirm_failures << " native FAILs of each target); timeout "
+      << config.validation.timeout.count() << " s each; TLC heap " << config.validation.tlc.heap << "\n"
       << "  rr: " << recording_.mode_name() << (recording_.soft_counters ? " (software counters, -W)" : "")
       << (recording_.mode != RrMode::off ? "; timeslice at most " + std::to_string(recording_.timeslice_ticks) + " ticks" : "")
       << (recording_.rr ? " with " + recording_.rr->string() : "") << "\n";
   for (const auto& note : recording_.notes) out << "  " << note << "\n";
   // Said once here, with where omnilink looked; each run's caveat then only names the consequence.
-  if (const ToolLocation tlc = find_tlc_jar(), java = find_java(); !tlc.found() || !java.found()) {
-    out << "  TLC: not available (" << (tlc.found() ? java.explain_missing() : tlc.explain_missing()) << "): ";
+  if (tlc_missing_) {
+    out << "  TLC: not available (" << *tlc_missing_ << "): ";
     if (config.validation.checker == validation::Checker::tlc || config.validation.checker == validation::Checker::both)
       out << "the checker is " << validation::checker_name(config.validation.checker)
           << ", so every validation will be `unknown`; `omnilink revalidate` can check the traces later\n";
@@ -111,7 +110,7 @@ std::optional<bool> CampaignSession::run_with(const std::function<bool()>& execu
     std::cerr << "omnilink " << verb_ << ": " << context << e.what() << "\n";
     try {
       store_->set_campaign_status(id_, "interrupted");
-    } catch (const StoreError&) {
+    } catch (const store::StoreError&) {
       // The store is what failed: it keeps the status it had, and --resume reads that too.
     }
     return std::nullopt;

@@ -13,11 +13,12 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/campaign_file.hpp"
-#include "campaign/campaign_lock.hpp"
+#include "store/campaign_lock.hpp"
 #include "campaign/engine.hpp"
 #include "campaign/recording.hpp"
 #include "campaign/run_source.hpp"
-#include "campaign/store.hpp"
+#include "campaign/validation_pool.hpp"
+#include "store/store.hpp"
 
 namespace omnilink::cli {
 
@@ -36,11 +37,11 @@ class CampaignSession {
   /// Nullopt after printing why to stderr (a usage or configuration error).
   static std::optional<CampaignSession> open(const Request& request);
 
-  campaign::Store& store() { return *store_; }
+  store::Store& store() { return *store_; }
   const std::string& id() const { return id_; }
   const campaign::Recording& recording() const { return recording_; }
   /// The lock on the campaign, held from open() until the session ends.
-  const campaign::CampaignLock& lock() const { return *lock_; }
+  const store::CampaignLock& lock() const { return *lock_; }
 
   /// The header: the verb and id, the store, `runs_line`, validation, rr and TLC availability.
   void print_header(std::ostream& out, const std::string& runs_line) const;
@@ -56,12 +57,13 @@ class CampaignSession {
   std::string verb_;
   const campaign::CampaignConfig* config_ = nullptr;
   bool resumed_ = false;
-  std::unique_ptr<campaign::Store> store_;
+  std::unique_ptr<store::Store> store_;
   std::string id_;
-  std::optional<campaign::CampaignLock> lock_;
+  std::optional<store::CampaignLock> lock_;
   campaign::Recording recording_;
   campaign::EngineSettings settings_;
-  std::string validation_jobs_why_;
+  campaign::ValidationJobs validation_jobs_;
+  std::optional<std::string> tlc_missing_;  // why TLC cannot run here, where it cannot
 };
 
 /// Writes a report file; false after printing "omnilink VERB: cannot write FILE".

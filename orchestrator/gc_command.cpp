@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "sweep/retention.hpp"
 
 namespace omnilink::cli {
@@ -16,7 +16,7 @@ void GcCommand::add_to(CLI::App& app) {
 }
 
 int GcCommand::run() {
-  const std::filesystem::path store_dir = directory_.empty() ? campaign::default_store_directory() : std::filesystem::path(directory_);
+  const std::filesystem::path store_dir = directory_.empty() ? store::default_store_directory() : std::filesystem::path(directory_);
   sweep::RetentionPolicy policy;
   policy.evidence_runs = evidence_runs_;
   policy.dry_run = dry_run_;
@@ -29,9 +29,9 @@ int GcCommand::run() {
   }
   sweep::PruneReport report;
   try {
-    auto store = campaign::Store::open_existing(store_dir);
+    auto store = store::Store::open_existing(store_dir);
     report = sweep::prune_store(store, policy);
-  } catch (const campaign::StoreError& e) {
+  } catch (const store::StoreError& e) {
     std::cerr << "omnilink gc: " << e.what() << "\n";
     return kExitUsage;
   } catch (const std::filesystem::filesystem_error& e) {
@@ -41,7 +41,7 @@ int GcCommand::run() {
   for (const auto& line : report.pruned) std::cout << (dry_run_ ? "would remove " : "removed ") << line << "\n";
   std::cout << store_dir.string() << ": " << report.size_before << " bytes; " << (dry_run_ ? "would free " : "freed ") << report.freed
             << " bytes in " << report.pruned.size() << " part(s); kept " << report.evidence << " run(s) as evidence";
-  if (!report.quota_met) std::cout << "; STILL ABOVE the quota (what is left is evidence, failing runs' traces and verdicts)";
+  if (!report.quota_met) std::cout << "; STILL ABOVE the quota (what is left is evidence and verdicts)";
   std::cout << "\n";
   return report.quota_met ? kExitOk : kExitProblem;
 }

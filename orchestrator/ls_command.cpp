@@ -13,8 +13,8 @@
 namespace omnilink::cli {
 namespace {
 
-using campaign::CampaignRecord;
-using campaign::RunRecord;
+using store::CampaignRecord;
+using store::RunRecord;
 using Table = std::vector<std::vector<std::string>>;
 
 // Columns padded to their widest cell; the last one is not padded (it may be long).
@@ -43,7 +43,7 @@ std::string describe_counts(const std::map<std::string, std::size_t>& counts, co
   return text.empty() ? "-" : text;
 }
 
-const std::vector<std::string> kStatuses(campaign::kRunStatuses.begin(), campaign::kRunStatuses.end());
+const std::vector<std::string> kStatuses(store::kRunStatuses.begin(), store::kRunStatuses.end());
 const std::vector<std::string> kVerdicts = {"pass", "fail", "unknown", "error"};
 
 struct Outcomes {
@@ -78,12 +78,12 @@ void StoreOption::add_to(CLI::App& sub) {
 }
 
 std::filesystem::path StoreOption::path() const {
-  return directory.empty() ? campaign::default_store_directory() : std::filesystem::path(directory);
+  return directory.empty() ? store::default_store_directory() : std::filesystem::path(directory);
 }
 
-campaign::Store StoreOption::open() const { return campaign::Store::open_existing(path()); }
+store::Store StoreOption::open() const { return store::Store::open_existing(path()); }
 
-campaign::Store StoreOption::open_read_only() const { return campaign::Store::open_read_only(path()); }
+store::Store StoreOption::open_read_only() const { return store::Store::open_read_only(path()); }
 
 std::string local_time(std::int64_t epoch_ms) {
   if (epoch_ms == 0) return "-";
@@ -101,13 +101,13 @@ std::string seconds(std::int64_t ms) {
   return out.str();
 }
 
-std::string campaigns_note(campaign::Store& store) {
+std::string campaigns_note(store::Store& store) {
   std::string ids;
   for (const auto& c : store.campaigns()) ids += (ids.empty() ? "" : ", ") + c.id;
   return ids.empty() ? "the store has no campaigns" : "campaigns in the store: " + ids;
 }
 
-std::string unknown_run_message(campaign::Store& store, const std::string& key) {
+std::string unknown_run_message(store::Store& store, const std::string& key) {
   constexpr std::size_t kRunsNamed = 10;
   const auto slash = key.rfind('/');
   std::string message = slash == std::string::npos ? "RUN is <campaign>/<run-id>, not " + key + "; "
@@ -137,15 +137,15 @@ void LsCommand::add_to(CLI::App& app) {
 
 int LsCommand::run() {
   try {
-    campaign::Store store = store_.open_read_only();
+    store::Store store = store_.open_read_only();
     return campaign_.empty() ? list_campaigns(store) : list_runs(store);
-  } catch (const campaign::StoreError& e) {
+  } catch (const store::StoreError& e) {
     std::cerr << "omnilink ls: " << e.what() << "\n";
     return kExitUsage;
   }
 }
 
-int LsCommand::list_campaigns(campaign::Store& store) const {
+int LsCommand::list_campaigns(store::Store& store) const {
   nlohmann::json json = nlohmann::json::array();
   Table table{{"campaign", "status", "created", "runs", "statuses", "verdicts"}};
   for (const CampaignRecord& c : store.campaigns()) {
@@ -166,7 +166,7 @@ int LsCommand::list_campaigns(campaign::Store& store) const {
   return kExitOk;
 }
 
-int LsCommand::list_runs(campaign::Store& store) const {
+int LsCommand::list_runs(store::Store& store) const {
   if (!store.campaign(campaign_)) {
     std::cerr << "omnilink ls: no campaign " << campaign_ << " in " << store.directory().string() << "; " << campaigns_note(store)
               << "\n";

@@ -13,21 +13,21 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "orchestrator/command.hpp"
 
 namespace omnilink::cli {
 
 // --store DIR of the verbs that only read a store.
 struct StoreOption {
-  std::string directory;  // empty: campaign::default_store_directory()
+  std::string directory;  // empty: store::default_store_directory()
 
   void add_to(CLI::App& sub);
   // The store, never created: a read command pointed at the wrong directory must say so rather
-  // than leave an empty store there. Throws campaign::StoreError.
-  campaign::Store open() const;
+  // than leave an empty store there. Throws store::StoreError.
+  store::Store open() const;
   // The same, read-only: for verbs that only read (a read-only or archived store works too).
-  campaign::Store open_read_only() const;
+  store::Store open_read_only() const;
   std::filesystem::path path() const;
 };
 
@@ -39,9 +39,9 @@ std::string seconds(std::int64_t ms);
 void print_json(const nlohmann::json& json);
 // "campaigns in the store: a-1, b-1" or "the store has no campaigns": for errors naming an unknown
 // campaign or run.
-std::string campaigns_note(campaign::Store& store);
+std::string campaigns_note(store::Store& store);
 // Why `key` names no run, with what exists instead: the campaign's first runs, or the campaigns.
-std::string unknown_run_message(campaign::Store& store, const std::string& key);
+std::string unknown_run_message(store::Store& store, const std::string& key);
 
 class LsCommand : public Command {
  public:
@@ -49,8 +49,8 @@ class LsCommand : public Command {
   int run() override;
 
  private:
-  int list_campaigns(campaign::Store& store) const;
-  int list_runs(campaign::Store& store) const;
+  int list_campaigns(store::Store& store) const;
+  int list_runs(store::Store& store) const;
 
   StoreOption store_;
   std::string campaign_;

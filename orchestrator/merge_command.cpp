@@ -2,8 +2,8 @@
 
 #include <iostream>
 
-#include "campaign/merge.hpp"
-#include "campaign/store.hpp"
+#include "store/merge.hpp"
+#include "store/store.hpp"
 
 namespace omnilink::cli {
 
@@ -17,7 +17,7 @@ void MergeCommand::add_to(CLI::App& app) {
 int MergeCommand::run() {
   std::vector<std::filesystem::path> shards(shards_.begin(), shards_.end());
   try {
-    const auto report = campaign::merge_shards(destination_, shards, into_);
+    const auto report = store::merge_shards(destination_, shards, into_);
     std::cout << "merged shard(s) ";
     for (std::size_t i = 0; i < report.shards.size(); ++i) std::cout << (i ? ", " : "") << report.shards[i];
     std::cout << " into " << destination_ << " as campaign " << report.campaign << (report.created ? " (new)" : "") << ": " << report.runs.size()
@@ -34,10 +34,10 @@ int MergeCommand::run() {
                 << " --store " << destination_ << " runs them here)";
     std::cout << "\n";
     return kExitOk;
-  } catch (const campaign::MergeError& e) {
+  } catch (const store::MergeError& e) {
     std::cerr << "omnilink merge: " << e.what() << " (nothing moved)\n";
     return kExitUsage;
-  } catch (const campaign::StoreError& e) {
+  } catch (const store::StoreError& e) {
     std::cerr << "omnilink merge: " << e.what() << "\n";
     return kExitUsage;
   } catch (const std::filesystem::filesystem_error& e) {

@@ -15,6 +15,7 @@
 #include "replay/replay_files.hpp"
 #include "replay/seek_index.hpp"
 #include "trace/run_dir.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
@@ -34,9 +35,9 @@ struct ResolvedRun {
 
 ResolvedRun resolve_run(const std::string& what, const StoreOption& store_option) {
   std::error_code ec;
-  if (fs::is_regular_file(fs::path(what) / "meta.json", ec))
+  if (fs::is_regular_file(trace::RunLayout(what).meta(), ec))
     return {fs::absolute(what), what, campaign::recorded_with_soft_counters(what)};
-  campaign::Store store = store_option.open_read_only();
+  store::Store store = store_option.open_read_only();
   if (auto run = store.run(what)) return {run->dir, what, run->rr_soft_counters};
   throw ReplayError("'" + what + "' is not a run directory; " + unknown_run_message(store, what));
 }
@@ -109,7 +110,7 @@ replay::SeekIndex seek_index(const fs::path& rr, const ResolvedRun& run) {
   if (auto cached = replay::load_seek_index(run.dir)) return *cached;
   const fs::path commands = replay::replay_dir(run.dir) / "seek-index.gdb";
   std::ofstream(commands) << replay::index_commands();
-  std::vector<std::string> args = rr_replay_args(run.soft_counters, commands, campaign::run_layout::recording(run.dir), std::nullopt);
+  std::vector<std::string> args = rr_replay_args(run.soft_counters, commands, trace::RunLayout(run.dir).recording(), std::nullopt);
   args.insert(args.end(), {"-batch", "-ex", "continue"});
   ProcessOptions options;
   options.timeout = std::chrono::hours(2);
@@ -154,7 +155,7 @@ int ReplayCommand::run() {
     std::optional<std::uint64_t> start_event;  // fast seek: where the replay starts
     // The rr replay that stops at `op` with the command file, from `from` (or the start).
     const auto replay_to_operation = [&](std::optional<std::uint64_t> from) {
-      std::vector<std::string> a = rr_replay_args(run.soft_counters, file, campaign::run_layout::recording(run.dir), from);
+      std::vector<std::string> a = rr_replay_args(run.soft_counters, file, trace::RunLayout(run.dir).recording(), from);
       if (batch_) a.push_back("-batch");
       a.insert(a.end(), {"-ex", "continue"});
       a.insert(a.end(), gdb_args_.begin(), gdb_args_.end());
@@ -170,13 +171,13 @@ int ReplayCommand::run() {
       if (batch_) args.insert(args.begin(), "-batch");
       args.insert(args.end(), gdb_args_.begin(), gdb_args_.end());
       args.push_back("--args");
-      for (auto& a : rerun_argv(trace::read_run_meta(run.dir / "meta.json"), out)) args.push_back(a);
+      for (auto& a : rerun_argv(trace::read_run_meta(trace::RunLayout(run.dir).meta()), out)) args.push_back(a);
     } else {
-      if (!fs::is_directory(campaign::run_layout::recording(run.dir))) {
+      if (!fs::is_directory(trace::RunLayout(run.dir).recording())) {
         if (fs::exists(sweep::pruned_record(run.dir)))
           throw ReplayError(run.name + "'s recording was removed by retention (" + sweep::pruned_record(run.dir).string() +
                             "): it was not a signature's evidence; replay one of its signature's evidence runs instead");
-        const trace::RunMeta meta = trace::read_run_meta(run.dir / "meta.json");
+        const trace::RunMeta meta = trace::read_run_meta(trace::RunLayout(run.dir).meta());
         throw ReplayError(run.name + " was not recorded with rr (rr off, or rr could not record where it ran): there is nothing "
                           "to replay" + std::string(replay::reruns_the_same(meta)
                                                         ? "; it is deterministic (1 thread, counter clock): use --rerun"
@@ -212,7 +213,7 @@ int ReplayCommand::run() {
     return stopped ? kExitOk : kExitProblem;
   } catch (const ReplayError& e) {
     std::cerr << "omnilink replay: " << e.what() << "\n";
-  } catch (const campaign::StoreError& e) {
+  } catch (const store::StoreError& e) {
     std::cerr << "omnilink replay: " << e.what() << "\n";
   } catch (const trace::RunDirError& e) {
     std::cerr << "omnilink replay: " << e.what() << "\n";

@@ -5,9 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "report/html_report.hpp"
-#include "sweep/signature_history.hpp"
+#include "findings/signature_history.hpp"
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
@@ -24,10 +24,10 @@ void ReportCommand::add_to(CLI::App& app) {
 }
 
 int ReportCommand::run() {
-  const fs::path store_dir = store_.empty() ? campaign::default_store_directory() : fs::path(store_);
+  const fs::path store_dir = store_.empty() ? store::default_store_directory() : fs::path(store_);
   try {
-    auto store = campaign::Store::open_read_only(store_dir);
-    std::optional<campaign::CampaignRecord> chosen;
+    auto store = store::Store::open_read_only(store_dir);
+    std::optional<store::CampaignRecord> chosen;
     if (campaign_.empty()) {
       const auto all = store.campaigns();
       if (!all.empty()) chosen = all.back();
@@ -44,15 +44,15 @@ int ReportCommand::run() {
     // A sweep's own settings decide its statuses, as its night's report did.
     const nlohmann::json config = nlohmann::json::parse(chosen->config_json, nullptr, false);
     const nlohmann::json sweep = config.is_object() ? config.value("sweep", nlohmann::json::object()) : nlohmann::json::object();
-    sweep::HistoryOptions options;
+    findings::HistoryOptions options;
     options.confidence = confidence_.value_or(sweep.value("fixed_confidence", 0.95));
     options.evidence_runs = evidence_runs_.value_or(sweep.value("evidence_runs", 3u));
     options.as_of = chosen->id;
-    const auto signatures = sweep::signature_history(store, chosen->name, options);
+    const auto signatures = findings::signature_history(store, chosen->name, options);
     const auto written = report::write_html_report(store, chosen->name, signatures, html_dir_);
     std::cout << "wrote " << written.front().string() << " and " << written.size() - 1 << " signature page(s) for '" << chosen->name << "'\n";
     return kExitOk;
-  } catch (const campaign::StoreError& e) {
+  } catch (const store::StoreError& e) {
     std::cerr << "omnilink report: " << e.what() << "\n";
     return kExitUsage;
   } catch (const std::exception& e) {

@@ -4,15 +4,15 @@
 #include <fstream>
 #include <iostream>
 
-#include "campaign/results_doc.hpp"
+#include "report/results_doc.hpp"
 
 namespace omnilink::cli {
-using namespace omnilink::campaign;
+using namespace omnilink::report;
 
 namespace {
 
 // An id names that campaign; a name its newest one.
-std::optional<CampaignRecord> find_campaign(Store& store, const std::string& what) {
+std::optional<store::CampaignRecord> find_campaign(store::Store& store, const std::string& what) {
   if (auto c = store.campaign(what)) return c;
   return store.latest_campaign(what);
 }
@@ -30,17 +30,17 @@ void ResultsCommand::add_to(CLI::App& app) {
 
 int ResultsCommand::run() {
   try {
-    Store store = store_.open_read_only();
-    const auto load = [&](const std::string& what) -> std::optional<CampaignRuns> {
+    store::Store store = store_.open_read_only();
+    const auto load = [&](const std::string& what) -> std::optional<report::CampaignRuns> {
       const auto campaign = find_campaign(store, what);
       if (!campaign) {
         std::cerr << "omnilink results: no campaign '" << what << "' in " << store.directory().string() << " ("
                   << campaigns_note(store) << ")\n";
         return std::nullopt;
       }
-      return CampaignRuns{*campaign, store.runs(campaign->id)};
+      return report::CampaignRuns{*campaign, store.runs(campaign->id)};
     };
-    ResultsInput input;
+    report::ResultsInput input;
     input.store = store_label_.empty() ? store.directory().string() : store_label_;
     for (const auto& h : hunts_) {
       auto c = load(h);
@@ -56,7 +56,7 @@ int ResultsCommand::run() {
       if (!c) return kExitUsage;
       input.results.push_back(std::move(*c));
     }
-    const std::string doc = results_markdown(input);
+    const std::string doc = report::results_markdown(input);
     if (output_.empty()) {
       std::cout << doc;
       return 0;
@@ -69,7 +69,7 @@ int ResultsCommand::run() {
       return kExitUsage;
     }
     return 0;
-  } catch (const StoreError& e) {
+  } catch (const store::StoreError& e) {
     std::cerr << "omnilink results: " << e.what() << "\n";
     return kExitUsage;
   }

@@ -1,5 +1,5 @@
 // `omnilink results [CAMPAIGN ...] [--hunt CAMPAIGN ...] [-o FILE]`: the results document
-// (campaign/results_doc) for a store's campaigns, as Markdown: docs/results.md is this command's
+// (report/results_doc) for a store's campaigns, as Markdown: docs/results.md is this command's
 // output (scripts/results). A CAMPAIGN is an id (`tbb-2`) or a name (its newest campaign); without
 // any CAMPAIGN or --hunt, every campaign name of the store, oldest first.
 // Exit code: 0, or 3 for an unknown campaign, a missing store or an unwritable output file.

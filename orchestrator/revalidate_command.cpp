@@ -7,10 +7,12 @@
 
 #include "campaign/campaign_file.hpp"
 #include "campaign/recording.hpp"
-#include "campaign/report.hpp"
-#include "campaign/run_outcome.hpp"
+#include "report/campaign_report.hpp"
+#include "store/outcome.hpp"
 #include "campaign/validation_pool.hpp"
 #include "platform/memory.hpp"
+#include "platform/toolchain.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
@@ -25,8 +27,9 @@ void RevalidateCommand::add_to(CLI::App& app) {
   sub_->add_option("--checker", checker_, "native | tlc | auto | both (default: the campaign's)")
       ->check(CLI::IsMember({"native", "tlc", "auto", "both"}));
   sub_->add_option("--tlc-heap", tlc_heap_, "TLC's Java heap (default: the campaign's)");
-  sub_->add_option("--tlc-timeout", tlc_timeout_s_, "Seconds a validation may take (default: the campaign's)")->check(CLI::PositiveNumber);
-  sub_->add_option("--tlc-jobs", tlc_jobs_, "Validations at once (default: what free memory holds)")->check(CLI::PositiveNumber);
+  sub_->add_option("--validation-timeout,--tlc-timeout", timeout_s_, "Seconds a validation may take, either checker (default: the campaign's)")
+      ->check(CLI::PositiveNumber);
+  sub_->add_option("--validation-jobs,--tlc-jobs", jobs_, "Validations at once (default: as a campaign decides it)")->check(CLI::PositiveNumber);
 }
 
 int RevalidateCommand::run() {
@@ -41,7 +44,7 @@ int RevalidateCommand::run() {
     }
   }
   try {
-    Store store = store_.open();
+    store::Store store = store_.open();
     const auto slash = what_.rfind('/');
     const std::string campaign_id = slash == std::string::npos ? what_ : what_.substr(0, slash);
     const auto campaign = store.campaign(campaign_id);
@@ -49,7 +52,7 @@ int RevalidateCommand::run() {
       std::cerr << "omnilink revalidate: no campaign '" << campaign_id << "'; " << campaigns_note(store) << "\n";
       return kExitUsage;
     }
-    std::vector<RunRecord> runs;
+    std::vector<store::RunRecord> runs;
     if (slash == std::string::npos) {
       runs = store.runs(campaign_id);
     } else if (auto run = store.run(what_)) {
@@ -59,24 +62,23 @@ int RevalidateCommand::run() {
       return kExitUsage;
     }
     CampaignConfig config = stored_campaign(nlohmann::json::parse(campaign->config_json), campaign_id);
-    if (!tlc_heap_.empty()) config.tlc.heap = tlc_heap_;
+    if (!tlc_heap_.empty()) config.validation.tlc.heap = tlc_heap_;
     if (!checker_.empty()) config.validation.checker = *validation::parse_checker(checker_);
-    if (tlc_timeout_s_) config.tlc.timeout = std::chrono::seconds(*tlc_timeout_s_);
-    if (!platform::parse_byte_size(config.tlc.heap)) {
-      std::cerr << "omnilink revalidate: --tlc-heap " << config.tlc.heap << ": digits, then k, m or g (e.g. 2g)\n";
+    if (timeout_s_) config.validation.timeout = std::chrono::seconds(*timeout_s_);
+    if (jobs_) config.validation.jobs = *jobs_;
+    if (!platform::parse_byte_size(config.validation.tlc.heap)) {
+      std::cerr << "omnilink revalidate: --tlc-heap " << config.validation.tlc.heap << ": digits, then k, m or g (e.g. 2g)\n";
       return kExitUsage;
     }
-    std::string why;
-    const unsigned jobs = tlc_jobs_ ? *tlc_jobs_ : memory_bounded_jobs(config.tlc.heap, config.jobs, why);
-
+    const bool tlc_available = find_tlc_jar().found() && find_java().found();
     boost::asio::io_context io;
-    ValidationPool pool(io, jobs);
-    std::vector<RunRecord> validated;
+    ValidationPool pool(io, validation_jobs(config.validation, config.jobs, tlc_available).count);
+    std::vector<store::RunRecord> validated;
     std::size_t submitted = 0;
     // The results arrive from the pool's threads: the loop must wait for them, not end at once.
     auto waiting = boost::asio::make_work_guard(io);
     for (auto& run : runs) {
-      if (!run_layout::has_trace(run.dir)) {
+      if (!trace::RunLayout(run.dir).has_trace()) {
         std::cout << run.key() << ": skipped (" << run.status << ", no trace)\n";
         continue;
       }
@@ -92,20 +94,20 @@ int RevalidateCommand::run() {
       }
       ++submitted;
       // Revalidation is asked for run by run: TLC confirms every native FAIL (where it is present).
-      pool.submit(validate_options(target, config.tlc, config.validation, true, run.dir), [] {},
+      pool.submit(validate_options(target, config.validation, true, run.dir), [] {},
                   [&, run, spec = target.spec](validation::ValidationResult result) mutable {
                     record_validation(store, run, result, spec);
-                    std::cout << run.key() << ": " << outcome(run) << (result.reason.empty() ? "" : " - " + result.reason) << "\n";
+                    std::cout << run.key() << ": " << store::outcome(run) << (result.reason.empty() ? "" : " - " + result.reason) << "\n";
                     validated.push_back(std::move(run));
                     if (validated.size() == submitted) waiting.reset();
                   });
     }
     if (submitted == 0) waiting.reset();
     io.run();
-    std::cout << "\n" << summary_table(validated);
-    if (const std::string problems = problem_report(validated); !problems.empty()) std::cout << "\n" << problems;
-    return exit_code_for(validated);
-  } catch (const StoreError& e) {
+    std::cout << "\n" << report::summary_table(validated);
+    if (const std::string problems = report::problem_report(validated); !problems.empty()) std::cout << "\n" << problems;
+    return store::exit_code_for(validated);
+  } catch (const store::StoreError& e) {
     std::cerr << "omnilink revalidate: " << e.what() << "\n";
     return kExitUsage;
   } catch (const CampaignFileError& e) {

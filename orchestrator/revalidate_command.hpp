@@ -23,8 +23,8 @@ class RevalidateCommand : public Command {
   StoreOption store_;
   std::string what_;
   std::string spec_, mc_, checker_, tlc_heap_;
-  std::optional<int> tlc_timeout_s_;
-  std::optional<unsigned> tlc_jobs_;
+  std::optional<int> timeout_s_;
+  std::optional<unsigned> jobs_;
 };
 
 }  // namespace omnilink::cli

@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
@@ -44,9 +44,9 @@ bool ScaleOutOptions::apply_shard(const std::string& verb, campaign::CampaignCon
 }
 
 bool ScaleOutOptions::continue_shard(const campaign::CampaignConfig& config, bool& resume, std::string& resume_id) const {
-  if (!config.shard || resume || !campaign::has_index(config.store)) return true;
+  if (!config.shard || resume || !store::has_index(config.store)) return true;
   try {
-    auto existing = campaign::Store::open_read_only(config.store);
+    auto existing = store::Store::open_read_only(config.store);
     if (const auto previous = existing.latest_campaign(config.name);
         previous && nlohmann::json::parse(previous->config_json).value("shard", nlohmann::json()) == config.to_json().at("shard")) {
       std::cout << "shard " << config.shard->text() << " has a campaign in this store already: continuing " << previous->id << "\n";
@@ -54,7 +54,7 @@ bool ScaleOutOptions::continue_shard(const campaign::CampaignConfig& config, boo
       resume_id = previous->id;
     }
     return true;
-  } catch (const campaign::StoreError& e) {
+  } catch (const store::StoreError& e) {
     std::cerr << "omnilink: " << e.what() << "\n";
     return false;
   }

@@ -10,25 +10,25 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/recording.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::cli {
 namespace {
 
 namespace fs = std::filesystem;
-namespace run_layout = campaign::run_layout;
-using campaign::RunRecord;
-using campaign::ValidationRecord;
+using store::RunRecord;
+using store::ValidationRecord;
 
 // What a run leaves in its directory (docs/trace-format.md), by label. rr/ only
 // exists for recorded runs, so it is listed only when it is there; the others are always listed
 // (marked when missing: a run that crashed early has no trace, a pending one nothing at all).
 std::vector<std::pair<std::string, fs::path>> run_paths(const RunRecord& r) {
-  const fs::path dir = r.dir;
-  std::vector<std::pair<std::string, fs::path>> paths{{"dir", dir}, {"trace", dir / "trace"}};
-  if (fs::exists(run_layout::recording(dir))) paths.emplace_back("rr", run_layout::recording(dir));
-  paths.emplace_back("harness.out", run_layout::harness_out(dir));
-  paths.emplace_back("harness.err", run_layout::harness_err(dir));
-  paths.emplace_back("result.json", dir / "validation" / "result.json");
+  const trace::RunLayout layout(r.dir);
+  std::vector<std::pair<std::string, fs::path>> paths{{"dir", layout.root}, {"trace", layout.traces()}};
+  if (fs::exists(layout.recording())) paths.emplace_back("rr", layout.recording());
+  paths.emplace_back("harness.out", layout.harness_out());
+  paths.emplace_back("harness.err", layout.harness_err());
+  paths.emplace_back("result.json", layout.result());
   return paths;
 }
 
@@ -101,7 +101,7 @@ void ShowCommand::add_to(CLI::App& app) {
 
 int ShowCommand::run() {
   try {
-    campaign::Store store = store_.open_read_only();
+    store::Store store = store_.open_read_only();
     const std::optional<RunRecord> run = store.run(key_);
     if (!run) {
       std::cerr << "omnilink show: " << unknown_run_message(store, key_) << "\n";
@@ -115,7 +115,7 @@ int ShowCommand::run() {
     for (const auto& [label, path] : run_paths(*run)) j["paths"][label] = path.string();
     print_json(j);
     return kExitOk;
-  } catch (const campaign::StoreError& e) {
+  } catch (const store::StoreError& e) {
     std::cerr << "omnilink show: " << e.what() << "\n";
     return kExitUsage;
   }

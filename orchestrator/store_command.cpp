@@ -2,8 +2,8 @@
 
 #include <iostream>
 
-#include "campaign/store.hpp"
-#include "campaign/store_rebuild.hpp"
+#include "store/store.hpp"
+#include "store/rebuild.hpp"
 
 namespace omnilink::cli {
 
@@ -15,11 +15,11 @@ void StoreCommand::add_to(CLI::App& app) {
 }
 
 int StoreCommand::run() {
-  const std::filesystem::path store = directory_.empty() ? campaign::default_store_directory() : std::filesystem::path(directory_);
-  campaign::RebuildReport report;
+  const std::filesystem::path store = directory_.empty() ? store::default_store_directory() : std::filesystem::path(directory_);
+  store::RebuildReport report;
   try {
-    report = campaign::rebuild_index(store);
-  } catch (const campaign::StoreError& e) {
+    report = store::rebuild_index(store);
+  } catch (const store::StoreError& e) {
     std::cerr << "omnilink store rebuild: " << e.what() << "\n";
     return kExitUsage;
   } catch (const std::filesystem::filesystem_error& e) {

@@ -9,10 +9,10 @@
 #include "platform/subprocess.hpp"
 #include "report/html_report.hpp"
 #include "sweep/retention.hpp"
-#include "sweep/signature_history.hpp"
+#include "findings/signature_history.hpp"
 #include "sweep/sweep_clock.hpp"
 #include "sweep/sweep_file.hpp"
-#include "sweep/sweep_report.hpp"
+#include "report/sweep_report.hpp"
 #include "sweep/sweep_source.hpp"
 
 namespace omnilink::cli {
@@ -78,27 +78,27 @@ std::optional<bool> SweepCommand::run_on_slurm(CampaignSession& session, const S
   if (config.sweep.max_runs) arguments.insert(arguments.end(), {"--max-runs", share(*config.sweep.max_runs)});
   if (config.sweep.max_failures) arguments.insert(arguments.end(), {"--max-failures", share(*config.sweep.max_failures)});
   arguments.push_back("--plain");
-  const std::int64_t deadline_ms = campaign::now_ms() + clock.left().count();
+  const std::int64_t deadline_ms = store::now_ms() + clock.left().count();
   return scale_out_.run_on_slurm("sweep", session, config.campaign, std::move(arguments), deadline_ms, nullptr, progress, lost,
                                  [&clock] { clock.save(); });
 }
 
-SweepSummary SweepCommand::summarize(campaign::Store& store, const SweepConfig& config, const std::string& id) const {
-  SweepSummary summary;
+report::SweepSummary SweepCommand::summarize(store::Store& store, const SweepConfig& config, const std::string& id) const {
+  report::SweepSummary summary;
   summary.sweep = *store.campaign(id);
   summary.runs = store.runs(id);
-  summary.signatures = signature_history(store, config.campaign.name, {config.sweep.fixed_confidence, config.sweep.evidence_runs, id});
+  summary.signatures = findings::signature_history(store, config.campaign.name, {config.sweep.fixed_confidence, config.sweep.evidence_runs, id});
   summary.confidence = config.sweep.fixed_confidence;
   return summary;
 }
 
-int SweepCommand::publish(campaign::Store& store, const SweepConfig& config, const SweepSummary& summary) const {
-  const std::string markdown = sweep_markdown(summary);
+int SweepCommand::publish(store::Store& store, const SweepConfig& config, const report::SweepSummary& summary) const {
+  const std::string markdown = report::sweep_markdown(summary);
   std::cout << "\n" << markdown;
   bool reports_ok = true;
   if (!markdown_file_.empty()) reports_ok &= write_report("sweep", markdown_file_, markdown);
-  if (!options_.json_file.empty()) reports_ok &= write_report("sweep", options_.json_file, sweep_json(summary).dump(2) + "\n");
-  if (!options_.junit_file.empty()) reports_ok &= write_report("sweep", options_.junit_file, sweep_junit(summary));
+  if (!options_.json_file.empty()) reports_ok &= write_report("sweep", options_.json_file, report::sweep_json(summary).dump(2) + "\n");
+  if (!options_.junit_file.empty()) reports_ok &= write_report("sweep", options_.junit_file, report::sweep_junit(summary));
   if (!html_dir_.empty()) {
     try {
       report::write_html_report(store, config.campaign.name, summary.signatures, html_dir_);
@@ -107,14 +107,14 @@ int SweepCommand::publish(campaign::Store& store, const SweepConfig& config, con
       reports_ok = false;
     }
   }
-  const int code = sweep_exit_code(summary);
+  const int code = report::sweep_exit_code(summary);
   return reports_ok ? code : std::max(code, 2);
 }
 
 int SweepCommand::report_only(const SweepConfig& config) const {
   const fs::path store_dir = config.campaign.store;
   try {
-    auto store = campaign::Store::open_read_only(store_dir);
+    auto store = store::Store::open_read_only(store_dir);
     const auto record = resume_id_.empty() ? store.latest_campaign(config.campaign.name) : store.campaign(resume_id_);
     if (!record) {
       std::cerr << "omnilink sweep: --report: " << store_dir.string() << " has no "
@@ -129,7 +129,7 @@ int SweepCommand::report_only(const SweepConfig& config) const {
     SweepClock clock = SweepClock::read(clock_file);
     SweepSource source(config, record->id, clock);
     source.prepare(store);
-    SweepSummary summary = summarize(store, config, record->id);
+    report::SweepSummary summary = summarize(store, config, record->id);
     summary.shares = source.shares();
     // A sweep merged from shards has no clock of its own: the time its runs took stands for it.
     std::int64_t first = 0, last = 0;
@@ -182,9 +182,13 @@ int SweepCommand::run() {
     return kExitUsage;
   }
   const auto left_s = std::chrono::duration_cast<std::chrono::seconds>(clock->left()).count();
+  // Decided before the sweep writes anything: the free space it found is what it may not take.
+  const bool default_quota = !config.sweep.store_quota;
+  const std::uint64_t quota = default_quota ? default_store_quota(config.campaign.store) : *config.sweep.store_quota;
   session->print_header(std::cout, "configurations: " + std::to_string(config.configurations.size()) + " over " +
                                        std::to_string(config.campaign.targets.size()) + " target(s); budget left " +
-                                       std::to_string(std::max<long long>(0, left_s)) + " s");
+                                       std::to_string(std::max<long long>(0, left_s)) + " s; store quota " + size_text(quota) +
+                                       (default_quota ? " (the store's size plus half the free space; store_quota sets one)" : ""));
   campaign::Progress progress(std::cout, !options_.plain && ::isatty(STDOUT_FILENO) == 1, /*open_ended=*/true);
   SweepSource source(config, id, *clock);
   std::optional<bool> ran;
@@ -210,28 +214,28 @@ int SweepCommand::run() {
   }
   const bool completed = *ran;
 
-  SweepSummary summary = summarize(session->store(), config, id);
+  report::SweepSummary summary = summarize(session->store(), config, id);
   summary.shares = source.shares();
   summary.spent = clock->spent();
   // Tasks on Slurm may all end before the budget and caps do (each with its share of the caps).
   summary.stop_reason = !completed ? "interrupted" : source.stop_reason().empty() ? "tasks" : source.stop_reason();
   summary.missing_tasks = lost;
-  // What the sweep dropped as its runs finished, then, with a quota, what pruning to it removed.
+  // What the sweep dropped as its runs finished, then what pruning to the quota removed.
   summary.retention = source.dropped();
+  summary.retention.quota = quota;
+  summary.retention.default_quota = default_quota;
   try {
-    if (config.sweep.store_quota) {
-      const PruneReport pruned = prune_store(session->store(), {config.sweep.store_quota, config.sweep.evidence_runs, false});
-      summary.retention.size_before = pruned.size_before;
-      summary.retention.freed += pruned.freed;
-      summary.retention.pruned.insert(summary.retention.pruned.end(), pruned.pruned.begin(), pruned.pruned.end());
-      summary.retention.quota_met = pruned.quota_met;
-    }
-    summary.retention.evidence = evidence_runs(session->store(), config.sweep.evidence_runs).size();
+    const PruneReport pruned = prune_store(session->store(), {quota, config.sweep.evidence_runs, false});
+    summary.retention.size_before = pruned.size_before;
+    summary.retention.freed += pruned.freed;
+    summary.retention.pruned.insert(summary.retention.pruned.end(), pruned.pruned.begin(), pruned.pruned.end());
+    summary.retention.quota_met = pruned.quota_met;
+    summary.retention.evidence = pruned.evidence;
   } catch (const fs::filesystem_error& e) {
     std::cerr << "omnilink sweep: retention: " << e.what() << "\n";
   }
   const int code = publish(session->store(), config, summary);
-  const int verdict = sweep_exit_code(summary);
+  const int verdict = report::sweep_exit_code(summary);
   std::cout << "\nsweep " << id << ": "
             << (completed ? verdict == 0 ? "nothing new" : verdict == 1 ? "NEW OR REGRESSED SIGNATURES" : "some runs have no verdict"
                      : "INTERRUPTED; continue it with: " + shell_command_line(resume_command(config.campaign.store, id)))

@@ -1,7 +1,7 @@
 // `omnilink sweep FILE`: the nightly job. Loads the sweep file (sweep/sweep_file), starts or resumes
 // the sweep's clock, runs the engine with a SweepSource until the budget or a cap ends it, then
-// reports what changed since the previous sweep of the same file (sweep/signature_history,
-// sweep/sweep_report): on stdout, and as Markdown, JSON and JUnit files and an HTML report
+// reports what changed since the previous sweep of the same file (findings/signature_history,
+// report/sweep_report): on stdout, and as Markdown, JSON and JUnit files and an HTML report
 // (report/html_report) when asked. With --shard I/N it sweeps as one of N shards, into a store that
 // `omnilink merge` brings together with the others'; with --executor slurm a Slurm job array's
 // tasks sweep as shards until the deadline while this process merges what they deliver
@@ -20,7 +20,7 @@
 #include "orchestrator/scale_out_options.hpp"
 #include "sweep/sweep_clock.hpp"
 #include "sweep/sweep_file.hpp"
-#include "sweep/sweep_report.hpp"
+#include "report/sweep_report.hpp"
 
 namespace omnilink::cli {
 
@@ -34,9 +34,9 @@ class SweepCommand : public Command {
   // Runs the session's sweep as Slurm tasks until the clock's budget ends; `lost` gets the tasks
   // that delivered nothing. Nullopt after printing why it could not.
   // The report's parts every sweep has, read from the store: the sweep, its runs, its signatures.
-  sweep::SweepSummary summarize(campaign::Store& store, const sweep::SweepConfig& config, const std::string& id) const;
+  report::SweepSummary summarize(store::Store& store, const sweep::SweepConfig& config, const std::string& id) const;
   // Prints the report and writes the files asked for; the exit code (2 at least when a file could not be written).
-  int publish(campaign::Store& store, const sweep::SweepConfig& config, const sweep::SweepSummary& summary) const;
+  int publish(store::Store& store, const sweep::SweepConfig& config, const report::SweepSummary& summary) const;
   // --report: the report of a sweep already in the store, running nothing.
   int report_only(const sweep::SweepConfig& config) const;
   std::optional<bool> run_on_slurm(CampaignSession& session, const sweep::SweepConfig& config, const sweep::SweepClock& clock,

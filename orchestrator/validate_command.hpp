@@ -1,5 +1,5 @@
-// `omnilink validate RUN_DIR --spec SPEC.tla [--mc MC.tla]`: one run against a spec with TLC
-// (tla/validation). Exit code: 0 pass, 1 fail, 2 unknown, 3 error.
+// `omnilink validate RUN_DIR --spec SPEC.tla [--mc MC.tla]`: one run (or history file) against a
+// spec, with the checker `--checker` names (validation/validate.hpp). Exit code: 0 pass, 1 fail, 2 unknown, 3 error.
 #pragma once
 
 #include "orchestrator/command.hpp"

@@ -34,7 +34,7 @@ ToolLocation find_gdb();
 ToolLocation find_java();
 ToolLocation find_tlc_jar();  // the tla2tools.jar file
 ToolLocation find_rr();
-ToolLocation find_addr2line();  // binutils': names a crash's frames (campaign/crash_site.hpp)
+ToolLocation find_addr2line();  // binutils': names a crash's frames (findings/crash_site.hpp)
 ToolLocation find_chromium();   // Debian's headless browser: only the HTML report's browser test needs it
 
 }  // namespace omnilink

@@ -3,11 +3,12 @@
 #include <fstream>
 
 #include "replay/gdb_commands.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::replay {
 namespace fs = std::filesystem;
 
-fs::path replay_dir(const fs::path& run_dir) { return run_dir / "replay"; }
+fs::path replay_dir(const fs::path& run_dir) { return trace::RunLayout(run_dir).replay(); }
 
 fs::path command_file(const fs::path& run_dir, const trace::Operation& op) {
   return replay_dir(run_dir) / (op.id() + ".gdb");
@@ -17,7 +18,7 @@ bool reruns_the_same(const trace::RunMeta& meta) { return meta.threads == 1 && m
 
 bool reruns_the_same(const fs::path& run_dir) {
   try {
-    return reruns_the_same(trace::read_run_meta(run_dir / "meta.json"));
+    return reruns_the_same(trace::read_run_meta(trace::RunLayout(run_dir).meta()));
   } catch (const trace::RunDirError&) {
     return false;
   }

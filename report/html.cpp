@@ -1,10 +1,6 @@
 #include "report/html.hpp"
 
-#include "campaign/report.hpp"
-
 namespace omnilink::report {
-
-std::string html_escape(const std::string& text) { return campaign::xml_escape(text); }
 
 std::string html_page(const std::string& title, const std::string& body) {
   // Colours name what a bar means on every page: linearized (grey), the operation the spec refused

@@ -8,38 +8,39 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "campaign/crash_site.hpp"
-#include "campaign/failure_signature.hpp"
+#include "findings/crash_site.hpp"
+#include "findings/failure_signature.hpp"
 #include "campaign/recording.hpp"
-#include "campaign/report.hpp"
-#include "campaign/run_outcome.hpp"
+#include "report/campaign_report.hpp"
+#include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "report/frontier_timeline.hpp"
 #include "report/html.hpp"
 #include "sweep/sweep_clock.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::report {
 namespace fs = std::filesystem;
-using campaign::RunRecord;
+using store::RunRecord;
 
 namespace {
 
 /// One campaign of the name, as the "over time" chart and table show it.
 struct CampaignPoint {
-  campaign::CampaignRecord campaign;
+  store::CampaignRecord campaign;
   std::size_t runs = 0, failures = 0, crashed = 0, without_verdict = 0;
   std::int64_t spent_ms = 0;  // a sweep's clock; a campaign's wall time
 
   double runs_per_hour() const { return spent_ms > 0 ? static_cast<double>(runs) * 3.6e6 / static_cast<double>(spent_ms) : 0; }
 };
 
-std::vector<CampaignPoint> campaigns_over_time(campaign::Store& store, const std::string& name) {
+std::vector<CampaignPoint> campaigns_over_time(store::Store& store, const std::string& name) {
   std::vector<CampaignPoint> points;
   for (auto& c : store.campaigns()) {
     if (c.name != name) continue;
     CampaignPoint p;
     for (const auto& run : store.runs(c.id)) {
-      const std::string o = campaign::outcome(run);
+      const std::string o = store::outcome(run);
       if (o == "interrupted" || o == "pending") continue;  // not a run that happened
       ++p.runs;
       if (o == "fail") ++p.failures;
@@ -47,7 +48,7 @@ std::vector<CampaignPoint> campaigns_over_time(campaign::Store& store, const std
       else if (o != "pass") ++p.without_verdict;
     }
     const auto clock = sweep::recorded_sweep_time(store.directory(), c.id);
-    p.spent_ms = clock ? clock->count() : (c.finished_ms ? c.finished_ms : campaign::now_ms()) - c.created_ms;
+    p.spent_ms = clock ? clock->count() : (c.finished_ms ? c.finished_ms : store::now_ms()) - c.created_ms;
     p.campaign = std::move(c);
     points.push_back(std::move(p));
   }
@@ -112,7 +113,7 @@ std::string over_time_chart(const std::vector<CampaignPoint>& points) {
 }
 
 std::string index_page(const std::string& name, const std::vector<CampaignPoint>& points,
-                       const std::vector<sweep::SignatureHistory>& signatures) {
+                       const std::vector<findings::SignatureHistory>& signatures) {
   std::ostringstream b;
   b << "<h1>omnilink report: " << html_escape(name) << "</h1>\n"
     << "<p>The campaigns and sweeps named " << code(name) << " in this store, oldest first, and every failure signature they "
@@ -141,7 +142,7 @@ std::string index_page(const std::string& name, const std::vector<CampaignPoint>
       << "<td class=\"status-" << html_escape(h.status) << "\">" << html_escape(h.status) << (h.fixed_now ? " (now)" : "") << "</td>"
       << td(h.target) << td(h.signature.title) << td_num(static_cast<double>(h.count)) << "<td>" << code(h.first_seen) << "</td><td>"
       << code(h.last_seen) << "</td>" << td_num(static_cast<double>(h.runs_since))
-      << td(sweep::fixed_after(h)) << "</tr>\n";
+      << td(findings::fixed_after(h)) << "</tr>\n";
   }
   b << "</table>\n";
   return html_page("omnilink report: " + name, b.str());
@@ -174,7 +175,7 @@ std::string timeline_section(const RunRecord& run, const FrontierTimeline& t, bo
   return b.str();
 }
 
-std::string crash_section(const RunRecord& run, const campaign::CrashSite& site) {
+std::string crash_section(const RunRecord& run, const findings::CrashSite& site) {
   std::ostringstream b;
   b << "<h2 id=\"crash\">Where " << code(run.key()) << " crashed</h2>\n<p>" << html_escape(site.signal_name) << " in "
     << code(site.executable) << (site.note.empty() ? "" : ": " + html_escape(site.note)) << "</p>\n"
@@ -187,7 +188,7 @@ std::string crash_section(const RunRecord& run, const campaign::CrashSite& site)
   return b.str() + "</table>\n";
 }
 
-std::string signature_page(campaign::Store& store, const sweep::SignatureHistory& h) {
+std::string signature_page(store::Store& store, const findings::SignatureHistory& h) {
   std::ostringstream b;
   b << "<p><a href=\"index.html\">All signatures</a></p>\n<h1>Signature " << code(h.signature.id) << "</h1>\n<p id=\"title\">"
     << html_escape(h.signature.title) << "</p>\n<table id=\"facts\">\n"
@@ -201,7 +202,7 @@ std::string signature_page(campaign::Store& store, const sweep::SignatureHistory
   std::vector<RunRecord> evidence;
   for (const auto& key : h.runs)
     if (auto run = store.run(key)) {
-      run->dir = campaign::run_directory(store.directory(), run->campaign, run->id).string();  // where it is now
+      run->dir = store::run_directory(store.directory(), run->campaign, run->id).string();  // where it is now
       evidence.push_back(std::move(*run));
     }
   b << "<h2 id=\"symptoms\">Symptoms</h2>\n<p>How its runs showed it (the refusal in detail).</p>\n<table id=\"symptom-table\">\n"
@@ -215,9 +216,9 @@ std::string signature_page(campaign::Store& store, const sweep::SignatureHistory
   b << "<h2 id=\"evidence\">Evidence runs</h2>\n<table id=\"evidence-runs\">\n<tr><th>run</th><th>outcome</th><th>symptom</th>"
        "<th>how to replay it</th></tr>\n";
   for (const auto& run : evidence) {
-    const auto signature = campaign::failure_signature(run);
-    b << "<tr><td>" << code(run.key()) << "</td>" << td(campaign::outcome(run)) << "<td>" << (signature ? code(signature->symptom.id) : "")
-      << "</td><td>" << code(campaign::replay_hint(run)) << "</td></tr>\n";
+    const auto signature = findings::failure_signature(run);
+    b << "<tr><td>" << code(run.key()) << "</td>" << td(store::outcome(run)) << "<td>" << (signature ? code(signature->symptom.id) : "")
+      << "</td><td>" << code(report::replay_hint(run)) << "</td></tr>\n";
   }
   b << "</table>\n";
 
@@ -225,8 +226,8 @@ std::string signature_page(campaign::Store& store, const sweep::SignatureHistory
     const RunRecord& first = evidence.front();
     try {
       if (const auto timeline = read_frontier_timeline(first.dir))
-        b << timeline_section(first, *timeline, fs::exists(campaign::run_layout::recording(first.dir)));
-      else if (const auto site = campaign::read_crash_site(first.dir))
+        b << timeline_section(first, *timeline, fs::exists(trace::RunLayout(first.dir).recording()));
+      else if (const auto site = findings::read_crash_site(first.dir))
         b << crash_section(first, *site);
     } catch (const std::exception& e) {
       b << "<p class=\"error\">Cannot show the frontier of " << code(first.key()) << ": " << html_escape(e.what()) << "</p>\n";
@@ -249,8 +250,8 @@ std::string signature_page_name(const std::string& signature_id) {
   return "signature-" + signature_id + ".html";
 }
 
-std::vector<fs::path> write_html_report(campaign::Store& store, const std::string& name,
-                                        const std::vector<sweep::SignatureHistory>& signatures, const fs::path& out) {
+std::vector<fs::path> write_html_report(store::Store& store, const std::string& name,
+                                        const std::vector<findings::SignatureHistory>& signatures, const fs::path& out) {
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw std::runtime_error("cannot create " + out.string() + ": " + ec.message());

@@ -6,23 +6,23 @@
 // (for a crash: the frames where it struck). The pages open from disk with no server and load
 // nothing; every string from a trace, spec, file or store is escaped (report/html.hpp); paths are
 // relative to the store. Which signatures and statuses to show is the caller's
-// (sweep::signature_history); this module only reads the store and the runs' files.
+// (findings::signature_history); this module only reads the store and the runs' files.
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include "campaign/store.hpp"
-#include "sweep/signature_history.hpp"
+#include "store/store.hpp"
+#include "findings/signature_history.hpp"
 
 namespace omnilink::report {
 
 /// Writes OUT/index.html and a page per signature into `out` (created if needed; other files in it
 /// are left alone) and returns the files written, index first. Throws std::runtime_error naming a
 /// file it cannot write.
-std::vector<std::filesystem::path> write_html_report(campaign::Store& store, const std::string& name,
-                                                     const std::vector<sweep::SignatureHistory>& signatures,
+std::vector<std::filesystem::path> write_html_report(store::Store& store, const std::string& name,
+                                                     const std::vector<findings::SignatureHistory>& signatures,
                                                      const std::filesystem::path& out);
 
 /// The page file of a signature: "signature-<id>.html" (ids are hex digits, checked).

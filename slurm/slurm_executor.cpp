@@ -10,15 +10,15 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/join.hpp"
-#include "campaign/merge.hpp"
-#include "campaign/run_outcome.hpp"
+#include "platform/join.hpp"
+#include "store/merge.hpp"
+#include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "platform/subprocess.hpp"
 
 namespace omnilink::slurm {
 namespace fs = std::filesystem;
-using campaign::RunRecord;
+using store::RunRecord;
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
@@ -64,9 +64,9 @@ struct Task {
 
 struct SlurmExecutor::State {
   const campaign::CampaignConfig& config;
-  campaign::Store& store;
+  store::Store& store;
   std::string id;
-  const campaign::CampaignLock& lock;
+  const store::CampaignLock& lock;
   SlurmClient client;
   TaskSpec spec;
   SlurmSettings settings;
@@ -93,14 +93,14 @@ struct SlurmExecutor::State {
   /// The split: fixed when the campaign starts (merged-shards.json), refused for a campaign that
   /// ran without Slurm (its finished runs belong to no shard).
   std::uint32_t shard_count() {
-    if (const auto merged = campaign::merged_shards(store_dir, id)) return merged->count;
+    if (const auto merged = store::merged_shards(store_dir, id)) return merged->count;
     const auto runs = store.runs(id);
-    if (std::any_of(runs.begin(), runs.end(), campaign::has_outcome))
+    if (std::any_of(runs.begin(), runs.end(), store::has_outcome))
       throw std::runtime_error("campaign " + id + " has runs done without --executor slurm; continue it without it");
     // A sweep runs as many tasks as may run at once, each until the deadline.
     const auto count = spec.sweep() ? settings.concurrency
                                     : static_cast<std::uint32_t>(std::max<std::size_t>(1, (runs.size() + settings.batch - 1) / settings.batch));
-    campaign::start_merged_campaign(store_dir, id, count);
+    store::start_merged_campaign(store_dir, id, count);
     return count;
   }
 
@@ -112,7 +112,7 @@ struct SlurmExecutor::State {
         share.shard = campaign::Shard{i, count};
         for (const auto& run : campaign::planned_records(share, id, store_dir)) tasks[i].run_ids.push_back(run.id);
       }
-    const auto merged = campaign::merged_shards(store_dir, id);
+    const auto merged = store::merged_shards(store_dir, id);
     std::map<std::string, RunRecord> runs;
     for (auto& run : store.runs(id)) runs.emplace(run.id, std::move(run));
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -120,7 +120,7 @@ struct SlurmExecutor::State {
       // A sweep's task is settled only by its delivery: it has no planned runs to look at.
       t.settled = merged->merged.contains(i) ||
                   (!spec.sweep() &&
-                   std::all_of(t.run_ids.begin(), t.run_ids.end(), [&](const std::string& r) { return campaign::has_outcome(runs.at(r)); }));
+                   std::all_of(t.run_ids.begin(), t.run_ids.end(), [&](const std::string& r) { return store::has_outcome(runs.at(r)); }));
     }
   }
 
@@ -208,14 +208,14 @@ struct SlurmExecutor::State {
       try {
         merge(ready);
         return;
-      } catch (const campaign::MergeError&) {
+      } catch (const store::MergeError&) {
         // Every check comes before anything moves, and a merge cut short is finished by merging again.
       }
     }
     for (const std::uint32_t i : ready) {
       try {
         merge({i});
-      } catch (const campaign::MergeError& e) {
+      } catch (const store::MergeError& e) {
         // Kept aside for a person to look at; the task is run again.
         const fs::path delivery = delivered_shard(spec.delivery_dir, i);
         const fs::path refused = delivery.string() + ".refused-" + std::to_string(tasks[i].attempts);
@@ -231,7 +231,7 @@ struct SlurmExecutor::State {
     std::vector<fs::path> deliveries;
     for (const auto i : indices) deliveries.push_back(delivered_shard(spec.delivery_dir, i));
     const auto started = Clock::now();
-    const campaign::MergeReport report = campaign::merge_shards(store_dir, deliveries, id, &lock);
+    const store::MergeReport report = store::merge_shards(store_dir, deliveries, id, &lock);
     spent.merged_runs += report.runs.size();
     spent.merge_s += std::chrono::duration<double>(Clock::now() - started).count();
     for (const RunRecord& run : report.runs) progress.finished(run);
@@ -288,7 +288,7 @@ struct SlurmExecutor::State {
 
   /// Whether a sweep's deadline has passed (a campaign has none).
   bool budget_over() const {
-    return spec.deadline_ms && campaign::now_ms() >= *spec.deadline_ms;
+    return spec.deadline_ms && store::now_ms() >= *spec.deadline_ms;
   }
 
   /// Task `i`'s attempt failed for `why`: run again (a sweep's only while its budget lasts), or its
@@ -315,7 +315,7 @@ struct SlurmExecutor::State {
     }
     for (const std::string& run_id : t.run_ids) {
       auto run = store.run(id + "/" + run_id);
-      if (!run || campaign::has_outcome(*run)) continue;
+      if (!run || store::has_outcome(*run)) continue;
       run->status = "error";
       run->detail = task_name(i) + " failed on each of its " + std::to_string(t.attempts) + " attempt(s), the last: " + why +
                     " (" + log + ")";
@@ -335,7 +335,7 @@ struct SlurmExecutor::State {
         t.job.clear();
         t.attempts = 0;
       }
-    progress.note("cancelled Slurm job(s) " + (jobs.empty() ? std::string("(none running)") : campaign::join(jobs, ", ")));
+    progress.note("cancelled Slurm job(s) " + (jobs.empty() ? std::string("(none running)") : join(jobs, ", ")));
   }
 
   bool all_settled() const {
@@ -343,8 +343,8 @@ struct SlurmExecutor::State {
   }
 };
 
-SlurmExecutor::SlurmExecutor(const campaign::CampaignConfig& config, campaign::Store& store, const std::string& campaign_id,
-                             const campaign::CampaignLock& campaign_lock, SlurmClient client, TaskSpec task, SlurmSettings settings,
+SlurmExecutor::SlurmExecutor(const campaign::CampaignConfig& config, store::Store& store, const std::string& campaign_id,
+                             const store::CampaignLock& campaign_lock, SlurmClient client, TaskSpec task, SlurmSettings settings,
                              campaign::Progress& progress)
     : state_(new State{config, store, campaign_id, campaign_lock, std::move(client), std::move(task), settings, progress,
                        fs::absolute(config.store), slurm_dir(fs::absolute(config.store), campaign_id), {}, {}, {}}) {
@@ -369,7 +369,7 @@ bool SlurmExecutor::run() {
   std::size_t total = 0;
   for (const auto& run : s.store.runs(s.id)) {
     ++total;
-    if (campaign::has_outcome(run)) already.push_back(run);
+    if (store::has_outcome(run)) already.push_back(run);
   }
   s.progress.begin(total, already);
 

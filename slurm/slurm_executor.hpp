@@ -4,7 +4,7 @@
 // is the only one that writes the campaign's SQLite: tasks run on the compute nodes into stores on
 // their own disks and deliver each whole shard store to STORE/<campaign-id>/slurm/delivered/
 // (slurm_task.hpp); the coordinator merges each delivery into the campaign as it appears
-// (campaign/merge.hpp), so progress and the summary read as a local campaign's.
+// (store/merge.hpp), so progress and the summary read as a local campaign's.
 //
 // A task that ends without delivering (time limit, node failure, preemption, a crash) is submitted
 // again, up to `attempts` times; after that its runs are recorded as `error` with what Slurm said,
@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "campaign/campaign_file.hpp"
-#include "campaign/campaign_lock.hpp"
+#include "store/campaign_lock.hpp"
 #include "campaign/progress.hpp"
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "slurm/slurm_client.hpp"
 #include "slurm/task_spec.hpp"
 
@@ -50,15 +50,15 @@ class SlurmExecutor {
  public:
   /// `campaign_lock`: the coordinator's lock on the campaign, held for as long as it runs.
   /// `task`: the spec every task runs (its campaign, shard count and delivery directory are set here).
-  SlurmExecutor(const campaign::CampaignConfig& config, campaign::Store& store, const std::string& campaign_id,
-                const campaign::CampaignLock& campaign_lock, SlurmClient client, TaskSpec task, SlurmSettings settings,
+  SlurmExecutor(const campaign::CampaignConfig& config, store::Store& store, const std::string& campaign_id,
+                const store::CampaignLock& campaign_lock, SlurmClient client, TaskSpec task, SlurmSettings settings,
                 campaign::Progress& progress);
   ~SlurmExecutor();
   SlurmExecutor(const SlurmExecutor&) = delete;
   SlurmExecutor& operator=(const SlurmExecutor&) = delete;
 
   /// Runs every task not merged yet to its end. False when interrupted by SIGINT/SIGTERM (the
-  /// array cancelled). Throws SlurmError when Slurm refuses the array, campaign::StoreError, and
+  /// array cancelled). Throws SlurmError when Slurm refuses the array, store::StoreError, and
   /// std::runtime_error for a campaign that was started without Slurm.
   bool run();
 

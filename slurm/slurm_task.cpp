@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <ostream>
 
-#include "campaign/run_outcome.hpp"
-#include "campaign/store.hpp"
+#include "store/outcome.hpp"
+#include "store/store.hpp"
 #include "platform/fnv1a.hpp"
 #include "platform/subprocess.hpp"
 #include "slurm/task_spec.hpp"
@@ -31,10 +31,10 @@ std::optional<std::uint64_t> env_number(const char* name) {
 
 /// Runs of the shard store's campaign still without a result.
 std::size_t unfinished_runs(const fs::path& shard_store) {
-  auto store = campaign::Store::open_read_only(shard_store);
+  auto store = store::Store::open_read_only(shard_store);
   std::size_t unfinished = 0;
   for (const auto& c : store.campaigns())
-    for (const auto& run : store.runs(c.id)) unfinished += !campaign::has_outcome(run);
+    for (const auto& run : store.runs(c.id)) unfinished += !store::has_outcome(run);
   return unfinished;
 }
 
@@ -91,7 +91,7 @@ int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
   if (spec.sweep()) {
     // A sweep's tasks share its budget: each runs until the sweep's deadline, however late Slurm
     // started it.
-    const std::int64_t left_s = (*spec.deadline_ms - campaign::now_ms()) / 1000;
+    const std::int64_t left_s = (*spec.deadline_ms - store::now_ms()) / 1000;
     if (left_s < 1) {
       log << "task " << shard << " of sweep " << spec.campaign << ": its budget ended before this task started; nothing to run\n";
       return 0;

@@ -1,17 +1,19 @@
 #include "sweep/retention.hpp"
 
+#include <cstdio>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
 #include "campaign/recording.hpp"
-#include "campaign/run_outcome.hpp"
+#include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
-#include "sweep/signature_history.hpp"
+#include "findings/signature_history.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::sweep {
 namespace fs = std::filesystem;
-using campaign::RunRecord;
+using store::RunRecord;
 
 namespace {
 
@@ -28,7 +30,7 @@ void note_pruned(const fs::path& run_dir, const std::string& part, std::uint64_t
     const auto existing = nlohmann::json::parse(in, nullptr, false);
     if (existing.is_object() && existing.contains("parts")) record = existing;
   }
-  record["parts"].push_back({{"part", part}, {"bytes", bytes}, {"at_ms", campaign::now_ms()}});
+  record["parts"].push_back({{"part", part}, {"bytes", bytes}, {"at_ms", store::now_ms()}});
   std::ofstream(pruned_record(run_dir)) << record.dump(2) << "\n";
 }
 
@@ -61,55 +63,58 @@ std::uint64_t disk_size(const fs::path& path) {
   return total;
 }
 
-fs::path pruned_record(const fs::path& run_dir) { return run_dir / "pruned.json"; }
+fs::path pruned_record(const fs::path& run_dir) { return trace::RunLayout(run_dir).pruned_record(); }
 
-std::set<std::string> evidence_runs(campaign::Store& store, std::uint32_t per_signature) {
+std::set<std::string> evidence_runs(store::Store& store, std::uint32_t per_signature) {
   std::set<std::string> names, evidence;
   for (const auto& c : store.campaigns()) names.insert(c.name);
   // Every sweep of each name, the running ones too: their first failures are evidence already.
   for (const auto& name : names)
-    for (const auto& h : signature_history(store, name, {0.95, per_signature, ""})) evidence.insert(h.runs.begin(), h.runs.end());
+    for (const auto& h : findings::signature_history(store, name, {0.95, per_signature, ""})) evidence.insert(h.runs.begin(), h.runs.end());
   return evidence;
 }
 
 std::uint64_t prune_recording(const fs::path& run_dir) {
-  const fs::path recording = campaign::run_layout::recording(run_dir);
+  const fs::path recording = trace::RunLayout(run_dir).recording();
   if (!fs::exists(recording)) return 0;
   const std::uint64_t bytes = disk_size(recording);
   fs::remove_all(recording);
-  fs::remove(campaign::run_layout::pack_log(run_dir));
+  fs::remove(trace::RunLayout(run_dir).pack_log());
   note_pruned(run_dir, "rr", bytes);
   return bytes;
 }
 
-PruneReport prune_store(campaign::Store& store, const RetentionPolicy& policy) {
+PruneReport prune_store(store::Store& store, const RetentionPolicy& policy) {
   PruneReport report;
   const std::set<std::string> evidence = evidence_runs(store, policy.evidence_runs);
   report.evidence = evidence.size();
   report.size_before = disk_size(store.directory());
 
   // Oldest campaign first, each in run order; recordings of passing runs, then of failing ones,
-  // then passing runs' traces.
-  std::vector<Candidate> passing_rr, failing_rr, passing_traces;
+  // then passing runs' traces, then failing ones'.
+  std::vector<Candidate> passing_rr, failing_rr, passing_traces, failing_traces;
   for (const auto& c : store.campaigns())
     for (const RunRecord& run : store.runs(c.id)) {
       if (run.status == "pending" || run.status == "running" || evidence.contains(run.key())) continue;
-      const fs::path dir = campaign::run_directory(store.directory(), run.campaign, run.id);
-      const std::string o = campaign::outcome(run);
+      const fs::path dir = store::run_directory(store.directory(), run.campaign, run.id);
+      const std::string o = store::outcome(run);
       if (o == "interrupted") continue;
       const bool passed = o == "pass";
-      if (fs::exists(campaign::run_layout::recording(dir))) (passed ? passing_rr : failing_rr).push_back({run.key(), dir, "rr"});
-      if (passed && fs::exists(dir / "trace")) passing_traces.push_back({run.key(), dir, "trace"});
+      if (fs::exists(trace::RunLayout(dir).recording())) (passed ? passing_rr : failing_rr).push_back({run.key(), dir, "rr"});
+      if (fs::exists(trace::RunLayout(dir).traces())) (passed ? passing_traces : failing_traces).push_back({run.key(), dir, "trace"});
     }
   // Without a quota: what a sweep drops by default, every recording that is not evidence.
   std::vector<Candidate> order = passing_rr;
   order.insert(order.end(), failing_rr.begin(), failing_rr.end());
-  if (policy.quota_bytes) order.insert(order.end(), passing_traces.begin(), passing_traces.end());
+  if (policy.quota_bytes) {
+    order.insert(order.end(), passing_traces.begin(), passing_traces.end());
+    order.insert(order.end(), failing_traces.begin(), failing_traces.end());
+  }
 
   std::uint64_t size = report.size_before;
   for (const Candidate& c : order) {
     if (policy.quota_bytes && size <= *policy.quota_bytes) break;
-    const fs::path part = c.part == "rr" ? campaign::run_layout::recording(c.dir) : c.dir / "trace";
+    const fs::path part = c.part == "rr" ? trace::RunLayout(c.dir).recording() : trace::RunLayout(c.dir).traces();
     // A recording is measured by the pruning itself: one walk of it, not two.
     const std::uint64_t bytes = !policy.dry_run && c.part == "rr" ? prune_recording(c.dir) : disk_size(part);
     if (!policy.dry_run && c.part != "rr") {
@@ -121,7 +126,25 @@ PruneReport prune_store(campaign::Store& store, const RetentionPolicy& policy) {
     report.pruned.push_back(c.run + ": " + c.part + " (" + std::to_string(bytes) + " bytes)");
   }
   report.quota_met = !policy.quota_bytes || size <= *policy.quota_bytes;
+  report.quota = policy.quota_bytes;
   return report;
+}
+
+std::uint64_t default_store_quota(const fs::path& store) {
+  std::error_code ec;
+  const fs::space_info space = fs::space(store, ec);
+  return disk_size(store) + (ec ? 0 : space.available / 2);
+}
+
+std::string size_text(std::uint64_t bytes) {
+  static constexpr const char* kUnits[] = {"KiB", "MiB", "GiB", "TiB"};
+  if (bytes < 1024) return std::to_string(bytes) + " bytes";
+  double value = static_cast<double>(bytes) / 1024.0;
+  std::size_t unit = 0;
+  while (value >= 1024.0 && unit + 1 < std::size(kUnits)) value /= 1024.0, ++unit;
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f %s", value, kUnits[unit]);
+  return text;
 }
 
 }  // namespace omnilink::sweep

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "platform/json_file.hpp"
 
 namespace omnilink::sweep {
@@ -76,7 +76,7 @@ SweepClock SweepClock::start(const fs::path& file, const Budget& budget, bool re
   clock.deadline_ms_.reset();
   if (budget.duration)
     clock.budget_ms_ = clock.spent_before_ms_ + std::chrono::duration_cast<std::chrono::milliseconds>(*budget.duration).count();
-  if (budget.until) clock.deadline_ms_ = next_time_of_day_ms(campaign::now_ms(), *parse_time_of_day(*budget.until));
+  if (budget.until) clock.deadline_ms_ = next_time_of_day_ms(store::now_ms(), *parse_time_of_day(*budget.until));
   clock.save();
   return clock;
 }
@@ -88,7 +88,7 @@ std::chrono::milliseconds SweepClock::spent() const {
 }
 
 std::chrono::milliseconds SweepClock::left() const {
-  if (deadline_ms_) return std::chrono::milliseconds(*deadline_ms_ - campaign::now_ms());
+  if (deadline_ms_) return std::chrono::milliseconds(*deadline_ms_ - store::now_ms());
   return std::chrono::milliseconds(budget_ms_.value_or(0)) - spent();
 }
 

@@ -200,7 +200,7 @@ nlohmann::json SweepConfig::to_json() const {
   return out;
 }
 
-const Configuration* configuration_of(const SweepConfig& config, const campaign::RunRecord& run) {
+const Configuration* configuration_of(const SweepConfig& config, const store::RunRecord& run) {
   // "<configuration>.r<digits>"
   const auto dot = run.id.rfind(".r");
   if (dot == std::string::npos || dot + 2 == run.id.size() ||

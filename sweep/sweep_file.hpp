@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/campaign_file.hpp"
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
 namespace omnilink::sweep {
 
@@ -76,6 +76,6 @@ std::optional<std::chrono::seconds> parse_duration(const std::string& text);
 std::optional<int> parse_time_of_day(const std::string& text);
 
 /// The configuration a run of this sweep belongs to (by its id), or nullptr.
-const Configuration* configuration_of(const SweepConfig& config, const campaign::RunRecord& run);
+const Configuration* configuration_of(const SweepConfig& config, const store::RunRecord& run);
 
 }  // namespace omnilink::sweep

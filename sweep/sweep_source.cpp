@@ -3,15 +3,15 @@
 #include <algorithm>
 
 #include "campaign/recording.hpp"
-#include "campaign/run_outcome.hpp"
+#include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "platform/fnv1a.hpp"
 #include "sweep/retention.hpp"
-#include "sweep/signature_history.hpp"
+#include "findings/signature_history.hpp"
 
 namespace omnilink::sweep {
 namespace fs = std::filesystem;
-using campaign::RunRecord;
+using store::RunRecord;
 
 namespace {
 
@@ -19,7 +19,7 @@ namespace {
 constexpr unsigned kClockSaveTicks = 5;
 
 bool failing(const RunRecord& run) {
-  const std::string o = campaign::outcome(run);
+  const std::string o = store::outcome(run);
   return o == "fail" || o == "crashed";
 }
 
@@ -47,14 +47,14 @@ std::size_t SweepSource::index_of(const RunRecord& run) const {
   return static_cast<std::size_t>(c - config_.configurations.data());
 }
 
-void SweepSource::prepare(campaign::Store& store) {
+void SweepSource::prepare(store::Store& store) {
   // A shard's store is often new each night (a CI job, an array task), so its sweep id repeats:
   // the time the shard's sweep was created keeps its seeds fresh.
   if (config_.campaign.shard)
     if (const auto record = store.campaign(campaign_id_)) seed_basis_ = campaign_id_ + "@" + std::to_string(record->created_ms);
   // What is evidence already, in every sweep of the name (signature_history.hpp): runs finishing
   // now are evidence only where those leave room.
-  for (const auto& h : signature_history(store, config_.campaign.name, {config_.sweep.fixed_confidence, config_.sweep.evidence_runs, ""})) {
+  for (const auto& h : findings::signature_history(store, config_.campaign.name, {config_.sweep.fixed_confidence, config_.sweep.evidence_runs, ""})) {
     EvidenceSoFar& e = evidence_[h.signature.id];
     e.runs = static_cast<std::uint32_t>(std::min<std::uint64_t>(h.count, config_.sweep.evidence_runs));
     for (const auto& symptom : h.symptoms) e.symptoms.insert(symptom.symptom.id);
@@ -65,9 +65,9 @@ void SweepSource::prepare(campaign::Store& store) {
     next_number_[c] = std::max(next_number_[c], run.number + number_step_);
     allocator_.started(c);
     ++runs_;
-    if (campaign::has_outcome(run)) {
+    if (store::has_outcome(run)) {
       RunRecord here = run;
-      here.dir = campaign::run_directory(config_.campaign.store, campaign_id_, run.id).string();
+      here.dir = store::run_directory(config_.campaign.store, campaign_id_, run.id).string();
       count_finished(here);
     }
   }
@@ -97,7 +97,7 @@ bool SweepSource::may_start() const {
   return stop_reason().empty() || stop_reason() == "max_runs";
 }
 
-std::optional<RunRecord> SweepSource::next(campaign::Store& store) {
+std::optional<RunRecord> SweepSource::next(store::Store& store) {
   if (!stop_reason().empty()) return std::nullopt;
   const std::size_t c = allocator_.next();
   const Configuration& configuration = config_.configurations[c];
@@ -109,12 +109,12 @@ std::optional<RunRecord> SweepSource::next(campaign::Store& store) {
     run.number = next_number_[c];
     next_number_[c] += number_step_;
     run.id = configuration.name + ".r" + run_number(run.number);
-  } while (fs::exists(campaign::run_directory(config_.campaign.store, campaign_id_, run.id)));
+  } while (fs::exists(store::run_directory(config_.campaign.store, campaign_id_, run.id)));
   run.target = config_.campaign.targets[configuration.target].name;
   run.threads = configuration.threads;
   run.ops = configuration.ops;
   run.seed = fnv1a64(seed_basis_ + "/" + run.id);
-  run.dir = campaign::run_directory(config_.campaign.store, campaign_id_, run.id).string();
+  run.dir = store::run_directory(config_.campaign.store, campaign_id_, run.id).string();
   store.add_runs({run});
   allocator_.started(c);
   ++runs_;
@@ -139,7 +139,7 @@ void SweepSource::finished(const RunRecord& run) {
   // A passing run's recording replays nothing anyone will look at, nor does a failure's beyond
   // its signature's evidence: a recurring bug would otherwise fill the disk in a night. Traces and
   // verdicts stay.
-  const bool drop = campaign::outcome(run) == "pass" ? !config_.sweep.keep_passing_recordings
+  const bool drop = store::outcome(run) == "pass" ? !config_.sweep.keep_passing_recordings
                                                      : failing(run) && !config_.sweep.keep_failing_recordings && !kept_as_evidence(run);
   if (drop) {
     try {
@@ -155,7 +155,7 @@ void SweepSource::finished(const RunRecord& run) {
 }
 
 bool SweepSource::kept_as_evidence(const RunRecord& run) {
-  const auto signature = campaign::failure_signature(run);
+  const auto signature = findings::failure_signature(run);
   if (!signature) return true;  // unsigned (a crash without a crash site): keep what explains it
   EvidenceSoFar& e = evidence_[signature->id];
   bool kept = false;

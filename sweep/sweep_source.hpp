@@ -38,12 +38,12 @@ class SweepSource : public campaign::RunSource {
   /// `config` and `clock` must outlive the source.
   SweepSource(const SweepConfig& config, std::string campaign_id, SweepClock& clock);
 
-  void prepare(campaign::Store& store) override;
-  bool owns(const campaign::RunRecord& run) const override;
-  campaign::RunVariant variant(const campaign::RunRecord& run) const override;
+  void prepare(store::Store& store) override;
+  bool owns(const store::RunRecord& run) const override;
+  campaign::RunVariant variant(const store::RunRecord& run) const override;
   bool may_start() const override;
-  std::optional<campaign::RunRecord> next(campaign::Store& store) override;
-  void finished(const campaign::RunRecord& run) override;
+  std::optional<store::RunRecord> next(store::Store& store) override;
+  void finished(const store::RunRecord& run) override;
   void tick() override;
 
   std::vector<ConfigurationShare> shares() const;
@@ -53,11 +53,11 @@ class SweepSource : public campaign::RunSource {
   std::string stop_reason() const;
 
  private:
-  std::size_t index_of(const campaign::RunRecord& run) const;
-  void count_finished(const campaign::RunRecord& run);
+  std::size_t index_of(const store::RunRecord& run) const;
+  void count_finished(const store::RunRecord& run);
   /// Whether a failing run is among its signature's evidence (its first evidence_runs failing
   /// runs, or the first of its symptom), counting it as such when it is.
-  bool kept_as_evidence(const campaign::RunRecord& run);
+  bool kept_as_evidence(const store::RunRecord& run);
 
   const SweepConfig& config_;
   std::string campaign_id_;

@@ -102,9 +102,9 @@ TEST_CASE("the demo campaign file loads with its values and the defaults") {
   CHECK(c.rr == RrMode::automatic);
   CHECK(c.jobs == std::max(1u, std::thread::hardware_concurrency()));
   CHECK(c.run_timeout == std::chrono::seconds(120));
-  CHECK(c.tlc.heap == "1g");
-  CHECK(c.tlc.timeout == std::chrono::seconds(300));
-  CHECK_FALSE(c.tlc.jobs);
+  CHECK(c.validation.tlc.heap == "1g");
+  CHECK(c.validation.timeout == std::chrono::seconds(300));
+  CHECK_FALSE(c.validation.jobs);
   REQUIRE(c.targets.size() == 2);
 
   const TargetConfig& locked = c.targets[0];
@@ -136,8 +136,8 @@ TEST_CASE("a minimal campaign file gets every default") {
   CHECK(c.rr == RrMode::automatic);
   CHECK(c.rr_timeslice_ticks == kDefaultRrTimesliceTicks);
   CHECK(c.run_timeout == std::chrono::seconds(300));
-  CHECK(c.tlc.heap == "2g");
-  CHECK(c.tlc.timeout == std::chrono::seconds(600));
+  CHECK(c.validation.tlc.heap == "2g");
+  CHECK(c.validation.timeout == std::chrono::seconds(600));
   CHECK(c.validation.checker == validation::Checker::automatic);
   CHECK(c.validation.confirm_failures == 3);
   REQUIRE(c.targets.size() == 1);
@@ -223,25 +223,35 @@ TEST_CASE("wrong types and values out of range are errors naming the field") {
   CHECK_THAT(f.error(checker), Contains(": validation.checker: 'jvm' is not a checker: native, tlc, auto or both"));
   checker["validation"] = {{"checker", "native"}, {"confirm_failures", -1}};
   CHECK_THAT(f.error(checker), Contains(": validation.confirm_failures:"));
-  checker["validation"] = {{"checker", "both"}, {"confirm_failures", 0}, {"jobs", 1}};
-  CHECK_THAT(f.error(checker), Contains("validation.jobs"));
+  checker["validation"] = {{"checker", "both"}, {"confirm_failures", 0}, {"jobs", 1}, {"timeout_s", 30}};
+  CHECK(f.load(checker).validation.jobs == 1u);
+  CHECK(f.load(checker).validation.timeout == std::chrono::seconds(30));
+  // tlc.jobs and tlc.timeout_s are their older names: still read, but not both.
+  checker["tlc"] = {{"jobs", 2}};
+  CHECK_THAT(f.error(checker), Contains(": validation.jobs: given twice: here and as tlc.jobs, its older name"));
   checker["validation"].erase("jobs");
+  checker["tlc"]["timeout_s"] = 40;
+  CHECK_THAT(f.error(checker), Contains(": validation.timeout_s: given twice: here and as tlc.timeout_s, its older name"));
+  checker["validation"].erase("timeout_s");
+  CHECK(f.load(checker).validation.jobs == 2u);
+  CHECK(f.load(checker).validation.timeout == std::chrono::seconds(40));
+  checker.erase("tlc");
   for (const char* memory : {"2", "0g", "4x", "1k"}) {
     checker["validation"]["memory"] = memory;
     CHECK_THAT(f.error(checker), Contains(": validation.memory: '" + std::string(memory) + "' is not a size of at least 1m"));
   }
   checker["validation"]["memory"] = "2g";
-  CHECK(f.load(checker).validation.memory_mb == 2048);
+  CHECK(f.load(checker).validation.native.memory_mb == 2048);
   CHECK(f.load(checker).to_json()["validation"]["memory"] == "2048m");  // reads back as a campaign file
   checker["validation"].erase("memory");
-  CHECK(f.load(checker).validation.memory_mb == 0);
+  CHECK(f.load(checker).validation.native.memory_mb == 0);
   CHECK(f.load(checker).validation.checker == validation::Checker::both);
   CHECK(f.load(checker).validation.confirm_failures == 0);
 
   json heap_ok = minimal();
   heap_ok["tlc"] = {{"heap", "512M"}, {"jobs", 2}};
-  CHECK(f.load(heap_ok).tlc.heap == "512M");
-  CHECK(f.load(heap_ok).tlc.jobs == 2u);
+  CHECK(f.load(heap_ok).validation.tlc.heap == "512M");
+  CHECK(f.load(heap_ok).validation.jobs == 2u);
 
   json missing = minimal();
   missing["targets"][0].erase("spec");
@@ -376,8 +386,8 @@ TEST_CASE("overrides change fields before they are checked") {
                                       "targets.racy-queue.runs=5", "targets.q.args=[\"--x\", \"1\"]", "name=renamed"});
   CHECK(c.jobs == 1);
   CHECK(c.rr == RrMode::off);
-  CHECK(c.tlc.heap == "1g");
-  CHECK_FALSE(c.tlc.jobs);  // null: back to the default
+  CHECK(c.validation.tlc.heap == "1g");
+  CHECK_FALSE(c.validation.jobs);  // null: back to the default
   CHECK(c.run_timeout == std::chrono::seconds(7));
   CHECK(c.targets[0].runs == 3);
   CHECK(c.targets[1].runs == 5);  // later overrides win
@@ -461,8 +471,7 @@ TEST_CASE("to_json is stable, complete, reflects overrides and reads back as the
   CHECK(first == load_campaign(kDemo, f.options).to_json());
   CHECK(first.dump() == load_campaign(kDemo, f.options).to_json().dump());
   CHECK(first["format"] == 1);
-  CHECK(first["tlc"]["jobs"].is_null());
-  CHECK(first["tlc"]["heap"] == "1g");
+  CHECK(first["tlc"] == json({{"heap", "1g"}}));
   CHECK(first["targets"][0]["harness"] == (f.dir / "bin/locked-queue").string());
   CHECK(first["targets"][0]["init"] == "Init");
   CHECK(first["targets"][0]["mc"].is_null());
@@ -488,10 +497,15 @@ TEST_CASE("to_json is stable, complete, reflects overrides and reads back as the
   older.erase("rr_timeslice_ticks");
   CHECK(stored_campaign(older, "store").rr_timeslice_ticks == kRrOwnTimesliceTicks);
   CHECK(stored_campaign(first, "store").rr_timeslice_ticks == kDefaultRrTimesliceTicks);
-  // One written before the validation section existed was validated by TLC.
-  CHECK(first["validation"] == json({{"checker", "auto"}, {"confirm_failures", 3}}));
+  CHECK(first["validation"] == json({{"checker", "auto"}, {"confirm_failures", 3}, {"jobs", nullptr}, {"timeout_s", 300}}));
+  // One written before the validation section existed was validated by TLC, and had the
+  // validation's time limit and jobs in its tlc section.
   older.erase("validation");
-  CHECK(stored_campaign(older, "store").validation.checker == validation::Checker::tlc);
+  older["tlc"] = {{"heap", "1g"}, {"timeout_s", 77}, {"jobs", 2}};
+  const CampaignConfig old = stored_campaign(older, "store");
+  CHECK(old.validation.checker == validation::Checker::tlc);
+  CHECK(old.validation.timeout == std::chrono::seconds(77));
+  CHECK(old.validation.jobs == 2u);
   CHECK(stored_campaign(first, "store").validation.checker == validation::Checker::automatic);
 }
 

@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "platform/rr_probe.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
@@ -63,8 +63,8 @@ std::string steps_campaign(const std::string& name, const std::vector<std::strin
 
 nlohmann::json read_json(const fs::path& p) { return nlohmann::json::parse(read_text(p)); }
 
-std::vector<campaign::RunRecord> stored_runs(const fs::path& store, const std::string& campaign) {
-  return campaign::Store::open(store).runs(campaign);
+std::vector<store::RunRecord> stored_runs(const fs::path& store, const std::string& campaign) {
+  return store::Store::open(store).runs(campaign);
 }
 
 // No process still has `needle` on its command line (the run's whole process group was killed).
@@ -307,7 +307,7 @@ TEST_CASE("SIGINT stops a campaign cleanly and --resume completes it, no run los
     try {
       finished = 0;
       for (const auto& run : stored_runs(dir / "store", "long-1")) finished += run.finished_ms != 0;
-    } catch (const campaign::StoreError&) {
+    } catch (const store::StoreError&) {
     }
   }
   REQUIRE(finished >= 2);
@@ -319,7 +319,7 @@ TEST_CASE("SIGINT stops a campaign cleanly and --resume completes it, no run los
   CHECK(WEXITSTATUS(status) == 2);
   CHECK(read_text(dir / "first.out").find("--resume") != std::string::npos);
   {
-    auto store = campaign::Store::open(dir / "store");
+    auto store = store::Store::open(dir / "store");
     CHECK(store.campaign("long-1")->status == "interrupted");
     std::size_t not_final = 0;
     for (const auto& run : store.runs("long-1")) not_final += run.finished_ms == 0;
@@ -345,7 +345,7 @@ TEST_CASE("SIGINT stops a campaign cleanly and --resume completes it, no run los
   INFO(r.out << r.err);
   CHECK(r.out.find("resuming") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "elsewhere" / "omnilink-store"));
-  auto store = campaign::Store::open(dir / "store");
+  auto store = store::Store::open(dir / "store");
   CHECK(store.campaigns().size() == 1);
   CHECK(store.campaign("long-1")->status == "finished");
   const auto runs = store.runs("long-1");
@@ -374,7 +374,7 @@ TEST_CASE("two campaigns write one store at the same time") {
   INFO(a.out << a.err << b.out << b.err);
   CHECK(a.exit_code == b.exit_code);
   CHECK((a.exit_code == 0 || a.exit_code == 2));
-  auto s = campaign::Store::open(store);
+  auto s = store::Store::open(store);
   const auto campaigns = s.campaigns();
   REQUIRE(campaigns.size() == 2);
   std::set<std::string> ids;
@@ -409,7 +409,7 @@ TEST_CASE("configuration errors exit 3 and name the field") {
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("no store at") != std::string::npos);
   CHECK_FALSE(fs::exists(dir / "store"));
-  campaign::Store::open(dir / "store");
+  store::Store::open(dir / "store");
   r = omnilink_cli({"campaign", (dir / "ok.json").string(), "--store", (dir / "store").string(), "--resume"});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("no campaign named 'bad'") != std::string::npos);
@@ -442,10 +442,10 @@ TEST_CASE("revalidate re-checks archived traces against another spec without re-
   // One run, back to the campaign's own spec.
   r = omnilink_cli({"revalidate", "steps-1/" + before[0].id, "--store", store});
   INFO(r.out << r.err);
-  const auto one = campaign::Store::open(store).run("steps-1/" + before[0].id);
+  const auto one = store::Store::open(store).run("steps-1/" + before[0].id);
   CHECK(r.exit_code == 0);
   CHECK(one->validation->verdict == "pass");  // the native checker decides, with or without TLC
-  CHECK(campaign::Store::open(store).run("steps-1/" + before[1].id)->validation->verdict == "error");
+  CHECK(store::Store::open(store).run("steps-1/" + before[1].id)->validation->verdict == "error");
 
   r = omnilink_cli({"revalidate", "steps-1/nope", "--store", store});
   CHECK(r.exit_code == 3);
@@ -470,7 +470,7 @@ TEST_CASE("a campaign being run cannot be resumed by a second omnilink at the sa
     try {
       if (fs::exists(dir / "store" / "omnilink.db"))
         for (const auto& run : stored_runs(store, "slow-1")) started |= run.status == "running";
-    } catch (const campaign::StoreError&) {
+    } catch (const store::StoreError&) {
     }
   }
   const auto second = omnilink_cli({"campaign", (dir / "slow.json").string(), "--store", store, "--resume"});

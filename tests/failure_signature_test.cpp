@@ -1,11 +1,11 @@
-// Failure signatures (campaign/failure_signature.hpp) from real native validations of small queue
+// Failure signatures (findings/failure_signature.hpp) from real native validations of small queue
 // histories: the refused operation and conjunct land in result.json, one fault seen at different
 // positions, values and times keeps one signature, and different faults get different ones.
 #include <catch2/catch.hpp>
 
 #include <set>
 
-#include "campaign/failure_signature.hpp"
+#include "findings/failure_signature.hpp"
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
 #include "validation/validate.hpp"
@@ -52,8 +52,8 @@ nlohmann::json validate(const std::vector<Step>& steps, std::uint64_t first_time
 }
 
 // The signature of a validation, as campaigns sign it: from result.json as the reader reads it.
-std::optional<campaign::FailureSignature> sign(const std::string& target, const nlohmann::json& result) {
-  return campaign::failure_signature(target, validation::parse_result(result, "result.json"));
+std::optional<findings::FailureSignature> sign(const std::string& target, const nlohmann::json& result) {
+  return findings::failure_signature(target, validation::parse_result(result, "result.json"));
 }
 
 /// A validation's signature id and symptom id.
@@ -163,19 +163,19 @@ TEST_CASE("a TLC-decided failure gets the coarser signature of its stuck operati
   pop.viable = true;
   push.name = "Push";
   result.frontier->next = {pop, push};
-  const auto s = campaign::failure_signature("stack", result);
+  const auto s = findings::failure_signature("stack", result);
   REQUIRE(s);
   CHECK(s->key == "stack|stuck|Pop");
   CHECK(s->title.find("TLC decided") != std::string::npos);
   validation::StoredResult passed;
   passed.verdict = "pass";
-  CHECK_FALSE(campaign::failure_signature("stack", passed));
+  CHECK_FALSE(findings::failure_signature("stack", passed));
 }
 
-// Crash sites as addr2line names them (campaign/crash_site.hpp): libc without line information,
+// Crash sites as addr2line names them (findings/crash_site.hpp): libc without line information,
 // a libstdc++ header, omnilink's harness header, then the code under test.
-campaign::CrashSite crash_in(const std::string& function, const std::string& file, int line, int signal = 11) {
-  campaign::CrashSite site;
+findings::CrashSite crash_in(const std::string& function, const std::string& file, int line, int signal = 11) {
+  findings::CrashSite site;
   site.signal = signal;
   site.signal_name = signal == 11 ? "SIGSEGV" : "SIGABRT";
   site.frames = {{"0x4ff5eb", "__pthread_kill_implementation", "pthread_kill.o", 0},
@@ -191,28 +191,28 @@ TEST_CASE("a crash is signed by its signal and innermost frame in the code under
   const auto site = crash_in("lockfree::Stack<Node<int> >::pop(int&) [clone .cold]", "/src/stack/stack.hpp", 42);
   REQUIRE(site.innermost_under_test() != nullptr);
   CHECK(site.innermost_under_test()->line == 42);
-  CHECK(campaign::plain_function_name(site.innermost_under_test()->function) == "lockfree::Stack::pop");
-  const auto s = campaign::crash_signature("stack", site);
+  CHECK(findings::plain_function_name(site.innermost_under_test()->function) == "lockfree::Stack::pop");
+  const auto s = findings::crash_signature("stack", site);
   CHECK(s.title == "SIGSEGV in lockfree::Stack::pop (stack.hpp:42)");
   // The same crash after an edit above it in the file; another function; another signal.
-  CHECK(campaign::crash_signature("stack", crash_in("lockfree::Stack<Node<long> >::pop(long&)", "/src/stack/stack.hpp", 45)).id == s.id);
-  CHECK(campaign::crash_signature("stack", crash_in("lockfree::Stack<Node<int> >::push(int)", "/src/stack/stack.hpp", 42)).id != s.id);
-  CHECK(campaign::crash_signature("stack", crash_in("lockfree::Stack<Node<int> >::pop(int&)", "/src/stack/stack.hpp", 42, 6)).id != s.id);
-  CHECK(campaign::crash_signature("other-target", site).id != s.id);
+  CHECK(findings::crash_signature("stack", crash_in("lockfree::Stack<Node<long> >::pop(long&)", "/src/stack/stack.hpp", 45)).id == s.id);
+  CHECK(findings::crash_signature("stack", crash_in("lockfree::Stack<Node<int> >::push(int)", "/src/stack/stack.hpp", 42)).id != s.id);
+  CHECK(findings::crash_signature("stack", crash_in("lockfree::Stack<Node<int> >::pop(int&)", "/src/stack/stack.hpp", 42, 6)).id != s.id);
+  CHECK(findings::crash_signature("other-target", site).id != s.id);
 }
 
 TEST_CASE("a crash in a lambda is signed by its line, one without a frame under test by its signal", "[signature][crash]") {
   const auto lambda = crash_in("std::_Function_handler<void (Worker&), main::{lambda(Config&)#1}>::_M_invoke(std::_Any_data const&)",
                                "/src/workload.cpp", 67);
-  const auto s = campaign::crash_signature("w", lambda);
+  const auto s = findings::crash_signature("w", lambda);
   CHECK(s.title.find("at workload.cpp:67 (a lambda") == 0 + std::string("SIGSEGV ").size());
-  CHECK(campaign::crash_signature("w", crash_in(lambda.frames[4].function, "/src/workload.cpp", 68)).id != s.id);
+  CHECK(findings::crash_signature("w", crash_in(lambda.frames[4].function, "/src/workload.cpp", 68)).id != s.id);
 
-  campaign::CrashSite bare = crash_in("f", "??", 0);
+  findings::CrashSite bare = crash_in("f", "??", 0);
   bare.frames.erase(bare.frames.begin() + 4);
   bare.note = "addr2line (binutils) is not installed: the frames are not named";
   CHECK(bare.innermost_under_test() == nullptr);
-  const auto b = campaign::crash_signature("w", bare);
+  const auto b = findings::crash_signature("w", bare);
   CHECK(b.key == "w|crashed|SIGSEGV");
   CHECK(b.title.find("addr2line") != std::string::npos);
 }

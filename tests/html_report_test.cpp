@@ -9,7 +9,7 @@
 #include <regex>
 
 #include "campaign/run_plan.hpp"
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "support/campaign_support.hpp"
 #include "support/trace_builder.hpp"
 #include "validation/validate.hpp"
@@ -113,9 +113,9 @@ constexpr const char* kTarget = "queue\"<b>&amp;";
 
 fs::path hostile_store(const ScratchDir& dir) {
   const fs::path store_dir = dir / "store";
-  auto store = campaign::Store::open(store_dir);
+  auto store = store::Store::open(store_dir);
   const std::string campaign_id = store.create_campaign("hostile", (dir / "hostile.json").string(), "{}");
-  campaign::RunRecord run;
+  store::RunRecord run;
   run.campaign = campaign_id;
   run.id = "r1";
   run.target = kTarget;
@@ -124,8 +124,8 @@ fs::path hostile_store(const ScratchDir& dir) {
   run.number = 1;
   run.status = "ok";
   run.rr_mode = "off";
-  run.dir = campaign::run_directory(store_dir, campaign_id, run.id).string();
-  run.started_ms = campaign::now_ms();
+  run.dir = store::run_directory(store_dir, campaign_id, run.id).string();
+  run.started_ms = store::now_ms();
   run.finished_ms = run.started_ms;
 
   using F = TraceBuilder;
@@ -144,11 +144,11 @@ fs::path hostile_store(const ScratchDir& dir) {
   REQUIRE(result.verdict == "fail");
 
   store.add_runs({run});
-  campaign::ValidationRecord v;
+  store::ValidationRecord v;
   v.verdict = result.verdict;
   v.spec = o.spec.string();
   v.operations = result.operations;
-  v.created_ms = campaign::now_ms();
+  v.created_ms = store::now_ms();
   store.add_validation(campaign_id, run.id, v);
   store.set_campaign_status(campaign_id, "finished");
   return store_dir;

@@ -172,7 +172,7 @@ testing::CampaignResult campaign_with_kill(const ScratchDir& dir, const std::str
                               {"runs", 1},
                               {"args", {"--perturb", "sleep", "--perturb-rate", "0.02", "--sleep-max-us", "2000", "--param", "max_len=16"}}};
   const nlohmann::json file{{"format", 1}, {"name", "killed"}, {"rr", rr}, {"run_timeout_s", 600},
-                            {"tlc", {{"heap", "1g"}, {"timeout_s", 300}}}, {"targets", {target}}};
+                            {"validation", {{"timeout_s", 300}}}, {"tlc", {{"heap", "1g"}}}, {"targets", {target}}};
   std::ofstream(dir / "killed.json") << file.dump(2);
   std::thread killer([&] {
     pid_t pid = 0;

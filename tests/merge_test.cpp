@@ -12,10 +12,10 @@
 #include <set>
 
 #include "campaign/campaign_file.hpp"
-#include "campaign/merge.hpp"
-#include "campaign/run_outcome.hpp"
+#include "store/merge.hpp"
+#include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "support/campaign_support.hpp"
 
 namespace {
@@ -72,11 +72,11 @@ TEST_CASE("the shards of a campaign, merged, are the campaign run in one piece")
     if (run.target == "locked-queue") CHECK(m.validation->verdict == "pass");  // deterministic: as locally
     else CHECK((m.validation->verdict == "pass" || m.validation->verdict == "fail"));
     // The run directory came along whole, into the merged store.
-    CHECK(m.dir == campaign::run_directory(dir / "merged", "demo-1", id).string());
+    CHECK(m.dir == store::run_directory(dir / "merged", "demo-1", id).string());
     CHECK(fs::is_regular_file(fs::path(m.dir) / "meta.json"));
     CHECK(fs::is_regular_file(fs::path(m.dir) / "validation" / "result.json"));
   }
-  auto store = campaign::Store::open_read_only(dir / "merged");
+  auto store = store::Store::open_read_only(dir / "merged");
   CHECK(store.campaign("demo-1")->status == "finished");
   // The merged campaign is the whole plan: it has no shard, and `show` reads its runs.
   CHECK_FALSE(json::parse(store.campaign("demo-1")->config_json).contains("shard"));
@@ -85,7 +85,7 @@ TEST_CASE("the shards of a campaign, merged, are the campaign run in one piece")
   // The shards keep their index and say where they went; their run directories moved.
   for (int i = 0; i < 3; ++i) {
     const fs::path shard = dir / ("shard" + std::to_string(i));
-    const json marker = json::parse(std::ifstream(campaign::merged_marker(shard, "demo-1")));
+    const json marker = json::parse(std::ifstream(store::merged_marker(shard, "demo-1")));
     CHECK(marker.at("complete") == true);
     CHECK(marker.at("campaign") == "demo-1");
     CHECK(marker.at("shard") == std::to_string(i) + "/3");
@@ -102,7 +102,7 @@ TEST_CASE("shards merged as they finish: --into continues the campaign, which sa
   CHECK_THAT(first.out, Contains("shards still missing: 0/3 2/3 (merge them with --into demo-1)"));
   CHECK_THAT(first.out, Contains("8 run(s) without a final result"));
   {
-    auto store = campaign::Store::open_read_only(dir / "merged");
+    auto store = store::Store::open_read_only(dir / "merged");
     CHECK(store.campaign("demo-1")->status == "interrupted");
     CHECK(store.runs("demo-1", "pending").size() == 8);
   }
@@ -110,7 +110,7 @@ TEST_CASE("shards merged as they finish: --into continues the campaign, which sa
   INFO(rest.out << rest.err);
   REQUIRE(rest.exit_code == 0);
   CHECK_THAT(rest.out, Contains("every shard of 3 merged"));
-  auto store = campaign::Store::open_read_only(dir / "merged");
+  auto store = store::Store::open_read_only(dir / "merged");
   CHECK(store.campaign("demo-1")->status == "finished");
   CHECK(store.runs("demo-1", "ok").size() == 12);
   CHECK(store.campaigns().size() == 1);
@@ -155,7 +155,7 @@ TEST_CASE("a merge that would lose or duplicate a run is refused, naming why, an
   }
   CHECK(testing::file_listing(dir.path(), not_moved) == before);  // nothing moved, in the shards or elsewhere
   CHECK_FALSE(fs::exists(dir / "merged" / "demo-1"));  // nor a campaign made
-  CHECK(campaign::Store::open_read_only(dir / "merged").campaigns().empty());
+  CHECK(store::Store::open_read_only(dir / "merged").campaigns().empty());
 
   // Merged once; then the same shard again, and another run of the same shard into that campaign.
   REQUIRE(merge({(dir / "merged").string(), (dir / "a0").string()}).exit_code == 0);
@@ -183,7 +183,7 @@ TEST_CASE("a shard run again continues its campaign, so its store holds one") {
       {"campaign", kDemo.string(), "--rr", "off", "--store", (dir / "s0").string(), "--plain", "--shard", "0/2"});
   INFO(again.out << again.err);
   CHECK_THAT(again.out, Contains("shard 0/2 has a campaign in this store already: continuing demo-1"));
-  auto store = campaign::Store::open_read_only(dir / "s0");
+  auto store = store::Store::open_read_only(dir / "s0");
   CHECK(store.campaigns().size() == 1);
   // Another shard's store is not continued as this one: a campaign of another shard is refused.
   const ProcessResult other = testing::omnilink_cli(
@@ -199,7 +199,7 @@ TEST_CASE("a merge that died is finished by running it again") {
   REQUIRE(merge({(dir / "merged").string(), (dir / "s0").string()}).exit_code == 0);
   // What a merge of s1 into demo-1 leaves when it dies after marking s1 and moving two of its runs.
   const fs::path merged = fs::absolute(dir / "merged");
-  std::ofstream(campaign::merged_marker(dir / "s1", "demo-1"))
+  std::ofstream(store::merged_marker(dir / "s1", "demo-1"))
       << json{{"format", "omnilink-merged"}, {"version", 1}, {"into", merged.string()}, {"campaign", "demo-1"}, {"shard", "1/2"}, {"complete", false}}.dump();
   std::vector<std::string> moved;
   for (const auto& [id, run] : testing::runs_by_id(dir / "s1", "demo-1")) {
@@ -220,7 +220,7 @@ TEST_CASE("a merge that died is finished by running it again") {
     CHECK(run.validation.has_value());
     CHECK(fs::is_regular_file(fs::path(run.dir) / "meta.json"));
   }
-  auto store = campaign::Store::open_read_only(merged);
+  auto store = store::Store::open_read_only(merged);
   CHECK(store.campaign("demo-1")->status == "finished");
 }
 
@@ -243,7 +243,7 @@ TEST_CASE("the shards of a sweep merge into one sweep: each run once, numbered a
   shard(sweep_file, "s1", "1/2");
   // A shard started again in its store (a retried job) continues its sweep there.
   CHECK_THAT(shard(sweep_file, "s0", "0/2").out, Contains("shard 0/2 has a campaign in this store already: continuing nightly-1"));
-  CHECK(campaign::Store::open_read_only(dir / "s0").campaigns().size() == 1);
+  CHECK(store::Store::open_read_only(dir / "s0").campaigns().size() == 1);
 
   const ProcessResult merged = merge({(dir / "merged").string(), (dir / "s0").string(), (dir / "s1").string()});
   INFO(merged.out << merged.err);
@@ -259,12 +259,12 @@ TEST_CASE("the shards of a sweep merge into one sweep: each run once, numbered a
     seeds.insert(run.seed);
     parities.insert(run.number % 2);
     CHECK(fs::is_regular_file(fs::path(run.dir) / "validation" / "result.json"));
-    failed |= campaign::outcome(run) == "fail" || campaign::outcome(run) == "crashed";  // a signature either way
+    failed |= store::outcome(run) == "fail" || store::outcome(run) == "crashed";  // a signature either way
   }
   CHECK(seeds.size() == 6);
   CHECK(parities.count(1) == 3);  // shard 0: runs 1, 3, 5
   CHECK(parities.count(0) == 3);  // shard 1: runs 2, 4, 6
-  auto store = campaign::Store::open_read_only(dir / "merged");
+  auto store = store::Store::open_read_only(dir / "merged");
   CHECK(store.campaign("nightly-1")->status == "finished");
   const json config = json::parse(store.campaign("nightly-1")->config_json);
   CHECK(config.contains("sweep"));
@@ -329,7 +329,7 @@ TEST_CASE("merge keeps up with 100,000 runs") {
   campaign::CampaignConfig config = campaign::load_campaign(dir / "big.json", load);
   config.shard = campaign::Shard{0, 1};
   {
-    auto shard = campaign::Store::open(dir / "shard");
+    auto shard = store::Store::open(dir / "shard");
     const std::string id = shard.create_campaign("big", (dir / "big.json").string(), config.to_json().dump());
     REQUIRE(id == "big-1");
     auto runs = campaign::planned_records(config, id, dir / "shard");
@@ -340,17 +340,17 @@ TEST_CASE("merge keeps up with 100,000 runs") {
       std::ofstream(fs::path(run.dir) / "meta.json") << "{}";
       run.status = "ok";
       run.rr_mode = "off";
-      run.validation = campaign::ValidationRecord{"pass", "", "AtomicCounter.tla", 1, 1, std::nullopt, std::nullopt, 20, 20, "", 1};
+      run.validation = store::ValidationRecord{"pass", "", "AtomicCounter.tla", 1, 1, std::nullopt, std::nullopt, 20, 20, "", 1};
     }
     shard.import_runs(runs);
   }
   const auto started = std::chrono::steady_clock::now();
-  const auto report = campaign::merge_shards(dir / "merged", {dir / "shard"}, std::nullopt);
+  const auto report = store::merge_shards(dir / "merged", {dir / "shard"}, std::nullopt);
   const auto took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::cout << "merged " << report.runs.size() << " runs in " << took << " s (" << static_cast<double>(report.runs.size()) / took << " runs/s)\n";
   CHECK(report.runs.size() == kRuns);
   CHECK(report.pending == 0);
-  auto merged = campaign::Store::open_read_only(dir / "merged");
+  auto merged = store::Store::open_read_only(dir / "merged");
   const auto runs = merged.runs(report.campaign, "ok");
   CHECK(runs.size() == kRuns);
   std::set<std::string> ids;
@@ -361,5 +361,5 @@ TEST_CASE("merge keeps up with 100,000 runs") {
   }
   CHECK(ids.size() == kRuns);
   CHECK(passed == kRuns);
-  CHECK(fs::is_regular_file(campaign::run_directory(dir / "merged", report.campaign, runs.back().id) / "meta.json"));
+  CHECK(fs::is_regular_file(store::run_directory(dir / "merged", report.campaign, runs.back().id) / "meta.json"));
 }

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "replay/seek_index.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
@@ -107,7 +107,7 @@ TEST_CASE("replay errors name what exists") {
   auto r = cli({"replay", "nope-1/x", "T0.1", "--store", (dir / "store").string()});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("no store") != std::string::npos);
-  campaign::Store::open(dir / "store").create_campaign("demo", "demo.json", "{}");
+  store::Store::open(dir / "store").create_campaign("demo", "demo.json", "{}");
   r = cli({"replay", "nope-1/x", "T0.1", "--store", (dir / "store").string()});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("campaigns in the store: demo-1") != std::string::npos);
@@ -170,8 +170,8 @@ TEST_CASE("under rr, a failing racy-queue run replays to a frontier operation, i
   const std::string store = (dir / "store").string();
   const auto c = cli({"campaign", (dir / "rr.json").string(), "--store", store, "--plain", "--rr", "chaos"});
   if (c.exit_code == 3) skip_test("rr cannot record here: " + c.err);
-  std::optional<campaign::RunRecord> failed;
-  for (const auto& run : campaign::Store::open(store).runs("rr-1"))
+  std::optional<store::RunRecord> failed;
+  for (const auto& run : store::Store::open(store).runs("rr-1"))
     if (run.validation && run.validation->verdict == "fail") failed = run;
   INFO(c.out);
   REQUIRE(failed);

@@ -9,17 +9,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/report.hpp"
-#include "campaign/run_outcome.hpp"
+#include "report/campaign_report.hpp"
+#include "report/escape.hpp"
+#include "store/outcome.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
-using namespace omnilink::campaign;
+using namespace omnilink;
 
-RunRecord run(const std::string& id, const std::string& status, const std::optional<std::string>& verdict,
+store::RunRecord run(const std::string& id, const std::string& status, const std::optional<std::string>& verdict,
               const std::string& target = "queue") {
-  RunRecord r;
+  store::RunRecord r;
   r.campaign = "c-1";
   r.id = id;
   r.target = target;
@@ -29,7 +30,7 @@ RunRecord run(const std::string& id, const std::string& status, const std::optio
   r.rr_mode = "off";
   r.dir = "/nonexistent/" + id;
   if (verdict) {
-    r.validation = ValidationRecord{};
+    r.validation = store::ValidationRecord{};
     r.validation->verdict = *verdict;
     r.validation->reason = *verdict == "fail" ? "no order <is> accepted & \"so\" on" : "";
     r.validation->frontier_summary = *verdict == "fail" ? "FAIL: T0.1 Deq(elem = \"<x>\")" : "";
@@ -37,23 +38,23 @@ RunRecord run(const std::string& id, const std::string& status, const std::optio
   return r;
 }
 
-TEST_CASE("outcomes fold the newest verdict into the run status, and give the exit code") {
-  CHECK(outcome(run("a", "ok", "pass")) == "pass");
-  CHECK(outcome(run("a", "ok", "unknown")) == "unknown");
-  CHECK(outcome(run("a", "crashed", "fail")) == "fail");  // a crashed run's prefix failing is a bug found
-  CHECK(outcome(run("a", "crashed", "pass")) == "crashed");
-  CHECK(outcome(run("a", "ok", std::nullopt)) == "interrupted");
-  CHECK(outcome(run("a", "pending", std::nullopt)) == "interrupted");
-  CHECK(outcome(run("a", "bad-trace", "error")) == "bad-trace");
+TEST_CASE("store::outcomes fold the newest verdict into the run status, and give the exit code") {
+  CHECK(store::outcome(run("a", "ok", "pass")) == "pass");
+  CHECK(store::outcome(run("a", "ok", "unknown")) == "unknown");
+  CHECK(store::outcome(run("a", "crashed", "fail")) == "fail");  // a crashed run's prefix failing is a bug found
+  CHECK(store::outcome(run("a", "crashed", "pass")) == "crashed");
+  CHECK(store::outcome(run("a", "ok", std::nullopt)) == "interrupted");
+  CHECK(store::outcome(run("a", "pending", std::nullopt)) == "interrupted");
+  CHECK(store::outcome(run("a", "bad-trace", "error")) == "bad-trace");
 
-  CHECK(exit_code_for({}) == 0);
-  CHECK(exit_code_for({run("a", "ok", "pass"), run("b", "ok", "pass")}) == 0);
-  CHECK(exit_code_for({run("a", "ok", "pass"), run("b", "timeout", "pass")}) == 2);
-  CHECK(exit_code_for({run("a", "timeout", "pass"), run("b", "ok", "fail")}) == 1);
+  CHECK(store::exit_code_for({}) == 0);
+  CHECK(store::exit_code_for({run("a", "ok", "pass"), run("b", "ok", "pass")}) == 0);
+  CHECK(store::exit_code_for({run("a", "ok", "pass"), run("b", "timeout", "pass")}) == 2);
+  CHECK(store::exit_code_for({run("a", "timeout", "pass"), run("b", "ok", "fail")}) == 1);
 }
 
 TEST_CASE("the summary table counts each configuration's outcomes") {
-  const std::string table = summary_table({run("a", "ok", "pass"), run("b", "ok", "fail"), run("c", "crashed", "pass"),
+  const std::string table = report::summary_table({run("a", "ok", "pass"), run("b", "ok", "fail"), run("c", "crashed", "pass"),
                                            run("d", "ok", "pass", "stack")});
   CHECK(table.find("queue t2 o10") != std::string::npos);
   CHECK(table.find("stack t2 o10") != std::string::npos);
@@ -68,13 +69,13 @@ TEST_CASE("the summary table counts each configuration's outcomes") {
 }
 
 TEST_CASE("the JSON summary and the JUnit XML carry every run, escaped") {
-  CampaignRecord c;
+  store::CampaignRecord c;
   c.id = "c-1";
   c.name = "c";
   c.status = "finished";
-  const std::vector<RunRecord> runs{run("a", "ok", "pass"), run("b<&>", "ok", "fail"), run("c", "timeout", "pass"),
+  const std::vector<store::RunRecord> runs{run("a", "ok", "pass"), run("b<&>", "ok", "fail"), run("c", "timeout", "pass"),
                                     run("d", "pending", std::nullopt)};
-  const nlohmann::json j = summary_json(c, runs);
+  const nlohmann::json j = report::summary_json(c, runs);
   CHECK(j["exit_code"] == 1);
   CHECK(j["counts"]["pass"] == 1);
   CHECK(j["counts"]["fail"] == 1);
@@ -83,7 +84,7 @@ TEST_CASE("the JSON summary and the JUnit XML carry every run, escaped") {
   CHECK(j["runs"].size() == 4);
   CHECK(j["runs"][1]["replay"].get<std::string>().find("not recorded (rr off)") != std::string::npos);
 
-  const std::string xml = junit_xml(c, runs);
+  const std::string xml = report::junit_xml(c, runs);
   CHECK(xml.find("tests=\"4\" failures=\"1\" errors=\"1\" skipped=\"1\"") != std::string::npos);
   CHECK(xml.find("name=\"b&lt;&amp;&gt;\"") != std::string::npos);
   CHECK(xml.find("no order &lt;is&gt; accepted &amp; &quot;so&quot; on") != std::string::npos);
@@ -91,21 +92,21 @@ TEST_CASE("the JSON summary and the JUnit XML carry every run, escaped") {
   CHECK(xml.find("<error type=\"timeout\"") != std::string::npos);
   CHECK(xml.find("<skipped") != std::string::npos);
   CHECK(xml.find("<x>") == std::string::npos);  // nothing unescaped
-  CHECK(xml_escape(std::string("a\x01" "b\tc")) == "ab\tc");
+  CHECK(report::xml_escape(std::string("a\x01" "b\tc")) == "ab\tc");
 }
 
 }  // namespace
 
 TEST_CASE("failed runs are grouped by signature in the summary and the JSON, with their symptoms", "[signature]") {
   omnilink::testing::ScratchDir dir;
-  CampaignRecord c;
+  store::CampaignRecord c;
   c.id = "c-1";
   c.name = "c";
   c.status = "finished";
   // Runs refused (result.json as the native checker writes it): three Dequeues, two of them the same
   // way, and a Bulk.
   auto failed = [&](const std::string& id, const std::string& name, const std::string& conjunct) {
-    RunRecord r = run(id, "ok", "fail");
+    store::RunRecord r = run(id, "ok", "fail");
     r.dir = (dir.path() / id).string();
     std::filesystem::create_directories(dir.path() / id / "validation");
     const nlohmann::json result{{"format", "omnilink-validation-result"}, {"version", 5}, {"verdict", "fail"},
@@ -116,10 +117,10 @@ TEST_CASE("failed runs are grouped by signature in the summary and the JSON, wit
     std::ofstream(dir.path() / id / "validation" / "result.json") << result.dump();
     return r;
   };
-  const std::vector<RunRecord> runs{failed("a", "Dequeue", "Head(queue) = elem"), run("b", "ok", "pass"),
+  const std::vector<store::RunRecord> runs{failed("a", "Dequeue", "Head(queue) = elem"), run("b", "ok", "pass"),
                                     failed("c", "Bulk", "Len(queue) >= n"), failed("d", "Dequeue", "Head(queue)  =  elem"),
                                     failed("e", "Dequeue", "queue = <<>>")};
-  const nlohmann::json j = summary_json(c, runs);
+  const nlohmann::json j = report::summary_json(c, runs);
   CHECK(j["version"] == 3);
   REQUIRE(j["signatures"].size() == 2);
   const auto& dequeue = j["signatures"][0];
@@ -137,7 +138,7 @@ TEST_CASE("failed runs are grouped by signature in the summary and the JSON, wit
   CHECK(j["runs"][4]["symptom"] != j["runs"][0]["symptom"]);
   CHECK(j["runs"][2]["signature"] == j["signatures"][1]["id"]);
   CHECK_FALSE(j["runs"][1].contains("signature"));
-  const std::string summary = signature_summary(runs);
+  const std::string summary = report::signature_summary(runs);
   CHECK(summary.find("2 distinct failures") == 0);
   CHECK(summary.find("3 runs  queue: Dequeue refused by Dequeue  (first: c-1/a)") != std::string::npos);
   CHECK(summary.find("2 runs  Head(queue) = elem  (first: c-1/a)") != std::string::npos);
@@ -147,7 +148,7 @@ TEST_CASE("failed runs are grouped by signature in the summary and the JSON, wit
 TEST_CASE("a replay hint offers --rerun only for a run it re-executes the same: one thread and the counter clock") {
   omnilink::testing::ScratchDir dir;
   auto unrecorded = [&](const std::string& id, std::uint32_t threads, const std::string& clock) {
-    RunRecord r = run(id, "ok", "fail");
+    store::RunRecord r = run(id, "ok", "fail");
     r.threads = threads;
     r.rr_mode = "off";
     r.dir = (dir.path() / id).string();
@@ -157,13 +158,13 @@ TEST_CASE("a replay hint offers --rerun only for a run it re-executes the same: 
                           {"clock", clock}, {"exit", {{"status", "ok"}, {"code", 0}}}}.dump();
     return r;
   };
-  CHECK_THAT(replay_hint(unrecorded("counter", 1, "counter")), Catch::Contains("--rerun"));
+  CHECK_THAT(report::replay_hint(unrecorded("counter", 1, "counter")), Catch::Contains("--rerun"));
   // One thread on the tsc clock: re-executed, it need not do the same; --rerun refuses it.
-  const std::string tsc = replay_hint(unrecorded("tsc", 1, "tsc"));
+  const std::string tsc = report::replay_hint(unrecorded("tsc", 1, "tsc"));
   CHECK_THAT(tsc, !Catch::Contains("--rerun") && Catch::Contains("not recorded (rr off)") && Catch::Contains("--rr chaos"));
-  CHECK_THAT(replay_hint(unrecorded("two", 2, "counter")), !Catch::Contains("--rerun"));
+  CHECK_THAT(report::replay_hint(unrecorded("two", 2, "counter")), !Catch::Contains("--rerun"));
   // Recorded once, its recording gone since: not "rr off".
-  RunRecord pruned = unrecorded("pruned", 2, "tsc");
+  store::RunRecord pruned = unrecorded("pruned", 2, "tsc");
   pruned.rr_mode = "chaos";
-  CHECK_THAT(replay_hint(pruned), Catch::Contains("recording is gone"));
+  CHECK_THAT(report::replay_hint(pruned), Catch::Contains("recording is gone"));
 }

@@ -1,4 +1,4 @@
-// The results document (campaign/results_doc): escaping of everything taken from traces and files,
+// The results document (report/results_doc): escaping of everything taken from traces and files,
 // the generated explanation of a failure from its frontier, the verdict table, and the hunt table's
 // runs and times to the first failure, from synthetic store records.
 #include <catch2/catch.hpp>
@@ -7,18 +7,19 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/results_doc.hpp"
+#include "report/escape.hpp"
+#include "report/results_doc.hpp"
 #include "support/test_support.hpp"
 
-using namespace omnilink::campaign;
+using namespace omnilink;
 using Catch::Contains;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
 namespace {
 
-CampaignRecord campaign(const std::string& id, const json& targets) {
-  CampaignRecord c;
+store::CampaignRecord campaign(const std::string& id, const json& targets) {
+  store::CampaignRecord c;
   c.id = id;
   c.name = id.substr(0, id.rfind('-'));
   c.config_json = json{{"targets", targets}}.dump();
@@ -26,9 +27,9 @@ CampaignRecord campaign(const std::string& id, const json& targets) {
   return c;
 }
 
-RunRecord run(const std::string& campaign_id, const std::string& target, const std::string& verdict, const fs::path& dir,
+store::RunRecord run(const std::string& campaign_id, const std::string& target, const std::string& verdict, const fs::path& dir,
               std::int64_t harness_ms = 1000, std::int64_t validation_ms = 2000, std::int64_t verdict_at_ms = 0) {
-  RunRecord r;
+  store::RunRecord r;
   r.campaign = campaign_id;
   r.target = target;
   r.id = target + ".t2.o10.r001";
@@ -38,7 +39,7 @@ RunRecord run(const std::string& campaign_id, const std::string& target, const s
   r.rr_mode = "off";
   r.dir = dir.string();
   r.harness_ms = harness_ms;
-  ValidationRecord v;
+  store::ValidationRecord v;
   v.verdict = verdict;
   v.duration_ms = validation_ms;
   v.created_ms = verdict_at_ms;
@@ -56,32 +57,32 @@ void write_result(const fs::path& dir, const json& frontier) {
 }  // namespace
 
 TEST_CASE("markdown escaping: HTML specials, table pipes, Markdown specials, code spans and blocks") {
-  CHECK(markdown_text("<script>a|b</script> & \"x\"") == "&lt;script&gt;a\\|b&lt;/script&gt; &amp; &quot;x&quot;");
-  CHECK(markdown_text("a_b*c`d[e]\nf") == "a\\_b\\*c\\`d\\[e\\] f");
-  CHECK(markdown_code("plain") == "`plain`");
-  CHECK(markdown_code("has ` one") == "``has ` one``");
-  CHECK(markdown_code("`edge") == "`` `edge ``");
+  CHECK(report::markdown_text("<script>a|b</script> & \"x\"") == "&lt;script&gt;a\\|b&lt;/script&gt; &amp; &quot;x&quot;");
+  CHECK(report::markdown_text("a_b*c`d[e]\nf") == "a\\_b\\*c\\`d\\[e\\] f");
+  CHECK(report::markdown_code("plain") == "`plain`");
+  CHECK(report::markdown_code("has ` one") == "``has ` one``");
+  CHECK(report::markdown_code("`edge") == "`` `edge ``");
   // No line of a block's content can close its fence, however it starts.
-  const std::string block = markdown_block("```\n~~~\nok");
+  const std::string block = report::markdown_block("```\n~~~\nok");
   CHECK(block.find("\n      ```\n") != std::string::npos);
   CHECK(block.rfind("  ```\n") == block.size() - 6);
 }
 
 TEST_CASE("hunt lanes are named from the rr mode and the harness's last perturbation options") {
-  CHECK(hunt_lane("chaos", {"--perturb", "mixed"}, 2000) == "rr chaos, timeslice 2000 ticks");
-  CHECK(hunt_lane("off", {}, 2000) == "native");
-  CHECK(hunt_lane("off", {"--perturb", "mixed", "--perturb-rate", "0.05"}, 2000) == "native + perturb mixed 0.05");
-  CHECK(hunt_lane("off", {"--perturb", "mixed", "--perturb", "none"}, 2000) == "native");
-  CHECK(hunt_lane("off", {"--perturb", "yield"}, 2000) == "native + perturb yield 0.1");
+  CHECK(report::hunt_lane("chaos", {"--perturb", "mixed"}, 2000) == "rr chaos, timeslice 2000 ticks");
+  CHECK(report::hunt_lane("off", {}, 2000) == "native");
+  CHECK(report::hunt_lane("off", {"--perturb", "mixed", "--perturb-rate", "0.05"}, 2000) == "native + perturb mixed 0.05");
+  CHECK(report::hunt_lane("off", {"--perturb", "mixed", "--perturb", "none"}, 2000) == "native");
+  CHECK(report::hunt_lane("off", {"--perturb", "yield"}, 2000) == "native + perturb yield 0.1");
 }
 
 TEST_CASE("the verdict table and a failure's generated explanation come from the store and result.json") {
   omnilink::testing::ScratchDir dir;
   const json targets = json::array({{{"name", "q"}, {"description", "A <queue> | with a bug"}, {"spec", "/specs/Q.tla"},
                                      {"threads", {2, 3}}, {"ops", {10}}, {"runs", 2}, {"args", {"--perturb", "mixed"}}}});
-  ResultsInput input;
+  report::ResultsInput input;
   input.store = "store";
-  CampaignRuns c{campaign("c-1", targets), {}};
+  report::CampaignRuns c{campaign("c-1", targets), {}};
   c.runs.push_back(run("c-1", "q", "pass", dir / "r1"));
   c.runs.push_back(run("c-1", "q", "fail", dir / "r2"));
   c.runs.back().id = "q.t2.o10.r002";
@@ -92,7 +93,7 @@ TEST_CASE("the verdict table and a failure's generated explanation come from the
                              {{{"thread", 1}, {"index", 4}, {"name", "Dequeue"}, {"viable", true}, {"fields", {{"elem", "9"}, {"ok", "TRUE"}}}},
                               {{"thread", 0}, {"index", 6}, {"name", "Enqueue"}, {"viable", false}, {"fields", {{"elem", "8"}}}}}}});
   input.results.push_back(c);
-  const std::string doc = results_markdown(input);
+  const std::string doc = report::results_markdown(input);
   CHECK_THAT(doc, Contains("| c-1 | q | threads 2, 3; ops 10; 2 runs each; args --perturb mixed | off | 2 | 1 | 1 | - | median 2.00 s, max 2.00 s |"));
   CHECK_THAT(doc, Contains("A &lt;queue&gt; \\| with a bug"));
   CHECK_THAT(doc, Contains("gets the spec past 5 of 20 operations"));
@@ -105,16 +106,16 @@ TEST_CASE("the verdict table and a failure's generated explanation come from the
 TEST_CASE("the hunt table counts runs and times up to the first failure, or says none was found") {
   omnilink::testing::ScratchDir dir;
   const json targets = json::array({{{"name", "bug"}, {"args", json::array()}}});
-  ResultsInput input;
-  CampaignRuns found{campaign("hunt-1", targets), {}};
+  report::ResultsInput input;
+  report::CampaignRuns found{campaign("hunt-1", targets), {}};
   found.runs.push_back(run("hunt-1", "bug", "pass", dir / "a", 1000, 2000));
   found.runs.push_back(run("hunt-1", "bug", "pass", dir / "b", 1000, 2000));
   found.runs.push_back(run("hunt-1", "bug", "fail", dir / "c", 1500, 2500, 1'000'000 + 9'000));
   found.runs.push_back(run("hunt-1", "bug", "fail", dir / "d", 1000, 2000));
-  CampaignRuns missed{campaign("hunt2-1", targets), {}};
+  report::CampaignRuns missed{campaign("hunt2-1", targets), {}};
   missed.runs.push_back(run("hunt2-1", "bug", "pass", dir / "e", 1000, 2000));
   input.hunts = {found, missed};
-  const std::string doc = results_markdown(input);
+  const std::string doc = report::results_markdown(input);
   // Runs 1-3: (1 + 2) + (1 + 2) + (1.5 + 2.5) = 10 s of run time; the verdict came 9 s after the start.
   CHECK_THAT(doc, Contains("| bug | native | 2 x 10 | 4 | 2 | 3 | 9.00 s | 10.0 s |"));
   CHECK_THAT(doc, Contains("| bug | native | 2 x 10 | 1 | 0 | not found | - | 3.00 s (all) |"));
@@ -123,7 +124,7 @@ TEST_CASE("the hunt table counts runs and times up to the first failure, or says
 TEST_CASE("a target without failures states its search budget, and rr runs show their timeslice") {
   omnilink::testing::ScratchDir dir;
   const json targets = json::array({{{"name", "q"}, {"spec", "/specs/Q.tla"}, {"threads", {2}}, {"ops", {10}}, {"runs", 3}}});
-  CampaignRuns c{campaign("c-1", targets), {}};
+  report::CampaignRuns c{campaign("c-1", targets), {}};
   json config = json::parse(c.campaign.config_json);
   config["rr_timeslice_ticks"] = 2000;
   c.campaign.config_json = config.dump();
@@ -132,12 +133,12 @@ TEST_CASE("a target without failures states its search budget, and rr runs show 
     c.runs.back().rr_mode = "chaos";
     c.runs.back().rr_soft_counters = true;
   }
-  CampaignRuns older{campaign("old-1", targets), {}};  // stored before rr_timeslice_ticks existed
+  report::CampaignRuns older{campaign("old-1", targets), {}};  // stored before rr_timeslice_ticks existed
   older.runs.push_back(run("old-1", "q", "pass", dir / "old"));
   older.runs.back().rr_mode = "chaos";
-  ResultsInput input;
+  report::ResultsInput input;
   input.results = {c, older};
-  const std::string doc = results_markdown(input);
+  const std::string doc = report::results_markdown(input);
   CHECK_THAT(doc, Contains("| c-1 | q | threads 2; ops 10; 3 runs each | chaos (rr -W, timeslice 2000 ticks) | 3 | 2 | 0 | 1 unknown |"));
   CHECK_THAT(doc, Contains("| old-1 | q | threads 2; ops 10; 3 runs each | chaos (timeslice 2500000 ticks) | 1 | 1 | 0 |"));
   CHECK_THAT(doc, Contains("No violation found: 2 of 3 runs passed validation, 40 operations in all; the others have no verdict"));

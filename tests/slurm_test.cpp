@@ -17,8 +17,8 @@
 
 #include <sys/wait.h>
 
-#include "campaign/run_outcome.hpp"
-#include "campaign/store.hpp"
+#include "store/outcome.hpp"
+#include "store/store.hpp"
 #include "slurm/slurm_client.hpp"
 #include "slurm/slurm_task.hpp"
 #include "slurm/task_spec.hpp"
@@ -164,8 +164,8 @@ TEST_CASE("a campaign through Slurm is the campaign run locally: same runs, seed
     CHECK(other.dir == (dir / "slurm" / "demo-1" / id).string());
     CHECK(fs::is_regular_file(fs::path(other.dir) / "meta.json"));
     CHECK(fs::is_regular_file(fs::path(other.dir) / "validation" / "result.json"));
-    const std::string outcome = campaign::outcome(other);
-    if (run.target == "locked-queue") CHECK(outcome == campaign::outcome(run));  // deterministic: always pass
+    const std::string outcome = store::outcome(other);
+    if (run.target == "locked-queue") CHECK(outcome == store::outcome(run));  // deterministic: always pass
     else CHECK((outcome == "pass" || outcome == "fail"));                          // a verdict, either way
   }
   const json summary = read_json(dir / "summary.json");
@@ -174,7 +174,7 @@ TEST_CASE("a campaign through Slurm is the campaign run locally: same runs, seed
   // Every shard merged and gone: the store holds the runs once, in their run directories.
   CHECK(fs::is_empty(dir / "slurm" / "demo-1" / "slurm" / "delivered"));
   CHECK(read_json(dir / "slurm" / "demo-1" / "merged-shards.json").at("merged").size() == 4);
-  auto store = campaign::Store::open_read_only(dir / "slurm");
+  auto store = store::Store::open_read_only(dir / "slurm");
   CHECK(store.campaign("demo-1")->status == "finished");
 }
 
@@ -191,7 +191,7 @@ TEST_CASE("Ctrl-C cancels the Slurm array, and --resume finishes the campaign wi
   const bool merged_one = wait_for([&] {
     if (!fs::exists(store / "omnilink.db")) return false;
     for (const auto& [id, run] : testing::runs_by_id(store, "demo-1"))
-      if (campaign::outcome(run) != "interrupted") return true;
+      if (store::outcome(run) != "interrupted") return true;
     return false;
   });
   ::kill(coordinator, SIGINT);
@@ -200,7 +200,7 @@ TEST_CASE("Ctrl-C cancels the Slurm array, and --resume finishes the campaign wi
 
   std::map<std::string, std::int64_t> done_before;
   for (const auto& [id, run] : testing::runs_by_id(store, "demo-1"))
-    if (campaign::outcome(run) != "interrupted") done_before[id] = run.started_ms;
+    if (store::outcome(run) != "interrupted") done_before[id] = run.started_ms;
   CHECK(done_before.size() < 12);
   // Nothing of the array is left queued or running.
   const json state = read_json(store / "demo-1" / "slurm" / "state.json");
@@ -220,7 +220,7 @@ TEST_CASE("Ctrl-C cancels the Slurm array, and --resume finishes the campaign wi
   CHECK(runs.size() == 12);
   for (const auto& [id, run] : runs) {
     INFO(id);
-    CHECK(campaign::outcome(run) == "pass");
+    CHECK(store::outcome(run) == "pass");
     if (done_before.contains(id)) CHECK(run.started_ms == done_before.at(id));  // merged once, not done again
   }
 }
@@ -257,7 +257,7 @@ TEST_CASE("a task that fails on its node is submitted again, and failing on ever
   std::size_t errors = 0, passes = 0;
   for (const auto& [id, run] : testing::runs_by_id(store, "demo-1")) {
     INFO(id << ": " << run.status << " " << run.detail);
-    const std::string outcome = campaign::outcome(run);
+    const std::string outcome = store::outcome(run);
     CHECK((outcome == "error" || outcome == "pass"));
     if (outcome == "error") {
       ++errors;
@@ -298,7 +298,7 @@ TEST_CASE("a coordinator killed outright leaves its tasks running, and --resume 
   CHECK(wait_exit(resumed) == 0);
   for (const auto& [id, run] : testing::runs_by_id(store, "demo-1")) {
     INFO(id);
-    CHECK(campaign::outcome(run) == "pass");
+    CHECK(store::outcome(run) == "pass");
   }
   // One job in all: Slurm never saw another submission.
   const ProcessResult jobs = cluster.command("squeue", {"--noheader", "--states=all", "--format=%F"});
@@ -338,7 +338,7 @@ TEST_CASE("a sweep through Slurm: its tasks sweep as shards until the deadline, 
     INFO(id);
     seeds.insert(run.seed);
     parities.insert(run.number % 2);
-    const std::string outcome = campaign::outcome(run);
+    const std::string outcome = store::outcome(run);
     CHECK((outcome == "pass" || outcome == "fail"));
     CHECK(run.dir == (store / "nightly-1" / id).string());
     CHECK(fs::is_regular_file(fs::path(run.dir) / "validation" / "result.json"));
@@ -348,7 +348,7 @@ TEST_CASE("a sweep through Slurm: its tasks sweep as shards until the deadline, 
   std::uint64_t allocated = 0;
   for (const json& c : report.at("configurations")) allocated += c.at("runs").get<std::uint64_t>();
   CHECK(allocated == runs.size());
-  auto opened = campaign::Store::open_read_only(store);
+  auto opened = store::Store::open_read_only(store);
   CHECK(opened.campaign("nightly-1")->status == "finished");
   CHECK(json::parse(opened.campaign("nightly-1")->config_json).contains("sweep"));
 }
@@ -418,9 +418,9 @@ TEST_CASE("Ctrl-C stops a sweep on Slurm, its tasks deliver what they finished, 
   for (const auto& [id, run] : runs) {
     INFO(id);
     parities.insert(run.number % 2);
-    CHECK(campaign::has_outcome(run));  // the stopped tasks' unfinished runs were left out, not merged as verdicts
+    CHECK(store::has_outcome(run));  // the stopped tasks' unfinished runs were left out, not merged as verdicts
   }
   CHECK(parities == std::set<std::uint32_t>{0, 1});
-  auto opened = campaign::Store::open_read_only(store);
+  auto opened = store::Store::open_read_only(store);
   CHECK(opened.campaign("nightly-1")->status == "finished");
 }

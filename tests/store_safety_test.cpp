@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "platform/subprocess.hpp"
 #include "support/mount_namespace.hpp"
 #include "support/test_support.hpp"
@@ -95,7 +95,7 @@ TEST_CASE("an emptied or deleted index is refused by every verb, rebuilt from th
 
 TEST_CASE("a new campaign never takes the name of a directory the index does not know", "[store][safety]") {
   testing::ScratchDir dir;
-  campaign::Store store = campaign::Store::open(dir.path());
+  store::Store store = store::Store::open(dir.path());
   fs::create_directories(dir / "x-1");
   std::ofstream(dir / "x-1" / "notes.txt") << "someone else's\n";
   const std::string id = store.create_campaign("x", "/x.json", "{}");

@@ -1,4 +1,4 @@
-// The campaign store (campaign/store): schema and its version, campaigns and their ids, runs and
+// The campaign store (store/store): schema and its version, campaigns and their ids, runs and
 // validations round-tripping every field, two processes writing one store at once; and the
 // commands reading it, `omnilink ls` and `omnilink show`, run as real processes.
 #include <catch2/catch.hpp>
@@ -14,18 +14,18 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/run_record_file.hpp"
-#include "campaign/store.hpp"
+#include "store/run_record_file.hpp"
+#include "store/store.hpp"
 #include "platform/subprocess.hpp"
 #include "support/test_support.hpp"
 
 namespace {
 
 using namespace omnilink;
-using campaign::RunRecord;
-using campaign::Store;
-using campaign::StoreError;
-using campaign::ValidationRecord;
+using store::RunRecord;
+using store::Store;
+using store::StoreError;
+using store::ValidationRecord;
 namespace fs = std::filesystem;
 
 // Runs one SQL statement on the store's database with SQLite itself (not through Store) and
@@ -105,7 +105,7 @@ TEST_CASE("a new store has the schema version and WAL, and keeps its data when r
     CHECK(store.directory() == store_dir);
     store.create_campaign("demo", "/c/demo.json", "{}");
   }
-  CHECK(sql(store_dir, "PRAGMA user_version") == std::to_string(campaign::kStoreSchemaVersion));
+  CHECK(sql(store_dir, "PRAGMA user_version") == std::to_string(store::kStoreSchemaVersion));
   CHECK(sql(store_dir, "PRAGMA user_version") == "2");
   CHECK(sql(store_dir, "PRAGMA journal_mode") == "wal");
   Store again = Store::open(store_dir);
@@ -135,7 +135,7 @@ TEST_CASE("open_existing never creates a store", "[store]") {
 TEST_CASE("campaigns of one name are numbered, the latest is found, finishing sets finished_ms", "[store]") {
   testing::ScratchDir dir;
   Store store = Store::open(dir.path());
-  const auto before = campaign::now_ms();
+  const auto before = store::now_ms();
   CHECK(store.create_campaign("demo", "/c/demo.json", R"({"name":"demo"})") == "demo-1");
   CHECK(store.create_campaign("other", "/c/other.json", "{}") == "other-1");
   CHECK(store.create_campaign("demo", "/c/demo.json", R"({"name":"demo"})") == "demo-2");
@@ -169,7 +169,7 @@ TEST_CASE("campaigns of one name are numbered, the latest is found, finishing se
   CHECK(store.campaign("demo-1")->ended_seq == 2);
   CHECK(store.campaign("other-1")->ended_seq == 0);
   // ... and campaign.json says so too, for a rebuild.
-  std::ifstream record(campaign::campaign_record_file(dir.path(), "demo-1"));
+  std::ifstream record(store::campaign_record_file(dir.path(), "demo-1"));
   const auto mirrored = nlohmann::json::parse(record);
   CHECK(mirrored.at("status") == "finished");
   CHECK(mirrored.at("ended_seq") == 2);
@@ -258,7 +258,7 @@ TEST_CASE("the newest validation is a run's current one, and optional fields rou
   fail.peak_rss_kb = 0xFFFFFFFFFFFFFFFFull;
   fail.frontier_summary = "pending at the deepest state:\n  T0.157 Dequeue(elem = 144, ok = TRUE)";
   fail.created_ms = 0;  // now
-  const auto before = campaign::now_ms();
+  const auto before = store::now_ms();
   store.add_validation(c, "a", fail);
 
   auto newest = store.run(c + "/a")->validation;
@@ -335,7 +335,7 @@ TEST_CASE("a run's row is mirrored into its directory, and read back field for f
   store.update_run(unstarted);
   CHECK_FALSE(fs::exists(dir / c / unstarted.id));  // a run that never started gets no directory
 
-  auto back = campaign::read_run_record_file(run.dir);
+  auto back = store::read_run_record_file(run.dir);
   REQUIRE(back);
   back->run.campaign = c;  // where it lives is where the file is
   back->run.dir = run.dir;
@@ -347,7 +347,7 @@ TEST_CASE("a run's row is mirrored into its directory, and read back field for f
   v.states_generated = 42;
   v.linearized = -1;
   store.add_validation(c, run.id, v);
-  back = campaign::read_run_record_file(run.dir);
+  back = store::read_run_record_file(run.dir);
   REQUIRE(back->run.validation);
   CHECK(back->run.validation->verdict == "fail");
   CHECK(back->run.validation->states_generated == std::optional<std::uint64_t>(42));
@@ -355,21 +355,21 @@ TEST_CASE("a run's row is mirrored into its directory, and read back field for f
   CHECK(back->run.validation->linearized == std::optional<std::int64_t>(-1));
   CHECK(back->run.validation->created_ms == v.created_ms);
 
-  CHECK_FALSE(campaign::read_run_record_file(dir / c));  // none there
-  const fs::path file = campaign::run_record_file(run.dir);
+  CHECK_FALSE(store::read_run_record_file(dir / c));  // none there
+  const fs::path file = store::run_record_file(run.dir);
   nlohmann::json j = nlohmann::json::parse(std::ifstream(file));
   j["threads"] = "2";
   std::ofstream(file) << j.dump();
-  CHECK_THROWS_MATCHES(campaign::read_run_record_file(run.dir), StoreError, Catch::Message(file.string() + ": threads: not a non-negative integer"));
+  CHECK_THROWS_MATCHES(store::read_run_record_file(run.dir), StoreError, Catch::Message(file.string() + ": threads: not a non-negative integer"));
   j["threads"] = 2;
   j["version"] = 2;
   std::ofstream(file) << j.dump();
-  CHECK_THROWS_MATCHES(campaign::read_run_record_file(run.dir), StoreError,
+  CHECK_THROWS_MATCHES(store::read_run_record_file(run.dir), StoreError,
                        Catch::Message(file.string() + ": version: version 2; this omnilink reads version 1"));
   j["version"] = 1;
   j["id"] = "elsewhere";
   std::ofstream(file) << j.dump();
-  CHECK_THROWS_MATCHES(campaign::read_run_record_file(run.dir), StoreError,
+  CHECK_THROWS_MATCHES(store::read_run_record_file(run.dir), StoreError,
                        Catch::Message(file.string() + ": id: 'elsewhere' is not the name of its directory"));
 }
 

@@ -1,12 +1,10 @@
-// The sweep file's reading (sweep/sweep_file), the allocator's sharing of runs, and the arithmetic
-// behind "fixed" (sweep/signature_history): unit tests, no harness runs.
+// The sweep file's reading (sweep/sweep_file), the sizes and durations it takes, and the budget a
+// resumed sweep goes on with (sweep/sweep_clock): unit tests, no harness runs.
 #include <catch2/catch.hpp>
 
 #include <fstream>
 
-#include "sweep/allocator.hpp"
 #include "sweep/retention.hpp"
-#include "sweep/signature_history.hpp"
 #include "sweep/sweep_clock.hpp"
 #include "sweep/sweep_file.hpp"
 #include "support/test_support.hpp"
@@ -64,7 +62,7 @@ TEST_CASE("a sweep's configurations are every combination of each target's lists
   CHECK(plain.configurations[1].name == "q.t3.o100");
   CHECK_FALSE(plain.configurations[1].perturb);
 
-  campaign::RunRecord run;
+  store::RunRecord run;
   run.id = "q.t3.o100.r00012";
   CHECK(sweep::configuration_of(plain, run) == &plain.configurations[1]);
   run.id = "q.t4.o100.r00012";
@@ -122,8 +120,19 @@ TEST_CASE("store sizes for the quota") {
   json d = minimal_sweep();
   d["sweep"]["store_quota"] = "20g";
   CHECK(f.load(d).sweep.store_quota == 20ull << 30);
+  CHECK(sweep::size_text(20ull << 30) == "20.0 GiB");
+  CHECK(sweep::size_text(1536) == "1.5 KiB");
+  CHECK(sweep::size_text(12) == "12 bytes");
   d["sweep"]["store_quota"] = "lots";
   CHECK_THAT(f.error(d), Contains(": sweep.store_quota: 'lots' is not a size"));
+  // Without one, a sweep's quota is its store's size plus half of what is free (give or take what
+  // the machine's other writers did in between).
+  std::ofstream(f.dir / "trace.bin", std::ios::binary) << std::string(100'000, 'x');
+  const std::uint64_t expected = sweep::disk_size(f.dir.path()) + fs::space(f.dir.path()).available / 2;
+  const std::uint64_t quota = sweep::default_store_quota(f.dir.path());
+  CHECK(quota >= 100'000u);
+  CHECK(quota + (64u << 20) >= expected);
+  CHECK(quota <= expected + (64u << 20));
 }
 
 TEST_CASE("durations and times of day") {
@@ -134,41 +143,6 @@ TEST_CASE("durations and times of day") {
   CHECK(sweep::parse_time_of_day("06:00") == 360);
   CHECK(sweep::parse_time_of_day("23:59") == 23 * 60 + 59);
   for (const char* bad : {"6:00", "24:00", "06:60", "0600", "ab:cd"}) CHECK_FALSE(sweep::parse_time_of_day(bad));
-}
-
-TEST_CASE("the allocator gives every configuration its minimum, then favours those that find something") {
-  sweep::Allocator allocator(3, 2);
-  std::vector<int> first;
-  for (int i = 0; i < 6; ++i) {
-    const auto c = allocator.next();
-    first.push_back(static_cast<int>(c));
-    allocator.started(c);
-  }
-  CHECK(first == std::vector<int>{0, 1, 2, 0, 1, 2});
-  for (std::size_t c = 0; c < 3; ++c)
-    for (int i = 0; i < 2; ++i) allocator.finished(c, c == 1);  // only configuration 1 finds anything
-  std::vector<int> picks(3, 0);
-  for (int i = 0; i < 200; ++i) {
-    const auto c = allocator.next();
-    ++picks[c];
-    allocator.started(c);
-    allocator.finished(c, c == 1);
-  }
-  CHECK(picks[1] > picks[0] * 3);
-  CHECK(picks[1] > picks[2] * 3);
-  CHECK(picks[0] > 0);  // the others keep getting some
-  CHECK(picks[2] > 0);
-}
-
-TEST_CASE("fixed: runs without a signature that its measured failure rate would not have passed") {
-  // The Wilson interval of 0 successes in 10 at 95% is about 0 to 0.278.
-  CHECK(sweep::wilson_upper(0, 10, 0.95) == Approx(0.2775).margin(0.001));
-  CHECK(sweep::wilson_lower(5, 10, 0.95) == Approx(0.2366).margin(0.001));
-  CHECK(sweep::wilson_lower(0, 0, 0.95) == 0);
-  // At a rate of one half, 5 clean runs leave a 1/32 chance: below 5%, so 5 runs.
-  CHECK(sweep::runs_to_rule_out(0.5, 0.95) == 5);
-  CHECK(sweep::runs_to_rule_out(0.01, 0.95) == 299);
-  CHECK(sweep::runs_to_rule_out(0, 0.95) == 0);
 }
 
 }  // namespace

@@ -2,10 +2,12 @@
 // needs neither rr nor TLC: a planted bug is found, grouped under one signature, recurs the next
 // night, is marked fixed once its target is swapped for the correct one and enough runs pass, and
 // regresses when the bug comes back; a sweep killed with SIGKILL resumes within its budget without
-// running a finished run again; a sweep whose store fills its disk ends as interrupted. Under rr chaos (SKIPPED where rr cannot record), a sweep of the three
-// injected bugs finds three signatures, one per bug.
+// running a finished run again; a sweep whose store fills its disk ends as interrupted, and by
+// default a sweep prunes its store to half the free space it found. Under rr chaos (SKIPPED where
+// rr cannot record), a sweep of the three injected bugs finds three signatures, one per bug.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <csignal>
 #include <future>
 #include <set>
@@ -16,8 +18,8 @@
 #include <sqlite3.h>
 #include <sys/wait.h>
 
-#include "campaign/run_outcome.hpp"
-#include "campaign/store.hpp"
+#include "store/outcome.hpp"
+#include "store/store.hpp"
 #include "support/campaign_support.hpp"
 #include "support/mount_namespace.hpp"
 
@@ -127,7 +129,7 @@ TEST_CASE("a sweep killed with SIGKILL resumes within what is left of its budget
   // What the killed session finished, and when each of those runs started.
   std::map<std::string, std::int64_t> finished_before;
   {
-    auto s = campaign::Store::open_read_only(store);
+    auto s = store::Store::open_read_only(store);
     for (const auto& run : s.runs("nightly-1"))
       if (run.validation) finished_before[run.id] = run.started_ms;
   }
@@ -139,15 +141,15 @@ TEST_CASE("a sweep killed with SIGKILL resumes within what is left of its budget
   CHECK(spent_before >= 4000);  // saved as runs finished: the kill lost at most a few seconds of it
 
   const std::int64_t left_ms = 20'000 - spent_before;
-  const std::int64_t resumed_at_ms = campaign::now_ms();
+  const std::int64_t resumed_at_ms = store::now_ms();
   const Night resumed = sweep(dir, {"--resume"});
   INFO(resumed.output);
   REQUIRE(resumed.report.is_object());
   {
     // Exit 2 says some run has no verdict: which, and why, for the failure message.
     std::string without_verdict;
-    for (const auto& run : campaign::Store::open_read_only(store).runs("nightly-1"))
-      if (const std::string o = campaign::outcome(run); o != "pass")
+    for (const auto& run : store::Store::open_read_only(store).runs("nightly-1"))
+      if (const std::string o = store::outcome(run); o != "pass")
         without_verdict += run.id + ": " + o + " (" + run.detail + (run.validation ? "; " + run.validation->reason : "") + ")\n";
     INFO(without_verdict);
     CHECK(resumed.exit_code == 0);
@@ -158,9 +160,9 @@ TEST_CASE("a sweep killed with SIGKILL resumes within what is left of its budget
   // flight then finish, so the session's wall time says little on a loaded machine; the start
   // times say it all. The clock starts once the store is open, after the process has started.
   const std::int64_t budget_end_ms = resumed_at_ms + left_ms + 3'000;
-  CHECK(campaign::now_ms() - resumed_at_ms < left_ms + 60'000);  // and it does stop
+  CHECK(store::now_ms() - resumed_at_ms < left_ms + 60'000);  // and it does stop
 
-  auto s = campaign::Store::open_read_only(store);
+  auto s = store::Store::open_read_only(store);
   const auto runs = s.runs("nightly-1");
   std::size_t kept = 0;
   for (const auto& run : runs) {
@@ -214,8 +216,8 @@ TEST_CASE("the three injected bugs are three signatures under rr chaos, every fa
     for (const auto& run : s.at("runs")) evidence.insert(run.get<std::string>());
   const fs::path store = dir / "store";
   std::size_t dropped = 0;
-  for (const auto& run : campaign::Store::open_read_only(store).runs(night.report.at("sweep").get<std::string>())) {
-    INFO(run.key() << " " << campaign::outcome(run));
+  for (const auto& run : store::Store::open_read_only(store).runs(night.report.at("sweep").get<std::string>())) {
+    INFO(run.key() << " " << store::outcome(run));
     const fs::path run_dir = store / run.key();
     CHECK(fs::exists(run_dir / "trace"));
     if (evidence.contains(run.key())) {
@@ -264,23 +266,23 @@ TEST_CASE("retention: a store quota prunes what is not evidence, oldest first, a
   CHECK(gc.exit_code == 1);
   CHECK_THAT(gc.out, Contains("STILL ABOVE the quota"));
   for (const auto& key : evidence) CHECK(testing::file_listing(store / key) == before[key]);  // untouched, file by file
-  // Every passing run lost its trace and says so; the verdicts are all still in the store.
-  auto s = campaign::Store::open_read_only(store);
+  // Every run but the evidence lost its trace and says so; the verdicts are all still in the store.
+  auto s = store::Store::open_read_only(store);
   std::size_t pruned = 0;
   for (const auto& run : s.runs("nightly-1")) {
     REQUIRE(run.validation.has_value());
     const fs::path run_dir = store / run.key();
-    if (run.validation->verdict == "pass") {
+    if (std::find(evidence.begin(), evidence.end(), run.key()) == evidence.end()) {
       CHECK_FALSE(fs::exists(run_dir / "trace"));
       CHECK(fs::exists(run_dir / "pruned.json"));
       ++pruned;
     } else {
-      CHECK(fs::exists(run_dir / "trace"));  // a failing run's trace is never pruned
+      CHECK(fs::exists(run_dir / "trace"));
     }
   }
   CHECK(pruned > 0);
   CHECK(gc.out.find("removed ") != std::string::npos);
-  CHECK(pruned == night.report.at("outcomes").value("pass", std::size_t{0}));
+  CHECK(pruned == s.runs("nightly-1").size() - evidence.size());
 }
 
 // What `sweep --report` says of a sweep, and `ls --json` of its runs, as one text to compare.
@@ -332,7 +334,7 @@ TEST_CASE("a sweep store whose index is lost is rebuilt to say what it said and 
   CHECK(reported(dir, "nightly-2") == before_second);
 
   // An index that does not know a run (restored from a backup): the run's directory still wins.
-  auto runs_of_second = campaign::Store::open_read_only(store).runs("nightly-2");
+  auto runs_of_second = store::Store::open_read_only(store).runs("nightly-2");
   const std::string last = runs_of_second.back().id;
   const fs::path last_dir = store / "nightly-2" / last;
   const std::string meta_before = file_text(last_dir / "meta.json");
@@ -343,7 +345,7 @@ TEST_CASE("a sweep store whose index is lost is rebuilt to say what it said and 
   INFO(resumed.output);
   CHECK(file_text(last_dir / "meta.json") == meta_before);
   std::set<std::string> ids;
-  for (const auto& run : campaign::Store::open_read_only(store).runs("nightly-2")) ids.insert(run.id);
+  for (const auto& run : store::Store::open_read_only(store).runs("nightly-2")) ids.insert(run.id);
   CHECK_FALSE(ids.contains(last));
   CHECK(ids.size() > runs_of_second.size() - 1);  // it ran more, under other numbers
 }
@@ -383,7 +385,7 @@ TEST_CASE("two sweeps of one name at once: the first to end reports a new bug as
   CHECK((a_first ? ra : rb).exit_code == 1);
   CHECK((a_first ? rb : ra).exit_code == 0);
   // Reported again later, each says what it said when it ended.
-  const auto store = campaign::Store::open_read_only(dir / "store");
+  const auto store = store::Store::open_read_only(dir / "store");
   for (const json* report : {&ja, &jb}) {
     const std::string id = report->at("sweep");
     const ProcessResult again = testing::omnilink_cli({"sweep", (dir / "sweep.json").string(), "--store", (dir / "store").string(), "--report",
@@ -424,3 +426,41 @@ TEST_CASE("a sweep whose disk fills ends as interrupted: exit 2 and the resume c
   CHECK_THAT(output, Contains("INTERRUPTED; continue it with: omnilink sweep") && Contains("--resume --id nightly-1"));
   CHECK_THAT(output, !Contains("terminate called"));
 }
+
+TEST_CASE("by default a sweep prunes its store to its size plus half the free space it found", "[sweep][disk]") {
+  ScratchDir dir;
+  std::ofstream(dir / "sweep.json") << testing::stack_sweep("5m").dump(2);
+  // What ten runs write, measured here, so the file system below is sized for this machine's runs.
+  const Night measure = sweep(dir, {"--max-runs", "10"});
+  INFO(measure.output);
+  REQUIRE(measure.report.is_object());
+  CHECK(measure.report.at("retention").at("quota_default") == true);
+  CHECK_THAT(measure.output, Contains("store quota ") && Contains("(the store's size plus half the free space; store_quota sets one)"));
+  std::uint64_t written = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(dir / "store"))
+    if (entry.is_regular_file()) written += entry.file_size();
+  REQUIRE(written > (2u << 20));  // well above what tmpfs adds in whole pages for the small files
+
+  // A file system with room for 1.5 times that (and the pages its small files take): the default
+  // quota is half of it, less than the sweep writes, so the sweep must prune to it at the end, and
+  // the disk never fills.
+  const fs::path small = dir / "small", out = dir / "out.txt", report = dir / "small-report.json";
+  fs::create_directories(small);
+  const std::string size = "size=" + std::to_string((written * 3 / 2) / 1024 + 512) + "k";
+  const auto [code, output] = testing::cli_with_mounts(
+      [&] { return mount("tmpfs", small.c_str(), "tmpfs", 0, size.c_str()) == 0; },
+      {"sweep", (dir / "sweep.json").string(), "--store", (small / "store").string(), "--plain", "--max-runs", "10", "--json", report.string()},
+      out, "cannot mount a small tmpfs here (needs CAP_SYS_ADMIN)");
+  INFO(output);
+  CHECK(code == 1);  // the bug found, the sweep complete: not interrupted by a full disk
+  std::ifstream in(report);
+  const json r = json::parse(in, nullptr, false);
+  REQUIRE(r.is_object());
+  const json& retention = r.at("retention");
+  CHECK(retention.at("quota_default") == true);
+  CHECK(retention.at("quota_bytes").get<std::uint64_t>() < written);
+  CHECK(retention.at("quota_met") == true);
+  CHECK_FALSE(retention.at("pruned").empty());  // traces went: a native sweep has no recordings to drop
+  CHECK(retention.at("evidence_runs").get<std::size_t>() > 0);
+}
+

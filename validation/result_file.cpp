@@ -5,6 +5,7 @@
 
 #include "platform/json_fields.hpp"
 #include "platform/json_file.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::validation {
 namespace fs = std::filesystem;
@@ -122,7 +123,7 @@ StoredResult parse_result(const nlohmann::json& j, const std::string& origin) {
   return r;
 }
 
-fs::path result_file(const fs::path& run_dir) { return run_dir / "validation" / "result.json"; }
+fs::path result_file(const fs::path& run_dir) { return trace::RunLayout(run_dir).result(); }
 
 std::optional<StoredResult> read_result_file(const fs::path& run_dir) {
   const fs::path file = result_file(run_dir);

@@ -13,6 +13,7 @@
 #include "validation/native_check.hpp"
 #include "validation/problem.hpp"
 #include "validation/tlc_check.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::validation {
 namespace fs = std::filesystem;
@@ -217,7 +218,7 @@ ValidationResult validate_run(const ValidateOptions& options) {
   }
   // A history file's results go beside it (FILE.validation/), a run's into the run directory.
   const bool history_file = is_history_file(options.run_dir);
-  result.directory = history_file ? fs::path(options.run_dir.string() + ".validation") : options.run_dir / "validation";
+  result.directory = history_file ? fs::path(options.run_dir.string() + ".validation") : trace::RunLayout(options.run_dir).validation();
   auto write_result = [&] {
     std::error_code ec;
     fs::create_directories(result.directory, ec);

@@ -18,7 +18,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "platform/rr_probe.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
@@ -59,9 +59,9 @@ inline pid_t spawn_silenced(const std::vector<std::string>& args) {
 }
 
 // A store's runs of one campaign, by run id (the store opened read-only).
-inline std::map<std::string, campaign::RunRecord> runs_by_id(const std::filesystem::path& store, const std::string& campaign_id) {
-  auto s = campaign::Store::open_read_only(store);
-  std::map<std::string, campaign::RunRecord> out;
+inline std::map<std::string, store::RunRecord> runs_by_id(const std::filesystem::path& store, const std::string& campaign_id) {
+  auto s = store::Store::open_read_only(store);
+  std::map<std::string, store::RunRecord> out;
   for (auto& r : s.runs(campaign_id)) out.emplace(r.id, std::move(r));
   return out;
 }

@@ -19,7 +19,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-namespace omnilink::campaign {
+namespace omnilink::store {
 
 // 2: campaigns.ended_seq (the order in which campaigns ended). A version-1 store is upgraded when
 // opened for writing and read as if upgraded when opened read-only.
@@ -166,6 +166,11 @@ bool has_index(const std::filesystem::path& store);
 // STORE/omnilink.db, the index.
 std::filesystem::path index_file(const std::filesystem::path& store);
 
+// A run's directory: STORE/<campaign-id>/<run-id>, derived from the ids, never read back.
+inline std::filesystem::path run_directory(const std::filesystem::path& store, const std::string& campaign_id, const std::string& run_id) {
+  return store / campaign_id / run_id;
+}
+
 // STORE/<campaign-id>/campaign.json: the campaign's id, name, number, file and configuration.
 std::filesystem::path campaign_record_file(const std::filesystem::path& store, const std::string& campaign_id);
 
@@ -181,4 +186,4 @@ void to_json(nlohmann::json& j, const CampaignRecord& campaign);
 void to_json(nlohmann::json& j, const ValidationRecord& validation);
 void to_json(nlohmann::json& j, const RunRecord& run);
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::store

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace omnilink::campaign {
+namespace omnilink::store {
 
 /// What a rebuild indexed and what it left alone.
 struct RebuildReport {
@@ -28,4 +28,4 @@ struct RebuildReport {
 /// Rebuilds the index of `store`. Throws StoreError when the store has an index already.
 RebuildReport rebuild_index(const std::filesystem::path& store);
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::store

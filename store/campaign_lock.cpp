@@ -1,4 +1,4 @@
-#include "campaign/campaign_lock.hpp"
+#include "store/campaign_lock.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -8,7 +8,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
-namespace omnilink::campaign {
+namespace omnilink::store {
 
 std::optional<CampaignLock> CampaignLock::acquire(const std::filesystem::path& campaign_dir, std::string& why) {
   std::error_code ec;
@@ -39,4 +39,4 @@ CampaignLock::~CampaignLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the flock
 }
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::store

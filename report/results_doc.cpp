@@ -1,4 +1,4 @@
-#include "campaign/results_doc.hpp"
+#include "report/results_doc.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -11,13 +11,14 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/campaign_file.hpp"
-#include "campaign/join.hpp"
-#include "campaign/report.hpp"
-#include "campaign/run_outcome.hpp"
+#include "platform/join.hpp"
+#include "report/campaign_report.hpp"
+#include "report/escape.hpp"
+#include "store/outcome.hpp"
 #include "trace/reader.hpp"
 #include "validation/result_file.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::report {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -32,7 +33,7 @@ std::string seconds_text(std::int64_t ms) {
 }
 
 // The target's entry of the campaign's stored configuration (null if absent).
-json target_config(const CampaignRecord& campaign, const std::string& target) {
+json target_config(const store::CampaignRecord& campaign, const std::string& target) {
   const json config = json::parse(campaign.config_json, nullptr, false);
   if (config.is_discarded() || !config.contains("targets")) return nullptr;
   for (const auto& t : config["targets"])
@@ -41,10 +42,10 @@ json target_config(const CampaignRecord& campaign, const std::string& target) {
 }
 
 // The campaign's rr timeslice bound; campaigns stored before the field existed used rr's own.
-std::uint64_t rr_timeslice(const CampaignRecord& campaign) {
+std::uint64_t rr_timeslice(const store::CampaignRecord& campaign) {
   const json config = json::parse(campaign.config_json, nullptr, false);
   const json* ticks = config.is_object() && config.contains("rr_timeslice_ticks") ? &config["rr_timeslice_ticks"] : nullptr;
-  return ticks != nullptr && ticks->is_number_unsigned() ? ticks->get<std::uint64_t>() : kRrOwnTimesliceTicks;
+  return ticks != nullptr && ticks->is_number_unsigned() ? ticks->get<std::uint64_t>() : campaign::kRrOwnTimesliceTicks;
 }
 
 std::string list_text(const json& values) {
@@ -61,21 +62,21 @@ std::vector<std::string> harness_args(const json& target) {
 }
 
 // The targets of some campaigns' runs, in order of first appearance.
-std::vector<std::string> targets_of(const std::vector<RunRecord>& runs) {
+std::vector<std::string> targets_of(const std::vector<store::RunRecord>& runs) {
   std::vector<std::string> names;
   for (const auto& run : runs)
     if (std::find(names.begin(), names.end(), run.target) == names.end()) names.push_back(run.target);
   return names;
 }
 
-std::vector<RunRecord> runs_of(const std::vector<RunRecord>& runs, const std::string& target) {
-  std::vector<RunRecord> out;
-  std::copy_if(runs.begin(), runs.end(), std::back_inserter(out), [&](const RunRecord& r) { return r.target == target; });
+std::vector<store::RunRecord> runs_of(const std::vector<store::RunRecord>& runs, const std::string& target) {
+  std::vector<store::RunRecord> out;
+  std::copy_if(runs.begin(), runs.end(), std::back_inserter(out), [&](const store::RunRecord& r) { return r.target == target; });
   return out;
 }
 
 // How the runs were recorded, e.g. "chaos (rr -W, timeslice 2000 ticks)" or "off".
-std::string rr_text(const std::vector<RunRecord>& runs, std::uint64_t timeslice_ticks) {
+std::string rr_text(const std::vector<store::RunRecord>& runs, std::uint64_t timeslice_ticks) {
   std::set<std::string> modes;
   for (const auto& run : runs) {
     if (run.rr_mode.empty()) continue;
@@ -86,7 +87,7 @@ std::string rr_text(const std::vector<RunRecord>& runs, std::uint64_t timeslice_
   return modes.empty() ? "-" : join({modes.begin(), modes.end()}, ", ");
 }
 
-std::string validation_time(const std::vector<RunRecord>& runs) {
+std::string validation_time(const std::vector<store::RunRecord>& runs) {
   std::vector<std::int64_t> ms;
   for (const auto& run : runs)
     if (run.validation) ms.push_back(run.validation->duration_ms);
@@ -153,7 +154,7 @@ std::string truncated_lines(const std::string& text) {
   return out;
 }
 
-void write_failure(std::ostream& s, const RunRecord& run) {
+void write_failure(std::ostream& s, const store::RunRecord& run) {
   s << "- **" << markdown_text(run.key()) << "** (" << run.threads << " threads x " << run.ops << " operations, seed "
     << run.seed << ", rr " << markdown_text(run.rr_mode) << ", run status " << markdown_text(run.status) << ")\n\n";
   try {
@@ -175,9 +176,9 @@ void write_results(std::ostream& s, const ResultsInput& input) {
       const auto runs = runs_of(c.runs, target);
       const json config = target_config(c.campaign, target);
       std::map<std::string, std::size_t> counts;
-      for (const auto& run : runs) ++counts[outcome(run)];
+      for (const auto& run : runs) ++counts[store::outcome(run)];
       std::vector<std::string> other;
-      for (const auto& o : outcomes())
+      for (const auto& o : store::outcomes())
         if (o != "pass" && o != "fail" && counts[o] > 0) other.push_back(std::to_string(counts[o]) + " " + o);
       std::string configuration = "-";
       if (config.is_object()) {
@@ -204,15 +205,15 @@ void write_results(std::ostream& s, const ResultsInput& input) {
         s << "Spec: " << markdown_code(fs::path(config.value("spec", "")).filename().string())
           << (config.value("mc", json()).is_string() ? " with " + markdown_code(fs::path(config["mc"].get<std::string>()).filename().string()) : "")
           << ".\n\n";
-      std::vector<const RunRecord*> failed;
+      std::vector<const store::RunRecord*> failed;
       for (const auto& run : runs)
-        if (outcome(run) == "fail") failed.push_back(&run);
+        if (store::outcome(run) == "fail") failed.push_back(&run);
       if (failed.empty()) {
         // The search budget, plainly: what "nothing found" was worth.
         std::size_t passed = 0;
         std::uint64_t operations = 0;
         for (const auto& run : runs)
-          if (outcome(run) == "pass") ++passed, operations += std::uint64_t{run.threads} * run.ops;
+          if (store::outcome(run) == "pass") ++passed, operations += std::uint64_t{run.threads} * run.ops;
         s << "No violation found: " << passed << " of " << runs.size() << " runs passed validation, " << operations
           << " operations in all" << (passed < runs.size() ? "; the others have no verdict (see the table)" : "")
           << ".\n\n";
@@ -245,7 +246,7 @@ void write_hunts(std::ostream& s, const ResultsInput& input) {
       std::size_t failed = 0, first = 0;
       std::int64_t run_ms = 0, wall_ms = 0;
       for (std::size_t i = 0; i < runs.size(); ++i) {
-        const bool fail = outcome(runs[i]) == "fail";
+        const bool fail = store::outcome(runs[i]) == "fail";
         failed += fail;
         if (first != 0) continue;
         run_ms += runs[i].harness_ms + runs[i].pack_ms + (runs[i].validation ? runs[i].validation->duration_ms : 0);
@@ -279,52 +280,6 @@ std::string hunt_lane(const std::string& rr_mode, const std::vector<std::string>
   return perturb == "none" ? "native" : "native + perturb " + perturb + " " + rate;
 }
 
-std::string markdown_text(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\n': case '\r': out += ' '; break;
-      case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '#': case '~':
-        out += '\\';
-        out += c;
-        break;
-      default:
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') out += c;
-    }
-  }
-  return out;
-}
-
-std::string markdown_code(const std::string& text) {
-  std::size_t longest = 0, run = 0;
-  for (const char c : text) {
-    run = c == '`' ? run + 1 : 0;
-    longest = std::max(longest, run);
-  }
-  std::string flat = text;
-  std::replace(flat.begin(), flat.end(), '\n', ' ');
-  const std::string fence(longest + 1, '`');
-  const bool pad = !flat.empty() && (flat.front() == '`' || flat.back() == '`');
-  return fence + (pad ? " " : "") + flat + (pad ? " " : "") + fence;
-}
-
-std::string markdown_block(const std::string& text) {
-  std::istringstream in(text);
-  std::string out = "  ```text\n";
-  for (std::string line; std::getline(in, line);) {
-    std::string clean;
-    for (const char c : line)
-      if (static_cast<unsigned char>(c) >= 0x20 || c == '\t') clean += c;
-    out += "      " + clean + "\n";  // list-item indent (2) + 4: can never be read as a closing fence
-  }
-  return out + "  ```\n";
-}
-
 std::string results_markdown(const ResultsInput& input) {
   std::ostringstream s;
   s << "# Results\n\n"
@@ -337,4 +292,4 @@ std::string results_markdown(const ResultsInput& input) {
   return s.str();
 }
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::report

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-namespace omnilink::campaign {
+namespace omnilink {
 
 /// "a, b, c" for join({"a", "b", "c"}, ", "); "" for no items.
 inline std::string join(const std::vector<std::string>& items, std::string_view separator) {
@@ -17,4 +17,4 @@ inline std::string join(const std::vector<std::string>& items, std::string_view 
   return out;
 }
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink

@@ -1,4 +1,4 @@
-#include "campaign/report.hpp"
+#include "report/campaign_report.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -6,23 +6,25 @@
 #include <map>
 #include <sstream>
 
-#include "campaign/failure_signature.hpp"
+#include "findings/failure_signature.hpp"
+#include "report/escape.hpp"
 #include "campaign/recording.hpp"
-#include "campaign/run_outcome.hpp"
+#include "store/outcome.hpp"
 #include "replay/replay_files.hpp"
 #include "trace/reader.hpp"
 #include "validation/result_file.hpp"
+#include "trace/run_layout.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::report {
 namespace fs = std::filesystem;
 namespace {
 
-std::string configuration(const RunRecord& run) {
+std::string configuration(const store::RunRecord& run) {
   return run.target + " t" + std::to_string(run.threads) + " o" + std::to_string(run.ops);
 }
 
 // The first viable operation of a failed run's frontier (from validation/result.json).
-std::optional<validation::StoredOperation> first_viable_pending(const RunRecord& run) {
+std::optional<validation::StoredOperation> first_viable_pending(const store::RunRecord& run) {
   std::optional<validation::StoredResult> result;
   try {
     result = validation::read_result_file(run.dir);
@@ -39,20 +41,20 @@ std::optional<validation::StoredOperation> first_viable_pending(const RunRecord&
 
 /// The failed runs of each signature, in order of first appearance, and the symptoms they showed.
 struct SignatureGroup {
-  FailureSignature signature;
+  findings::FailureSignature signature;
   std::string target;
-  std::vector<const RunRecord*> runs;
+  std::vector<const store::RunRecord*> runs;
   struct Symptom {
-    FailureSymptom symptom;
-    std::vector<const RunRecord*> runs;
+    findings::FailureSymptom symptom;
+    std::vector<const store::RunRecord*> runs;
   };
   std::vector<Symptom> symptoms;  // in order of first appearance
 };
 
-std::vector<SignatureGroup> group_by_signature(const std::vector<RunRecord>& runs) {
+std::vector<SignatureGroup> group_by_signature(const std::vector<store::RunRecord>& runs) {
   std::vector<SignatureGroup> groups;
   for (const auto& run : runs) {
-    const auto signature = failure_signature(run);
+    const auto signature = findings::failure_signature(run);
     if (!signature) continue;
     auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.signature.id == signature->id; });
     if (group == groups.end()) group = groups.insert(groups.end(), {*signature, run.target, {}, {}});
@@ -67,19 +69,19 @@ std::vector<SignatureGroup> group_by_signature(const std::vector<RunRecord>& run
 
 /// Each grouped run's signature and symptom: read once, for the group.
 struct RunSignature {
-  const FailureSignature* signature = nullptr;
-  const FailureSymptom* symptom = nullptr;
+  const findings::FailureSignature* signature = nullptr;
+  const findings::FailureSymptom* symptom = nullptr;
 };
-std::map<const RunRecord*, RunSignature> signature_of_runs(const std::vector<SignatureGroup>& groups) {
-  std::map<const RunRecord*, RunSignature> of;
+std::map<const store::RunRecord*, RunSignature> signature_of_runs(const std::vector<SignatureGroup>& groups) {
+  std::map<const store::RunRecord*, RunSignature> of;
   for (const auto& g : groups)
     for (const auto& symptom : g.symptoms)
-      for (const RunRecord* run : symptom.runs) of[run] = {&g.signature, &symptom.symptom};
+      for (const store::RunRecord* run : symptom.runs) of[run] = {&g.signature, &symptom.symptom};
   return of;
 }
 
 /// "<signature title>: <symptom title>", or the title alone where the symptom is the signature.
-std::string signature_text(const FailureSignature& signature, const FailureSymptom& symptom) {
+std::string signature_text(const findings::FailureSignature& signature, const findings::FailureSymptom& symptom) {
   return symptom.id == signature.id ? signature.title : signature.title + ": " + symptom.title;
 }
 
@@ -101,9 +103,9 @@ std::string signature_summary(std::vector<SignatureGroup> groups) {
 
 // For each failed run: its signature, the frontier summary and the replay command; for each other
 // non-pass run a line saying why (and a crash's signature). Empty when everything passed.
-std::string problem_details(const std::vector<RunRecord>& runs, const std::vector<SignatureGroup>& groups) {
+std::string problem_details(const std::vector<store::RunRecord>& runs, const std::vector<SignatureGroup>& groups) {
   const auto signature_of = signature_of_runs(groups);
-  auto signature_line = [&](const RunRecord& run) {
+  auto signature_line = [&](const store::RunRecord& run) {
     const auto found = signature_of.find(&run);
     return found == signature_of.end() ? ""
                                        : "  signature " + found->second.signature->id + ": " +
@@ -111,7 +113,7 @@ std::string problem_details(const std::vector<RunRecord>& runs, const std::vecto
   };
   std::ostringstream s;
   for (const auto& run : runs) {
-    const std::string o = outcome(run);
+    const std::string o = store::outcome(run);
     if (o == "pass") continue;
     s << run.key() << ": " << o;
     if (o == "fail") {
@@ -130,32 +132,32 @@ std::string problem_details(const std::vector<RunRecord>& runs, const std::vecto
 
 }  // namespace
 
-std::string signature_summary(const std::vector<RunRecord>& runs) { return signature_summary(group_by_signature(runs)); }
+std::string signature_summary(const std::vector<store::RunRecord>& runs) { return signature_summary(group_by_signature(runs)); }
 
-std::string problem_report(const std::vector<RunRecord>& runs) {
+std::string problem_report(const std::vector<store::RunRecord>& runs) {
   const std::vector<SignatureGroup> groups = group_by_signature(runs);
   const std::string details = problem_details(runs, groups), signatures = signature_summary(groups);
   return details.empty() || signatures.empty() ? details + signatures : details + "\n" + signatures;
 }
 
-std::string summary_table(const std::vector<RunRecord>& runs) {
+std::string summary_table(const std::vector<store::RunRecord>& runs) {
   std::map<std::string, std::map<std::string, std::size_t>> rows;  // configuration -> outcome -> count
   std::vector<std::string> order;
   for (const auto& run : runs) {
     const std::string key = configuration(run);
     if (!rows.contains(key)) order.push_back(key);
-    ++rows[key][outcome(run)];
+    ++rows[key][store::outcome(run)];
     ++rows[key]["runs"];
   }
   std::size_t width = 13;
   for (const auto& key : order) width = std::max(width, key.size());
   std::ostringstream s;
   s << std::left << std::setw(static_cast<int>(width)) << "configuration" << std::right << std::setw(6) << "runs";
-  for (const auto& o : outcomes()) s << std::setw(static_cast<int>(std::max<std::size_t>(o.size(), 4) + 2)) << o;
+  for (const auto& o : store::outcomes()) s << std::setw(static_cast<int>(std::max<std::size_t>(o.size(), 4) + 2)) << o;
   s << "\n";
   for (const auto& key : order) {
     s << std::left << std::setw(static_cast<int>(width)) << key << std::right << std::setw(6) << rows[key]["runs"];
-    for (const auto& o : outcomes()) {
+    for (const auto& o : store::outcomes()) {
       const std::size_t n = rows[key][o];
       s << std::setw(static_cast<int>(std::max<std::size_t>(o.size(), 4) + 2)) << (n == 0 ? "." : std::to_string(n));
     }
@@ -164,8 +166,8 @@ std::string summary_table(const std::vector<RunRecord>& runs) {
   return s.str();
 }
 
-std::string replay_hint(const RunRecord& run) {
-  const fs::path recording = run_layout::recording(run.dir);
+std::string replay_hint(const store::RunRecord& run) {
+  const fs::path recording = trace::RunLayout(run.dir).recording();
   const auto op = first_viable_pending(run);
   const std::string id = op ? trace::operation_id(op->thread, op->index) : "T.I";
   const std::string where = op ? "operation " + id + " (" + op->name + ")" : "an operation";
@@ -181,14 +183,14 @@ std::string replay_hint(const RunRecord& run) {
          "the other frontier operations: " + run.key() + "/replay/README.txt in the store)";
 }
 
-nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<RunRecord>& runs) {
+nlohmann::json summary_json(const store::CampaignRecord& campaign, const std::vector<store::RunRecord>& runs) {
   nlohmann::json counts = nlohmann::json::object();
-  for (const auto& o : outcomes()) counts[o] = 0;
+  for (const auto& o : store::outcomes()) counts[o] = 0;
   const std::vector<SignatureGroup> groups = group_by_signature(runs);
   const auto signature_of = signature_of_runs(groups);
   nlohmann::json list = nlohmann::json::array();
   for (const auto& run : runs) {
-    const std::string o = outcome(run);
+    const std::string o = store::outcome(run);
     counts[o] = counts[o].get<int>() + 1;
     nlohmann::json r{{"run", run.key()},         {"target", run.target},   {"threads", run.threads},
                      {"ops", run.ops},           {"number", run.number},   {"seed", run.seed},
@@ -212,7 +214,7 @@ nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<Ru
   nlohmann::json signatures = nlohmann::json::array();
   for (const auto& g : groups) {
     nlohmann::json keys = nlohmann::json::array();
-    for (const RunRecord* run : g.runs) keys.push_back(run->key());
+    for (const store::RunRecord* run : g.runs) keys.push_back(run->key());
     nlohmann::json symptoms = nlohmann::json::array();
     for (const auto& symptom : g.symptoms)
       symptoms.push_back({{"id", symptom.symptom.id}, {"title", symptom.symptom.title}, {"key", symptom.symptom.key},
@@ -222,31 +224,14 @@ nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<Ru
   }
   return {{"format", "omnilink-campaign-summary"}, {"version", 3},           {"campaign", campaign.id},
           {"name", campaign.name},                 {"status", campaign.status}, {"file", campaign.file},
-          {"exit_code", exit_code_for(runs)},      {"counts", counts},       {"runs", list},
+          {"exit_code", store::exit_code_for(runs)},      {"counts", counts},       {"runs", list},
           {"signatures", signatures}};
 }
 
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (const char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default:
-        if (static_cast<unsigned char>(c) >= 0x20 || c == '\n' || c == '\t') out += c;
-    }
-  }
-  return out;
-}
-
-std::string junit_xml(const CampaignRecord& campaign, const std::vector<RunRecord>& runs) {
+std::string junit_xml(const store::CampaignRecord& campaign, const std::vector<store::RunRecord>& runs) {
   // One testsuite per target, one testcase per run: fail is a <failure>, a run that yields no
   // verdict is an <error>, an interrupted one <skipped>.
-  std::map<std::string, std::vector<const RunRecord*>> by_target;
+  std::map<std::string, std::vector<const store::RunRecord*>> by_target;
   std::vector<std::string> order;
   for (const auto& run : runs) {
     if (!by_target.contains(run.target)) order.push_back(run.target);
@@ -257,7 +242,7 @@ std::string junit_xml(const CampaignRecord& campaign, const std::vector<RunRecor
   for (const auto& target : order) {
     std::size_t failures = 0, errors = 0, skipped = 0;
     for (const auto* run : by_target[target]) {
-      const std::string o = outcome(*run);
+      const std::string o = store::outcome(*run);
       failures += o == "fail";
       skipped += o == "interrupted";
       errors += o != "fail" && o != "pass" && o != "interrupted";
@@ -265,7 +250,7 @@ std::string junit_xml(const CampaignRecord& campaign, const std::vector<RunRecor
     s << "  <testsuite name=\"" << xml_escape(campaign.id + "." + target) << "\" tests=\"" << by_target[target].size()
       << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\">\n";
     for (const auto* run : by_target[target]) {
-      const std::string o = outcome(*run);
+      const std::string o = store::outcome(*run);
       const double seconds = static_cast<double>(run->harness_ms + (run->validation ? run->validation->duration_ms : 0)) / 1000.0;
       s << "    <testcase classname=\"" << xml_escape(campaign.id + "." + target) << "\" name=\"" << xml_escape(run->id)
         << "\" time=\"" << seconds << "\"";
@@ -292,4 +277,4 @@ std::string junit_xml(const CampaignRecord& campaign, const std::vector<RunRecor
   return s.str();
 }
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::report

@@ -1,4 +1,4 @@
-#include "campaign/merge.hpp"
+#include "store/merge.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/campaign_file.hpp"
-#include "campaign/campaign_lock.hpp"
-#include "campaign/run_outcome.hpp"
+#include "store/campaign_lock.hpp"
+#include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::store {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -44,7 +44,7 @@ struct ShardInput {
   fs::path store_dir;
   CampaignRecord campaign;
   json stored;            // its stored configuration: a campaign's, or a sweep's (with `sweep`)
-  CampaignConfig config;  // with its shard
+  campaign::CampaignConfig config;  // with its shard
   std::vector<RunRecord> runs;
   json marker;  // merged.json, if any
   std::optional<CampaignLock> lock;
@@ -77,8 +77,8 @@ ShardInput read_shard(const fs::path& store_dir) {
   in.campaign = std::move(shard_campaigns.front());
   try {
     in.stored = json::parse(in.campaign.config_json);
-    in.config = stored_campaign(in.stored, campaign_record_file(in.store_dir, in.campaign.id).string());
-  } catch (const CampaignFileError& e) {
+    in.config = campaign::stored_campaign(in.stored, campaign_record_file(in.store_dir, in.campaign.id).string());
+  } catch (const campaign::CampaignFileError& e) {
     throw MergeError(in.store_dir.string() + ": " + e.what());
   }
   in.runs = store.runs(in.campaign.id);
@@ -116,8 +116,8 @@ void check_one_campaign(const std::vector<ShardInput>& shards) {
 }
 
 /// The destination campaign's configuration: the shards' plan, whole, kept in the destination.
-CampaignConfig whole_plan(const CampaignConfig& shard, const fs::path& destination) {
-  CampaignConfig config = shard;
+campaign::CampaignConfig whole_plan(const campaign::CampaignConfig& shard, const fs::path& destination) {
+  campaign::CampaignConfig config = shard;
   config.shard.reset();
   config.store = destination;
   return config;
@@ -194,7 +194,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   }
 
   auto store = Store::open(destination);
-  const CampaignConfig config = whole_plan(shards.front().config, destination);
+  const campaign::CampaignConfig config = whole_plan(shards.front().config, destination);
   // A sweep has no plan: its runs are those its shards drew and finished, verdict and all (a run a
   // stopped shard did not validate is left out, as one it never started would be).
   const bool sweep = shards.front().sweep();
@@ -220,7 +220,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
     report.campaign = *target;
     for (auto& r : store.runs(report.campaign)) destination_runs.emplace(r.id, std::move(r));
   } else if (!sweep) {
-    for (auto& r : planned_records(config, "", destination)) destination_runs.emplace(r.id, std::move(r));
+    for (auto& r : campaign::planned_records(config, "", destination)) destination_runs.emplace(r.id, std::move(r));
   }
   std::set<std::uint32_t>& done = merged.merged;
 
@@ -250,7 +250,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
     report.campaign = store.create_campaign(config.name, config.file.string(), whole_stored(shards.front(), destination).dump());
     report.created = true;
     start_merged_campaign(destination, report.campaign, count);
-    if (!sweep) store.add_runs(planned_records(config, report.campaign, destination));
+    if (!sweep) store.add_runs(campaign::planned_records(config, report.campaign, destination));
   }
   std::optional<CampaignLock> lock;
   if (!held) {
@@ -297,4 +297,4 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   return report;
 }
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::store

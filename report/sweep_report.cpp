@@ -1,19 +1,20 @@
-#include "sweep/sweep_report.hpp"
+#include "report/sweep_report.hpp"
 
 #include <cstdio>
 #include <map>
 #include <sstream>
 
-#include "campaign/report.hpp"
-#include "campaign/run_outcome.hpp"
+#include "report/campaign_report.hpp"
+#include "report/escape.hpp"
+#include "store/outcome.hpp"
 
-namespace omnilink::sweep {
-using campaign::RunRecord;
+namespace omnilink::report {
+using store::RunRecord;
 using nlohmann::json;
 
 namespace {
 
-bool seen_now(const SignatureHistory& h) { return h.status == "new" || h.status == "regressed" || h.status == "recurring"; }
+bool seen_now(const findings::SignatureHistory& h) { return h.status == "new" || h.status == "regressed" || h.status == "recurring"; }
 
 std::string percent(double share) {
   char text[16];
@@ -32,21 +33,14 @@ double per_hour(std::size_t runs, std::chrono::milliseconds spent) {
   return spent.count() > 0 ? static_cast<double>(runs) * 3.6e6 / static_cast<double>(spent.count()) : 0;
 }
 
-std::map<std::string, std::size_t> outcome_counts(const std::vector<RunRecord>& runs) {
+std::map<std::string, std::size_t> outcome_counts(const std::vector<store::RunRecord>& runs) {
   std::map<std::string, std::size_t> counts;
-  for (const auto& run : runs) ++counts[campaign::outcome(run)];
+  for (const auto& run : runs) ++counts[store::outcome(run)];
   return counts;
 }
 
-// Markdown table cells hold no '|' or line break of their own.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (const char c : text) out += c == '|' ? std::string("\\|") : c == '\n' ? std::string(" ") : std::string(1, c);
-  return out;
-}
-
 // The symptoms under a JUnit failure, a line each.
-std::string symptom_lines(const SignatureHistory& h) {
+std::string symptom_lines(const findings::SignatureHistory& h) {
   std::string text;
   for (const auto& symptom : h.symptoms)
     text += "\nsymptom " + symptom.symptom.id + " (" + std::to_string(symptom.count) + " run(s)" + (symptom.new_in_newest ? ", new" : "") +
@@ -60,7 +54,7 @@ int sweep_exit_code(const SweepSummary& s) {
   for (const auto& h : s.signatures)
     if (h.status == "new" || h.status == "regressed") return 1;
   for (const auto& run : s.runs) {
-    const std::string o = campaign::outcome(run);
+    const std::string o = store::outcome(run);
     if (o != "pass" && o != "fail" && o != "crashed") return 2;
   }
   return s.stop_reason == "interrupted" || !s.missing_tasks.empty() ? 2 : 0;
@@ -74,7 +68,7 @@ std::string sweep_markdown(const SweepSummary& s) {
     if (h.status != "new" && h.status != "regressed" && !h.fixed_now) continue;
     changed = true;
     out << "- **" << (h.status == "new" ? "NEW" : h.status == "regressed" ? "REGRESSED" : "FIXED") << "** `" << h.signature.id << "` "
-        << cell(h.target) << ": " << cell(h.signature.title) << " (" << h.count << " run(s)";
+        << markdown_text(h.target) << ": " << markdown_text(h.signature.title) << " (" << h.count << " run(s)";
     if (!h.runs.empty()) out << "; first: `" << h.runs.front() << "`, replay: `omnilink replay " << h.runs.front() << "`";
     out << ")\n";
   }
@@ -82,7 +76,7 @@ std::string sweep_markdown(const SweepSummary& s) {
     for (const auto& symptom : h.symptoms) {
       if (!symptom.new_in_newest) continue;
       changed = true;
-      out << "- **NEW SYMPTOM** of `" << h.signature.id << "` " << cell(h.target) << ": " << cell(symptom.symptom.title) << " ("
+      out << "- **NEW SYMPTOM** of `" << h.signature.id << "` " << markdown_text(h.target) << ": " << markdown_text(symptom.symptom.title) << " ("
           << symptom.count << " run(s); first: `" << symptom.first_run << "`)\n";
     }
   if (!changed) out << "Nothing new: no new or regressed signature, none newly fixed, no new symptom.\n";
@@ -90,29 +84,29 @@ std::string sweep_markdown(const SweepSummary& s) {
   out << "\n## Signatures\n\n| signature | status | target | what | runs | first seen | last seen | runs of its target since | fixed after |\n"
       << "|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& h : s.signatures)
-    out << "| `" << h.signature.id << "` | " << h.status << " | " << cell(h.target) << " | " << cell(h.signature.title) << " | "
-        << h.count << " | " << h.first_seen << " | " << h.last_seen << " | " << h.runs_since << " | " << fixed_after(h) << " |\n";
+    out << "| `" << h.signature.id << "` | " << h.status << " | " << markdown_text(h.target) << " | " << markdown_text(h.signature.title) << " | "
+        << h.count << " | " << h.first_seen << " | " << h.last_seen << " | " << h.runs_since << " | " << findings::fixed_after(h) << " |\n";
   if (s.signatures.empty()) out << "| (none) | | | | | | | | |\n";
 
   out << "\n## Symptoms\n\nHow the runs of each signature showed it (docs/campaign.md, Failure signatures).\n\n"
       << "| signature | symptom | runs | first seen | first run |\n|---|---|---|---|---|\n";
   for (const auto& h : s.signatures)
     for (const auto& symptom : h.symptoms)
-      out << "| `" << h.signature.id << "` | " << cell(symptom.symptom.title) << (symptom.new_in_newest ? " (new)" : "") << " | "
+      out << "| `" << h.signature.id << "` | " << markdown_text(symptom.symptom.title) << (symptom.new_in_newest ? " (new)" : "") << " | "
           << symptom.count << " | " << symptom.first_seen << " | `" << symptom.first_run << "` |\n";
 
   out << "\n## Allocation and exploration\n\n"
       << "| configuration | runs | share | found something | failures | failure rate (" << percent(s.confidence)
-      << " interval) | distinct histories | distinct windows | new windows in last " << kRecentRuns << " |\n"
+      << " interval) | distinct histories | distinct windows | new windows in last " << sweep::kRecentRuns << " |\n"
       << "|---|---|---|---|---|---|---|---|---|\n";
   std::uint64_t total = 0;
   for (const auto& share : s.shares) total += share.runs.started;
   for (const auto& share : s.shares) {
     const double rate = share.runs.finished ? static_cast<double>(share.failures) / static_cast<double>(share.runs.finished) : 0;
-    out << "| " << cell(share.configuration->name) << " | " << share.runs.started << " | "
+    out << "| " << markdown_text(share.configuration->name) << " | " << share.runs.started << " | "
         << percent(total ? static_cast<double>(share.runs.started) / static_cast<double>(total) : 0) << " | " << share.runs.yields
-        << " | " << share.failures << " | " << percent(rate) << " (" << percent(wilson_lower(share.failures, share.runs.finished, s.confidence))
-        << " to " << percent(wilson_upper(share.failures, share.runs.finished, s.confidence)) << ") | " << share.histories << " | "
+        << " | " << share.failures << " | " << percent(rate) << " (" << percent(findings::wilson_lower(share.failures, share.runs.finished, s.confidence))
+        << " to " << percent(findings::wilson_upper(share.failures, share.runs.finished, s.confidence)) << ") | " << share.histories << " | "
         << share.windows << " | " << share.recent_new << " |\n";
   }
 
@@ -122,8 +116,11 @@ std::string sweep_markdown(const SweepSummary& s) {
       << "- stopped: " << s.stop_reason << "\n";
   for (const auto& task : s.missing_tasks) out << "- missing: " << task << "\n";
   out << "- retention: " << s.retention.pruned.size() << " part(s) of runs removed, "
-      << s.retention.freed << " bytes freed; " << s.retention.evidence << " run(s) kept as evidence"
-      << (s.retention.quota_met ? "" : "; the store is still above its quota (only evidence and failing traces are left)") << "\n"
+      << s.retention.freed << " bytes freed; " << s.retention.evidence << " run(s) kept as evidence";
+  if (s.retention.quota)
+    out << "; store quota " << sweep::size_text(*s.retention.quota) << (s.retention.default_quota ? " (default: the store's size plus half the free space)" : "")
+        << (s.retention.quota_met ? "" : ", still exceeded (only evidence is left)");
+  out << "\n"
       << "- exit code: " << sweep_exit_code(s) << "\n";
   return out.str();
 }
@@ -145,13 +142,13 @@ json sweep_json(const SweepSummary& s) {
   for (const auto& share : s.shares)
     configurations.push_back({{"name", share.configuration->name}, {"runs", share.runs.started}, {"finished", share.runs.finished},
                               {"found_something", share.runs.yields}, {"failures", share.failures},
-                              {"failure_rate_low", wilson_lower(share.failures, share.runs.finished, s.confidence)},
-                              {"failure_rate_high", wilson_upper(share.failures, share.runs.finished, s.confidence)},
+                              {"failure_rate_low", findings::wilson_lower(share.failures, share.runs.finished, s.confidence)},
+                              {"failure_rate_high", findings::wilson_upper(share.failures, share.runs.finished, s.confidence)},
                               {"histories", share.histories}, {"windows", share.windows}, {"recent_new_windows", share.recent_new}});
   json outcomes = json::object();
   for (const auto& [o, n] : outcome_counts(s.runs)) outcomes[o] = n;
   return {{"format", "omnilink-sweep-report"},
-          {"version", 3},
+          {"version", 4},
           {"sweep", s.sweep.id},
           {"name", s.sweep.name},
           {"runs", s.runs.size()},
@@ -163,7 +160,9 @@ json sweep_json(const SweepSummary& s) {
           {"confidence", s.confidence},
           {"exit_code", sweep_exit_code(s)},
           {"retention", {{"freed_bytes", s.retention.freed}, {"pruned", s.retention.pruned}, {"evidence_runs", s.retention.evidence},
-                         {"quota_met", s.retention.quota_met}}},
+                         {"quota_met", s.retention.quota_met},
+                         {"quota_bytes", s.retention.quota ? json(*s.retention.quota) : json(nullptr)},
+                         {"quota_default", s.retention.default_quota}}},
           {"signatures", signatures},
           {"configurations", configurations}};
 }
@@ -171,7 +170,6 @@ json sweep_json(const SweepSummary& s) {
 std::string sweep_junit(const SweepSummary& s) {
   // One test case per signature, named by its id so that a new bug is a new failing test in CI and
   // a fixed one turns green; plus one for the sweep itself, an error when it could not run all it should.
-  using campaign::xml_escape;
   std::size_t failures = 0;
   for (const auto& h : s.signatures) failures += seen_now(h);
   const bool incomplete = sweep_exit_code(s) == 2;
@@ -198,4 +196,4 @@ std::string sweep_junit(const SweepSummary& s) {
   return out.str();
 }
 
-}  // namespace omnilink::sweep
+}  // namespace omnilink::report

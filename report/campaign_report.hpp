@@ -10,28 +10,25 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::report {
 
-std::string summary_table(const std::vector<RunRecord>& runs);
+std::string summary_table(const std::vector<store::RunRecord>& runs);
 
 // What did not pass: for each failed run its signature, the frontier summary and the replay
 // command; for each other non-pass run a line saying why (and a crash's signature); then
 // signature_summary. Each run's signature is computed once. Empty when everything passed.
-std::string problem_report(const std::vector<RunRecord>& runs);
+std::string problem_report(const std::vector<store::RunRecord>& runs);
 
 // The failed and crashed runs grouped by failure signature (failure_signature.hpp), most runs
 // first: each signature's id, runs, target and title, and its first run. Empty when none.
-std::string signature_summary(const std::vector<RunRecord>& runs);
+std::string signature_summary(const std::vector<store::RunRecord>& runs);
 
 // How to replay a failed run at its first viable frontier operation (or why it cannot be).
-std::string replay_hint(const RunRecord& run);
+std::string replay_hint(const store::RunRecord& run);
 
-nlohmann::json summary_json(const CampaignRecord& campaign, const std::vector<RunRecord>& runs);
-std::string junit_xml(const CampaignRecord& campaign, const std::vector<RunRecord>& runs);
+nlohmann::json summary_json(const store::CampaignRecord& campaign, const std::vector<store::RunRecord>& runs);
+std::string junit_xml(const store::CampaignRecord& campaign, const std::vector<store::RunRecord>& runs);
 
-// &, <, >, ", ' as XML entities; control characters other than tab and newline dropped.
-std::string xml_escape(const std::string& text);
-
-}  // namespace omnilink::campaign
+}  // namespace omnilink::report

@@ -24,9 +24,9 @@
 #include <string>
 #include <vector>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::store {
 
 /// A shard that cannot be merged, or a merge that would lose or duplicate a run: nothing moved.
 class MergeError : public std::runtime_error {
@@ -71,4 +71,4 @@ std::optional<MergedShards> merged_shards(const std::filesystem::path& store, co
 /// version 1: "into" (the destination store, absolute), "campaign", "shard" ("I/N"), "complete").
 std::filesystem::path merged_marker(const std::filesystem::path& shard_store, const std::string& campaign_id);
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::store

@@ -1,15 +1,15 @@
-#include "sweep/signature_history.hpp"
+#include "findings/signature_history.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
 
-#include "campaign/run_outcome.hpp"
+#include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 
-namespace omnilink::sweep {
-using campaign::RunRecord;
+namespace omnilink::findings {
+using store::RunRecord;
 
 namespace {
 
@@ -73,9 +73,9 @@ std::string fixed_after(const SignatureHistory& h) {
   return std::to_string(h.runs_needed) + " runs without it";
 }
 
-std::vector<campaign::CampaignRecord> sweeps_in_history(campaign::Store& store, const std::string& name, const std::string& as_of) {
-  std::vector<campaign::CampaignRecord> ended, running;
-  std::optional<campaign::CampaignRecord> last;
+std::vector<store::CampaignRecord> sweeps_in_history(store::Store& store, const std::string& name, const std::string& as_of) {
+  std::vector<store::CampaignRecord> ended, running;
+  std::optional<store::CampaignRecord> last;
   for (auto& c : store.campaigns()) {  // in the order they were made
     if (c.name != name) continue;
     if (c.id == as_of) last = std::move(c);
@@ -93,23 +93,23 @@ std::vector<campaign::CampaignRecord> sweeps_in_history(campaign::Store& store, 
   return ended;
 }
 
-std::vector<SignatureHistory> signature_history(campaign::Store& store, const std::string& name, const HistoryOptions& options) {
-  const std::vector<campaign::CampaignRecord> sweeps = sweeps_in_history(store, name, options.as_of);
+std::vector<SignatureHistory> signature_history(store::Store& store, const std::string& name, const HistoryOptions& options) {
+  const std::vector<store::CampaignRecord> sweeps = sweeps_in_history(store, name, options.as_of);
   std::map<std::string, Tracked> tracked;          // by signature id
   std::map<std::string, std::uint64_t> target_runs;  // final runs per target so far
   for (std::size_t k = 0; k < sweeps.size(); ++k) {
     const bool newest = k + 1 == sweeps.size();
     // In the order they started, which a rebuilt index has too (its insertion order may differ).
-    std::vector<RunRecord> runs = store.runs(sweeps[k].id);
-    std::stable_sort(runs.begin(), runs.end(), [](const RunRecord& a, const RunRecord& b) { return a.started_ms < b.started_ms; });
-    for (RunRecord run : runs) {
-      if (campaign::outcome(run) == "interrupted") continue;  // not a run that happened
+    std::vector<store::RunRecord> runs = store.runs(sweeps[k].id);
+    std::stable_sort(runs.begin(), runs.end(), [](const store::RunRecord& a, const store::RunRecord& b) { return a.started_ms < b.started_ms; });
+    for (store::RunRecord run : runs) {
+      if (store::outcome(run) == "interrupted") continue;  // not a run that happened
       // Where the run is now (a store may have been moved), not where the database says it was.
-      run.dir = campaign::run_directory(store.directory(), run.campaign, run.id).string();
+      run.dir = store::run_directory(store.directory(), run.campaign, run.id).string();
       const std::uint64_t n = ++target_runs[run.target];
       for (auto& [id, t] : tracked)
         if (t.history.target == run.target) ++t.history.runs_since;
-      const auto signature = campaign::failure_signature(run);
+      const auto signature = findings::failure_signature(run);
       if (!signature) continue;
       auto [it, inserted] = tracked.try_emplace(signature->id);
       Tracked& t = it->second;
@@ -161,4 +161,4 @@ std::vector<SignatureHistory> signature_history(campaign::Store& store, const st
   return out;
 }
 
-}  // namespace omnilink::sweep
+}  // namespace omnilink::findings

@@ -12,7 +12,7 @@
 
 #include "trace/run_dir.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::findings {
 
 /// One frame, innermost first; inlined calls are frames of their own.
 struct CrashFrame {
@@ -36,10 +36,6 @@ struct CrashSite {
   const CrashFrame* innermost_under_test() const;
 };
 
-namespace run_layout {
-inline std::filesystem::path crash_site(const std::filesystem::path& run_dir) { return run_dir / "crash.json"; }
-}  // namespace run_layout
-
 /// Names the frames of a crash that `meta` records (exit status crashed, with exit.frames) with
 /// addr2line; nothing for a run that did not crash. Without addr2line, or frames, `note` says so.
 std::optional<CrashSite> locate_crash(const trace::RunMeta& meta);
@@ -55,4 +51,4 @@ void write_crash_site(const std::filesystem::path& run_dir, const CrashSite& sit
 /// RUN/crash.json, if the run has one that reads.
 std::optional<CrashSite> read_crash_site(const std::filesystem::path& run_dir);
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::findings

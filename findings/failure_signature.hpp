@@ -17,11 +17,11 @@
 #include <optional>
 #include <string>
 
-#include "campaign/crash_site.hpp"
-#include "campaign/store.hpp"
+#include "findings/crash_site.hpp"
+#include "store/store.hpp"
 #include "validation/result_file.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::findings {
 
 /// How one failing run showed its bug, in more detail than its signature.
 struct FailureSymptom {
@@ -49,6 +49,6 @@ FailureSignature crash_signature(const std::string& target, const CrashSite& sit
 
 /// The signature of a failed run (outcome fail), from RUN/validation/result.json, or of a crashed
 /// one (outcome crashed), from RUN/crash.json; nothing for other runs or without those files.
-std::optional<FailureSignature> failure_signature(const RunRecord& run);
+std::optional<FailureSignature> failure_signature(const store::RunRecord& run);
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::findings

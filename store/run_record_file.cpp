@@ -1,4 +1,4 @@
-#include "campaign/run_record_file.hpp"
+#include "store/run_record_file.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -7,8 +7,9 @@
 
 #include "platform/json_fields.hpp"
 #include "platform/json_file.hpp"
+#include "trace/run_layout.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::store {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -36,7 +37,7 @@ ValidationRecord read_validation(const Fields& f) {
 
 }  // namespace
 
-fs::path run_record_file(const fs::path& run_dir) { return run_dir / "run.json"; }
+fs::path run_record_file(const fs::path& run_dir) { return trace::RunLayout(run_dir).run_record(); }
 
 void write_run_record_file(const fs::path& run_dir, const RunRecord& run, std::int64_t position) {
   json j = run;  // store.hpp's to_json: the row as `omnilink show --json` prints it
@@ -82,4 +83,4 @@ std::optional<RunRecordFile> read_run_record_file(const fs::path& run_dir) {
   return out;
 }
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::store

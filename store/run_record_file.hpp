@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <optional>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::store {
 
 inline constexpr int kRunRecordVersion = 1;
 
@@ -30,4 +30,4 @@ void write_run_record_file(const std::filesystem::path& run_dir, const RunRecord
 /// them). Throws StoreError naming the file and the field when it is not such a file.
 std::optional<RunRecordFile> read_run_record_file(const std::filesystem::path& run_dir);
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::store

@@ -1,4 +1,4 @@
-#include "campaign/store_rebuild.hpp"
+#include "store/rebuild.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -13,12 +13,13 @@
 #include "campaign/campaign_file.hpp"
 #include "campaign/recording.hpp"
 #include "campaign/run_plan.hpp"
-#include "campaign/run_record_file.hpp"
-#include "campaign/store.hpp"
+#include "store/run_record_file.hpp"
+#include "store/store.hpp"
 #include "trace/run_dir.hpp"
 #include "validation/result_file.hpp"
+#include "trace/run_layout.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::store {
 namespace fs = std::filesystem;
 namespace {
 
@@ -32,7 +33,7 @@ void read_back_harness(RunRecord& run) {
   const fs::path dir = run.dir;
   run.detail = "rebuilt from the run directory";
   try {
-    const trace::RunMeta meta = trace::read_run_meta(dir / "meta.json");
+    const trace::RunMeta meta = trace::read_run_meta(trace::RunLayout(dir).meta());
     const std::string& s = meta.exit_status;
     // "interrupted": stopped by SIGINT/SIGTERM, the campaign's own stop; --resume runs it again.
     run.status = s == "ok" || s == "stopped" ? "ok" : s == "error" ? "error" : s == "interrupted" ? "interrupted" : "crashed";
@@ -45,7 +46,7 @@ void read_back_harness(RunRecord& run) {
     run.status = "error";
     run.detail = std::string("rebuilt: ") + e.what();
   }
-  const nlohmann::json recording = read_json(run_layout::recording_facts(dir));
+  const nlohmann::json recording = read_json(trace::RunLayout(dir).recording_facts());
   run.rr_mode = recording.is_object() ? recording.value("mode", "off") : "off";
   run.rr_soft_counters = recording.is_object() && recording.value("soft_counters", false);
 }
@@ -87,17 +88,17 @@ std::optional<ValidationRecord> read_back_validation(RunRecord& run, const std::
 
 // A sweep's run made before omnilink wrote run.json: its id is "<configuration>.r<number>" and a
 // configuration's name begins "<target>.t"; threads, ops and seed are what meta.json says ran.
-std::optional<RunRecord> unplanned_run(const CampaignConfig& config, const std::string& campaign_id, const fs::path& dir) {
+std::optional<RunRecord> unplanned_run(const campaign::CampaignConfig& config, const std::string& campaign_id, const fs::path& dir) {
   const std::string id = dir.filename().string();
   const auto r = id.rfind(".r");
   if (r == std::string::npos || r + 2 == id.size() || id.find_first_not_of("0123456789", r + 2) != std::string::npos) return std::nullopt;
-  const TargetConfig* target = nullptr;
-  for (const TargetConfig& t : config.targets)
+  const campaign::TargetConfig* target = nullptr;
+  for (const campaign::TargetConfig& t : config.targets)
     if (id.starts_with(t.name + ".t") && (target == nullptr || t.name.size() > target->name.size())) target = &t;
   if (target == nullptr) return std::nullopt;
   RunRecord run;
   try {
-    const trace::RunMeta meta = trace::read_run_meta(dir / "meta.json");
+    const trace::RunMeta meta = trace::read_run_meta(trace::RunLayout(dir).meta());
     run.threads = meta.threads;
     run.ops = meta.ops_per_thread;
     run.seed = meta.seed;
@@ -129,7 +130,7 @@ struct FoundCampaign {
 
 // The run as its run.json has it (the index's own row), when the directory has one that reads and
 // names a target of the campaign; an unreadable one is reported, and the run read back without it.
-std::optional<FoundRun> mirrored_run(const fs::path& dir, const std::string& campaign_id, const CampaignConfig& config,
+std::optional<FoundRun> mirrored_run(const fs::path& dir, const std::string& campaign_id, const campaign::CampaignConfig& config,
                                      RebuildReport& report) {
   std::optional<RunRecordFile> mirrored;
   try {
@@ -150,14 +151,14 @@ std::optional<FoundRun> mirrored_run(const fs::path& dir, const std::string& cam
   run.dir = dir.string();
   // A row left `running` by a session that died: what the harness got to say decides.
   if (run.status == "running") {
-    if (fs::is_regular_file(dir / "meta.json")) read_back_harness(run);
+    if (fs::is_regular_file(trace::RunLayout(dir).meta())) read_back_harness(run);
     else run.status = "pending";
   }
   return found;
 }
 
 // The newest verdict of a run that has none in its run.json (or no run.json), from result.json.
-void read_back_missing_validation(RunRecord& run, const CampaignConfig& config, RebuildReport& report) {
+void read_back_missing_validation(RunRecord& run, const campaign::CampaignConfig& config, RebuildReport& report) {
   if (run.validation || run.status == "pending") return;
   if (auto v = read_back_validation(run, config.target(run.target)->spec.string(), report)) run.validation = std::move(*v);
 }
@@ -170,10 +171,10 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
                                           : ": no campaign.json (made before omnilink wrote one, or it was lost): its plan cannot be made again"));
     return std::nullopt;
   }
-  CampaignConfig config;
+  campaign::CampaignConfig config;
   try {
-    config = stored_campaign(record["config"], campaign_record_file(store_dir, id).string());
-  } catch (const CampaignFileError& e) {
+    config = campaign::stored_campaign(record["config"], campaign_record_file(store_dir, id).string());
+  } catch (const campaign::CampaignFileError& e) {
     report.left_alone.push_back(id + ": " + e.what());
     return std::nullopt;
   }
@@ -192,11 +193,11 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
   const fs::path campaign_dir = store_dir / id;
   if (!record["config"].contains("sweep")) {
     // A campaign: its plan, each run read back from its directory where it has one.
-    for (RunRecord& planned : planned_records(config, id, store_dir)) {
+    for (RunRecord& planned : campaign::planned_records(config, id, store_dir)) {
       const fs::path dir = planned.dir;
       FoundRun r{std::move(planned), 0};
       if (auto mirrored = mirrored_run(dir, id, config, report)) r = std::move(*mirrored);
-      else if (fs::is_regular_file(dir / "meta.json")) read_back_harness(r.run);
+      else if (fs::is_regular_file(trace::RunLayout(dir).meta())) read_back_harness(r.run);
       else r.run.status = "pending";  // never started: --resume runs it
       read_back_missing_validation(r.run, config, report);
       if (r.run.status != "pending") ++report.run_directories;
@@ -293,4 +294,4 @@ RebuildReport rebuild_index(const fs::path& given) {
   return report;
 }
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::store

@@ -12,23 +12,23 @@
 
 #include <nlohmann/json.hpp>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 #include "sweep/retention.hpp"
-#include "sweep/signature_history.hpp"
+#include "findings/signature_history.hpp"
 #include "sweep/sweep_source.hpp"
 
-namespace omnilink::sweep {
+namespace omnilink::report {
 
 struct SweepSummary {
-  campaign::CampaignRecord sweep;
-  std::vector<campaign::RunRecord> runs;   // this sweep's
-  std::vector<ConfigurationShare> shares;  // allocation
-  std::vector<SignatureHistory> signatures;
+  store::CampaignRecord sweep;
+  std::vector<store::RunRecord> runs;   // this sweep's
+  std::vector<sweep::ConfigurationShare> shares;  // allocation
+  std::vector<findings::SignatureHistory> signatures;
   std::chrono::milliseconds spent{0};      // in all its sessions
   std::string stop_reason;                 // budget | max_runs | max_failures | tasks | interrupted
   std::vector<std::string> missing_tasks;  // on Slurm: tasks that delivered nothing, each with why
   double confidence = 0.95;
-  PruneReport retention;                   // what the store quota (or, without one, rubbish collection) removed
+  sweep::PruneReport retention;                   // what the store quota (or, without one, rubbish collection) removed
 };
 
 /// 0 nothing new; 1 a new or regressed signature; 2 the sweep could not run all it should (a run
@@ -39,4 +39,4 @@ std::string sweep_markdown(const SweepSummary& summary);
 nlohmann::json sweep_json(const SweepSummary& summary);
 std::string sweep_junit(const SweepSummary& summary);
 
-}  // namespace omnilink::sweep
+}  // namespace omnilink::report

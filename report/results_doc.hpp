@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::report {
 
 struct CampaignRuns {
-  CampaignRecord campaign;
-  std::vector<RunRecord> runs;  // plan order
+  store::CampaignRecord campaign;
+  std::vector<store::RunRecord> runs;  // plan order
 };
 
 struct ResultsInput {
@@ -29,19 +29,10 @@ struct ResultsInput {
 
 std::string results_markdown(const ResultsInput& input);
 
-// Text safe in a Markdown table cell or paragraph, also when rendered as HTML: HTML's specials as
-// entities, Markdown's inline specials and `|` backslash-escaped, newlines as spaces.
-std::string markdown_text(const std::string& text);
-// An inline code span holding `text` verbatim (its fence longer than any backtick run inside).
-std::string markdown_code(const std::string& text);
-// A fenced block holding `text` verbatim: every line is indented, so no line of it can close the
-// fence whatever it contains.
-std::string markdown_block(const std::string& text);
-
 // The lane a hunt run belongs to, from how it was run: "rr chaos, timeslice 2000 ticks", "rr
 // record, ...", "native + perturb mixed 0.05" (the harness's last --perturb and --perturb-rate), or
 // "native".
 std::string hunt_lane(const std::string& rr_mode, const std::vector<std::string>& harness_args,
                       std::uint64_t rr_timeslice_ticks);
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::report

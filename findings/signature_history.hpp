@@ -17,14 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "campaign/failure_signature.hpp"
-#include "campaign/store.hpp"
+#include "findings/failure_signature.hpp"
+#include "store/store.hpp"
 
-namespace omnilink::sweep {
+namespace omnilink::findings {
 
-/// One symptom of a signature (campaign::FailureSymptom) over the sweeps of the name.
+/// One symptom of a signature (findings::FailureSymptom) over the sweeps of the name.
 struct SymptomHistory {
-  campaign::FailureSymptom symptom;
+  findings::FailureSymptom symptom;
   std::uint64_t count = 0;   // failing runs that showed it
   std::string first_seen;    // campaign id of the sweep
   std::string first_run;     // "<campaign>/<run>": kept as evidence
@@ -32,7 +32,7 @@ struct SymptomHistory {
 };
 
 struct SignatureHistory {
-  campaign::FailureSignature signature;
+  findings::FailureSignature signature;
   std::string target;
   std::string status;
   bool fixed_now = false;  // fixed, and was not yet after the previous sweep: news
@@ -54,7 +54,7 @@ struct HistoryOptions {
   double confidence = 0.95;
   std::uint32_t evidence_runs = 3;
   /// The sweep whose news the statuses are (its id): the history is that of the sweeps of its name
-  /// that ended before it did (campaign::CampaignRecord::ended_seq), then its own. Empty: every
+  /// that ended before it did (store::CampaignRecord::ended_seq), then its own. Empty: every
   /// sweep of the name, those that ended in the order they did, then those still running.
   std::string as_of;
 };
@@ -63,7 +63,7 @@ struct HistoryOptions {
 /// history (HistoryOptions::as_of), new and regressed first, then recurring, quiet and fixed; most
 /// runs first within each. Two sweeps that run at once are told apart by the order they end in:
 /// the first to end reports what it found first as new, the second as recurring.
-std::vector<SignatureHistory> signature_history(campaign::Store& store, const std::string& name, const HistoryOptions& options);
+std::vector<SignatureHistory> signature_history(store::Store& store, const std::string& name, const HistoryOptions& options);
 
 /// When the signature counts as fixed, for reports: "N runs without it", or "cannot tell yet (seen once)".
 std::string fixed_after(const SignatureHistory& h);
@@ -78,4 +78,4 @@ double wilson_upper(std::uint64_t successes, std::uint64_t trials, double confid
 /// `confidence`: ceil(ln(1 - confidence) / ln(1 - rate)); 0 when the rate is 0 (it cannot be told).
 std::uint64_t runs_to_rule_out(double rate, double confidence);
 
-}  // namespace omnilink::sweep
+}  // namespace omnilink::findings

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-namespace omnilink::campaign {
+namespace omnilink::store {
 
 class CampaignLock {
  public:
@@ -23,4 +23,4 @@ class CampaignLock {
   int fd_;
 };
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::store

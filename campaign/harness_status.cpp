@@ -1,4 +1,4 @@
-#include "campaign/run_outcome.hpp"
+#include "campaign/harness_status.hpp"
 
 #include <csignal>
 #include <cstring>
@@ -7,6 +7,7 @@
 #include "platform/subprocess.hpp"
 #include "trace/run_dir.hpp"
 #include "campaign/recording.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
@@ -16,7 +17,7 @@ std::string signal_text(int sig) { return std::to_string(sig) + " (" + strsignal
 
 // The first lines of what the harness (or rr) said on stderr, to explain a failure in one line.
 std::string read_stderr(const fs::path& run_dir) {
-  std::ifstream in(run_layout::harness_err(run_dir));
+  std::ifstream in(trace::RunLayout(run_dir).harness_err());
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
@@ -48,21 +49,21 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_d
   if (end.timed_out) {
     v.status = "timeout";
     v.detail = "killed (whole process group) after the run time limit of " + std::to_string(end.timeout.count()) + " s";
-    v.validate = run_layout::has_trace(run_dir);
+    v.validate = trace::RunLayout(run_dir).has_trace();
     return v;
   }
   if (end.under_rr) {
     if (auto failure = rr_failure(run_dir)) {
       v.status = "error";
       v.detail = "rr failed while recording (a bug in rr, not in the code under test): " + *failure;
-      v.validate = run_layout::has_trace(run_dir);
+      v.validate = trace::RunLayout(run_dir).has_trace();
       v.rr_failed = true;
       return v;
     }
   }
   std::optional<trace::RunMeta> meta;
   try {
-    meta = trace::read_run_meta(run_dir / "meta.json");
+    meta = trace::read_run_meta(trace::RunLayout(run_dir).meta());
   } catch (const trace::RunDirError&) {
   }
   if (!meta) {
@@ -91,28 +92,8 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_d
     v.detail = "the harness ended without finishing its trace (" + end.exit.describe() + ", meta.json status '" + status + "')" +
                stderr_summary(run_dir);
   }
-  v.validate = run_layout::has_trace(run_dir);
+  v.validate = trace::RunLayout(run_dir).has_trace();
   return v;
-}
-
-std::string outcome(const RunRecord& run) {
-  if (run.validation && run.validation->verdict == "fail") return "fail";
-  if (run.status == "ok") {
-    if (!run.validation) return "interrupted";
-    return run.validation->verdict;  // pass | unknown | error
-  }
-  if (run.status == "pending" || run.status == "running") return "interrupted";
-  return run.status;
-}
-
-int exit_code_for(const std::vector<RunRecord>& runs) {
-  int code = 0;
-  for (const auto& run : runs) {
-    const std::string o = outcome(run);
-    if (o == "fail") return 1;
-    if (o != "pass") code = 2;
-  }
-  return code;
 }
 
 }  // namespace omnilink::campaign

@@ -1,4 +1,4 @@
-#include "campaign/crash_site.hpp"
+#include "findings/crash_site.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -8,8 +8,9 @@
 
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
+#include "trace/run_layout.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::findings {
 namespace fs = std::filesystem;
 namespace {
 
@@ -129,11 +130,11 @@ void write_crash_site(const fs::path& run_dir, const CrashSite& site) {
   nlohmann::json j{{"format", kFormat},         {"version", kVersion},       {"signal", site.signal},
                    {"signal_name", site.signal_name}, {"executable", site.executable}, {"frames", frames}};
   if (!site.note.empty()) j["note"] = site.note;
-  std::ofstream(run_layout::crash_site(run_dir), std::ios::trunc) << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  std::ofstream(trace::RunLayout(run_dir).crash_site(), std::ios::trunc) << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
 }
 
 std::optional<CrashSite> read_crash_site(const fs::path& run_dir) {
-  std::ifstream in(run_layout::crash_site(run_dir));
+  std::ifstream in(trace::RunLayout(run_dir).crash_site());
   if (!in) return std::nullopt;
   const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
   if (!j.is_object() || j.value("format", "") != kFormat || j.value("version", 0) != kVersion) return std::nullopt;
@@ -154,11 +155,11 @@ std::optional<CrashSite> read_crash_site(const fs::path& run_dir) {
 void record_crash_site(const fs::path& run_dir) {
   std::optional<trace::RunMeta> meta;
   try {
-    meta = trace::read_run_meta(run_dir / "meta.json");
+    meta = trace::read_run_meta(trace::RunLayout(run_dir).meta());
   } catch (const trace::RunDirError&) {
     return;  // the harness died before writing it: nothing says where
   }
   if (const auto site = locate_crash(*meta)) write_crash_site(run_dir, *site);
 }
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::findings

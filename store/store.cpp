@@ -1,4 +1,4 @@
-#include "campaign/store.hpp"
+#include "store/store.hpp"
 
 #include <bit>
 #include <chrono>
@@ -13,11 +13,11 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
-#include "campaign/run_plan.hpp"
-#include "campaign/run_record_file.hpp"
+#include "store/run_record_file.hpp"
 #include "platform/json_file.hpp"
+#include "trace/run_layout.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::store {
 namespace fs = std::filesystem;
 
 namespace {
@@ -268,7 +268,7 @@ std::vector<std::string> campaign_directories(const fs::path& store) {
     if (!entry.is_directory(ec)) continue;
     bool campaign = fs::exists(entry.path() / kCampaignFile, ec);
     for (auto run = fs::directory_iterator(entry.path(), ec); !campaign && !ec && run != fs::directory_iterator(); run.increment(ec))
-      campaign = fs::exists(run->path() / "meta.json", ec);
+      campaign = fs::exists(trace::RunLayout(run->path()).meta(), ec);
     if (campaign) names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
@@ -772,4 +772,4 @@ void to_json(nlohmann::json& j, const RunRecord& r) {
        {"validation", json_or_null(r.validation)}};
 }
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::store

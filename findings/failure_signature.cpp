@@ -1,4 +1,4 @@
-#include "campaign/failure_signature.hpp"
+#include "findings/failure_signature.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -6,13 +6,13 @@
 #include <filesystem>
 #include <set>
 
-#include "campaign/crash_site.hpp"
-#include "campaign/join.hpp"
-#include "campaign/run_outcome.hpp"
+#include "findings/crash_site.hpp"
+#include "platform/join.hpp"
+#include "store/outcome.hpp"
 #include "platform/fnv1a.hpp"
 #include "validation/result_file.hpp"
 
-namespace omnilink::campaign {
+namespace omnilink::findings {
 namespace {
 
 std::string hash_id(const std::string& key) {
@@ -110,13 +110,13 @@ FailureSignature crash_signature(const std::string& target, const CrashSite& sit
   return s;
 }
 
-std::optional<FailureSignature> failure_signature(const RunRecord& run) {
-  if (outcome(run) == "crashed") {
+std::optional<FailureSignature> failure_signature(const store::RunRecord& run) {
+  if (store::outcome(run) == "crashed") {
     const auto site = read_crash_site(run.dir);
     if (!site) return std::nullopt;
     return crash_signature(run.target, *site);
   }
-  if (outcome(run) != "fail") return std::nullopt;
+  if (store::outcome(run) != "fail") return std::nullopt;
   try {
     const auto result = validation::read_result_file(run.dir);
     return result ? failure_signature(run.target, *result) : std::nullopt;
@@ -125,4 +125,4 @@ std::optional<FailureSignature> failure_signature(const RunRecord& run) {
   }
 }
 
-}  // namespace omnilink::campaign
+}  // namespace omnilink::findings

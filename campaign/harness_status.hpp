@@ -1,0 +1,37 @@
+// How a harness run ended: its status (store/store.hpp lists them), decided from the process's
+// exit, the harness's own meta.json and whether omnilink stopped it. The run's outcome, which folds
+// in the newest validation verdict, is the store's (store/outcome.hpp).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <chrono>
+#include "platform/supervisor.hpp"
+
+namespace omnilink::campaign {
+
+struct HarnessEnd {
+  ChildExit exit;
+  bool timed_out = false;    // omnilink killed it at the run time limit
+  bool interrupted = false;  // omnilink stopped it because the campaign was interrupted
+  bool under_rr = false;     // the process was `rr record`, the harness its tracee
+  std::chrono::seconds timeout{0};
+};
+
+struct HarnessVerdict {
+  // ok | crashed | timeout | error | interrupted. rr failing (an assertion in rr itself, seen with
+  // rr.soft under chaos) is an error, not a crash: it says nothing about the code under test.
+  std::string status;
+  std::string detail;
+  std::optional<int> exit_code;
+  std::optional<int> exit_signal;
+  bool validate = false;  // the trace (or its prefix) is worth validating
+  bool rr_failed = false; // rr itself failed: worth recording the run again
+};
+
+HarnessVerdict classify_harness_run(const HarnessEnd& end, const std::filesystem::path& run_dir);
+
+}  // namespace omnilink::campaign

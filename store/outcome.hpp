@@ -1,0 +1,28 @@
+// What a run came to: its outcome, which folds the newest validation verdict into the harness
+// phase's status, and is what summaries count and exit codes are computed from. Derived from the
+// run's record alone, so every reader of the store (reports, findings, sweeps) computes it alike.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "store/store.hpp"
+
+namespace omnilink::store {
+
+// pass | fail | unknown | crashed | timeout | bad-trace | error | interrupted. A fail verdict wins
+// over the run's status (a crashed run whose prefix is not linearizable is a found bug); a run
+// without a final validation (pending, running, or ok but not validated yet) is interrupted.
+std::string outcome(const RunRecord& run);
+// Whether the run has its outcome: a session that continues the campaign will not carry it out again.
+inline bool has_outcome(const RunRecord& run) { return outcome(run) != "interrupted"; }
+inline const std::vector<std::string>& outcomes() {
+  static const std::vector<std::string> all{"pass", "fail", "unknown", "crashed", "timeout", "bad-trace", "error", "interrupted"};
+  return all;
+}
+
+// 0 every run passed; 1 some run failed validation; 2 otherwise, when any run is not a pass
+// (unknown, crashed, timeout, bad-trace, error, interrupted).
+int exit_code_for(const std::vector<RunRecord>& runs);
+
+}  // namespace omnilink::store
