@@ -102,7 +102,7 @@ Measured measure(const std::string& mode, const fs::path& store, std::vector<std
   auto s = store::Store::open_read_only(store);
   for (const auto& run : s.runs("demo-1")) {
     ++m.runs;
-    m.passed += store::outcome(run) == "pass";
+    m.passed += store::outcome(run) == store::Outcome::pass;
     m.work_s += static_cast<double>(run.harness_ms + (run.validation ? run.validation->duration_ms : 0)) / 1000;
   }
   return m;

@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
     harness_s += static_cast<double>(run.harness_ms) / 1000;
     pack_s += static_cast<double>(run.pack_ms) / 1000;
     if (run.validation) validation_s += static_cast<double>(run.validation->duration_ms) / 1000;
-    ++outcomes[store::outcome(run)];
+    ++outcomes[store::to_string(store::outcome(run))];
   }
   const double wall_s = static_cast<double>(sweep.duration.count()) / 1000;
   const auto jobs = config.at("jobs").get<double>();

@@ -36,15 +36,15 @@ void Progress::phase(const std::string& run, const std::string& phase) {
 
 void Progress::finished(const store::RunRecord& run) {
   active_.erase(run.id);
-  const std::string o = store::outcome(run);
+  const store::Outcome o = store::outcome(run);
   ++counts_[o];
   ++done_;
-  std::string line = run.id + ": " + o;
-  if (run.status != "ok" && run.status != o) line += " (run " + run.status + ")";
-  if (!run.detail.empty() && o != "pass") line += " - " + run.detail;
-  else if (run.validation && o != "pass" && !run.validation->reason.empty()) line += " - " + run.validation->reason;
+  std::string line = run.id + ": " + store::to_string(o);
+  if (run.status != "ok" && run.status != store::to_string(o)) line += " (run " + run.status + ")";
+  if (!run.detail.empty() && o != store::Outcome::pass) line += " - " + run.detail;
+  else if (run.validation && o != store::Outcome::pass && !run.validation->reason.empty()) line += " - " + run.validation->reason;
   // On a terminal, passes only move the counters; everything else deserves a line.
-  if (!live_ || o != "pass") print_event(line);
+  if (!live_ || o != store::Outcome::pass) print_event(line);
   else draw_block();
 }
 
@@ -68,8 +68,8 @@ std::string Progress::status_line() const {
   std::ostringstream s;
   s << "runs " << done_;
   if (!open_ended_) s << "/" << total_;
-  for (const auto& name : store::outcomes())
-    if (auto it = counts_.find(name); it != counts_.end() && it->second > 0) s << " | " << name << " " << it->second;
+  for (const store::Outcome o : store::kOutcomes)
+    if (auto it = counts_.find(o); it != counts_.end() && it->second > 0) s << " | " << o << " " << it->second;
   s << " | " << clock(elapsed) << " elapsed";
   const std::size_t done_now = done_ - done_before_;
   if (!open_ended_ && done_now > 0 && done_ < total_) s << ", ETA " << clock(elapsed / done_now * (total_ - done_));

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "store/outcome.hpp"
 #include "store/store.hpp"
 
 namespace omnilink::campaign {
@@ -44,7 +45,7 @@ class Progress {
   std::size_t total_ = 0;
   std::size_t done_ = 0;
   std::size_t done_before_ = 0;  // by an earlier session: not counted in the ETA's rate
-  std::map<std::string, std::size_t> counts_;
+  std::map<store::Outcome, std::size_t> counts_;
   struct Active {
     std::string phase;
     std::chrono::steady_clock::time_point since;

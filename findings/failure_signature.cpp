@@ -111,12 +111,12 @@ FailureSignature crash_signature(const std::string& target, const CrashSite& sit
 }
 
 std::optional<FailureSignature> failure_signature(const store::RunRecord& run) {
-  if (store::outcome(run) == "crashed") {
+  if (store::outcome(run) == store::Outcome::crashed) {
     const auto site = read_crash_site(run.dir);
     if (!site) return std::nullopt;
     return crash_signature(run.target, *site);
   }
-  if (store::outcome(run) != "fail") return std::nullopt;
+  if (store::outcome(run) != store::Outcome::fail) return std::nullopt;
   try {
     const auto result = validation::read_result_file(run.dir);
     return result ? failure_signature(run.target, *result) : std::nullopt;

@@ -103,7 +103,7 @@ std::vector<SignatureHistory> signature_history(store::Store& store, const std::
     std::vector<store::RunRecord> runs = store.runs(sweeps[k].id);
     std::stable_sort(runs.begin(), runs.end(), [](const store::RunRecord& a, const store::RunRecord& b) { return a.started_ms < b.started_ms; });
     for (store::RunRecord run : runs) {
-      if (store::outcome(run) == "interrupted") continue;  // not a run that happened
+      if (store::outcome(run) == store::Outcome::interrupted) continue;  // not a run that happened
       // Where the run is now (a store may have been moved), not where the database says it was.
       run.dir = store::run_directory(store.directory(), run.campaign, run.id).string();
       const std::uint64_t n = ++target_runs[run.target];

@@ -113,10 +113,10 @@ std::string problem_details(const std::vector<store::RunRecord>& runs, const std
   };
   std::ostringstream s;
   for (const auto& run : runs) {
-    const std::string o = store::outcome(run);
-    if (o == "pass") continue;
+    const store::Outcome o = store::outcome(run);
+    if (o == store::Outcome::pass) continue;
     s << run.key() << ": " << o;
-    if (o == "fail") {
+    if (o == store::Outcome::fail) {
       s << " (run " << run.status << ", seed " << run.seed << ")\n" << signature_line(run);
       std::istringstream summary(run.validation->frontier_summary);
       for (std::string line; std::getline(summary, line);) s << "  " << line << "\n";
@@ -141,25 +141,30 @@ std::string problem_report(const std::vector<store::RunRecord>& runs) {
 }
 
 std::string summary_table(const std::vector<store::RunRecord>& runs) {
-  std::map<std::string, std::map<std::string, std::size_t>> rows;  // configuration -> outcome -> count
+  struct Row {
+    std::size_t runs = 0;
+    std::map<store::Outcome, std::size_t> outcomes;
+  };
+  std::map<std::string, Row> rows;  // by configuration
   std::vector<std::string> order;
   for (const auto& run : runs) {
     const std::string key = configuration(run);
     if (!rows.contains(key)) order.push_back(key);
-    ++rows[key][store::outcome(run)];
-    ++rows[key]["runs"];
+    ++rows[key].outcomes[store::outcome(run)];
+    ++rows[key].runs;
   }
   std::size_t width = 13;
   for (const auto& key : order) width = std::max(width, key.size());
   std::ostringstream s;
   s << std::left << std::setw(static_cast<int>(width)) << "configuration" << std::right << std::setw(6) << "runs";
-  for (const auto& o : store::outcomes()) s << std::setw(static_cast<int>(std::max<std::size_t>(o.size(), 4) + 2)) << o;
+  const auto column = [](store::Outcome o) { return static_cast<int>(std::max<std::size_t>(store::to_string(o).size(), 4) + 2); };
+  for (const store::Outcome o : store::kOutcomes) s << std::setw(column(o)) << o;
   s << "\n";
   for (const auto& key : order) {
-    s << std::left << std::setw(static_cast<int>(width)) << key << std::right << std::setw(6) << rows[key]["runs"];
-    for (const auto& o : store::outcomes()) {
-      const std::size_t n = rows[key][o];
-      s << std::setw(static_cast<int>(std::max<std::size_t>(o.size(), 4) + 2)) << (n == 0 ? "." : std::to_string(n));
+    s << std::left << std::setw(static_cast<int>(width)) << key << std::right << std::setw(6) << rows[key].runs;
+    for (const store::Outcome o : store::kOutcomes) {
+      const std::size_t n = rows[key].outcomes[o];
+      s << std::setw(column(o)) << (n == 0 ? "." : std::to_string(n));
     }
     s << "\n";
   }
@@ -185,16 +190,17 @@ std::string replay_hint(const store::RunRecord& run) {
 
 nlohmann::json summary_json(const store::CampaignRecord& campaign, const std::vector<store::RunRecord>& runs) {
   nlohmann::json counts = nlohmann::json::object();
-  for (const auto& o : store::outcomes()) counts[o] = 0;
+  for (const store::Outcome o : store::kOutcomes) counts[store::to_string(o)] = 0;
   const std::vector<SignatureGroup> groups = group_by_signature(runs);
   const auto signature_of = signature_of_runs(groups);
   nlohmann::json list = nlohmann::json::array();
   for (const auto& run : runs) {
-    const std::string o = store::outcome(run);
-    counts[o] = counts[o].get<int>() + 1;
+    const store::Outcome o = store::outcome(run);
+    const std::string name(store::to_string(o));
+    counts[name] = counts[name].get<int>() + 1;
     nlohmann::json r{{"run", run.key()},         {"target", run.target},   {"threads", run.threads},
                      {"ops", run.ops},           {"number", run.number},   {"seed", run.seed},
-                     {"status", run.status},     {"outcome", o},           {"detail", run.detail},
+                     {"status", run.status},     {"outcome", name},           {"detail", run.detail},
                      {"rr_mode", run.rr_mode},   {"rr_soft_counters", run.rr_soft_counters},
                      {"harness_ms", run.harness_ms}, {"pack_ms", run.pack_ms}, {"dir", run.dir}};
     if (run.exit_code) r["exit_code"] = *run.exit_code;
@@ -203,7 +209,7 @@ nlohmann::json summary_json(const store::CampaignRecord& campaign, const std::ve
       r["validation"] = {{"verdict", run.validation->verdict}, {"reason", run.validation->reason},
                          {"duration_ms", run.validation->duration_ms}, {"peak_rss_kb", run.validation->peak_rss_kb},
                          {"operations", run.validation->operations}};
-      if (o == "fail") r["replay"] = replay_hint(run);
+      if (o == store::Outcome::fail) r["replay"] = replay_hint(run);
     }
     if (const auto found = signature_of.find(&run); found != signature_of.end()) {
       r["signature"] = found->second.signature->id;
@@ -242,31 +248,31 @@ std::string junit_xml(const store::CampaignRecord& campaign, const std::vector<s
   for (const auto& target : order) {
     std::size_t failures = 0, errors = 0, skipped = 0;
     for (const auto* run : by_target[target]) {
-      const std::string o = store::outcome(*run);
-      failures += o == "fail";
-      skipped += o == "interrupted";
-      errors += o != "fail" && o != "pass" && o != "interrupted";
+      const store::Outcome o = store::outcome(*run);
+      failures += o == store::Outcome::fail;
+      skipped += o == store::Outcome::interrupted;
+      errors += o != store::Outcome::fail && o != store::Outcome::pass && o != store::Outcome::interrupted;
     }
     s << "  <testsuite name=\"" << xml_escape(campaign.id + "." + target) << "\" tests=\"" << by_target[target].size()
       << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\">\n";
     for (const auto* run : by_target[target]) {
-      const std::string o = store::outcome(*run);
+      const store::Outcome o = store::outcome(*run);
       const double seconds = static_cast<double>(run->harness_ms + (run->validation ? run->validation->duration_ms : 0)) / 1000.0;
       s << "    <testcase classname=\"" << xml_escape(campaign.id + "." + target) << "\" name=\"" << xml_escape(run->id)
         << "\" time=\"" << seconds << "\"";
-      if (o == "pass") {
+      if (o == store::Outcome::pass) {
         s << "/>\n";
         continue;
       }
       s << ">\n";
-      const std::string why = !run->detail.empty() ? run->detail : run->validation ? run->validation->reason : o;
-      if (o == "fail") {
+      const std::string why = !run->detail.empty() ? run->detail : run->validation ? run->validation->reason : store::to_string(o);
+      if (o == store::Outcome::fail) {
         s << "      <failure message=\"" << xml_escape(run->validation->reason) << "\">"
           << xml_escape(run->validation->frontier_summary + "\n" + replay_hint(*run)) << "</failure>\n";
-      } else if (o == "interrupted") {
+      } else if (o == store::Outcome::interrupted) {
         s << "      <skipped message=\"" << xml_escape(why) << "\"/>\n";
       } else {
-        s << "      <error type=\"" << xml_escape(o) << "\" message=\"" << xml_escape(why) << "\"/>\n";
+        s << "      <error type=\"" << xml_escape(store::to_string(o)) << "\" message=\"" << xml_escape(why) << "\"/>\n";
       }
       s << "      <system-out>" << xml_escape("run directory: " + run->dir + "\nseed: " + std::to_string(run->seed)) << "</system-out>\n";
       s << "    </testcase>\n";

@@ -40,12 +40,12 @@ std::vector<CampaignPoint> campaigns_over_time(store::Store& store, const std::s
     if (c.name != name) continue;
     CampaignPoint p;
     for (const auto& run : store.runs(c.id)) {
-      const std::string o = store::outcome(run);
-      if (o == "interrupted" || o == "pending") continue;  // not a run that happened
+      const store::Outcome o = store::outcome(run);
+      if (o == store::Outcome::interrupted) continue;  // not a run that happened
       ++p.runs;
-      if (o == "fail") ++p.failures;
-      else if (o == "crashed") ++p.crashed;
-      else if (o != "pass") ++p.without_verdict;
+      if (o == store::Outcome::fail) ++p.failures;
+      else if (o == store::Outcome::crashed) ++p.crashed;
+      else if (o != store::Outcome::pass) ++p.without_verdict;
     }
     const auto clock = sweep::recorded_sweep_time(store.directory(), c.id);
     p.spent_ms = clock ? clock->count() : (c.finished_ms ? c.finished_ms : store::now_ms()) - c.created_ms;
@@ -217,7 +217,7 @@ std::string signature_page(store::Store& store, const findings::SignatureHistory
        "<th>how to replay it</th></tr>\n";
   for (const auto& run : evidence) {
     const auto signature = findings::failure_signature(run);
-    b << "<tr><td>" << code(run.key()) << "</td>" << td(store::outcome(run)) << "<td>" << (signature ? code(signature->symptom.id) : "")
+    b << "<tr><td>" << code(run.key()) << "</td>" << td(store::to_string(store::outcome(run))) << "<td>" << (signature ? code(signature->symptom.id) : "")
       << "</td><td>" << code(report::replay_hint(run)) << "</td></tr>\n";
   }
   b << "</table>\n";

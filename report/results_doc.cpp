@@ -175,11 +175,12 @@ void write_results(std::ostream& s, const ResultsInput& input) {
     for (const auto& target : targets_of(c.runs)) {
       const auto runs = runs_of(c.runs, target);
       const json config = target_config(c.campaign, target);
-      std::map<std::string, std::size_t> counts;
+      std::map<store::Outcome, std::size_t> counts;
       for (const auto& run : runs) ++counts[store::outcome(run)];
       std::vector<std::string> other;
-      for (const auto& o : store::outcomes())
-        if (o != "pass" && o != "fail" && counts[o] > 0) other.push_back(std::to_string(counts[o]) + " " + o);
+      for (const store::Outcome o : store::kOutcomes)
+        if (o != store::Outcome::pass && o != store::Outcome::fail && counts[o] > 0)
+          other.push_back(std::to_string(counts[o]) + " " + store::to_string(o));
       std::string configuration = "-";
       if (config.is_object()) {
         configuration = "threads " + list_text(config.value("threads", json::array())) + "; ops " +
@@ -189,7 +190,7 @@ void write_results(std::ostream& s, const ResultsInput& input) {
         if (!args.empty()) configuration += "; args " + join(args, " ");
       }
       s << "| " << markdown_text(c.campaign.id) << " | " << markdown_text(target) << " | " << markdown_text(configuration)
-        << " | " << markdown_text(rr_text(runs, rr_timeslice(c.campaign))) << " | " << runs.size() << " | " << counts["pass"] << " | " << counts["fail"]
+        << " | " << markdown_text(rr_text(runs, rr_timeslice(c.campaign))) << " | " << runs.size() << " | " << counts[store::Outcome::pass] << " | " << counts[store::Outcome::fail]
         << " | " << (other.empty() ? "-" : markdown_text(join(other, ", "))) << " | " << validation_time(runs) << " |\n";
     }
   }
@@ -207,13 +208,13 @@ void write_results(std::ostream& s, const ResultsInput& input) {
           << ".\n\n";
       std::vector<const store::RunRecord*> failed;
       for (const auto& run : runs)
-        if (store::outcome(run) == "fail") failed.push_back(&run);
+        if (store::outcome(run) == store::Outcome::fail) failed.push_back(&run);
       if (failed.empty()) {
         // The search budget, plainly: what "nothing found" was worth.
         std::size_t passed = 0;
         std::uint64_t operations = 0;
         for (const auto& run : runs)
-          if (store::outcome(run) == "pass") ++passed, operations += std::uint64_t{run.threads} * run.ops;
+          if (store::outcome(run) == store::Outcome::pass) ++passed, operations += std::uint64_t{run.threads} * run.ops;
         s << "No violation found: " << passed << " of " << runs.size() << " runs passed validation, " << operations
           << " operations in all" << (passed < runs.size() ? "; the others have no verdict (see the table)" : "")
           << ".\n\n";
@@ -246,7 +247,7 @@ void write_hunts(std::ostream& s, const ResultsInput& input) {
       std::size_t failed = 0, first = 0;
       std::int64_t run_ms = 0, wall_ms = 0;
       for (std::size_t i = 0; i < runs.size(); ++i) {
-        const bool fail = store::outcome(runs[i]) == "fail";
+        const bool fail = store::outcome(runs[i]) == store::Outcome::fail;
         failed += fail;
         if (first != 0) continue;
         run_ms += runs[i].harness_ms + runs[i].pack_ms + (runs[i].validation ? runs[i].validation->duration_ms : 0);

@@ -33,8 +33,8 @@ double per_hour(std::size_t runs, std::chrono::milliseconds spent) {
   return spent.count() > 0 ? static_cast<double>(runs) * 3.6e6 / static_cast<double>(spent.count()) : 0;
 }
 
-std::map<std::string, std::size_t> outcome_counts(const std::vector<store::RunRecord>& runs) {
-  std::map<std::string, std::size_t> counts;
+std::map<store::Outcome, std::size_t> outcome_counts(const std::vector<store::RunRecord>& runs) {
+  std::map<store::Outcome, std::size_t> counts;
   for (const auto& run : runs) ++counts[store::outcome(run)];
   return counts;
 }
@@ -54,8 +54,8 @@ int sweep_exit_code(const SweepSummary& s) {
   for (const auto& h : s.signatures)
     if (h.status == "new" || h.status == "regressed") return 1;
   for (const auto& run : s.runs) {
-    const std::string o = store::outcome(run);
-    if (o != "pass" && o != "fail" && o != "crashed") return 2;
+    const store::Outcome o = store::outcome(run);
+    if (o != store::Outcome::pass && o != store::Outcome::fail && o != store::Outcome::crashed) return 2;
   }
   return s.stop_reason == "interrupted" || !s.missing_tasks.empty() ? 2 : 0;
 }
@@ -146,7 +146,7 @@ json sweep_json(const SweepSummary& s) {
                               {"failure_rate_high", findings::wilson_upper(share.failures, share.runs.finished, s.confidence)},
                               {"histories", share.histories}, {"windows", share.windows}, {"recent_new_windows", share.recent_new}});
   json outcomes = json::object();
-  for (const auto& [o, n] : outcome_counts(s.runs)) outcomes[o] = n;
+  for (const auto& [o, n] : outcome_counts(s.runs)) outcomes[store::to_string(o)] = n;
   return {{"format", "omnilink-sweep-report"},
           {"version", 4},
           {"sweep", s.sweep.id},

@@ -1,23 +1,46 @@
 #include "store/outcome.hpp"
 
+#include <ostream>
+
 namespace omnilink::store {
 
-std::string outcome(const RunRecord& run) {
-  if (run.validation && run.validation->verdict == "fail") return "fail";
-  if (run.status == "ok") {
-    if (!run.validation) return "interrupted";
-    return run.validation->verdict;  // pass | unknown | error
+std::string to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::pass: return "pass";
+    case Outcome::fail: return "fail";
+    case Outcome::unknown: return "unknown";
+    case Outcome::crashed: return "crashed";
+    case Outcome::timeout: return "timeout";
+    case Outcome::bad_trace: return "bad-trace";
+    case Outcome::error: return "error";
+    case Outcome::interrupted: return "interrupted";
   }
-  if (run.status == "pending" || run.status == "running") return "interrupted";
-  return run.status;
+  return "unknown";
+}
+
+std::ostream& operator<<(std::ostream& out, Outcome outcome) { return out << to_string(outcome); }
+
+Outcome outcome(const RunRecord& run) {
+  if (run.validation && run.validation->verdict == "fail") return Outcome::fail;
+  if (run.status == "ok") {
+    if (!run.validation) return Outcome::interrupted;
+    if (run.validation->verdict == "pass") return Outcome::pass;
+    if (run.validation->verdict == "error") return Outcome::error;
+    return Outcome::unknown;
+  }
+  if (run.status == "crashed") return Outcome::crashed;
+  if (run.status == "timeout") return Outcome::timeout;
+  if (run.status == "bad-trace") return Outcome::bad_trace;
+  if (run.status == "error") return Outcome::error;
+  return Outcome::interrupted;  // pending, running, interrupted
 }
 
 int exit_code_for(const std::vector<RunRecord>& runs) {
   int code = 0;
   for (const auto& run : runs) {
-    const std::string o = outcome(run);
-    if (o == "fail") return 1;
-    if (o != "pass") code = 2;
+    const Outcome o = outcome(run);
+    if (o == Outcome::fail) return 1;
+    if (o != Outcome::pass) code = 2;
   }
   return code;
 }

@@ -3,6 +3,8 @@
 // run's record alone, so every reader of the store (reports, findings, sweeps) computes it alike.
 #pragma once
 
+#include <array>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -10,19 +12,26 @@
 
 namespace omnilink::store {
 
-// pass | fail | unknown | crashed | timeout | bad-trace | error | interrupted. A fail verdict wins
-// over the run's status (a crashed run whose prefix is not linearizable is a found bug); a run
-// without a final validation (pending, running, or ok but not validated yet) is interrupted.
-std::string outcome(const RunRecord& run);
-// Whether the run has its outcome: a session that continues the campaign will not carry it out again.
-inline bool has_outcome(const RunRecord& run) { return outcome(run) != "interrupted"; }
-inline const std::vector<std::string>& outcomes() {
-  static const std::vector<std::string> all{"pass", "fail", "unknown", "crashed", "timeout", "bad-trace", "error", "interrupted"};
-  return all;
-}
+/// A fail verdict wins over the run's status (a crashed run whose prefix is not linearizable is a
+/// found bug); a run without a final validation (pending, running, or ok but not validated yet) is
+/// interrupted.
+enum class Outcome { pass, fail, unknown, crashed, timeout, bad_trace, error, interrupted };
 
-// 0 every run passed; 1 some run failed validation; 2 otherwise, when any run is not a pass
-// (unknown, crashed, timeout, bad-trace, error, interrupted).
+/// Every outcome, in the order summaries list them.
+inline constexpr std::array<Outcome, 8> kOutcomes{Outcome::pass,    Outcome::fail,      Outcome::unknown, Outcome::crashed,
+                                                  Outcome::timeout, Outcome::bad_trace, Outcome::error,   Outcome::interrupted};
+
+/// "pass", "fail", ..., "bad-trace": the outcome's name in text, JSON and reports.
+std::string to_string(Outcome outcome);
+std::ostream& operator<<(std::ostream& out, Outcome outcome);
+
+Outcome outcome(const RunRecord& run);
+
+/// Whether the run has its outcome: a session that continues the campaign will not carry it out again.
+inline bool has_outcome(const RunRecord& run) { return outcome(run) != Outcome::interrupted; }
+
+/// 0 every run passed; 1 some run failed validation; 2 otherwise, when any run is not a pass
+/// (unknown, crashed, timeout, bad-trace, error, interrupted).
 int exit_code_for(const std::vector<RunRecord>& runs);
 
 }  // namespace omnilink::store

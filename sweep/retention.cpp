@@ -97,9 +97,9 @@ PruneReport prune_store(store::Store& store, const RetentionPolicy& policy) {
     for (const RunRecord& run : store.runs(c.id)) {
       if (run.status == "pending" || run.status == "running" || evidence.contains(run.key())) continue;
       const fs::path dir = store::run_directory(store.directory(), run.campaign, run.id);
-      const std::string o = store::outcome(run);
-      if (o == "interrupted") continue;
-      const bool passed = o == "pass";
+      const store::Outcome o = store::outcome(run);
+      if (o == store::Outcome::interrupted) continue;
+      const bool passed = o == store::Outcome::pass;
       if (fs::exists(trace::RunLayout(dir).recording())) (passed ? passing_rr : failing_rr).push_back({run.key(), dir, "rr"});
       if (fs::exists(trace::RunLayout(dir).traces())) (passed ? passing_traces : failing_traces).push_back({run.key(), dir, "trace"});
     }

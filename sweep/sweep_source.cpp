@@ -19,8 +19,8 @@ namespace {
 constexpr unsigned kClockSaveTicks = 5;
 
 bool failing(const RunRecord& run) {
-  const std::string o = store::outcome(run);
-  return o == "fail" || o == "crashed";
+  const store::Outcome o = store::outcome(run);
+  return o == store::Outcome::fail || o == store::Outcome::crashed;
 }
 
 std::string run_number(std::uint32_t number) {
@@ -139,7 +139,7 @@ void SweepSource::finished(const RunRecord& run) {
   // A passing run's recording replays nothing anyone will look at, nor does a failure's beyond
   // its signature's evidence: a recurring bug would otherwise fill the disk in a night. Traces and
   // verdicts stay.
-  const bool drop = store::outcome(run) == "pass" ? !config_.sweep.keep_passing_recordings
+  const bool drop = store::outcome(run) == store::Outcome::pass ? !config_.sweep.keep_passing_recordings
                                                      : failing(run) && !config_.sweep.keep_failing_recordings && !kept_as_evidence(run);
   if (drop) {
     try {

@@ -259,7 +259,7 @@ TEST_CASE("the shards of a sweep merge into one sweep: each run once, numbered a
     seeds.insert(run.seed);
     parities.insert(run.number % 2);
     CHECK(fs::is_regular_file(fs::path(run.dir) / "validation" / "result.json"));
-    failed |= store::outcome(run) == "fail" || store::outcome(run) == "crashed";  // a signature either way
+    failed |= store::outcome(run) == store::Outcome::fail || store::outcome(run) == store::Outcome::crashed;  // a signature either way
   }
   CHECK(seeds.size() == 6);
   CHECK(parities.count(1) == 3);  // shard 0: runs 1, 3, 5

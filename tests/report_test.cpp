@@ -39,13 +39,13 @@ store::RunRecord run(const std::string& id, const std::string& status, const std
 }
 
 TEST_CASE("store::outcomes fold the newest verdict into the run status, and give the exit code") {
-  CHECK(store::outcome(run("a", "ok", "pass")) == "pass");
-  CHECK(store::outcome(run("a", "ok", "unknown")) == "unknown");
-  CHECK(store::outcome(run("a", "crashed", "fail")) == "fail");  // a crashed run's prefix failing is a bug found
-  CHECK(store::outcome(run("a", "crashed", "pass")) == "crashed");
-  CHECK(store::outcome(run("a", "ok", std::nullopt)) == "interrupted");
-  CHECK(store::outcome(run("a", "pending", std::nullopt)) == "interrupted");
-  CHECK(store::outcome(run("a", "bad-trace", "error")) == "bad-trace");
+  CHECK(store::outcome(run("a", "ok", "pass")) == store::Outcome::pass);
+  CHECK(store::outcome(run("a", "ok", "unknown")) == store::Outcome::unknown);
+  CHECK(store::outcome(run("a", "crashed", "fail")) == store::Outcome::fail);  // a crashed run's prefix failing is a bug found
+  CHECK(store::outcome(run("a", "crashed", "pass")) == store::Outcome::crashed);
+  CHECK(store::outcome(run("a", "ok", std::nullopt)) == store::Outcome::interrupted);
+  CHECK(store::outcome(run("a", "pending", std::nullopt)) == store::Outcome::interrupted);
+  CHECK(store::outcome(run("a", "bad-trace", "error")) == store::Outcome::bad_trace);
 
   CHECK(store::exit_code_for({}) == 0);
   CHECK(store::exit_code_for({run("a", "ok", "pass"), run("b", "ok", "pass")}) == 0);

@@ -164,9 +164,9 @@ TEST_CASE("a campaign through Slurm is the campaign run locally: same runs, seed
     CHECK(other.dir == (dir / "slurm" / "demo-1" / id).string());
     CHECK(fs::is_regular_file(fs::path(other.dir) / "meta.json"));
     CHECK(fs::is_regular_file(fs::path(other.dir) / "validation" / "result.json"));
-    const std::string outcome = store::outcome(other);
+    const store::Outcome outcome = store::outcome(other);
     if (run.target == "locked-queue") CHECK(outcome == store::outcome(run));  // deterministic: always pass
-    else CHECK((outcome == "pass" || outcome == "fail"));                          // a verdict, either way
+    else CHECK((outcome == store::Outcome::pass || outcome == store::Outcome::fail));                          // a verdict, either way
   }
   const json summary = read_json(dir / "summary.json");
   REQUIRE(summary.is_object());
@@ -191,7 +191,7 @@ TEST_CASE("Ctrl-C cancels the Slurm array, and --resume finishes the campaign wi
   const bool merged_one = wait_for([&] {
     if (!fs::exists(store / "omnilink.db")) return false;
     for (const auto& [id, run] : testing::runs_by_id(store, "demo-1"))
-      if (store::outcome(run) != "interrupted") return true;
+      if (store::outcome(run) != store::Outcome::interrupted) return true;
     return false;
   });
   ::kill(coordinator, SIGINT);
@@ -200,7 +200,7 @@ TEST_CASE("Ctrl-C cancels the Slurm array, and --resume finishes the campaign wi
 
   std::map<std::string, std::int64_t> done_before;
   for (const auto& [id, run] : testing::runs_by_id(store, "demo-1"))
-    if (store::outcome(run) != "interrupted") done_before[id] = run.started_ms;
+    if (store::outcome(run) != store::Outcome::interrupted) done_before[id] = run.started_ms;
   CHECK(done_before.size() < 12);
   // Nothing of the array is left queued or running.
   const json state = read_json(store / "demo-1" / "slurm" / "state.json");
@@ -220,7 +220,7 @@ TEST_CASE("Ctrl-C cancels the Slurm array, and --resume finishes the campaign wi
   CHECK(runs.size() == 12);
   for (const auto& [id, run] : runs) {
     INFO(id);
-    CHECK(store::outcome(run) == "pass");
+    CHECK(store::outcome(run) == store::Outcome::pass);
     if (done_before.contains(id)) CHECK(run.started_ms == done_before.at(id));  // merged once, not done again
   }
 }
@@ -257,14 +257,14 @@ TEST_CASE("a task that fails on its node is submitted again, and failing on ever
   std::size_t errors = 0, passes = 0;
   for (const auto& [id, run] : testing::runs_by_id(store, "demo-1")) {
     INFO(id << ": " << run.status << " " << run.detail);
-    const std::string outcome = store::outcome(run);
-    CHECK((outcome == "error" || outcome == "pass"));
-    if (outcome == "error") {
+    const store::Outcome outcome = store::outcome(run);
+    CHECK((outcome == store::Outcome::error || outcome == store::Outcome::pass));
+    if (outcome == store::Outcome::error) {
       ++errors;
       CHECK_FALSE(run.validation.has_value());  // never a verdict
       CHECK_THAT(run.detail, Contains("task 0/2") && Contains("2 attempt(s)") && Contains("FAILED"));
     }
-    passes += outcome == "pass";
+    passes += outcome == store::Outcome::pass;
   }
   CHECK(errors == 2);
   CHECK(passes == 2);
@@ -298,7 +298,7 @@ TEST_CASE("a coordinator killed outright leaves its tasks running, and --resume 
   CHECK(wait_exit(resumed) == 0);
   for (const auto& [id, run] : testing::runs_by_id(store, "demo-1")) {
     INFO(id);
-    CHECK(store::outcome(run) == "pass");
+    CHECK(store::outcome(run) == store::Outcome::pass);
   }
   // One job in all: Slurm never saw another submission.
   const ProcessResult jobs = cluster.command("squeue", {"--noheader", "--states=all", "--format=%F"});
@@ -338,8 +338,8 @@ TEST_CASE("a sweep through Slurm: its tasks sweep as shards until the deadline, 
     INFO(id);
     seeds.insert(run.seed);
     parities.insert(run.number % 2);
-    const std::string outcome = store::outcome(run);
-    CHECK((outcome == "pass" || outcome == "fail"));
+    const store::Outcome outcome = store::outcome(run);
+    CHECK((outcome == store::Outcome::pass || outcome == store::Outcome::fail));
     CHECK(run.dir == (store / "nightly-1" / id).string());
     CHECK(fs::is_regular_file(fs::path(run.dir) / "validation" / "result.json"));
   }

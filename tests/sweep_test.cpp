@@ -149,8 +149,8 @@ TEST_CASE("a sweep killed with SIGKILL resumes within what is left of its budget
     // Exit 2 says some run has no verdict: which, and why, for the failure message.
     std::string without_verdict;
     for (const auto& run : store::Store::open_read_only(store).runs("nightly-1"))
-      if (const std::string o = store::outcome(run); o != "pass")
-        without_verdict += run.id + ": " + o + " (" + run.detail + (run.validation ? "; " + run.validation->reason : "") + ")\n";
+      if (const store::Outcome o = store::outcome(run); o != store::Outcome::pass)
+        without_verdict += run.id + ": " + store::to_string(o) + " (" + run.detail + (run.validation ? "; " + run.validation->reason : "") + ")\n";
     INFO(without_verdict);
     CHECK(resumed.exit_code == 0);
   }
