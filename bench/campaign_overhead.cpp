@@ -168,7 +168,7 @@ CampaignResult run_campaign(Setup& setup, const nlohmann::json& file, unsigned j
   }
   if (result.runs.empty()) throw fail("the store has no runs");
   for (const auto& r : result.runs) {
-    if (r.status != "ok") throw fail("run " + r.key() + " has status " + r.status + ": " + r.detail);
+    if (r.status != omnilink::store::RunStatus::ok) throw fail("run " + r.key() + " has status " + omnilink::store::to_string(r.status) + ": " + r.detail);
     if (!r.validation || r.validation->verdict != expected_verdict)
       throw fail("run " + r.key() + ": expected verdict " + expected_verdict + ", got " +
                  (r.validation ? r.validation->verdict + ": " + r.validation->reason : std::string("none")));

@@ -80,8 +80,8 @@ struct Engine::State {
       // (wherever it is now: a store may be moved), never a path read back from the database.
       if (!source.owns(run)) throw store::StoreError("run " + run.key() + " in the store is not in this campaign's plan");
       run.dir = run_dir(run.id);
-      const bool harness_done = run.status == "ok" || run.status == "crashed" || run.status == "timeout";
-      if (run.status == "bad-trace" || run.status == "error" || (harness_done && validation_final(run))) {
+      const bool harness_done = run.status == store::RunStatus::ok || run.status == store::RunStatus::crashed || run.status == store::RunStatus::timeout;
+      if (run.status == store::RunStatus::bad_trace || run.status == store::RunStatus::error || (harness_done && validation_final(run))) {
         done.push_back(std::move(run));
       } else if (harness_done && fs::is_directory(run.dir)) {
         to_validate.push_back(std::move(run));
@@ -120,7 +120,7 @@ struct Engine::State {
     std::error_code ignored;  // a failure shows as the harness failing to write its run directory
     fs::remove_all(run.dir, ignored);
     fs::create_directories(run.dir, ignored);
-    run.status = "running";
+    run.status = store::RunStatus::running;
     run.detail.clear();
     run.rr_mode = recording.mode_name();
     run.rr_soft_counters = recording.mode != RrMode::off && recording.soft_counters;
@@ -187,9 +187,9 @@ struct Engine::State {
     run.detail = v.detail;
     run.exit_code = v.exit_code;
     run.exit_signal = v.exit_signal;
-    if (run.status == "crashed") findings::record_crash_site(run.dir);  // now, while the executable is the one that ran
+    if (run.status == store::RunStatus::crashed) findings::record_crash_site(run.dir);  // now, while the executable is the one that ran
     const bool recorded = recording.mode != RrMode::off && fs::is_directory(trace::RunLayout(run.dir).recording());
-    if (recorded && run.status != "interrupted" && stop_requests == 0) {
+    if (recorded && run.status != store::RunStatus::interrupted && stop_requests == 0) {
       store.update_run(run);  // the harness's outcome is kept even if omnilink dies while packing
       pack(id, v.validate);
       return;
@@ -220,7 +220,7 @@ struct Engine::State {
     if (!validate_now) run.finished_ms = store::now_ms();
     store.update_run(run);
     if (validate_now) submit_validation(std::move(run));
-    else if (run.status != "interrupted") run_finished(run);
+    else if (run.status != store::RunStatus::interrupted) run_finished(run);
     launch_more();
   }
 

@@ -38,23 +38,23 @@ std::optional<std::string> rr_failure(const fs::path& run_dir) {
 
 HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_dir) {
   HarnessVerdict v;
-  if (!end.exit.started) return {"error", end.exit.describe(), {}, {}, false};
+  if (!end.exit.started) return {store::RunStatus::error, end.exit.describe(), {}, {}, false};
   if (end.exit.signal != 0) v.exit_signal = end.exit.signal;
   else v.exit_code = end.exit.exit_code;
   if (end.interrupted) {
-    v.status = "interrupted";
+    v.status = store::RunStatus::interrupted;
     v.detail = "stopped when the campaign was interrupted";
     return v;
   }
   if (end.timed_out) {
-    v.status = "timeout";
+    v.status = store::RunStatus::timeout;
     v.detail = "killed (whole process group) after the run time limit of " + std::to_string(end.timeout.count()) + " s";
     v.validate = trace::RunLayout(run_dir).has_trace();
     return v;
   }
   if (end.under_rr) {
     if (auto failure = rr_failure(run_dir)) {
-      v.status = "error";
+      v.status = store::RunStatus::error;
       v.detail = "rr failed while recording (a bug in rr, not in the code under test): " + *failure;
       v.validate = trace::RunLayout(run_dir).has_trace();
       v.rr_failed = true;
@@ -68,27 +68,27 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_d
   }
   if (!meta) {
     // No meta.json: the harness never got as far as its run directory (bad arguments, rr failing).
-    if (end.exit.signal != 0) return {"crashed", "killed by signal " + signal_text(end.exit.signal) + " before writing its trace", v.exit_code, v.exit_signal, false};
-    return {"error", "no meta.json; " + end.exit.describe() + stderr_summary(run_dir), v.exit_code, v.exit_signal, false};
+    if (end.exit.signal != 0) return {store::RunStatus::crashed, "killed by signal " + signal_text(end.exit.signal) + " before writing its trace", v.exit_code, v.exit_signal, false};
+    return {store::RunStatus::error, "no meta.json; " + end.exit.describe() + stderr_summary(run_dir), v.exit_code, v.exit_signal, false};
   }
   const std::string& status = meta->exit_status;
   if (status == "ok" && end.exit.exit_code == 0) {
-    v.status = "ok";
+    v.status = store::RunStatus::ok;
   } else if (status == "stopped") {
-    v.status = "ok";
+    v.status = store::RunStatus::ok;
     v.detail = "the harness stopped early (too many unsupported operations); its trace is complete up to there";
   } else if (status == "error") {
-    v.status = "error";
+    v.status = store::RunStatus::error;
     v.detail = "the harness reported an error; " + end.exit.describe() + stderr_summary(run_dir);
     return v;
   } else if (status == "crashed" || status == "interrupted") {
-    v.status = "crashed";
+    v.status = store::RunStatus::crashed;
     v.detail = "the harness received signal " + (meta->exit_signal ? signal_text(*meta->exit_signal) : std::string("?")) +
                "; its trace up to then is kept";
   } else {
     // meta.json still says running (killed outright, no chance to finish it) or ok with a failing
     // process (rr itself died): the trace is a prefix at best.
-    v.status = "crashed";
+    v.status = store::RunStatus::crashed;
     v.detail = "the harness ended without finishing its trace (" + end.exit.describe() + ", meta.json status '" + status + "')" +
                stderr_summary(run_dir);
   }

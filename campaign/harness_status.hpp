@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include "platform/supervisor.hpp"
+#include "store/store.hpp"
 
 namespace omnilink::campaign {
 
@@ -22,9 +23,9 @@ struct HarnessEnd {
 };
 
 struct HarnessVerdict {
-  // ok | crashed | timeout | error | interrupted. rr failing (an assertion in rr itself, seen with
+  // ok, crashed, timeout, error or interrupted. rr failing (an assertion in rr itself, seen with
   // rr.soft under chaos) is an error, not a crash: it says nothing about the code under test.
-  std::string status;
+  store::RunStatus status = store::RunStatus::error;
   std::string detail;
   std::optional<int> exit_code;
   std::optional<int> exit_signal;

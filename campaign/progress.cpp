@@ -40,7 +40,8 @@ void Progress::finished(const store::RunRecord& run) {
   ++counts_[o];
   ++done_;
   std::string line = run.id + ": " + store::to_string(o);
-  if (run.status != "ok" && run.status != store::to_string(o)) line += " (run " + run.status + ")";
+  if (run.status != store::RunStatus::ok && store::to_string(run.status) != store::to_string(o))
+    line += " (run " + store::to_string(run.status) + ")";
   if (!run.detail.empty() && o != store::Outcome::pass) line += " - " + run.detail;
   else if (run.validation && o != store::Outcome::pass && !run.validation->reason.empty()) line += " - " + run.validation->reason;
   // On a terminal, passes only move the counters; everything else deserves a line.

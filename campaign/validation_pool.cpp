@@ -90,8 +90,8 @@ void write_failure_replay_files(const std::filesystem::path& run_dir, const std:
 
 void record_validation(store::Store& store, store::RunRecord& run, const validation::ValidationResult& result, const std::filesystem::path& spec) {
   const store::ValidationRecord v = validation_record(result, spec);
-  if (result.corrupt_trace && run.status == "ok") {
-    run.status = "bad-trace";
+  if (result.corrupt_trace && run.status == store::RunStatus::ok) {
+    run.status = store::RunStatus::bad_trace;
     run.detail = result.reason;
   }
   if (result.cut) run.detail += std::string(run.detail.empty() ? "" : "; ") + "validated on its consistent cut: " + result.cut->describe(result.clock);

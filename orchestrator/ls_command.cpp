@@ -43,7 +43,12 @@ std::string describe_counts(const std::map<std::string, std::size_t>& counts, co
   return text.empty() ? "-" : text;
 }
 
-const std::vector<std::string> kStatuses(store::kRunStatuses.begin(), store::kRunStatuses.end());
+std::vector<std::string> status_names() {
+  std::vector<std::string> names;
+  for (const store::RunStatus s : store::kRunStatuses) names.push_back(store::to_string(s));
+  return names;
+}
+const std::vector<std::string> kStatuses = status_names();
 const std::vector<std::string> kVerdicts = {"pass", "fail", "unknown", "error"};
 
 struct Outcomes {
@@ -55,7 +60,7 @@ Outcomes count_outcomes(const std::vector<RunRecord>& runs) {
   Outcomes o;
   o.runs = runs.size();
   for (const auto& r : runs) {
-    ++o.statuses[r.status];
+    ++o.statuses[store::to_string(r.status)];
     if (r.validation) ++o.verdicts[r.validation->verdict];
   }
   return o;
@@ -174,11 +179,13 @@ int LsCommand::list_runs(store::Store& store) const {
   }
   nlohmann::json json = nlohmann::json::array();
   Table table{{"run", "status", "verdict", "threads", "ops", "seed", "harness", "rr"}};
-  for (const RunRecord& r : store.runs(campaign_, status_)) {
+  // --status took only the names of statuses (CLI::IsMember).
+  const std::optional<store::RunStatus> status = status_ ? store::parse_run_status(*status_) : std::nullopt;
+  for (const RunRecord& r : store.runs(campaign_, status)) {
     if (verdict_ && (!r.validation || r.validation->verdict != *verdict_)) continue;
     if (json_) json.push_back(r);
     else
-      table.push_back({r.id, r.status, r.validation ? r.validation->verdict : "-", std::to_string(r.threads), std::to_string(r.ops),
+      table.push_back({r.id, store::to_string(r.status), r.validation ? r.validation->verdict : "-", std::to_string(r.threads), std::to_string(r.ops),
                        std::to_string(r.seed), r.harness_ms > 0 ? seconds(r.harness_ms) : "-", rr_column(r)});
   }
   if (json_) print_json(json);

@@ -76,7 +76,7 @@ void print_run(const RunRecord& r) {
   field("ops", std::to_string(r.ops));
   field("number", std::to_string(r.number));
   field("seed", std::to_string(r.seed));
-  field("status", r.status);
+  field("status", store::to_string(r.status));
   if (!r.detail.empty()) field("detail", r.detail);
   field("rr", r.rr_mode.empty() ? "-" : (r.rr_soft_counters ? r.rr_mode + " (-W, soft counters)" : r.rr_mode));
   field("exit", exit_status(r));

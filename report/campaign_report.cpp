@@ -200,7 +200,7 @@ nlohmann::json summary_json(const store::CampaignRecord& campaign, const std::ve
     counts[name] = counts[name].get<int>() + 1;
     nlohmann::json r{{"run", run.key()},         {"target", run.target},   {"threads", run.threads},
                      {"ops", run.ops},           {"number", run.number},   {"seed", run.seed},
-                     {"status", run.status},     {"outcome", name},           {"detail", run.detail},
+                     {"status", store::to_string(run.status)}, {"outcome", name},           {"detail", run.detail},
                      {"rr_mode", run.rr_mode},   {"rr_soft_counters", run.rr_soft_counters},
                      {"harness_ms", run.harness_ms}, {"pack_ms", run.pack_ms}, {"dir", run.dir}};
     if (run.exit_code) r["exit_code"] = *run.exit_code;

@@ -156,7 +156,7 @@ std::string truncated_lines(const std::string& text) {
 
 void write_failure(std::ostream& s, const store::RunRecord& run) {
   s << "- **" << markdown_text(run.key()) << "** (" << run.threads << " threads x " << run.ops << " operations, seed "
-    << run.seed << ", rr " << markdown_text(run.rr_mode) << ", run status " << markdown_text(run.status) << ")\n\n";
+    << run.seed << ", rr " << markdown_text(run.rr_mode) << ", run status " << markdown_text(store::to_string(run.status)) << ")\n\n";
   try {
     if (const auto result = validation::read_result_file(run.dir); result && result->frontier)
       s << "  " << markdown_text(explain(*result->frontier)) << "\n\n";

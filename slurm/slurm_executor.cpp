@@ -316,7 +316,7 @@ struct SlurmExecutor::State {
     for (const std::string& run_id : t.run_ids) {
       auto run = store.run(id + "/" + run_id);
       if (!run || store::has_outcome(*run)) continue;
-      run->status = "error";
+      run->status = store::RunStatus::error;
       run->detail = task_name(i) + " failed on each of its " + std::to_string(t.attempts) + " attempt(s), the last: " + why +
                     " (" + log + ")";
       store.update_run(*run);

@@ -143,7 +143,7 @@ void move_directory(const fs::path& from, const fs::path& to) {
   fs::remove_all(from);
 }
 
-bool final_status(const RunRecord& run) { return run.status != "pending" && run.status != "running" && run.status != "interrupted"; }
+bool final_status(const RunRecord& run) { return run.status != RunStatus::pending && run.status != RunStatus::running && run.status != RunStatus::interrupted; }
 
 }  // namespace
 
@@ -240,7 +240,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
       const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id);
       if (found != destination_runs.end() && final_status(found->second) && !(resuming && !fs::exists(from)))
         throw MergeError(s.describe() + ": run " + run.id + " is in " + destination.string() + " already (campaign " + report.campaign +
-                         ", status " + found->second.status + ")");
+                         ", status " + to_string(found->second.status) + ")");
       if (!fs::exists(from) && !(resuming && fs::exists(destination_dir(run.id))))
         throw MergeError(s.describe() + ": run " + run.id + " has no run directory (" + from.string() + ")");
     }

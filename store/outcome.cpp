@@ -2,6 +2,8 @@
 
 #include <ostream>
 
+#include <nlohmann/json.hpp>
+
 namespace omnilink::store {
 
 std::string to_string(Outcome outcome) {
@@ -20,18 +22,20 @@ std::string to_string(Outcome outcome) {
 
 std::ostream& operator<<(std::ostream& out, Outcome outcome) { return out << to_string(outcome); }
 
+void to_json(nlohmann::json& j, Outcome outcome) { j = to_string(outcome); }
+
 Outcome outcome(const RunRecord& run) {
   if (run.validation && run.validation->verdict == "fail") return Outcome::fail;
-  if (run.status == "ok") {
+  if (run.status == RunStatus::ok) {
     if (!run.validation) return Outcome::interrupted;
     if (run.validation->verdict == "pass") return Outcome::pass;
     if (run.validation->verdict == "error") return Outcome::error;
     return Outcome::unknown;
   }
-  if (run.status == "crashed") return Outcome::crashed;
-  if (run.status == "timeout") return Outcome::timeout;
-  if (run.status == "bad-trace") return Outcome::bad_trace;
-  if (run.status == "error") return Outcome::error;
+  if (run.status == RunStatus::crashed) return Outcome::crashed;
+  if (run.status == RunStatus::timeout) return Outcome::timeout;
+  if (run.status == RunStatus::bad_trace) return Outcome::bad_trace;
+  if (run.status == RunStatus::error) return Outcome::error;
   return Outcome::interrupted;  // pending, running, interrupted
 }
 

@@ -24,6 +24,8 @@ inline constexpr std::array<Outcome, 8> kOutcomes{Outcome::pass,    Outcome::fai
 /// "pass", "fail", ..., "bad-trace": the outcome's name in text, JSON and reports.
 std::string to_string(Outcome outcome);
 std::ostream& operator<<(std::ostream& out, Outcome outcome);
+/// As its name: nlohmann's default would write the enum's number.
+void to_json(nlohmann::json& j, Outcome outcome);
 
 Outcome outcome(const RunRecord& run);
 

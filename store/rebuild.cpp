@@ -28,7 +28,7 @@ nlohmann::json read_json(const fs::path& file) {
   return in ? nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false) : nlohmann::json();
 }
 
-// The harness phase's outcome as the run directory tells it (run_outcome.hpp's statuses).
+// The harness phase's status as the run directory tells it.
 void read_back_harness(RunRecord& run) {
   const fs::path dir = run.dir;
   run.detail = "rebuilt from the run directory";
@@ -36,14 +36,17 @@ void read_back_harness(RunRecord& run) {
     const trace::RunMeta meta = trace::read_run_meta(trace::RunLayout(dir).meta());
     const std::string& s = meta.exit_status;
     // "interrupted": stopped by SIGINT/SIGTERM, the campaign's own stop; --resume runs it again.
-    run.status = s == "ok" || s == "stopped" ? "ok" : s == "error" ? "error" : s == "interrupted" ? "interrupted" : "crashed";
+    run.status = s == "ok" || s == "stopped" ? RunStatus::ok
+                 : s == "error"                ? RunStatus::error
+                 : s == "interrupted"          ? RunStatus::interrupted
+                                               : RunStatus::crashed;
     if (s == "running") run.detail += " (meta.json says running: the harness was killed)";
     if (meta.exit_signal) run.exit_signal = *meta.exit_signal;
     else if (auto code = meta.json["exit"].find("code"); code != meta.json["exit"].end() && code->is_number_integer()) run.exit_code = code->get<int>();
     run.started_ms = meta.json.value("start_time_unix_ns", std::int64_t{0}) / 1'000'000;
     run.finished_ms = meta.json.value("end_time_unix_ns", std::int64_t{0}) / 1'000'000;
   } catch (const trace::RunDirError& e) {
-    run.status = "error";
+    run.status = RunStatus::error;
     run.detail = std::string("rebuilt: ") + e.what();
   }
   const nlohmann::json recording = read_json(trace::RunLayout(dir).recording_facts());
@@ -63,8 +66,8 @@ std::optional<ValidationRecord> read_back_validation(RunRecord& run, const std::
     report.left_alone.push_back(std::string(e.what()) + " (the run is indexed without its verdict)");
   }
   if (!r) return std::nullopt;
-  if (r->corrupt_trace && run.status == "ok") {
-    run.status = "bad-trace";
+  if (r->corrupt_trace && run.status == RunStatus::ok) {
+    run.status = RunStatus::bad_trace;
     run.detail = r->reason;
   }
   ValidationRecord v;
@@ -150,16 +153,16 @@ std::optional<FoundRun> mirrored_run(const fs::path& dir, const std::string& cam
   run.campaign = campaign_id;
   run.dir = dir.string();
   // A row left `running` by a session that died: what the harness got to say decides.
-  if (run.status == "running") {
+  if (run.status == RunStatus::running) {
     if (fs::is_regular_file(trace::RunLayout(dir).meta())) read_back_harness(run);
-    else run.status = "pending";
+    else run.status = RunStatus::pending;
   }
   return found;
 }
 
 // The newest verdict of a run that has none in its run.json (or no run.json), from result.json.
 void read_back_missing_validation(RunRecord& run, const campaign::CampaignConfig& config, RebuildReport& report) {
-  if (run.validation || run.status == "pending") return;
+  if (run.validation || run.status == RunStatus::pending) return;
   if (auto v = read_back_validation(run, config.target(run.target)->spec.string(), report)) run.validation = std::move(*v);
 }
 
@@ -198,9 +201,9 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
       FoundRun r{std::move(planned), 0};
       if (auto mirrored = mirrored_run(dir, id, config, report)) r = std::move(*mirrored);
       else if (fs::is_regular_file(trace::RunLayout(dir).meta())) read_back_harness(r.run);
-      else r.run.status = "pending";  // never started: --resume runs it
+      else r.run.status = RunStatus::pending;  // never started: --resume runs it
       read_back_missing_validation(r.run, config, report);
-      if (r.run.status != "pending") ++report.run_directories;
+      if (r.run.status != RunStatus::pending) ++report.run_directories;
       found.runs.push_back(std::move(r));
     }
   } else {
@@ -222,7 +225,7 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
         read_back_harness(r->run);
       }
       read_back_missing_validation(r->run, config, report);
-      if (r->run.status != "pending") ++report.run_directories;
+      if (r->run.status != RunStatus::pending) ++report.run_directories;
       found.runs.push_back(std::move(*r));
     }
     std::sort(found.runs.begin(), found.runs.end(), [](const FoundRun& a, const FoundRun& b) {
@@ -235,8 +238,10 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
   for (const FoundRun& r : found.runs) {
     ++report.runs;
     found.last_activity = std::max({found.last_activity, r.run.started_ms, r.run.finished_ms});
-    const std::string& status = r.run.status;
-    if (status == "pending" || status == "running" || status == "interrupted" || (!r.run.validation && status != "error")) all_final = false;
+    const RunStatus status = r.run.status;
+    if (status == RunStatus::pending || status == RunStatus::running || status == RunStatus::interrupted ||
+        (!r.run.validation && status != RunStatus::error))
+      all_final = false;
   }
   if (!found.status_known && all_final && !found.runs.empty()) found.campaign.status = "finished";
   return found;

@@ -66,8 +66,9 @@ std::optional<RunRecordFile> read_run_record_file(const fs::path& run_dir) {
   r.ops = f.uint64("ops");
   r.number = f.uint32("number");
   r.seed = f.uint64("seed");
-  r.status = f.text("status");
-  if (std::find(kRunStatuses.begin(), kRunStatuses.end(), r.status) == kRunStatuses.end()) f.fail("status", "'" + r.status + "' is no run status");
+  const std::string status = f.text("status");
+  if (const auto parsed = parse_run_status(status)) r.status = *parsed;
+  else f.fail("status", "'" + status + "' is no run status");
   r.detail = f.text("detail");
   r.rr_mode = f.text("rr_mode");
   r.rr_soft_counters = f.flag("rr_soft_counters");

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <algorithm>
 #include <fstream>
+#include <ostream>
 
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
@@ -18,6 +19,35 @@
 #include "trace/run_layout.hpp"
 
 namespace omnilink::store {
+
+namespace {
+constexpr std::array<std::pair<RunStatus, std::string_view>, 8> kRunStatusNames{{
+    {RunStatus::pending, "pending"},
+    {RunStatus::running, "running"},
+    {RunStatus::ok, "ok"},
+    {RunStatus::crashed, "crashed"},
+    {RunStatus::timeout, "timeout"},
+    {RunStatus::bad_trace, "bad-trace"},
+    {RunStatus::error, "error"},
+    {RunStatus::interrupted, "interrupted"},
+}};
+}  // namespace
+
+std::string to_string(RunStatus status) {
+  for (const auto& [s, name] : kRunStatusNames)
+    if (s == status) return std::string(name);
+  return "error";
+}
+
+std::optional<RunStatus> parse_run_status(std::string_view name) {
+  for (const auto& [s, n] : kRunStatusNames)
+    if (n == name) return s;
+  return std::nullopt;
+}
+
+std::ostream& operator<<(std::ostream& out, RunStatus status) { return out << to_string(status); }
+
+void to_json(nlohmann::json& j, RunStatus status) { j = to_string(status); }
 namespace fs = std::filesystem;
 
 namespace {
@@ -415,8 +445,11 @@ RunRecord read_run(Statement& s) {
   r.ops = s.uint64();
   r.number = s.uint32();
   r.seed = s.uint64();
-  r.status = s.text();
+  const std::string status = s.text();
+  r.status = parse_run_status(status).value_or(RunStatus::error);
   r.detail = s.text();
+  // Only omnilink writes the index; a status it does not know is damage, said where it shows.
+  if (!parse_run_status(status)) r.detail = "the index says status '" + status + "', which is no run status; " + r.detail;
   r.rr_mode = s.text();
   r.rr_soft_counters = s.int64() != 0;
   r.exit_code = s.optional(&Statement::int32);
@@ -610,7 +643,7 @@ void insert_new_runs(Connection& db, const std::vector<RunRecord>& runs) {
   for (const RunRecord& r : runs) {
     insert.reset();
     insert.bind(r.campaign).bind(r.id).bind(ord + 1).bind(r.target).bind(r.threads).bind(r.ops).bind(r.number).bind(r.seed);
-    insert.bind(r.status).bind(r.detail).bind(r.rr_mode).bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal);
+    insert.bind(to_string(r.status)).bind(r.detail).bind(r.rr_mode).bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal);
     insert.bind(r.dir).bind(r.started_ms).bind(r.finished_ms).bind(r.harness_ms).bind(r.pack_ms);
     if (insert.run() == 1) ++ord;  // an existing run (resume) keeps its row and its place
   }
@@ -633,7 +666,7 @@ void write_run(Connection& db, const RunRecord& r) {
                     rr_soft_counters = ?, exit_code = ?, exit_signal = ?, dir = ?, started_ms = ?, finished_ms = ?,
                     harness_ms = ?, pack_ms = ?
     WHERE campaign = ? AND id = ?)sql");
-  s.bind(r.target).bind(r.threads).bind(r.ops).bind(r.number).bind(r.seed).bind(r.status).bind(r.detail).bind(r.rr_mode);
+  s.bind(r.target).bind(r.threads).bind(r.ops).bind(r.number).bind(r.seed).bind(to_string(r.status)).bind(r.detail).bind(r.rr_mode);
   s.bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal).bind(r.dir).bind(r.started_ms).bind(r.finished_ms);
   s.bind(r.harness_ms).bind(r.pack_ms).bind(r.campaign).bind(r.id);
   if (s.run() == 0) throw StoreError(db.path().string() + ": no run " + r.key());
@@ -698,10 +731,10 @@ std::optional<RunRecord> Store::run(const std::string& key) {
   return read_run(s);
 }
 
-std::vector<RunRecord> Store::runs(const std::string& campaign, const std::optional<std::string>& status) {
+std::vector<RunRecord> Store::runs(const std::string& campaign, const std::optional<RunStatus>& status) {
   Statement s(db_->connection,
               (std::string(kRunSelect) + "WHERE r.campaign = ?1 AND (?2 IS NULL OR r.status = ?2) ORDER BY r.ord"));
-  s.bind(campaign).bind(status);
+  s.bind(campaign).bind(status ? std::optional<std::string>(to_string(*status)) : std::nullopt);
   std::vector<RunRecord> runs;
   while (s.step()) runs.push_back(read_run(s));
   return runs;
@@ -758,7 +791,7 @@ void to_json(nlohmann::json& j, const RunRecord& r) {
        {"ops", r.ops},
        {"number", r.number},
        {"seed", r.seed},
-       {"status", r.status},
+       {"status", to_string(r.status)},
        {"detail", r.detail},
        {"rr_mode", r.rr_mode},
        {"rr_soft_counters", r.rr_soft_counters},

@@ -11,10 +11,12 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -57,17 +59,30 @@ struct ValidationRecord {
   std::int64_t created_ms = 0;
 };
 
-// Run statuses: the harness phase's outcome.
-//   pending      planned, not started
-//   running      started (a store left with `running` rows belongs to a campaign that died)
-//   ok           the harness exited 0 and its trace reads cleanly
-//   crashed      the harness died of a signal or exited non-zero; its trace prefix is validated
-//   timeout      killed at the run time limit (whole process group)
-//   bad-trace    the trace cannot be read (the reader's error is in `detail`)
-//   error        the run could not be carried out (harness missing, rr failed to start, ...)
-//   interrupted  stopped by SIGINT/SIGTERM; `--resume` runs it again
-inline constexpr std::array<const char*, 8> kRunStatuses = {
-    "pending", "running", "ok", "crashed", "timeout", "bad-trace", "error", "interrupted"};
+/// A run's status: how its harness phase went.
+enum class RunStatus {
+  pending,      // planned, not started
+  running,      // started (a store left with `running` rows belongs to a campaign that died)
+  ok,           // the harness exited 0 and its trace reads cleanly
+  crashed,      // the harness died of a signal or exited non-zero; its trace prefix is validated
+  timeout,      // killed at the run time limit (whole process group)
+  bad_trace,    // "bad-trace": the trace cannot be read (the reader's error is in `detail`)
+  error,        // the run could not be carried out (harness missing, rr failed to start, ...)
+  interrupted,  // stopped by SIGINT/SIGTERM; `--resume` runs it again
+};
+
+/// Every status, in the order listings give them.
+inline constexpr std::array<RunStatus, 8> kRunStatuses{RunStatus::pending, RunStatus::running,   RunStatus::ok,
+                                                       RunStatus::crashed, RunStatus::timeout,   RunStatus::bad_trace,
+                                                       RunStatus::error,   RunStatus::interrupted};
+
+/// "pending", ..., "bad-trace": the status's name in the index, run.json, JSON and text.
+std::string to_string(RunStatus status);
+/// The status named `name`; nothing for a name that is no status.
+std::optional<RunStatus> parse_run_status(std::string_view name);
+std::ostream& operator<<(std::ostream& out, RunStatus status);
+/// As its name: nlohmann's default would write the enum's number.
+void to_json(nlohmann::json& j, RunStatus status);
 
 struct RunRecord {
   std::string campaign;  // campaign id
@@ -77,7 +92,7 @@ struct RunRecord {
   std::uint64_t ops = 0;
   std::uint32_t number = 0;
   std::uint64_t seed = 0;
-  std::string status = "pending";
+  RunStatus status = RunStatus::pending;
   std::string detail;           // why, for every status but pending/running/ok
   std::string rr_mode;          // off | record | chaos ("" while pending)
   bool rr_soft_counters = false;  // recorded with rr -W
@@ -146,7 +161,7 @@ class Store {
   // A run by "<campaign>/<run>". Nullopt when there is none.
   std::optional<RunRecord> run(const std::string& key);
   // The runs of a campaign in plan order (insertion order), optionally only those with `status`.
-  std::vector<RunRecord> runs(const std::string& campaign, const std::optional<std::string>& status = std::nullopt);
+  std::vector<RunRecord> runs(const std::string& campaign, const std::optional<RunStatus>& status = std::nullopt);
 
  private:
   Store(std::filesystem::path directory, int mode);

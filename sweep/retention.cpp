@@ -95,7 +95,7 @@ PruneReport prune_store(store::Store& store, const RetentionPolicy& policy) {
   std::vector<Candidate> passing_rr, failing_rr, passing_traces, failing_traces;
   for (const auto& c : store.campaigns())
     for (const RunRecord& run : store.runs(c.id)) {
-      if (run.status == "pending" || run.status == "running" || evidence.contains(run.key())) continue;
+      if (run.status == store::RunStatus::pending || run.status == store::RunStatus::running || evidence.contains(run.key())) continue;
       const fs::path dir = store::run_directory(store.directory(), run.campaign, run.id);
       const store::Outcome o = store::outcome(run);
       if (o == store::Outcome::interrupted) continue;

@@ -199,7 +199,7 @@ TEST_CASE("a hanging harness is killed with its process group at the run time li
   CHECK(r.exit_code == 2);
   const auto runs = stored_runs(dir / "store", "hang-1");
   REQUIRE(runs.size() == 1);
-  CHECK(runs[0].status == "timeout");
+  CHECK(runs[0].status == store::RunStatus::timeout);
   CHECK(runs[0].detail.find("2 s") != std::string::npos);
   CHECK(took < std::chrono::seconds(2 + 3 + 60));  // limit + grace + validation of the prefix
   CHECK(no_process_mentions(runs[0].dir));
@@ -214,7 +214,7 @@ TEST_CASE("a segfaulting harness is crashed, its trace prefix kept and validated
   CHECK(r.exit_code == 2);
   const auto runs = stored_runs(dir / "store", "segv-1");
   REQUIRE(runs.size() == 1);
-  CHECK(runs[0].status == "crashed");
+  CHECK(runs[0].status == store::RunStatus::crashed);
   CHECK(runs[0].detail.find("11") != std::string::npos);  // SIGSEGV
   CHECK(fs::file_size(fs::path(runs[0].dir) / "trace" / "thread-0000.msgpack") > 0);
   REQUIRE(runs[0].validation);
@@ -239,7 +239,7 @@ TEST_CASE("crashes are signed by where they struck: two segfaults share a signat
   const auto runs = stored_runs(dir / "store", "crash-1");
   REQUIRE(runs.size() == 3);
   for (const auto& run : runs) {
-    CHECK(run.status == "crashed");
+    CHECK(run.status == store::RunStatus::crashed);
     // The handler wrote where the signal struck; addr2line named it while the harness was there.
     const nlohmann::json meta = read_json(fs::path(run.dir) / "meta.json");
     CHECK(meta["exit"]["frames"].size() >= 2);
@@ -276,7 +276,7 @@ TEST_CASE("a corrupt trace is bad-trace with the reader's error") {
   CHECK(r.exit_code == 2);
   const auto runs = stored_runs(dir / "store", "corrupt-1");
   REQUIRE(runs.size() == 1);
-  CHECK(runs[0].status == "bad-trace");
+  CHECK(runs[0].status == store::RunStatus::bad_trace);
   CHECK(runs[0].detail.find("thread-0000.msgpack") != std::string::npos);
   CHECK(runs[0].detail.find("byte") != std::string::npos);
   CHECK(r.out.find("bad-trace") != std::string::npos);
@@ -353,7 +353,7 @@ TEST_CASE("SIGINT stops a campaign cleanly and --resume completes it, no run los
   std::set<std::string> ids;
   for (const auto& run : runs) {
     ids.insert(run.id);
-    CHECK(run.status == "ok");
+    CHECK(run.status == store::RunStatus::ok);
     CHECK(run.validation.has_value());
     CHECK(run.finished_ms != 0);
   }
@@ -469,7 +469,7 @@ TEST_CASE("a campaign being run cannot be resumed by a second omnilink at the sa
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     try {
       if (fs::exists(dir / "store" / "omnilink.db"))
-        for (const auto& run : stored_runs(store, "slow-1")) started |= run.status == "running";
+        for (const auto& run : stored_runs(store, "slow-1")) started |= run.status == store::RunStatus::running;
     } catch (const store::StoreError&) {
     }
   }
@@ -480,7 +480,7 @@ TEST_CASE("a campaign being run cannot be resumed by a second omnilink at the sa
   CHECK(second.exit_code == 3);
   CHECK(second.err.find("another omnilink (pid") != std::string::npos);
   CHECK(stored_runs(store, "slow-1").size() == 1);
-  CHECK(stored_runs(store, "slow-1")[0].status == "ok");
+  CHECK(stored_runs(store, "slow-1")[0].status == store::RunStatus::ok);
 }
 
 }  // namespace

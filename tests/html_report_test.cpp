@@ -122,7 +122,7 @@ fs::path hostile_store(const ScratchDir& dir) {
   run.threads = 2;
   run.ops = 3;
   run.number = 1;
-  run.status = "ok";
+  run.status = store::RunStatus::ok;
   run.rr_mode = "off";
   run.dir = store::run_directory(store_dir, campaign_id, run.id).string();
   run.started_ms = store::now_ms();

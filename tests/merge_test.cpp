@@ -67,7 +67,7 @@ TEST_CASE("the shards of a campaign, merged, are the campaign run in one piece")
     REQUIRE(whole.contains(id));
     const auto& m = whole.at(id);
     CHECK(m.seed == run.seed);
-    CHECK(m.status == "ok");
+    CHECK(m.status == store::RunStatus::ok);
     REQUIRE(m.validation);
     if (run.target == "locked-queue") CHECK(m.validation->verdict == "pass");  // deterministic: as locally
     else CHECK((m.validation->verdict == "pass" || m.validation->verdict == "fail"));
@@ -104,7 +104,7 @@ TEST_CASE("shards merged as they finish: --into continues the campaign, which sa
   {
     auto store = store::Store::open_read_only(dir / "merged");
     CHECK(store.campaign("demo-1")->status == "interrupted");
-    CHECK(store.runs("demo-1", "pending").size() == 8);
+    CHECK(store.runs("demo-1", store::RunStatus::pending).size() == 8);
   }
   const ProcessResult rest = merge({(dir / "merged").string(), (dir / "shard0").string(), (dir / "shard2").string(), "--into", "demo-1"});
   INFO(rest.out << rest.err);
@@ -112,7 +112,7 @@ TEST_CASE("shards merged as they finish: --into continues the campaign, which sa
   CHECK_THAT(rest.out, Contains("every shard of 3 merged"));
   auto store = store::Store::open_read_only(dir / "merged");
   CHECK(store.campaign("demo-1")->status == "finished");
-  CHECK(store.runs("demo-1", "ok").size() == 12);
+  CHECK(store.runs("demo-1", store::RunStatus::ok).size() == 12);
   CHECK(store.campaigns().size() == 1);
 }
 
@@ -216,7 +216,7 @@ TEST_CASE("a merge that died is finished by running it again") {
   CHECK(runs.size() == 12);
   for (const auto& [id, run] : runs) {
     INFO(id);
-    CHECK(run.status == "ok");
+    CHECK(run.status == store::RunStatus::ok);
     CHECK(run.validation.has_value());
     CHECK(fs::is_regular_file(fs::path(run.dir) / "meta.json"));
   }
@@ -338,7 +338,7 @@ TEST_CASE("merge keeps up with 100,000 runs") {
     for (auto& run : runs) {
       fs::create_directories(run.dir);
       std::ofstream(fs::path(run.dir) / "meta.json") << "{}";
-      run.status = "ok";
+      run.status = store::RunStatus::ok;
       run.rr_mode = "off";
       run.validation = store::ValidationRecord{"pass", "", "AtomicCounter.tla", 1, 1, std::nullopt, std::nullopt, 20, 20, "", 1};
     }
@@ -351,7 +351,7 @@ TEST_CASE("merge keeps up with 100,000 runs") {
   CHECK(report.runs.size() == kRuns);
   CHECK(report.pending == 0);
   auto merged = store::Store::open_read_only(dir / "merged");
-  const auto runs = merged.runs(report.campaign, "ok");
+  const auto runs = merged.runs(report.campaign, store::RunStatus::ok);
   CHECK(runs.size() == kRuns);
   std::set<std::string> ids;
   std::size_t passed = 0;

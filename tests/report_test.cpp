@@ -26,7 +26,7 @@ store::RunRecord run(const std::string& id, const std::string& status, const std
   r.target = target;
   r.threads = 2;
   r.ops = 10;
-  r.status = status;
+  r.status = *store::parse_run_status(status);
   r.rr_mode = "off";
   r.dir = "/nonexistent/" + id;
   if (verdict) {
@@ -51,6 +51,20 @@ TEST_CASE("store::outcomes fold the newest verdict into the run status, and give
   CHECK(store::exit_code_for({run("a", "ok", "pass"), run("b", "ok", "pass")}) == 0);
   CHECK(store::exit_code_for({run("a", "ok", "pass"), run("b", "timeout", "pass")}) == 2);
   CHECK(store::exit_code_for({run("a", "timeout", "pass"), run("b", "ok", "fail")}) == 1);
+}
+
+TEST_CASE("run statuses and outcomes are their names at the text and JSON edges, and every name reads back") {
+  for (const store::RunStatus s : store::kRunStatuses) {
+    CHECK(store::parse_run_status(store::to_string(s)) == s);
+    CHECK(nlohmann::json(s) == store::to_string(s));  // not the enum's number
+  }
+  CHECK(store::to_string(store::RunStatus::bad_trace) == "bad-trace");
+  CHECK_FALSE(store::parse_run_status("finished"));  // a campaign's status, not a run's
+  CHECK(nlohmann::json(store::Outcome::bad_trace) == "bad-trace");
+  CHECK(nlohmann::json{{"o", store::Outcome::fail}}.dump() == R"({"o":"fail"})");
+  const nlohmann::json summary = report::summary_json(store::CampaignRecord{}, {run("a", "bad-trace", "error")});
+  CHECK(summary["runs"][0]["status"] == "bad-trace");
+  CHECK(summary["runs"][0]["outcome"] == "bad-trace");
 }
 
 TEST_CASE("the summary table counts each configuration's outcomes") {

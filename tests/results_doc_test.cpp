@@ -35,7 +35,7 @@ store::RunRecord run(const std::string& campaign_id, const std::string& target, 
   r.id = target + ".t2.o10.r001";
   r.threads = 2;
   r.ops = 10;
-  r.status = "ok";
+  r.status = store::RunStatus::ok;
   r.rr_mode = "off";
   r.dir = dir.string();
   r.harness_ms = harness_ms;

@@ -190,7 +190,7 @@ TEST_CASE("runs round-trip every field, keep plan order, and are not reset by ad
   auto fresh = store.run(c + "/q.t2.o500.r001");
   REQUIRE(fresh);
   check_same(*fresh, planned(c, "q.t2.o500.r001"));
-  CHECK(fresh->status == "pending");
+  CHECK(fresh->status == store::RunStatus::pending);
   CHECK_FALSE(fresh->validation);
 
   RunRecord crashed = planned(c, "q.t2.o500.r001", 0xFFFFFFFFFFFFFFFFull);
@@ -198,7 +198,7 @@ TEST_CASE("runs round-trip every field, keep plan order, and are not reset by ad
   crashed.threads = 4;
   crashed.ops = 1ull << 40;
   crashed.number = 3;
-  crashed.status = "crashed";
+  crashed.status = store::RunStatus::crashed;
   crashed.detail = "killed by signal 11 (SIGSEGV)";
   crashed.rr_mode = "chaos";
   crashed.rr_soft_counters = true;
@@ -211,7 +211,7 @@ TEST_CASE("runs round-trip every field, keep plan order, and are not reset by ad
   store.update_run(crashed);
 
   RunRecord ok = planned(c, "q.t2.o500.r002", 1ull << 63);
-  ok.status = "ok";
+  ok.status = store::RunStatus::ok;
   ok.rr_mode = "off";
   ok.exit_code = 0;
   store.update_run(ok);
@@ -231,9 +231,9 @@ TEST_CASE("runs round-trip every field, keep plan order, and are not reset by ad
   check_same(all[1], crashed);
   check_same(all[0], ok);
 
-  CHECK(ids(store.runs(c, "pending")) == std::vector<std::string>{"q.t4.o500.r001", "q.t4.o500.r002"});
-  CHECK(ids(store.runs(c, "crashed")) == std::vector<std::string>{"q.t2.o500.r001"});
-  CHECK(store.runs(c, "timeout").empty());
+  CHECK(ids(store.runs(c, store::RunStatus::pending)) == std::vector<std::string>{"q.t4.o500.r001", "q.t4.o500.r002"});
+  CHECK(ids(store.runs(c, store::RunStatus::crashed)) == std::vector<std::string>{"q.t2.o500.r001"});
+  CHECK(store.runs(c, store::RunStatus::timeout).empty());
   CHECK(store.runs("demo-7").empty());
 }
 
@@ -322,7 +322,7 @@ TEST_CASE("a run's row is mirrored into its directory, and read back field for f
   store.add_runs({run, unstarted});
   run.dir = (dir / c / run.id).string();
   fs::create_directories(run.dir);
-  run.status = "crashed";
+  run.status = store::RunStatus::crashed;
   run.detail = "killed by signal 11 (SIGSEGV)";
   run.rr_mode = "chaos";
   run.rr_soft_counters = true;
@@ -400,7 +400,7 @@ std::string fill_store(const fs::path& dir, const std::string& who) {
       for (int k = 0; k < kRunsEach; ++k) {
         RunRecord r = planned(c, who + ".r" + std::to_string(k), static_cast<std::uint64_t>(k));
         store.add_runs({r});
-        r.status = "ok";
+        r.status = store::RunStatus::ok;
         store.update_run(r);
         store.add_validation(c, r.id, validation("pass"));
       }
@@ -441,7 +441,7 @@ TEST_CASE("two processes create campaigns and write runs into one new store at o
     const auto runs = store.runs(c.id);
     CHECK(runs.size() == static_cast<std::size_t>(kRunsEach));
     for (const auto& r : runs) {
-      CHECK(r.status == "ok");
+      CHECK(r.status == store::RunStatus::ok);
       CHECK((r.validation && r.validation->verdict == "pass"));
     }
   }
@@ -472,7 +472,7 @@ std::string populate(const fs::path& dir) {
   const std::string c = store.create_campaign("demo", "/c/demo.json", R"({"name":"demo"})");
   store.add_runs({planned(c, "q.t2.o500.r001"), planned(c, "q.t2.o500.r002"), planned(c, "q.t2.o500.r003")});
   RunRecord a = planned(c, "q.t2.o500.r001");
-  a.status = "ok";
+  a.status = store::RunStatus::ok;
   a.rr_mode = "off";
   a.exit_code = 0;
   a.harness_ms = 1500;
@@ -480,7 +480,7 @@ std::string populate(const fs::path& dir) {
   store.update_run(a);
   store.add_validation(c, a.id, validation("pass"));
   RunRecord b = planned(c, "q.t2.o500.r002", 0xFFFFFFFFFFFFFFFFull);
-  b.status = "crashed";
+  b.status = store::RunStatus::crashed;
   b.detail = "killed by signal 11 (SIGSEGV)";
   b.rr_mode = "chaos";
   b.rr_soft_counters = true;
