@@ -62,8 +62,7 @@ std::optional<CampaignSession> CampaignSession::open(const Request& request) {
     return std::nullopt;
   }
   // Looked for once: what it finds decides how many validations run at once and what the header says.
-  if (const ToolLocation tlc = find_tlc_jar(), java = find_java(); !tlc.found() || !java.found())
-    s.tlc_missing_ = tlc.found() ? java.explain_missing() : tlc.explain_missing();
+  s.tlc_missing_ = tlc_unavailable();
   s.validation_jobs_ = validation_jobs(config.validation, config.jobs, !s.tlc_missing_);
   s.settings_.validation_jobs = s.validation_jobs_.count;
   return s;

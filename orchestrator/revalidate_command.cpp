@@ -70,9 +70,8 @@ int RevalidateCommand::run() {
       std::cerr << "omnilink revalidate: --tlc-heap " << config.validation.tlc.heap << ": digits, then k, m or g (e.g. 2g)\n";
       return kExitUsage;
     }
-    const bool tlc_available = find_tlc_jar().found() && find_java().found();
     boost::asio::io_context io;
-    ValidationPool pool(io, validation_jobs(config.validation, config.jobs, tlc_available).count);
+    ValidationPool pool(io, validation_jobs(config.validation, config.jobs, !tlc_unavailable()).count);
     std::vector<store::RunRecord> validated;
     std::size_t submitted = 0;
     // The results arrive from the pool's threads: the loop must wait for them, not end at once.

@@ -83,6 +83,14 @@ ToolLocation find_java() {
   return locate("java", "OMNILINK_JAVA", true, candidates, {"java"});
 }
 
+std::optional<std::string> tlc_unavailable() {
+  const ToolLocation jar = find_tlc_jar();
+  if (!jar.found()) return jar.explain_missing();
+  const ToolLocation java = find_java();
+  if (!java.found()) return java.explain_missing();
+  return std::nullopt;
+}
+
 ToolLocation find_tlc_jar() {
   ToolLocation loc = locate("tlc", "OMNILINK_TLC_JAR", false,
                             {tools_dir() / "tla2tools.jar", "/usr/share/java/tla2tools.jar", "/usr/local/lib/tla2tools.jar",

@@ -33,6 +33,9 @@ std::filesystem::path tools_dir();  // $OMNILINK_TOOLS_DIR or ~/.local/omnilink-
 ToolLocation find_gdb();
 ToolLocation find_java();
 ToolLocation find_tlc_jar();  // the tla2tools.jar file
+/// Why TLC cannot run here (no tla2tools.jar, or no java to run it), with where omnilink looked;
+/// nothing where it can.
+std::optional<std::string> tlc_unavailable();
 ToolLocation find_rr();
 ToolLocation find_addr2line();  // binutils': names a crash's frames (findings/crash_site.hpp)
 ToolLocation find_chromium();   // Debian's headless browser: only the HTML report's browser test needs it

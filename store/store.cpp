@@ -446,10 +446,11 @@ RunRecord read_run(Statement& s) {
   r.number = s.uint32();
   r.seed = s.uint64();
   const std::string status = s.text();
-  r.status = parse_run_status(status).value_or(RunStatus::error);
+  const std::optional<RunStatus> known = parse_run_status(status);
+  r.status = known.value_or(RunStatus::error);
   r.detail = s.text();
   // Only omnilink writes the index; a status it does not know is damage, said where it shows.
-  if (!parse_run_status(status)) r.detail = "the index says status '" + status + "', which is no run status; " + r.detail;
+  if (!known) r.detail = "the index says status '" + status + "', which is no run status; " + r.detail;
   r.rr_mode = s.text();
   r.rr_soft_counters = s.int64() != 0;
   r.exit_code = s.optional(&Statement::int32);
