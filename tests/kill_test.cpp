@@ -17,6 +17,8 @@
 #include "support/campaign_support.hpp"
 #include "validation/validate.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -25,9 +27,14 @@ namespace fs = std::filesystem;
 
 constexpr int kKills = 20;
 
-// Starts the command, kills it with SIGKILL after `delay`, reaps it. False if it ended by itself first.
-bool kill_after(const std::vector<std::string>& args, std::chrono::milliseconds delay) {
+// Starts the command, kills it with SIGKILL `delay` after the harness started (wrote `meta`),
+// reaps it. False if it ended by itself first. Counted from the harness's start, not the spawn:
+// under `rr record` on a loaded machine rr alone can take longer than the delay to start it.
+bool kill_after(const std::vector<std::string>& args, const fs::path& meta, std::chrono::milliseconds delay) {
   const pid_t pid = testing::spawn_silenced(args);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (!fs::exists(meta) && waitpid(pid, nullptr, WNOHANG) == 0 && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   std::this_thread::sleep_for(delay);
   const bool alive = waitpid(pid, nullptr, WNOHANG) == 0;
   if (alive) ::kill(pid, SIGKILL);
@@ -66,16 +73,16 @@ std::map<std::string, int> kill_runs(const std::string& harness, const ScratchDi
     const auto harness_args = queue_args(harness, out, k, clock);
     args.insert(args.end(), harness_args.begin(), harness_args.end());
     const auto delay = std::chrono::milliseconds(delay_ms(rng));
-    const bool killed = kill_after(args, delay);
-    if (!fs::exists(out / "meta.json")) {  // killed while rr was starting, before the harness ran: nothing to judge
+    const bool killed = kill_after(args, out / "meta.json", delay);
+    if (!fs::exists(out / "meta.json")) {  // the harness never started (within a minute): nothing to judge
       ++verdicts["not started"];
       continue;
     }
     const auto r = validate(out);
     INFO("run " << k << ", killed after " << delay.count() << " ms" << (killed ? "" : " (had ended)") << ": " << r.summary());
     CHECK(killed);  // the kill must land mid-run for the test to mean anything
-    ++verdicts[r.verdict];
-    if (r.verdict == "fail" && stop_at_fail) break;
+    ++verdicts[to_string(r.verdict)];
+    if (r.verdict == Verdict::fail && stop_at_fail) break;
   }
   return verdicts;
 }
