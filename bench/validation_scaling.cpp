@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
       const auto r = omnilink::validation::validate_run(o);
       const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - begin;
       std::printf("%10llu  %-9s %8s %10.2f %12llu %12llu\n", static_cast<unsigned long long>(r.operations),
-                  bad ? "rejected" : "accepted", r.verdict.c_str(), wall.count(),
+                  bad ? "rejected" : "accepted", to_string(r.verdict).c_str(), wall.count(),
                   static_cast<unsigned long long>(r.peak_rss_kb / 1024),
                   static_cast<unsigned long long>(r.states_generated.value_or(0)));
       std::fflush(stdout);

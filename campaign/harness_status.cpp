@@ -96,4 +96,11 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_d
   return v;
 }
 
+store::RunStatus status_from_meta(const std::string& exit_status) {
+  if (exit_status == "ok" || exit_status == "stopped") return store::RunStatus::ok;
+  if (exit_status == "error") return store::RunStatus::error;
+  if (exit_status == "interrupted") return store::RunStatus::interrupted;
+  return store::RunStatus::crashed;
+}
+
 }  // namespace omnilink::campaign

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <chrono>
+
 #include "platform/supervisor.hpp"
 #include "store/store.hpp"
 
@@ -34,5 +35,12 @@ struct HarnessVerdict {
 };
 
 HarnessVerdict classify_harness_run(const HarnessEnd& end, const std::filesystem::path& run_dir);
+
+/// How a harness run ended as its meta.json alone tells it, where the process's exit is no longer
+/// known (an index rebuilt from the run directories): ok for ok or stopped; error; interrupted for
+/// a harness that received SIGINT/SIGTERM (most likely the campaign's own stop, which --resume runs
+/// again, rather than a crash no one can confirm); crashed otherwise (crashed, or still `running`:
+/// killed outright). classify_harness_run decides more finely with the exit it has.
+store::RunStatus status_from_meta(const std::string& exit_status);
 
 }  // namespace omnilink::campaign

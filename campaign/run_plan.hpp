@@ -33,6 +33,11 @@ std::vector<PlannedRun> plan_runs(const CampaignConfig& config);
 std::vector<store::RunRecord> planned_records(const CampaignConfig& config, const std::string& campaign_id,
                                        const std::filesystem::path& store);
 
+/// Why a campaign stored with configuration `stored` cannot be continued with `now` ("" when it
+/// can): only the targets and the shard decide the plan; jobs, limits, validation settings and the
+/// rr mode may change between sessions (resume with fewer jobs, a larger heap).
+std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& now);
+
 /// A campaign's runs: its plan, added to the store up front; every run as its target says.
 class PlanSource : public RunSource {
  public:

@@ -26,9 +26,9 @@ store::ValidationRecord validation_record(const validation::ValidationResult& re
   v.states_distinct = result.states_distinct;
   v.operations = result.operations;
   v.linearized = result.linearized;
-  if (result.verdict == "fail") v.frontier_summary = result.summary();
+  if (result.verdict == validation::Verdict::fail) v.frontier_summary = result.summary();
   // A pass on a consistent cut, or with pending operations, says so where a pass has no reason.
-  if (result.verdict == "pass")
+  if (result.verdict == validation::Verdict::pass)
     for (const auto& caveat : result.caveats) v.reason += (v.reason.empty() ? "" : "; ") + caveat;
   v.created_ms = store::now_ms();
   return v;
@@ -51,7 +51,7 @@ void ValidationPool::submit(validation::ValidateOptions options, std::function<v
                             on_done = std::move(on_done)]() mutable {
     validation::ValidationResult result;
     if (cancel_) {
-      result.verdict = "unknown";
+      result.verdict = validation::Verdict::unknown;
       result.reason = "not validated: the campaign was interrupted";
       result.cancelled = true;
     } else {
@@ -95,7 +95,7 @@ void record_validation(store::Store& store, store::RunRecord& run, const validat
     run.detail = result.reason;
   }
   if (result.cut) run.detail += std::string(run.detail.empty() ? "" : "; ") + "validated on its consistent cut: " + result.cut->describe(result.clock);
-  if (result.verdict == "fail") write_failure_replay_files(run.dir, run.key(), result);
+  if (result.verdict == validation::Verdict::fail) write_failure_replay_files(run.dir, run.key(), result);
   run.finished_ms = store::now_ms();
   store.add_validation(run.campaign, run.id, v);
   store.update_run(run);

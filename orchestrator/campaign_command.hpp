@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "orchestrator/campaign_options.hpp"
-#include "orchestrator/campaign_session.hpp"
+#include "campaign/session.hpp"
 #include "orchestrator/command.hpp"
 #include "orchestrator/scale_out_options.hpp"
 

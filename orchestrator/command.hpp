@@ -2,9 +2,17 @@
 // subcommand and options on the CLI11 app, and runs when selected.
 //
 // Exit codes shared by all verbs: 0 success; 1 the command ran and found a problem (a bad trace, a
-// missing tool); 3 usage or configuration error. (Verbs may add codes; they are documented in
-// README.md and docs/.)
+// missing tool); 2 it could not finish (interrupted, a session that failed part way); 3 usage or
+// configuration error. (Verbs may add codes; they are documented in README.md and docs/.)
+//
+// One error path: a verb that cannot go on throws (CommandError, or the error of the module that
+// failed), and main prints "omnilink VERB: what" once and exits with the code the error's kind
+// has (command_errors.hpp). A verb prints only what it goes on after, through complain().
 #pragma once
+
+#include <iosfwd>
+#include <stdexcept>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -12,7 +20,18 @@ namespace omnilink::cli {
 
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitProblem = 1;
+inline constexpr int kExitIncomplete = 2;
 inline constexpr int kExitUsage = 3;
+
+/// Why a verb stops: what main prints after "omnilink VERB: ", and the exit code.
+class CommandError : public std::runtime_error {
+ public:
+  CommandError(int exit_code, const std::string& what) : std::runtime_error(what), exit_code_(exit_code) {}
+  int exit_code() const { return exit_code_; }
+
+ private:
+  int exit_code_;
+};
 
 class Command {
  public:
@@ -22,9 +41,16 @@ class Command {
   virtual int run() = 0;
   // Whether this verb was selected on the command line.
   bool selected() const { return sub_ != nullptr && sub_->parsed(); }
+  /// "campaign", "store rebuild": how its messages name it.
+  std::string name() const;
+  /// std::cerr after "omnilink VERB: ", for what the verb says and goes on after.
+  std::ostream& complain() const;
 
  protected:
   CLI::App* sub_ = nullptr;
 };
+
+/// Writes a report file the verb was asked for; false after complaining that it cannot.
+bool write_report(const Command& command, const std::string& file, const std::string& text);
 
 }  // namespace omnilink::cli

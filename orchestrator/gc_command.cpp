@@ -22,22 +22,10 @@ int GcCommand::run() {
   policy.dry_run = dry_run_;
   if (!quota_.empty()) {
     policy.quota_bytes = sweep::parse_size(quota_);
-    if (!policy.quota_bytes) {
-      std::cerr << "omnilink gc: --quota " << quota_ << ": not a size (digits, then optionally k, m, g or t)\n";
-      return kExitUsage;
-    }
+    if (!policy.quota_bytes) throw CommandError(kExitUsage, "--quota " + quota_ + ": not a size (digits, then optionally k, m, g or t)");
   }
-  sweep::PruneReport report;
-  try {
-    auto store = store::Store::open_existing(store_dir);
-    report = sweep::prune_store(store, policy);
-  } catch (const store::StoreError& e) {
-    std::cerr << "omnilink gc: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "omnilink gc: " << e.what() << "\n";
-    return kExitProblem;
-  }
+  auto store = store::Store::open_existing(store_dir);
+  const sweep::PruneReport report = sweep::prune_store(store, policy);
   for (const auto& line : report.pruned) std::cout << (dry_run_ ? "would remove " : "removed ") << line << "\n";
   std::cout << store_dir.string() << ": " << report.size_before << " bytes; " << (dry_run_ ? "would free " : "freed ") << report.freed
             << " bytes in " << report.pruned.size() << " part(s); kept " << report.evidence << " run(s) as evidence";

@@ -18,17 +18,8 @@ void GenHppCommand::add_to(CLI::App& app) {
 }
 
 int GenHppCommand::run() {
-  std::string header;
-  try {
-    auto loaded = language::LoadedSpec::load(spec_, std::nullopt);
-    header = tla::generate_hpp(language::spec_interface(*loaded, next_), tla::HppOptions{namespace_});
-  } catch (const language::SpecError& e) {  // a syntax error too
-    std::cerr << "omnilink gen-hpp: " << e.what() << "\n";
-    return kExitProblem;
-  } catch (const language::FragmentError& e) {
-    std::cerr << "omnilink gen-hpp: " << e.what() << "\n";
-    return kExitProblem;
-  }
+  auto loaded = language::LoadedSpec::load(spec_, std::nullopt);
+  const std::string header = tla::generate_hpp(language::spec_interface(*loaded, next_), tla::HppOptions{namespace_});
   if (output_.empty()) {
     std::cout << header;
     return kExitOk;
@@ -39,17 +30,11 @@ int GenHppCommand::run() {
   {
     std::ofstream file(tmp, std::ios::trunc);
     file << header;
-    if (!file.flush()) {
-      std::cerr << "omnilink gen-hpp: cannot write " << tmp.string() << "\n";
-      return kExitUsage;
-    }
+    if (!file.flush()) throw CommandError(kExitUsage, "cannot write " + tmp.string());
   }
   std::error_code ec;
   std::filesystem::rename(tmp, out, ec);
-  if (ec) {
-    std::cerr << "omnilink gen-hpp: cannot write " << out.string() << ": " << ec.message() << "\n";
-    return kExitUsage;
-  }
+  if (ec) throw CommandError(kExitUsage, "cannot write " + out.string() + ": " + ec.message());
   return kExitOk;
 }
 

@@ -48,8 +48,13 @@ std::vector<std::string> status_names() {
   for (const store::RunStatus s : store::kRunStatuses) names.push_back(store::to_string(s));
   return names;
 }
+std::vector<std::string> verdict_names() {
+  std::vector<std::string> names;
+  for (const validation::Verdict v : validation::kVerdicts) names.push_back(validation::to_string(v));
+  return names;
+}
 const std::vector<std::string> kStatuses = status_names();
-const std::vector<std::string> kVerdicts = {"pass", "fail", "unknown", "error"};
+const std::vector<std::string> kVerdicts = verdict_names();
 
 struct Outcomes {
   std::size_t runs = 0;
@@ -61,7 +66,7 @@ Outcomes count_outcomes(const std::vector<RunRecord>& runs) {
   o.runs = runs.size();
   for (const auto& r : runs) {
     ++o.statuses[store::to_string(r.status)];
-    if (r.validation) ++o.verdicts[r.validation->verdict];
+    if (r.validation) ++o.verdicts[validation::to_string(r.validation->verdict)];
   }
   return o;
 }
@@ -141,13 +146,8 @@ void LsCommand::add_to(CLI::App& app) {
 }
 
 int LsCommand::run() {
-  try {
-    store::Store store = store_.open_read_only();
-    return campaign_.empty() ? list_campaigns(store) : list_runs(store);
-  } catch (const store::StoreError& e) {
-    std::cerr << "omnilink ls: " << e.what() << "\n";
-    return kExitUsage;
-  }
+  store::Store store = store_.open_read_only();
+  return campaign_.empty() ? list_campaigns(store) : list_runs(store);
 }
 
 int LsCommand::list_campaigns(store::Store& store) const {
@@ -162,7 +162,7 @@ int LsCommand::list_campaigns(store::Store& store) const {
       j["verdicts"] = o.verdicts;
       json.push_back(std::move(j));
     } else {
-      table.push_back({c.id, c.status, local_time(c.created_ms), std::to_string(o.runs), describe_counts(o.statuses, kStatuses),
+      table.push_back({c.id, to_string(c.status), local_time(c.created_ms), std::to_string(o.runs), describe_counts(o.statuses, kStatuses),
                        describe_counts(o.verdicts, kVerdicts)});
     }
   }
@@ -172,20 +172,18 @@ int LsCommand::list_campaigns(store::Store& store) const {
 }
 
 int LsCommand::list_runs(store::Store& store) const {
-  if (!store.campaign(campaign_)) {
-    std::cerr << "omnilink ls: no campaign " << campaign_ << " in " << store.directory().string() << "; " << campaigns_note(store)
-              << "\n";
-    return kExitUsage;
-  }
+  if (!store.campaign(campaign_))
+    throw CommandError(kExitUsage, "no campaign " + campaign_ + " in " + store.directory().string() + "; " + campaigns_note(store));
   nlohmann::json json = nlohmann::json::array();
   Table table{{"run", "status", "verdict", "threads", "ops", "seed", "harness", "rr"}};
-  // --status took only the names of statuses (CLI::IsMember).
+  // --status and --verdict took only their vocabularies' names (CLI::IsMember).
   const std::optional<store::RunStatus> status = status_ ? store::parse_run_status(*status_) : std::nullopt;
+  const std::optional<validation::Verdict> verdict = verdict_ ? validation::parse_verdict(*verdict_) : std::nullopt;
   for (const RunRecord& r : store.runs(campaign_, status)) {
-    if (verdict_ && (!r.validation || r.validation->verdict != *verdict_)) continue;
+    if (verdict && (!r.validation || r.validation->verdict != *verdict)) continue;
     if (json_) json.push_back(r);
     else
-      table.push_back({r.id, store::to_string(r.status), r.validation ? r.validation->verdict : "-", std::to_string(r.threads), std::to_string(r.ops),
+      table.push_back({r.id, store::to_string(r.status), r.validation ? validation::to_string(r.validation->verdict) : "-", std::to_string(r.threads), std::to_string(r.ops),
                        std::to_string(r.seed), r.harness_ms > 0 ? seconds(r.harness_ms) : "-", rr_column(r)});
   }
   if (json_) print_json(json);

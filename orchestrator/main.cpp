@@ -1,4 +1,5 @@
-// The omnilink CLI: parses the command line with CLI11 and hands over to the selected verb.
+// The omnilink CLI: parses the command line with CLI11 and hands over to the selected verb, whose
+// errors take the one path (command_errors.hpp).
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -7,6 +8,7 @@
 
 #include "orchestrator/campaign_command.hpp"
 #include "orchestrator/command.hpp"
+#include "orchestrator/command_errors.hpp"
 #include "orchestrator/doctor_command.hpp"
 #include "orchestrator/gc_command.hpp"
 #include "orchestrator/gen_hpp_command.hpp"
@@ -60,6 +62,6 @@ int main(int argc, char** argv) {
     return kExitUsage;
   }
   for (auto& c : commands)
-    if (c->selected()) return c->run();
+    if (c->selected()) return run_command(*c);
   return kExitUsage;
 }

@@ -35,16 +35,11 @@ int MergeCommand::run() {
     std::cout << "\n";
     return kExitOk;
   } catch (const store::MergeError& e) {
-    std::cerr << "omnilink merge: " << e.what() << " (nothing moved)\n";
-    return kExitUsage;
-  } catch (const store::StoreError& e) {
-    std::cerr << "omnilink merge: " << e.what() << "\n";
-    return kExitUsage;
+    throw CommandError(kExitUsage, std::string(e.what()) + " (nothing moved)");
   } catch (const std::filesystem::filesystem_error& e) {
     // A move or a marker that failed part way (a full disk): the markers say where it was going.
-    std::cerr << "omnilink merge: " << e.what() << "\nThe merge stopped part way; once the cause is fixed, run the same merge again "
-              << "to finish it.\n";
-    return kExitProblem;
+    throw CommandError(kExitProblem, std::string(e.what()) + "\nThe merge stopped part way; once the cause is fixed, run the same merge "
+                                                             "again to finish it.");
   }
 }
 

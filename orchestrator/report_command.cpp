@@ -25,40 +25,37 @@ void ReportCommand::add_to(CLI::App& app) {
 
 int ReportCommand::run() {
   const fs::path store_dir = store_.empty() ? store::default_store_directory() : fs::path(store_);
-  try {
-    auto store = store::Store::open_read_only(store_dir);
-    std::optional<store::CampaignRecord> chosen;
-    if (campaign_.empty()) {
-      const auto all = store.campaigns();
-      if (!all.empty()) chosen = all.back();
-    } else {
-      chosen = store.campaign(campaign_);
-      if (!chosen) chosen = store.latest_campaign(campaign_);
-    }
-    if (!chosen) {
-      std::cerr << "omnilink report: " << store_dir.string() << ": "
-                << (campaign_.empty() ? "no campaign in the store" : "no campaign with id or name '" + campaign_ + "' (omnilink ls lists them)")
-                << "\n";
-      return kExitUsage;
-    }
-    // A sweep's own settings decide its statuses, as its night's report did.
-    const nlohmann::json config = nlohmann::json::parse(chosen->config_json, nullptr, false);
-    const nlohmann::json sweep = config.is_object() ? config.value("sweep", nlohmann::json::object()) : nlohmann::json::object();
-    findings::HistoryOptions options;
-    options.confidence = confidence_.value_or(sweep.value("fixed_confidence", 0.95));
-    options.evidence_runs = evidence_runs_.value_or(sweep.value("evidence_runs", 3u));
-    options.as_of = chosen->id;
-    const auto signatures = findings::signature_history(store, chosen->name, options);
-    const auto written = report::write_html_report(store, chosen->name, signatures, html_dir_);
-    std::cout << "wrote " << written.front().string() << " and " << written.size() - 1 << " signature page(s) for '" << chosen->name << "'\n";
-    return kExitOk;
-  } catch (const store::StoreError& e) {
-    std::cerr << "omnilink report: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    std::cerr << "omnilink report: " << e.what() << "\n";
-    return kExitProblem;
+  auto store = store::Store::open_read_only(store_dir);
+  std::optional<store::CampaignRecord> chosen;
+  if (campaign_.empty()) {
+    const auto all = store.campaigns();
+    if (!all.empty()) chosen = all.back();
+  } else {
+    chosen = store.campaign(campaign_);
+    if (!chosen) chosen = store.latest_campaign(campaign_);
   }
+  if (!chosen)
+    throw CommandError(kExitUsage, store_dir.string() + ": " +
+                                       (campaign_.empty() ? "no campaign in the store"
+                                                          : "no campaign with id or name '" + campaign_ + "' (omnilink ls lists them)"));
+  // A sweep's own settings decide its statuses, as its night's report did.
+  const nlohmann::json config = nlohmann::json::parse(chosen->config_json, nullptr, false);
+  const nlohmann::json sweep = config.is_object() ? config.value("sweep", nlohmann::json::object()) : nlohmann::json::object();
+  findings::HistoryOptions options;
+  options.confidence = confidence_.value_or(sweep.value("fixed_confidence", 0.95));
+  options.evidence_runs = evidence_runs_.value_or(sweep.value("evidence_runs", 3u));
+  options.as_of = chosen->id;
+  const auto signatures = findings::signature_history(store, chosen->name, options);
+  std::vector<fs::path> written;
+  try {
+    written = report::write_html_report(store, chosen->name, signatures, html_dir_);
+  } catch (const store::StoreError&) {
+    throw;
+  } catch (const std::exception& e) {  // a page or a run's result.json that could not be read or written
+    throw CommandError(kExitProblem, e.what());
+  }
+  std::cout << "wrote " << written.front().string() << " and " << written.size() - 1 << " signature page(s) for '" << chosen->name << "'\n";
+  return kExitOk;
 }
 
 }  // namespace omnilink::cli

@@ -29,50 +29,27 @@ void ResultsCommand::add_to(CLI::App& app) {
 }
 
 int ResultsCommand::run() {
-  try {
-    store::Store store = store_.open_read_only();
-    const auto load = [&](const std::string& what) -> std::optional<report::CampaignRuns> {
-      const auto campaign = find_campaign(store, what);
-      if (!campaign) {
-        std::cerr << "omnilink results: no campaign '" << what << "' in " << store.directory().string() << " ("
-                  << campaigns_note(store) << ")\n";
-        return std::nullopt;
-      }
-      return report::CampaignRuns{*campaign, store.runs(campaign->id)};
-    };
-    report::ResultsInput input;
-    input.store = store_label_.empty() ? store.directory().string() : store_label_;
-    for (const auto& h : hunts_) {
-      auto c = load(h);
-      if (!c) return kExitUsage;
-      input.hunts.push_back(std::move(*c));
-    }
-    std::vector<std::string> wanted = campaigns_;
-    if (wanted.empty() && hunts_.empty())
-      for (const auto& c : store.campaigns())
-        if (std::find(wanted.begin(), wanted.end(), c.name) == wanted.end()) wanted.push_back(c.name);
-    for (const auto& w : wanted) {
-      auto c = load(w);
-      if (!c) return kExitUsage;
-      input.results.push_back(std::move(*c));
-    }
-    const std::string doc = report::results_markdown(input);
-    if (output_.empty()) {
-      std::cout << doc;
-      return 0;
-    }
-    std::ofstream out(output_, std::ios::binary | std::ios::trunc);
-    out << doc;
-    out.close();
-    if (!out) {
-      std::cerr << "omnilink results: cannot write " << output_ << "\n";
-      return kExitUsage;
-    }
-    return 0;
-  } catch (const store::StoreError& e) {
-    std::cerr << "omnilink results: " << e.what() << "\n";
-    return kExitUsage;
+  store::Store store = store_.open_read_only();
+  const auto load = [&](const std::string& what) {
+    const auto campaign = find_campaign(store, what);
+    if (!campaign)
+      throw CommandError(kExitUsage, "no campaign '" + what + "' in " + store.directory().string() + " (" + campaigns_note(store) + ")");
+    return report::CampaignRuns{*campaign, store.runs(campaign->id)};
+  };
+  report::ResultsInput input;
+  input.store = store_label_.empty() ? store.directory().string() : store_label_;
+  for (const auto& h : hunts_) input.hunts.push_back(load(h));
+  std::vector<std::string> wanted = campaigns_;
+  if (wanted.empty() && hunts_.empty())
+    for (const auto& c : store.campaigns())
+      if (std::find(wanted.begin(), wanted.end(), c.name) == wanted.end()) wanted.push_back(c.name);
+  for (const auto& w : wanted) input.results.push_back(load(w));
+  const std::string doc = report::results_markdown(input);
+  if (output_.empty()) {
+    std::cout << doc;
+    return kExitOk;
   }
+  return write_report(*this, output_, doc) ? kExitOk : kExitUsage;
 }
 
 }  // namespace omnilink::cli

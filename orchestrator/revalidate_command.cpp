@@ -33,86 +33,65 @@ void RevalidateCommand::add_to(CLI::App& app) {
 }
 
 int RevalidateCommand::run() {
-  if (!mc_.empty() && spec_.empty()) {
-    std::cerr << "omnilink revalidate: --mc needs --spec\n";
-    return kExitUsage;
+  if (!mc_.empty() && spec_.empty()) throw CommandError(kExitUsage, "--mc needs --spec");
+  for (const auto& file : {spec_, mc_})
+    if (!file.empty() && !fs::is_regular_file(file)) throw CommandError(kExitUsage, file + ": no such file");
+  store::Store store = store_.open();
+  const auto slash = what_.rfind('/');
+  const std::string campaign_id = slash == std::string::npos ? what_ : what_.substr(0, slash);
+  const auto campaign = store.campaign(campaign_id);
+  if (!campaign) throw CommandError(kExitUsage, "no campaign '" + campaign_id + "'; " + campaigns_note(store));
+  std::vector<store::RunRecord> runs;
+  if (slash == std::string::npos) {
+    runs = store.runs(campaign_id);
+  } else if (auto run = store.run(what_)) {
+    runs.push_back(std::move(*run));
+  } else {
+    throw CommandError(kExitUsage, "no run '" + what_ + "' (see: omnilink ls " + campaign_id + ")");
   }
-  for (const auto& file : {spec_, mc_}) {
-    if (!file.empty() && !fs::is_regular_file(file)) {
-      std::cerr << "omnilink revalidate: " << file << ": no such file\n";
-      return kExitUsage;
+  CampaignConfig config = stored_campaign(nlohmann::json::parse(campaign->config_json), campaign_id);
+  if (!tlc_heap_.empty()) config.validation.tlc.heap = tlc_heap_;
+  if (!checker_.empty()) config.validation.checker = *validation::parse_checker(checker_);
+  if (timeout_s_) config.validation.timeout = std::chrono::seconds(*timeout_s_);
+  if (jobs_) config.validation.jobs = *jobs_;
+  if (!platform::parse_byte_size(config.validation.tlc.heap))
+    throw CommandError(kExitUsage, "--tlc-heap " + config.validation.tlc.heap + ": digits, then k, m or g (e.g. 2g)");
+  boost::asio::io_context io;
+  ValidationPool pool(io, validation_jobs(config.validation, config.jobs, !tlc_unavailable()).count);
+  std::vector<store::RunRecord> validated;
+  std::size_t submitted = 0;
+  // The results arrive from the pool's threads: the loop must wait for them, not end at once.
+  auto waiting = boost::asio::make_work_guard(io);
+  for (auto& run : runs) {
+    if (!trace::RunLayout(run.dir).has_trace()) {
+      std::cout << run.key() << ": skipped (" << run.status << ", no trace)\n";
+      continue;
     }
+    const TargetConfig* stored_target = config.target(run.target);
+    if (stored_target == nullptr) {
+      std::cout << run.key() << ": skipped (its target '" << run.target << "' is not in the campaign's configuration)\n";
+      continue;
+    }
+    TargetConfig target = *stored_target;
+    if (!spec_.empty()) {
+      target.spec = fs::absolute(spec_);
+      target.mc = mc_.empty() ? std::nullopt : std::optional<fs::path>(fs::absolute(mc_));
+    }
+    ++submitted;
+    // Revalidation is asked for run by run: TLC confirms every native FAIL (where it is present).
+    pool.submit(validate_options(target, config.validation, true, run.dir), [] {},
+                [&, run, spec = target.spec](validation::ValidationResult result) mutable {
+                  record_validation(store, run, result, spec);
+                  std::cout << run.key() << ": " << store::outcome(run) << (result.reason.empty() ? "" : " - " + result.reason) << "\n";
+                  validated.push_back(std::move(run));
+                  if (validated.size() == submitted) waiting.reset();
+                });
   }
-  try {
-    store::Store store = store_.open();
-    const auto slash = what_.rfind('/');
-    const std::string campaign_id = slash == std::string::npos ? what_ : what_.substr(0, slash);
-    const auto campaign = store.campaign(campaign_id);
-    if (!campaign) {
-      std::cerr << "omnilink revalidate: no campaign '" << campaign_id << "'; " << campaigns_note(store) << "\n";
-      return kExitUsage;
-    }
-    std::vector<store::RunRecord> runs;
-    if (slash == std::string::npos) {
-      runs = store.runs(campaign_id);
-    } else if (auto run = store.run(what_)) {
-      runs.push_back(std::move(*run));
-    } else {
-      std::cerr << "omnilink revalidate: no run '" << what_ << "' (see: omnilink ls " << campaign_id << ")\n";
-      return kExitUsage;
-    }
-    CampaignConfig config = stored_campaign(nlohmann::json::parse(campaign->config_json), campaign_id);
-    if (!tlc_heap_.empty()) config.validation.tlc.heap = tlc_heap_;
-    if (!checker_.empty()) config.validation.checker = *validation::parse_checker(checker_);
-    if (timeout_s_) config.validation.timeout = std::chrono::seconds(*timeout_s_);
-    if (jobs_) config.validation.jobs = *jobs_;
-    if (!platform::parse_byte_size(config.validation.tlc.heap)) {
-      std::cerr << "omnilink revalidate: --tlc-heap " << config.validation.tlc.heap << ": digits, then k, m or g (e.g. 2g)\n";
-      return kExitUsage;
-    }
-    boost::asio::io_context io;
-    ValidationPool pool(io, validation_jobs(config.validation, config.jobs, !tlc_unavailable()).count);
-    std::vector<store::RunRecord> validated;
-    std::size_t submitted = 0;
-    // The results arrive from the pool's threads: the loop must wait for them, not end at once.
-    auto waiting = boost::asio::make_work_guard(io);
-    for (auto& run : runs) {
-      if (!trace::RunLayout(run.dir).has_trace()) {
-        std::cout << run.key() << ": skipped (" << run.status << ", no trace)\n";
-        continue;
-      }
-      const TargetConfig* stored_target = config.target(run.target);
-      if (stored_target == nullptr) {
-        std::cout << run.key() << ": skipped (its target '" << run.target << "' is not in the campaign's configuration)\n";
-        continue;
-      }
-      TargetConfig target = *stored_target;
-      if (!spec_.empty()) {
-        target.spec = fs::absolute(spec_);
-        target.mc = mc_.empty() ? std::nullopt : std::optional<fs::path>(fs::absolute(mc_));
-      }
-      ++submitted;
-      // Revalidation is asked for run by run: TLC confirms every native FAIL (where it is present).
-      pool.submit(validate_options(target, config.validation, true, run.dir), [] {},
-                  [&, run, spec = target.spec](validation::ValidationResult result) mutable {
-                    record_validation(store, run, result, spec);
-                    std::cout << run.key() << ": " << store::outcome(run) << (result.reason.empty() ? "" : " - " + result.reason) << "\n";
-                    validated.push_back(std::move(run));
-                    if (validated.size() == submitted) waiting.reset();
-                  });
-    }
-    if (submitted == 0) waiting.reset();
-    io.run();
-    std::cout << "\n" << report::summary_table(validated);
-    if (const std::string problems = report::problem_report(validated); !problems.empty()) std::cout << "\n" << problems;
-    return store::exit_code_for(validated);
-  } catch (const store::StoreError& e) {
-    std::cerr << "omnilink revalidate: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const CampaignFileError& e) {
-    std::cerr << "omnilink revalidate: " << e.what() << "\n";
-    return kExitUsage;
-  }
+  if (submitted == 0) waiting.reset();
+  io.run();
+  std::cout << "\n" << report::summary_table(validated);
+  if (const std::string problems = report::problem_report(validated); !problems.empty()) std::cout << "\n" << problems;
+  return store::exit_code_for(validated);
 }
 
 }  // namespace omnilink::cli

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "orchestrator/command.hpp"
 #include "store/store.hpp"
 
 namespace omnilink::cli {
@@ -32,66 +33,28 @@ std::vector<std::string> ScaleOutOptions::arguments() const {
   return argv;
 }
 
-bool ScaleOutOptions::apply_shard(const std::string& verb, campaign::CampaignConfig& config) const {
-  if (shard_.empty()) return true;
-  if (on_slurm()) {
-    std::cerr << "omnilink " << verb << ": --executor slurm splits the work itself; it does not take --shard\n";
-    return false;
-  }
+void ScaleOutOptions::apply_shard(campaign::CampaignConfig& config) const {
+  if (shard_.empty()) return;
+  if (on_slurm()) throw CommandError(kExitUsage, "--executor slurm splits the work itself; it does not take --shard");
   config.shard = campaign::parse_shard(shard_);
-  if (!config.shard) std::cerr << "omnilink " << verb << ": --shard " << shard_ << ": not a shard: I/N with 0 <= I < N, e.g. 0/4\n";
-  return config.shard.has_value();
+  if (!config.shard) throw CommandError(kExitUsage, "--shard " + shard_ + ": not a shard: I/N with 0 <= I < N, e.g. 0/4");
 }
 
-bool ScaleOutOptions::continue_shard(const campaign::CampaignConfig& config, bool& resume, std::string& resume_id) const {
-  if (!config.shard || resume || !store::has_index(config.store)) return true;
-  try {
-    auto existing = store::Store::open_read_only(config.store);
-    if (const auto previous = existing.latest_campaign(config.name);
-        previous && nlohmann::json::parse(previous->config_json).value("shard", nlohmann::json()) == config.to_json().at("shard")) {
-      std::cout << "shard " << config.shard->text() << " has a campaign in this store already: continuing " << previous->id << "\n";
-      resume = true;
-      resume_id = previous->id;
-    }
-    return true;
-  } catch (const store::StoreError& e) {
-    std::cerr << "omnilink: " << e.what() << "\n";
-    return false;
+void ScaleOutOptions::continue_shard(const campaign::CampaignConfig& config, bool& resume, std::string& resume_id) const {
+  if (!config.shard || resume || !store::has_index(config.store)) return;
+  auto existing = store::Store::open_read_only(config.store);
+  if (const auto previous = existing.latest_campaign(config.name);
+      previous && nlohmann::json::parse(previous->config_json).value("shard", nlohmann::json()) == config.to_json().at("shard")) {
+    std::cout << "shard " << config.shard->text() << " has a campaign in this store already: continuing " << previous->id << "\n";
+    resume = true;
+    resume_id = previous->id;
   }
 }
 
-std::optional<bool> ScaleOutOptions::run_on_slurm(const std::string& verb, CampaignSession& session, const campaign::CampaignConfig& config,
-                                                  std::vector<std::string> arguments, std::optional<std::int64_t> deadline_ms,
-                                                  campaign::RunSource* plan, campaign::Progress& progress, std::vector<std::string>& lost,
-                                                  std::function<void()> on_poll) const {
-  const std::string context = "omnilink " + verb + ": --executor slurm: ";
-  std::string why;
-  auto client = slurm::SlurmClient::find(why);
-  if (!client) {
-    std::cerr << context << why << "\n";
-    return std::nullopt;
-  }
-  slurm::TaskSpec task;
-  std::error_code ec;
-  task.omnilink = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) {
-    std::cerr << context << "cannot tell where omnilink itself is (/proc/self/exe: " << ec.message() << ")\n";
-    return std::nullopt;
-  }
-  task.verb = verb;
-  task.arguments = std::move(arguments);
-  task.deadline_ms = deadline_ms;
-  slurm::SlurmSettings settings = slurm_;
-  settings.on_poll = std::move(on_poll);
-  return session.run_with(
-      [&] {
-        if (plan) plan->prepare(session.store());
-        slurm::SlurmExecutor executor(config, session.store(), session.id(), session.lock(), std::move(*client), std::move(task), settings, progress);
-        const bool completed = executor.run();
-        lost = executor.lost_tasks();
-        return completed;
-      },
-      "--executor slurm: ");
+std::unique_ptr<campaign::Executor> ScaleOutOptions::executor(campaign::Session& session, campaign::RunSource& source, slurm::TaskSpec task,
+                                                              campaign::Progress& progress) const {
+  if (!on_slurm()) return std::make_unique<campaign::LocalExecutor>(session, source, progress);
+  return std::make_unique<slurm::SlurmExecutor>(session, source, std::move(task), slurm_, progress);
 }
 
 }  // namespace omnilink::cli

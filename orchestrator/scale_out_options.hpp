@@ -4,18 +4,17 @@
 // coordinates). The verb keeps what differs: what its tasks are given, and how its share is drawn.
 #pragma once
 
-#include <cstdint>
-#include <functional>
-#include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "campaign/campaign_file.hpp"
+#include "campaign/executor.hpp"
 #include "campaign/progress.hpp"
 #include "campaign/run_source.hpp"
-#include "orchestrator/campaign_session.hpp"
+#include "campaign/session.hpp"
 #include "slurm/slurm_executor.hpp"
 
 namespace omnilink::cli {
@@ -29,23 +28,18 @@ class ScaleOutOptions {
   bool on_slurm() const { return executor_ == "slurm"; }
   unsigned slurm_tasks() const { return slurm_.concurrency; }
 
-  /// Sets `config`'s shard from --shard. False after printing why (a usage error).
-  bool apply_shard(const std::string& verb, campaign::CampaignConfig& config) const;
+  /// Sets `config`'s shard from --shard. Throws CommandError (a usage error).
+  void apply_shard(campaign::CampaignConfig& config) const;
   /// A shard started again without --resume (a retried pod or array task) continues its store's
   /// campaign of that shard, so that a shard store holds one for `omnilink merge`: sets `resume`
-  /// and `resume_id` then. False after printing a store error.
-  bool continue_shard(const campaign::CampaignConfig& config, bool& resume, std::string& resume_id) const;
+  /// and `resume_id` then. Throws store::StoreError.
+  void continue_shard(const campaign::CampaignConfig& config, bool& resume, std::string& resume_id) const;
 
-  /// Runs the session through a Slurm job array whose tasks run `omnilink VERB ARGUMENTS --shard
-  /// I/N --store ...` (and, for a sweep, `--for` what is left until `deadline_ms`). `plan`: the
-  /// runs to add to the store first, as the engine would (a campaign's). Sets the campaign's status
-  /// from how it ended; `lost` gets a sweep's tasks that delivered nothing. Nullopt after printing
-  /// why it could not run; else whether it completed.
-  /// `on_poll`: called after each look at Slurm (slurm::SlurmSettings::on_poll).
-  std::optional<bool> run_on_slurm(const std::string& verb, CampaignSession& session, const campaign::CampaignConfig& config,
-                                   std::vector<std::string> arguments, std::optional<std::int64_t> deadline_ms,
-                                   campaign::RunSource* plan, campaign::Progress& progress, std::vector<std::string>& lost,
-                                   std::function<void()> on_poll = {}) const;
+  /// Who carries out the session's runs from `source`: this machine's engine, or a Slurm job array
+  /// whose tasks run `task` (`omnilink VERB ARGUMENTS --shard I/N --store ...`, and for a sweep
+  /// `--for` what is left until its deadline).
+  std::unique_ptr<campaign::Executor> executor(campaign::Session& session, campaign::RunSource& source, slurm::TaskSpec task,
+                                               campaign::Progress& progress) const;
 
  private:
   std::string shard_;  // --shard I/N

@@ -55,7 +55,7 @@ std::string or_dash(const std::optional<T>& value) {
 
 void print_validation(const ValidationRecord& v) {
   std::cout << "\nvalidation (newest, " << local_time(v.created_ms) << ")\n";
-  field("verdict", v.verdict, 2);
+  field("verdict", validation::to_string(v.verdict), 2);
   if (!v.reason.empty()) field("reason", v.reason, 2);
   field("spec", v.spec, 2);
   field("duration", seconds(v.duration_ms), 2);
@@ -100,25 +100,17 @@ void ShowCommand::add_to(CLI::App& app) {
 }
 
 int ShowCommand::run() {
-  try {
-    store::Store store = store_.open_read_only();
-    const std::optional<RunRecord> run = store.run(key_);
-    if (!run) {
-      std::cerr << "omnilink show: " << unknown_run_message(store, key_) << "\n";
-      return kExitUsage;
-    }
-    if (!json_) {
-      print_run(*run);
-      return kExitOk;
-    }
-    nlohmann::json j = *run;
-    for (const auto& [label, path] : run_paths(*run)) j["paths"][label] = path.string();
-    print_json(j);
+  store::Store store = store_.open_read_only();
+  const std::optional<RunRecord> run = store.run(key_);
+  if (!run) throw CommandError(kExitUsage, unknown_run_message(store, key_));
+  if (!json_) {
+    print_run(*run);
     return kExitOk;
-  } catch (const store::StoreError& e) {
-    std::cerr << "omnilink show: " << e.what() << "\n";
-    return kExitUsage;
   }
+  nlohmann::json j = *run;
+  for (const auto& [label, path] : run_paths(*run)) j["paths"][label] = path.string();
+  print_json(j);
+  return kExitOk;
 }
 
 }  // namespace omnilink::cli

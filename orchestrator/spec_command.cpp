@@ -34,7 +34,7 @@ int SpecCommand::run() {
   };
   auto problem = [&](const char* kind, const std::string& what) {
     out["error"] = {{"kind", kind}, {"message", what}};
-    if (!json_) std::cerr << "omnilink spec: " << what << "\n";
+    if (!json_) complain() << what << "\n";
     return finish(kExitProblem);
   };
   std::unique_ptr<language::LoadedSpec> loaded;

@@ -16,16 +16,7 @@ void StoreCommand::add_to(CLI::App& app) {
 
 int StoreCommand::run() {
   const std::filesystem::path store = directory_.empty() ? store::default_store_directory() : std::filesystem::path(directory_);
-  store::RebuildReport report;
-  try {
-    report = store::rebuild_index(store);
-  } catch (const store::StoreError& e) {
-    std::cerr << "omnilink store rebuild: " << e.what() << "\n";
-    return kExitUsage;
-  } catch (const std::filesystem::filesystem_error& e) {
-    std::cerr << "omnilink store rebuild: " << e.what() << "\n";
-    return kExitUsage;
-  }
+  const store::RebuildReport report = store::rebuild_index(store);
   std::cout << "rebuilt the index of " << store.string() << ": " << report.campaigns.size() << " campaign(s), " << report.runs
             << " run(s), " << report.run_directories << " run directories read back, " << report.validations
             << " verdict(s)\n";

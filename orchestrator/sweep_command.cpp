@@ -5,7 +5,8 @@
 #include <unistd.h>
 
 #include "campaign/progress.hpp"
-#include "orchestrator/campaign_session.hpp"
+#include "campaign/session.hpp"
+#include "slurm/task_spec.hpp"
 #include "platform/subprocess.hpp"
 #include "report/html_report.hpp"
 #include "sweep/retention.hpp"
@@ -18,22 +19,6 @@
 namespace omnilink::cli {
 namespace fs = std::filesystem;
 using namespace omnilink::sweep;
-
-namespace {
-
-// The configurations decide which runs belong to the sweep: its targets and its grid must be the
-// same to continue it; budget, caps, jobs and limits may change between sessions.
-std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& now) {
-  if (!stored.contains("sweep")) return "it is a campaign, not a sweep";
-  if (stored.value("targets", nlohmann::json()) != now.value("targets", nlohmann::json()))
-    return "its targets differ from the sweep file's now";
-  if (stored["sweep"].value("configurations", nlohmann::json()) != now["sweep"].value("configurations", nlohmann::json()))
-    return "its configurations differ from the sweep file's now";
-  if (stored.value("shard", nlohmann::json()) != now.value("shard", nlohmann::json())) return "it is another shard of the sweep (--shard)";
-  return "";
-}
-
-}  // namespace
 
 std::vector<std::string> SweepCommand::resume_command(const fs::path& store, const std::string& sweep_id) const {
   std::vector<std::string> argv{"omnilink", "sweep", fs::absolute(file_).string(), "--resume", "--id", sweep_id,
@@ -68,19 +53,17 @@ void SweepCommand::add_to(CLI::App& app) {
   scale_out_.add_to(*sub_, /*batches=*/false);
 }
 
-std::optional<bool> SweepCommand::run_on_slurm(CampaignSession& session, const SweepConfig& config, const SweepClock& clock,
-                                               campaign::Progress& progress, std::vector<std::string>& lost) const {
-  const auto tasks = static_cast<std::uint64_t>(scale_out_.slurm_tasks());
-  std::vector<std::string> arguments{fs::absolute(file_).string()};
-  for (auto& a : options_.run_arguments()) arguments.push_back(std::move(a));
+slurm::TaskSpec SweepCommand::task_spec(const SweepConfig& config, const SweepClock& clock) const {
+  slurm::TaskSpec task{.verb = "sweep", .arguments = {fs::absolute(file_).string()}};
+  for (auto& a : options_.run_arguments()) task.arguments.push_back(std::move(a));
   // The caps are the sweep's; each task, a sweep of its own, gets its share of them.
+  const std::uint64_t tasks = scale_out_.slurm_tasks();
   const auto share = [&](std::uint64_t cap) { return std::to_string((cap + tasks - 1) / tasks); };
-  if (config.sweep.max_runs) arguments.insert(arguments.end(), {"--max-runs", share(*config.sweep.max_runs)});
-  if (config.sweep.max_failures) arguments.insert(arguments.end(), {"--max-failures", share(*config.sweep.max_failures)});
-  arguments.push_back("--plain");
-  const std::int64_t deadline_ms = store::now_ms() + clock.left().count();
-  return scale_out_.run_on_slurm("sweep", session, config.campaign, std::move(arguments), deadline_ms, nullptr, progress, lost,
-                                 [&clock] { clock.save(); });
+  if (config.sweep.max_runs) task.arguments.insert(task.arguments.end(), {"--max-runs", share(*config.sweep.max_runs)});
+  if (config.sweep.max_failures) task.arguments.insert(task.arguments.end(), {"--max-failures", share(*config.sweep.max_failures)});
+  task.arguments.push_back("--plain");
+  task.deadline_ms = store::now_ms() + clock.left().count();
+  return task;
 }
 
 report::SweepSummary SweepCommand::summarize(store::Store& store, const SweepConfig& config, const std::string& id) const {
@@ -96,19 +79,19 @@ int SweepCommand::publish(store::Store& store, const SweepConfig& config, const 
   const std::string markdown = report::sweep_markdown(summary);
   std::cout << "\n" << markdown;
   bool reports_ok = true;
-  if (!markdown_file_.empty()) reports_ok &= write_report("sweep", markdown_file_, markdown);
-  if (!options_.json_file.empty()) reports_ok &= write_report("sweep", options_.json_file, report::sweep_json(summary).dump(2) + "\n");
-  if (!options_.junit_file.empty()) reports_ok &= write_report("sweep", options_.junit_file, report::sweep_junit(summary));
+  if (!markdown_file_.empty()) reports_ok &= write_report(*this, markdown_file_, markdown);
+  if (!options_.json_file.empty()) reports_ok &= write_report(*this, options_.json_file, report::sweep_json(summary).dump(2) + "\n");
+  if (!options_.junit_file.empty()) reports_ok &= write_report(*this, options_.junit_file, report::sweep_junit(summary));
   if (!html_dir_.empty()) {
     try {
       report::write_html_report(store, config.campaign.name, summary.signatures, html_dir_);
     } catch (const std::exception& e) {
-      std::cerr << "omnilink sweep: " << e.what() << "\n";
+      complain() << e.what() << "\n";
       reports_ok = false;
     }
   }
   const int code = report::sweep_exit_code(summary);
-  return reports_ok ? code : std::max(code, 2);
+  return reports_ok ? code : std::max(code, kExitIncomplete);
 }
 
 int SweepCommand::report_only(const SweepConfig& config) const {
@@ -116,17 +99,12 @@ int SweepCommand::report_only(const SweepConfig& config) const {
   try {
     auto store = store::Store::open_read_only(store_dir);
     const auto record = resume_id_.empty() ? store.latest_campaign(config.campaign.name) : store.campaign(resume_id_);
-    if (!record) {
-      std::cerr << "omnilink sweep: --report: " << store_dir.string() << " has no "
-                << (resume_id_.empty() ? "sweep named " + config.campaign.name : "sweep " + resume_id_) << "\n";
-      return kExitUsage;
-    }
-    if (const std::string why = plan_difference(nlohmann::json::parse(record->config_json), config.to_json()); !why.empty()) {
-      std::cerr << "omnilink sweep: --report: " << record->id << " is not a sweep of this file: " << why << "\n";
-      return kExitUsage;
-    }
-    const fs::path clock_file = sweep_clock_file(store_dir, record->id);
-    SweepClock clock = SweepClock::read(clock_file);
+    if (!record)
+      throw CommandError(kExitUsage, "--report: " + store_dir.string() + " has no " +
+                                         (resume_id_.empty() ? "sweep named " + config.campaign.name : "sweep " + resume_id_));
+    if (const std::string why = plan_difference(nlohmann::json::parse(record->config_json), config.to_json()); !why.empty())
+      throw CommandError(kExitUsage, "--report: " + record->id + " is not a sweep of this file: " + why);
+    SweepClock clock = SweepClock::read(sweep_clock_file(store_dir, record->id));
     SweepSource source(config, record->id, clock);
     source.prepare(store);
     report::SweepSummary summary = summarize(store, config, record->id);
@@ -138,14 +116,15 @@ int SweepCommand::report_only(const SweepConfig& config) const {
         first = first == 0 ? run.started_ms : std::min(first, run.started_ms);
         last = std::max(last, run.finished_ms);
       }
-    summary.spent = fs::exists(clock_file) ? clock.spent() : std::chrono::milliseconds(std::max<std::int64_t>(0, last - first));
-    summary.stop_reason = record->status != "finished" ? "interrupted" : !fs::exists(clock_file) ? "tasks" : source.stop_reason();
+    summary.spent = clock.kept() ? clock.spent() : std::chrono::milliseconds(std::max<std::int64_t>(0, last - first));
+    summary.stop_reason = source.ended_by(record->status == store::CampaignStatus::finished);
     const int code = publish(store, config, summary);
     std::cout << "\nsweep " << record->id << ": reported (exit " << code << ")\n";
     return code;
+  } catch (const CommandError&) {
+    throw;
   } catch (const std::runtime_error& e) {  // a store (StoreError) or a sweep clock that does not read
-    std::cerr << "omnilink sweep: --report: " << e.what() << "\n";
-    return kExitUsage;
+    throw CommandError(kExitUsage, std::string("--report: ") + e.what());
   }
 }
 
@@ -153,88 +132,77 @@ int SweepCommand::run() {
   campaign::LoadOptions load = options_.load_options();
   if (max_runs_) load.overrides.push_back("sweep.max_runs=" + std::to_string(*max_runs_));
   if (max_failures_) load.overrides.push_back("sweep.max_failures=" + std::to_string(*max_failures_));
-  SweepConfig config;
-  try {
-    // On --resume the stored clock holds the budget; --for or --until given again resets what is left.
-    config = load_sweep(file_, load, {for_, until_, resume_});
-  } catch (const campaign::CampaignFileError& e) {
-    std::cerr << "omnilink sweep: " << e.what() << "\n";
-    return kExitUsage;
-  }
-  if (!resume_id_.empty() && !resume_ && !report_) {
-    std::cerr << "omnilink sweep: --id names the sweep that --resume continues or --report reports\n";
-    return kExitUsage;
-  }
+  // On --resume the stored clock holds the budget; --for or --until given again resets what is left.
+  SweepConfig config = load_sweep(file_, load, {for_, until_, resume_});
+  if (!resume_id_.empty() && !resume_ && !report_)
+    throw CommandError(kExitUsage, "--id names the sweep that --resume continues or --report reports");
   bool resume = resume_;
   std::string resume_id = resume_id_;
-  if (!scale_out_.apply_shard("sweep", config.campaign) || !scale_out_.continue_shard(config.campaign, resume, resume_id)) return kExitUsage;
+  scale_out_.apply_shard(config.campaign);
+  scale_out_.continue_shard(config.campaign, resume, resume_id);
   if (report_) return report_only(config);
-  const nlohmann::json effective = config.to_json();
-  auto session = CampaignSession::open({"sweep", &config.campaign, effective, resume, resume_id, plan_difference});
-  if (!session) return kExitUsage;
-  const std::string id = session->id();
+  campaign::Session session = campaign::Session::open({"sweep", &config.campaign, config.to_json(), resume, resume_id, plan_difference});
+  const std::string id = session.id();
 
   std::optional<SweepClock> clock;
   try {
     clock = SweepClock::start(sweep_clock_file(config.campaign.store, id), config.sweep.budget, resume, for_ || until_);
   } catch (const std::runtime_error& e) {
-    std::cerr << "omnilink sweep: " << e.what() << "\n";
-    return kExitUsage;
+    throw CommandError(kExitUsage, e.what());
   }
   const auto left_s = std::chrono::duration_cast<std::chrono::seconds>(clock->left()).count();
   // Decided before the sweep writes anything: the free space it found is what it may not take.
   const bool default_quota = !config.sweep.store_quota;
   const std::uint64_t quota = default_quota ? default_store_quota(config.campaign.store) : *config.sweep.store_quota;
-  session->print_header(std::cout, "configurations: " + std::to_string(config.configurations.size()) + " over " +
-                                       std::to_string(config.campaign.targets.size()) + " target(s); budget left " +
-                                       std::to_string(std::max<long long>(0, left_s)) + " s; store quota " + size_text(quota) +
-                                       (default_quota ? " (the store's size plus half the free space; store_quota sets one)" : ""));
+  session.print_header(std::cout, "configurations: " + std::to_string(config.configurations.size()) + " over " +
+                                      std::to_string(config.campaign.targets.size()) + " target(s); budget left " +
+                                      std::to_string(std::max<long long>(0, left_s)) + " s; store quota " + size_text(quota) +
+                                      (default_quota ? " (the store's size plus half the free space; store_quota sets one)" : ""));
   campaign::Progress progress(std::cout, !options_.plain && ::isatty(STDOUT_FILENO) == 1, /*open_ended=*/true);
   SweepSource source(config, id, *clock);
+  const auto executor = scale_out_.executor(session, source, task_spec(config, *clock), progress);
   std::optional<bool> ran;
-  std::vector<std::string> lost;
-  if (scale_out_.on_slurm()) {
-    ran = run_on_slurm(*session, config, *clock, progress, lost);
-    if (ran) source.prepare(session->store());  // the shares, from the runs the tasks delivered
-  } else {
-    ran = session->run(source, progress);
+  try {
+    ran = session.run(*executor);
+    if (scale_out_.on_slurm()) source.prepare(session.store());  // the shares, from the runs the tasks delivered
+  } catch (const campaign::SessionFailed& e) {  // the runs stored so far stay; the resume line below says how to go on
+    complain() << e.what() << "\n";
   }
   bool clock_saved = true;
   try {
     clock->save();
   } catch (const std::runtime_error& e) {  // a full disk: the clock keeps its last save, a few seconds old
-    std::cerr << "omnilink sweep: " << e.what() << "\n";
+    complain() << e.what() << "\n";
     clock_saved = false;
   }
   if (!ran || !clock_saved) {
     // The runs stored so far stay; what was in flight runs again on resume.
     std::cout << "\nsweep " << id << ": INTERRUPTED; continue it with: "
               << shell_command_line(resume_command(config.campaign.store, id)) << " (exit 2)\n";
-    return 2;
+    return kExitIncomplete;
   }
   const bool completed = *ran;
 
-  report::SweepSummary summary = summarize(session->store(), config, id);
+  report::SweepSummary summary = summarize(session.store(), config, id);
   summary.shares = source.shares();
   summary.spent = clock->spent();
-  // Tasks on Slurm may all end before the budget and caps do (each with its share of the caps).
-  summary.stop_reason = !completed ? "interrupted" : source.stop_reason().empty() ? "tasks" : source.stop_reason();
-  summary.missing_tasks = lost;
+  summary.stop_reason = source.ended_by(completed);
+  summary.missing_tasks = executor->missing();
   // What the sweep dropped as its runs finished, then what pruning to the quota removed.
   summary.retention = source.dropped();
   summary.retention.quota = quota;
   summary.retention.default_quota = default_quota;
   try {
-    const PruneReport pruned = prune_store(session->store(), {quota, config.sweep.evidence_runs, false});
+    const PruneReport pruned = prune_store(session.store(), {quota, config.sweep.evidence_runs, false});
     summary.retention.size_before = pruned.size_before;
     summary.retention.freed += pruned.freed;
     summary.retention.pruned.insert(summary.retention.pruned.end(), pruned.pruned.begin(), pruned.pruned.end());
     summary.retention.quota_met = pruned.quota_met;
     summary.retention.evidence = pruned.evidence;
   } catch (const fs::filesystem_error& e) {
-    std::cerr << "omnilink sweep: retention: " << e.what() << "\n";
+    complain() << "retention: " << e.what() << "\n";
   }
-  const int code = publish(session->store(), config, summary);
+  const int code = publish(session.store(), config, summary);
   const int verdict = report::sweep_exit_code(summary);
   std::cout << "\nsweep " << id << ": "
             << (completed ? verdict == 0 ? "nothing new" : verdict == 1 ? "NEW OR REGRESSED SIGNATURES" : "some runs have no verdict"

@@ -31,16 +31,14 @@ class SweepCommand : public Command {
 
  private:
   std::vector<std::string> resume_command(const std::filesystem::path& store, const std::string& sweep_id) const;
-  // Runs the session's sweep as Slurm tasks until the clock's budget ends; `lost` gets the tasks
-  // that delivered nothing. Nullopt after printing why it could not.
   // The report's parts every sweep has, read from the store: the sweep, its runs, its signatures.
   report::SweepSummary summarize(store::Store& store, const sweep::SweepConfig& config, const std::string& id) const;
   // Prints the report and writes the files asked for; the exit code (2 at least when a file could not be written).
   int publish(store::Store& store, const sweep::SweepConfig& config, const report::SweepSummary& summary) const;
   // --report: the report of a sweep already in the store, running nothing.
   int report_only(const sweep::SweepConfig& config) const;
-  std::optional<bool> run_on_slurm(CampaignSession& session, const sweep::SweepConfig& config, const sweep::SweepClock& clock,
-                                   campaign::Progress& progress, std::vector<std::string>& lost) const;
+  // What each Slurm task runs: the sweep's file and options, its share of the caps, and the deadline.
+  slurm::TaskSpec task_spec(const sweep::SweepConfig& config, const sweep::SweepClock& clock) const;
 
   std::string file_;
   CampaignOptions options_;

@@ -50,14 +50,7 @@ void TraceCommand::add_to(CLI::App& app) {
   stats_->add_flag("--json", json_, "Print the summary as JSON");
 }
 
-int TraceCommand::run() {
-  try {
-    return show_->parsed() ? show() : stats();
-  } catch (const trace::RunDirError& e) {
-    std::cerr << "omnilink trace: " << e.what() << "\n";
-    return kExitUsage;
-  }
-}
+int TraceCommand::run() { return show_->parsed() ? show() : stats(); }
 
 int TraceCommand::show() {
   const trace::RunDir run = trace::RunDir::open(run_dir_);
@@ -73,7 +66,7 @@ int TraceCommand::show() {
       ++shown;
     }
     if (reader.error()) {
-      std::cerr << "error: " << reader.error()->describe() << "\n";
+      complain() << reader.error()->describe() << "\n";
       code = kExitProblem;
     }
   }

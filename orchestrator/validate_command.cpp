@@ -53,14 +53,14 @@ int ValidateCommand::run() {
   // Several runs (imported histories, a sweep's many small traces): one line each and a summary;
   // the exit code is the worst of theirs (error 3, unknown 2, fail 1, pass 0).
   const bool one = run_dirs_.size() == 1;
-  std::map<std::string, std::size_t> counts;
+  std::map<validation::Verdict, std::size_t> counts;
   nlohmann::json all = nlohmann::json::array();
   int exit_code = 0;
   for (const std::string& run_dir : run_dirs_) {
     options_.run_dir = run_dir;
     const validation::ValidationResult result = validation::validate_run(options_);
     // A run directory's failure gets its replay files; a history file has no recording to replay.
-    if (result.verdict == "fail" && !validation::is_history_file(run_dir)) campaign::write_failure_replay_files(run_dir, run_dir, result);
+    if (result.verdict == validation::Verdict::fail && !validation::is_history_file(run_dir)) campaign::write_failure_replay_files(run_dir, run_dir, result);
     ++counts[result.verdict];
     exit_code = std::max(exit_code, result.exit_code());
     if (json_) {
@@ -76,7 +76,7 @@ int ValidateCommand::run() {
     std::cout << (one ? all[0] : all).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else if (!one) {
     std::cout << run_dirs_.size() << " runs:";
-    for (const char* verdict : {"pass", "fail", "unknown", "error"}) std::cout << " " << verdict << " " << counts[verdict];
+    for (const validation::Verdict verdict : validation::kVerdicts) std::cout << " " << verdict << " " << counts[verdict];
     std::cout << "\n";
   }
   return exit_code;

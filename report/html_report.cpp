@@ -127,7 +127,7 @@ std::string index_page(const std::string& name, const std::vector<CampaignPoint>
   for (std::size_t i = 0; i < points.size(); ++i) {
     const auto& p = points[i];
     b << "<tr>" << td_num(static_cast<double>(i + 1)) << "<td>" << code(p.campaign.id) << "</td>" << td(utc_time(p.campaign.created_ms))
-      << td(p.campaign.status) << td_num(static_cast<double>(p.runs)) << td_num(static_cast<double>(p.failures))
+      << td(to_string(p.campaign.status)) << td_num(static_cast<double>(p.runs)) << td_num(static_cast<double>(p.failures))
       << td_num(static_cast<double>(p.crashed)) << td_num(static_cast<double>(p.without_verdict)) << td(duration(p.spent_ms))
       << td_num(p.runs_per_hour()) << "</tr>\n";
   }

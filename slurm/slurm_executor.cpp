@@ -14,6 +14,7 @@
 #include "store/merge.hpp"
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
+#include "campaign/session.hpp"
 #include "platform/subprocess.hpp"
 
 namespace omnilink::slurm {
@@ -67,7 +68,8 @@ struct SlurmExecutor::State {
   store::Store& store;
   std::string id;
   const store::CampaignLock& lock;
-  SlurmClient client;
+  campaign::RunSource& source;
+  std::optional<SlurmClient> client;  // found when the executor runs
   TaskSpec spec;
   SlurmSettings settings;
   campaign::Progress& progress;
@@ -176,7 +178,7 @@ struct SlurmExecutor::State {
     if (indices.empty()) return;
     std::size_t runs = 0;
     for (auto i : indices) runs += tasks[i].run_ids.size();
-    const std::string job = client.submit({.script = script(),
+    const std::string job = client->submit({.script = script(),
                                            .indices = indices,
                                            .concurrency = settings.concurrency,
                                            .job_name = "omnilink-" + id,
@@ -249,7 +251,7 @@ struct SlurmExecutor::State {
       if (!tasks[i].settled && !tasks[i].job.empty()) in_flight[tasks[i].job].push_back(i);
     std::map<std::string, std::map<std::uint32_t, TaskState>> by_job;
     const auto started = Clock::now();
-    for (const auto& [job, indices] : in_flight) by_job[job] = client.tasks(job, indices);
+    for (const auto& [job, indices] : in_flight) by_job[job] = client->tasks(job, indices);
     spent.poll_s += std::chrono::duration<double>(Clock::now() - started).count();
     ++spent.polls;
     for (std::uint32_t i = 0; i < tasks.size(); ++i) {
@@ -260,7 +262,7 @@ struct SlurmExecutor::State {
       if (found != known->second.end() && !found->second.ended()) {
         if (found->second.state == "PENDING" && budget_over()) {
           // A sweep's task that a busy cluster did not start before the deadline has nothing to do.
-          client.cancel({t.job + "_" + std::to_string(i)});
+          client->cancel({t.job + "_" + std::to_string(i)});
           failed(i, "Slurm job " + t.job + ": still pending" + (found->second.reason.empty() ? "" : " (" + found->second.reason + ")") +
                         " when the budget ended; cancelled", again);
           continue;
@@ -328,7 +330,7 @@ struct SlurmExecutor::State {
     std::vector<std::string> jobs;
     for (const Task& t : tasks)
       if (!t.settled && !t.job.empty() && std::find(jobs.begin(), jobs.end(), t.job) == jobs.end()) jobs.push_back(t.job);
-    client.cancel(jobs);
+    client->cancel(jobs);
     // Cancelled, not failed: `--resume` submits these tasks afresh, with all their attempts.
     for (Task& t : tasks)
       if (!t.settled) {
@@ -343,11 +345,11 @@ struct SlurmExecutor::State {
   }
 };
 
-SlurmExecutor::SlurmExecutor(const campaign::CampaignConfig& config, store::Store& store, const std::string& campaign_id,
-                             const store::CampaignLock& campaign_lock, SlurmClient client, TaskSpec task, SlurmSettings settings,
+SlurmExecutor::SlurmExecutor(campaign::Session& session, campaign::RunSource& source, TaskSpec task, SlurmSettings settings,
                              campaign::Progress& progress)
-    : state_(new State{config, store, campaign_id, campaign_lock, std::move(client), std::move(task), settings, progress,
-                       fs::absolute(config.store), slurm_dir(fs::absolute(config.store), campaign_id), {}, {}, {}}) {
+    : state_(new State{session.config(), session.store(), session.id(), session.lock(), source, std::nullopt, std::move(task),
+                       std::move(settings), progress, fs::absolute(session.config().store),
+                       slurm_dir(fs::absolute(session.config().store), session.id()), {}, {}, {}}) {
   State& s = *state_;
   s.spec.campaign = s.id;
   s.spec.delivery_dir = s.dir / "delivered";
@@ -355,10 +357,22 @@ SlurmExecutor::SlurmExecutor(const campaign::CampaignConfig& config, store::Stor
 
 SlurmExecutor::~SlurmExecutor() = default;
 
-const std::vector<std::string>& SlurmExecutor::lost_tasks() const { return state_->lost; }
+std::vector<std::string> SlurmExecutor::missing() const { return state_->lost; }
 
 bool SlurmExecutor::run() {
   State& s = *state_;
+  std::string why;
+  s.client = SlurmClient::find(why);
+  if (!s.client) throw SlurmError(why);
+  if (s.spec.omnilink.empty()) {
+    // Every node runs the coordinator's own executable, at the same path on the shared file system.
+    std::error_code ec;
+    s.spec.omnilink = fs::read_symlink("/proc/self/exe", ec);
+    if (ec) throw SlurmError("cannot tell where omnilink itself is (/proc/self/exe: " + ec.message() + ")");
+  }
+  // A campaign's plan is in the store before it is split into tasks; a sweep's runs are drawn by
+  // its tasks as they go.
+  if (!s.spec.sweep()) s.source.prepare(s.store);
   StopSignals signals;
   s.spec.shard_count = s.shard_count();
   s.plan_tasks(s.spec.shard_count);
@@ -393,7 +407,7 @@ bool SlurmExecutor::run() {
     s.merge_deliveries(again);
     if (Clock::now() >= next_watch) {
       s.watch(again);
-      if (s.settings.on_poll) s.settings.on_poll();
+      s.source.tick();  // a sweep saves its clock: a coordinator killed outright loses at most a few seconds
       next_watch = Clock::now() + s.settings.poll;
     }
     s.submit(again);

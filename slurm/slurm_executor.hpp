@@ -19,14 +19,13 @@
 #pragma once
 
 #include <chrono>
-#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "campaign/campaign_file.hpp"
-#include "store/campaign_lock.hpp"
+#include "campaign/executor.hpp"
 #include "campaign/progress.hpp"
-#include "store/store.hpp"
+#include "campaign/run_source.hpp"
 #include "slurm/slurm_client.hpp"
 #include "slurm/task_spec.hpp"
 
@@ -41,30 +40,29 @@ struct SlurmSettings {
   // How long a task Slurm says has ended may take to show its delivery: a shared file system's
   // directory cache can hide a new entry for a few seconds (NFS's acdirmin is 30 s at most).
   std::chrono::milliseconds delivery_grace{15'000};
-  // Called after each look at Slurm (every `poll`): a sweep saves its clock there, so that a
-  // coordinator killed outright loses at most that much of its budget's accounting.
-  std::function<void()> on_poll;
 };
 
-class SlurmExecutor {
+class SlurmExecutor final : public campaign::Executor {
  public:
-  /// `campaign_lock`: the coordinator's lock on the campaign, held for as long as it runs.
-  /// `task`: the spec every task runs (its campaign, shard count and delivery directory are set here).
-  SlurmExecutor(const campaign::CampaignConfig& config, store::Store& store, const std::string& campaign_id,
-                const store::CampaignLock& campaign_lock, SlurmClient client, TaskSpec task, SlurmSettings settings,
+  /// Coordinates the session's campaign (holding its lock for as long as it runs) with runs from
+  /// `source`: a campaign's plan, added to the store before the split; a sweep's, ticked on every
+  /// look at Slurm so that it saves its clock. `task`: the spec every task runs (its campaign,
+  /// shard count and delivery directory are set here; the executable, when empty, is this one).
+  SlurmExecutor(campaign::Session& session, campaign::RunSource& source, TaskSpec task, SlurmSettings settings,
                 campaign::Progress& progress);
-  ~SlurmExecutor();
+  ~SlurmExecutor() override;
   SlurmExecutor(const SlurmExecutor&) = delete;
   SlurmExecutor& operator=(const SlurmExecutor&) = delete;
 
+  std::string name() const override { return "--executor slurm"; }
   /// Runs every task not merged yet to its end. False when interrupted by SIGINT/SIGTERM (the
-  /// array cancelled). Throws SlurmError when Slurm refuses the array, store::StoreError, and
-  /// std::runtime_error for a campaign that was started without Slurm.
-  bool run();
+  /// array cancelled). Throws SlurmError when Slurm's commands are missing or refuse the array,
+  /// store::StoreError, and std::runtime_error for a campaign that was started without Slurm.
+  bool run() override;
 
   /// A sweep's tasks that ended without delivering what they ran, each with why and its log: those
   /// runs are missing from the sweep. (A campaign's records its runs as `error` instead.)
-  const std::vector<std::string>& lost_tasks() const;
+  std::vector<std::string> missing() const override;
 
  private:
   struct State;

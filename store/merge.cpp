@@ -293,7 +293,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   for (const auto& run : store.runs(report.campaign)) report.pending += !final_status(run);
   for (std::uint32_t i = 0; i < count; ++i)
     if (!done.contains(i)) report.shards_missing.push_back(i);
-  if (!held) store.set_campaign_status(report.campaign, report.pending == 0 && report.shards_missing.empty() ? "finished" : "interrupted");
+  if (!held) store.set_campaign_status(report.campaign, report.pending == 0 && report.shards_missing.empty() ? CampaignStatus::finished : CampaignStatus::interrupted);
   return report;
 }
 

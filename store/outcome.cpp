@@ -4,32 +4,36 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/enum_names.hpp"
+
 namespace omnilink::store {
 
-std::string to_string(Outcome outcome) {
-  switch (outcome) {
-    case Outcome::pass: return "pass";
-    case Outcome::fail: return "fail";
-    case Outcome::unknown: return "unknown";
-    case Outcome::crashed: return "crashed";
-    case Outcome::timeout: return "timeout";
-    case Outcome::bad_trace: return "bad-trace";
-    case Outcome::error: return "error";
-    case Outcome::interrupted: return "interrupted";
-  }
-  return "unknown";
-}
+namespace {
+constexpr platform::EnumNames<Outcome, 8> kOutcomeNames{{{
+    {Outcome::pass, "pass"},
+    {Outcome::fail, "fail"},
+    {Outcome::unknown, "unknown"},
+    {Outcome::crashed, "crashed"},
+    {Outcome::timeout, "timeout"},
+    {Outcome::bad_trace, "bad-trace"},
+    {Outcome::error, "error"},
+    {Outcome::interrupted, "interrupted"},
+}}};
+static_assert(kOutcomeNames.names.size() == kOutcomes.size());
+}  // namespace
+
+std::string to_string(Outcome outcome) { return kOutcomeNames.name(outcome); }
 
 std::ostream& operator<<(std::ostream& out, Outcome outcome) { return out << to_string(outcome); }
 
 void to_json(nlohmann::json& j, Outcome outcome) { j = to_string(outcome); }
 
 Outcome outcome(const RunRecord& run) {
-  if (run.validation && run.validation->verdict == "fail") return Outcome::fail;
+  if (run.validation && run.validation->verdict == validation::Verdict::fail) return Outcome::fail;
   if (run.status == RunStatus::ok) {
     if (!run.validation) return Outcome::interrupted;
-    if (run.validation->verdict == "pass") return Outcome::pass;
-    if (run.validation->verdict == "error") return Outcome::error;
+    if (run.validation->verdict == validation::Verdict::pass) return Outcome::pass;
+    if (run.validation->verdict == validation::Verdict::error) return Outcome::error;
     return Outcome::unknown;
   }
   if (run.status == RunStatus::crashed) return Outcome::crashed;

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/campaign_file.hpp"
+#include "campaign/harness_status.hpp"
 #include "campaign/recording.hpp"
 #include "campaign/run_plan.hpp"
 #include "store/run_record_file.hpp"
@@ -34,13 +35,8 @@ void read_back_harness(RunRecord& run) {
   run.detail = "rebuilt from the run directory";
   try {
     const trace::RunMeta meta = trace::read_run_meta(trace::RunLayout(dir).meta());
-    const std::string& s = meta.exit_status;
-    // "interrupted": stopped by SIGINT/SIGTERM, the campaign's own stop; --resume runs it again.
-    run.status = s == "ok" || s == "stopped" ? RunStatus::ok
-                 : s == "error"                ? RunStatus::error
-                 : s == "interrupted"          ? RunStatus::interrupted
-                                               : RunStatus::crashed;
-    if (s == "running") run.detail += " (meta.json says running: the harness was killed)";
+    run.status = campaign::status_from_meta(meta.exit_status);
+    if (meta.exit_status == "running") run.detail += " (meta.json says running: the harness was killed)";
     if (meta.exit_signal) run.exit_signal = *meta.exit_signal;
     else if (auto code = meta.json["exit"].find("code"); code != meta.json["exit"].end() && code->is_number_integer()) run.exit_code = code->get<int>();
     run.started_ms = meta.json.value("start_time_unix_ns", std::int64_t{0}) / 1'000'000;
@@ -80,7 +76,7 @@ std::optional<ValidationRecord> read_back_validation(RunRecord& run, const std::
   v.states_distinct = r->states_distinct;
   v.operations = r->operations;
   v.linearized = r->linearized;
-  if (v.verdict == "fail") v.frontier_summary = "FAIL: " + v.reason + " (rebuilt index: see validation/result.json)";
+  if (v.verdict == validation::Verdict::fail) v.frontier_summary = "FAIL: " + v.reason + " (rebuilt index: see validation/result.json)";
   std::error_code ec;
   const auto written = fs::last_write_time(validation::result_file(run.dir), ec);
   v.created_ms = ec ? now_ms()
@@ -183,13 +179,15 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
   }
   FoundCampaign found;
   found.seq = record.value("seq", std::int64_t{0});
-  found.campaign = {id, record.value("name", ""), record.value("file", ""), record["config"].dump(), "interrupted",
+  found.campaign = {id, record.value("name", ""), record.value("file", ""), record["config"].dump(), CampaignStatus::interrupted,
                     record.value("created_ms", std::int64_t{0}), 0};
   if (const auto status = record.find("status"); status != record.end() && status->is_string()) {
-    found.status_known = true;
-    // "running" here is a session that died: nothing runs while the index is missing.
-    found.campaign.status = *status == "running" ? "interrupted" : status->get<std::string>();
-    found.campaign.finished_ms = found.campaign.status == "finished" ? record.value("finished_ms", std::int64_t{0}) : 0;
+    const std::optional<CampaignStatus> known = parse_campaign_status(status->get<std::string>());
+    found.status_known = known.has_value();
+    // "running" here is a session that died: nothing runs while the index is missing. A status
+    // that is none is read as no status (decided from the runs below).
+    found.campaign.status = known == CampaignStatus::finished ? CampaignStatus::finished : CampaignStatus::interrupted;
+    found.campaign.finished_ms = found.campaign.status == CampaignStatus::finished ? record.value("finished_ms", std::int64_t{0}) : 0;
     if (const auto ended = record.find("ended_seq"); ended != record.end() && ended->is_number_integer())
       found.campaign.ended_seq = ended->get<std::int64_t>();
   }
@@ -243,7 +241,7 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
         (!r.run.validation && status != RunStatus::error))
       all_final = false;
   }
-  if (!found.status_known && all_final && !found.runs.empty()) found.campaign.status = "finished";
+  if (!found.status_known && all_final && !found.runs.empty()) found.campaign.status = CampaignStatus::finished;
   return found;
 }
 
@@ -271,6 +269,8 @@ void index_campaigns(Store& store, std::vector<FoundCampaign>& found) {
 
 RebuildReport rebuild_index(const fs::path& given) {
   const fs::path store_dir = fs::absolute(given);  // run directories are indexed by absolute path, as omnilink writes them
+  // A store is its directory: a rebuild never makes one where there was none (a mistyped path).
+  if (!fs::is_directory(store_dir)) throw StoreError(store_dir.string() + ": no such directory, so no store to rebuild");
   if (has_index(store_dir)) throw StoreError(index_file(store_dir).string() + " is an index already; rebuild makes one only where it is missing or empty");
   // Built aside and linked into place whole: a rebuild that dies leaves no half index, and one
   // made meanwhile by another omnilink is never replaced.

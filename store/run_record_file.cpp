@@ -21,7 +21,9 @@ using Fields = platform::JsonFields<StoreError>;
 
 ValidationRecord read_validation(const Fields& f) {
   ValidationRecord v;
-  v.verdict = f.text("verdict");
+  const std::string verdict = f.text("verdict");
+  if (const auto parsed = validation::parse_verdict(verdict)) v.verdict = *parsed;
+  else f.fail("verdict", "'" + verdict + "' is no verdict");
   v.reason = f.text("reason");
   v.spec = f.text("spec");
   v.duration_ms = f.int64("duration_ms");

@@ -1,9 +1,7 @@
 #include "store/store.hpp"
 
-#include <bit>
 #include <chrono>
 #include <cstdlib>
-#include <thread>
 #include <utility>
 
 #include <unistd.h>
@@ -12,16 +10,17 @@
 #include <ostream>
 
 #include <nlohmann/json.hpp>
-#include <sqlite3.h>
 
 #include "store/run_record_file.hpp"
+#include "store/sqlite.hpp"
+#include "platform/enum_names.hpp"
 #include "platform/json_file.hpp"
 #include "trace/run_layout.hpp"
 
 namespace omnilink::store {
 
 namespace {
-constexpr std::array<std::pair<RunStatus, std::string_view>, 8> kRunStatusNames{{
+constexpr platform::EnumNames<RunStatus, 8> kRunStatusNames{{{
     {RunStatus::pending, "pending"},
     {RunStatus::running, "running"},
     {RunStatus::ok, "ok"},
@@ -30,25 +29,30 @@ constexpr std::array<std::pair<RunStatus, std::string_view>, 8> kRunStatusNames{
     {RunStatus::bad_trace, "bad-trace"},
     {RunStatus::error, "error"},
     {RunStatus::interrupted, "interrupted"},
-}};
+}}};
+static_assert(kRunStatusNames.names.size() == kRunStatuses.size());
+
+constexpr platform::EnumNames<CampaignStatus, 3> kCampaignStatusNames{{{
+    {CampaignStatus::running, "running"},
+    {CampaignStatus::interrupted, "interrupted"},
+    {CampaignStatus::finished, "finished"},
+}}};
+static_assert(kCampaignStatusNames.names.size() == kCampaignStatuses.size());
 }  // namespace
 
-std::string to_string(RunStatus status) {
-  for (const auto& [s, name] : kRunStatusNames)
-    if (s == status) return std::string(name);
-  return "error";
-}
-
-std::optional<RunStatus> parse_run_status(std::string_view name) {
-  for (const auto& [s, n] : kRunStatusNames)
-    if (n == name) return s;
-  return std::nullopt;
-}
-
+std::string to_string(RunStatus status) { return kRunStatusNames.name(status); }
+std::optional<RunStatus> parse_run_status(std::string_view name) { return kRunStatusNames.parse(name); }
 std::ostream& operator<<(std::ostream& out, RunStatus status) { return out << to_string(status); }
-
 void to_json(nlohmann::json& j, RunStatus status) { j = to_string(status); }
+
+std::string to_string(CampaignStatus status) { return kCampaignStatusNames.name(status); }
+std::optional<CampaignStatus> parse_campaign_status(std::string_view name) { return kCampaignStatusNames.parse(name); }
+std::ostream& operator<<(std::ostream& out, CampaignStatus status) { return out << to_string(status); }
+void to_json(nlohmann::json& j, CampaignStatus status) { j = to_string(status); }
 namespace fs = std::filesystem;
+using sqlite::Connection;
+using sqlite::Statement;
+using sqlite::Transaction;
 
 namespace {
 
@@ -56,178 +60,10 @@ constexpr const char* kDatabaseFile = "omnilink.db";
 // In every campaign directory: what the campaign was (its id, name, file and configuration), so
 // the directory says whose it is and an index can be rebuilt from it.
 constexpr const char* kCampaignFile = "campaign.json";
-// How long a statement waits for another process's write transaction before failing: long enough
-// for any of the store's short transactions, even on a loaded machine.
-constexpr int kBusyTimeoutMs = 30'000;
-
-// SQLite integers are signed 64-bit. Unsigned 64-bit values (seeds above all, which use the whole
-// range) are stored as the int64 with the same bits and read back the same way, so every value
-// round-trips; a seed >= 2^63 therefore looks negative to other SQLite clients.
-std::int64_t to_sql(std::uint64_t value) { return std::bit_cast<std::int64_t>(value); }
-std::uint64_t from_sql(std::int64_t value) { return std::bit_cast<std::uint64_t>(value); }
-
 template <class T>
 nlohmann::json json_or_null(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
-
-// "file:" URI of a path, for SQLite's URI parameters: the characters a URI gives meaning to are
-// percent-encoded.
-std::string file_uri(const fs::path& path) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string uri = "file:";
-  for (const unsigned char c : fs::absolute(path).string()) {
-    if (c == '%' || c == '?' || c == '#' || c < 0x20 || c >= 0x7f) {
-      uri += '%';
-      uri += kHex[c >> 4];
-      uri += kHex[c & 15];
-    } else {
-      uri += static_cast<char>(c);
-    }
-  }
-  return uri;
-}
-
-// An open database connection, closed on destruction.
-class Connection {
- public:
-  enum class Mode { create, existing, read_only, immutable };
-
-  Connection(fs::path path, Mode mode) : path_(std::move(path)) {
-    // immutable: a read-only file system, where SQLite cannot make the WAL index it needs to read
-    // a WAL database; the file is then read as it is, without locks.
-    const int flags = mode == Mode::create     ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
-                      : mode == Mode::existing ? SQLITE_OPEN_READWRITE
-                                               : SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
-    const std::string name = mode == Mode::immutable ? file_uri(path_) + "?immutable=1"
-                             : mode == Mode::read_only ? file_uri(path_)
-                                                       : path_.string();
-    const int rc = sqlite3_open_v2(name.c_str(), &db_, flags, nullptr);
-    if (rc != SQLITE_OK) {
-      // sqlite3_open_v2 allocates a handle (carrying the message) even when it fails.
-      const std::string message = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
-      sqlite3_close(db_);
-      throw StoreError(path_.string() + ": cannot open: " + message);
-    }
-    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
-  }
-  ~Connection() { sqlite3_close(db_); }
-  Connection(Connection&& other) noexcept : path_(std::move(other.path_)), db_(std::exchange(other.db_, nullptr)) {}
-  Connection(const Connection&) = delete;
-  Connection& operator=(const Connection&) = delete;
-
-  sqlite3* handle() const { return db_; }
-  const fs::path& path() const { return path_; }
-
-  [[noreturn]] void fail(const std::string& what) const {
-    throw StoreError(path_.string() + ": " + what + ": " + sqlite3_errmsg(db_));
-  }
-  // Runs statements that return nothing the caller needs (pragmas, DDL, BEGIN/COMMIT).
-  void exec(const std::string& sql) {
-    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, nullptr) != SQLITE_OK) fail("cannot run `" + sql + "`");
-  }
-
- private:
-  fs::path path_;
-  sqlite3* db_ = nullptr;
-};
-
-// A prepared statement. Parameters are bound in order with bind(); rows are read with step() and
-// the column getters, which also take the columns in order (next_column_ counts), so a reader is
-// written in the same order as its SELECT list.
-class Statement {
- public:
-  Statement(Connection& db, const std::string& sql) : db_(db) {
-    if (sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr) != SQLITE_OK) db.fail("cannot prepare `" + sql + "`");
-  }
-  ~Statement() { sqlite3_finalize(stmt_); }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
-
-  Statement& bind(std::int64_t value) { return check_bind(sqlite3_bind_int64(stmt_, ++next_param_, value)); }
-  Statement& bind(std::uint64_t value) { return bind(to_sql(value)); }
-  Statement& bind(std::uint32_t value) { return bind(static_cast<std::int64_t>(value)); }
-  Statement& bind(int value) { return bind(static_cast<std::int64_t>(value)); }
-  Statement& bind(bool value) { return bind(static_cast<std::int64_t>(value ? 1 : 0)); }
-  Statement& bind(const std::string& value) {
-    return check_bind(sqlite3_bind_text(stmt_, ++next_param_, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT));
-  }
-  template <class T>
-  Statement& bind(const std::optional<T>& value) {
-    if (value) return bind(*value);
-    return check_bind(sqlite3_bind_null(stmt_, ++next_param_));
-  }
-
-  // Advances to the next row; false when there is none.
-  bool step() {
-    next_column_ = 0;
-    const int rc = sqlite3_step(stmt_);
-    if (rc == SQLITE_ROW) return true;
-    if (rc == SQLITE_DONE) return false;
-    db_.fail("cannot run `" + std::string(sqlite3_sql(stmt_)) + "`");
-  }
-  // Runs a statement that returns no rows; the number of rows it changed.
-  int run() {
-    step();
-    return sqlite3_changes(db_.handle());
-  }
-  // Makes the statement ready to be bound and run again.
-  void reset() {
-    sqlite3_reset(stmt_);
-    next_param_ = 0;
-  }
-
-  std::int64_t int64() { return sqlite3_column_int64(stmt_, next_column_++); }
-  std::uint64_t uint64() { return from_sql(int64()); }
-  std::uint32_t uint32() { return static_cast<std::uint32_t>(int64()); }
-  int int32() { return static_cast<int>(int64()); }
-  std::string text() {
-    const int column = next_column_++;
-    const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
-    return data == nullptr ? std::string() : std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
-  }
-  // The next column through `get` (one of the getters above), or nullopt when it is NULL.
-  template <class T>
-  std::optional<T> optional(T (Statement::*get)()) {
-    if (sqlite3_column_type(stmt_, next_column_) == SQLITE_NULL) {
-      ++next_column_;
-      return std::nullopt;
-    }
-    return (this->*get)();
-  }
-
- private:
-  Statement& check_bind(int rc) {
-    if (rc != SQLITE_OK) db_.fail("cannot bind parameter " + std::to_string(next_param_));
-    return *this;
-  }
-
-  Connection& db_;
-  sqlite3_stmt* stmt_ = nullptr;
-  int next_param_ = 0;
-  int next_column_ = 0;
-};
-
-// BEGIN IMMEDIATE ... COMMIT, rolled back when left without commit() (an exception). IMMEDIATE
-// takes the write lock up front, so a process waiting for another one's write waits here, under the
-// busy timeout, instead of failing with SQLITE_BUSY when a read transaction tries to become a write.
-class Transaction {
- public:
-  explicit Transaction(Connection& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
-  ~Transaction() {
-    if (!committed_) sqlite3_exec(db_.handle(), "ROLLBACK", nullptr, nullptr, nullptr);
-  }
-  Transaction(const Transaction&) = delete;
-  Transaction& operator=(const Transaction&) = delete;
-  void commit() {
-    db_.exec("COMMIT");
-    committed_ = true;
-  }
-
- private:
-  Connection& db_;
-  bool committed_ = false;
-};
 
 // Schema version 2. runs.ord numbers runs in insertion order (plan order within a campaign).
 // validations.id is an explicit INTEGER PRIMARY KEY (an alias of the rowid) so that VACUUM cannot
@@ -332,20 +168,6 @@ void require_index(const fs::path& store) {
     throw StoreError("no store at " + store.string() + " (" + kDatabaseFile + " missing)" + orphan_note(store));
 }
 
-// Switching a new database to WAL needs an exclusive lock, and SQLite reports a process opening
-// the same new store at that moment as SQLITE_BUSY at once rather than through the busy handler:
-// so the switch is retried here, for as long as the busy timeout. (Once the file is in WAL mode,
-// which is persistent, the pragma changes nothing and takes no such lock.)
-void enable_wal(Connection& db) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
-  for (;;) {
-    const int rc = sqlite3_exec(db.handle(), "PRAGMA journal_mode=WAL", nullptr, nullptr, nullptr);
-    if (rc == SQLITE_OK) return;
-    if (rc != SQLITE_BUSY || std::chrono::steady_clock::now() >= deadline) db.fail("cannot switch to WAL mode");
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-}
-
 int user_version(Connection& db) {
   Statement s(db, "PRAGMA user_version");
   s.step();
@@ -402,7 +224,9 @@ CampaignRecord read_campaign(Statement& s) {
   c.name = s.text();
   c.file = s.text();
   c.config_json = s.text();
-  c.status = s.text();
+  // Only omnilink writes the index: a status it does not know is damage, read as a session that
+  // stopped (which --resume continues and reports count as interrupted), never as finished.
+  c.status = parse_campaign_status(s.text()).value_or(CampaignStatus::interrupted);
   c.created_ms = s.int64();
   c.finished_ms = s.int64();
   c.ended_seq = s.optional(&Statement::int64).value_or(0);
@@ -422,8 +246,12 @@ FROM runs r LEFT JOIN validations v
 
 ValidationRecord read_validation(Statement& s) {
   ValidationRecord v;
-  v.verdict = s.text();
+  const std::string verdict = s.text();
+  const std::optional<validation::Verdict> known = validation::parse_verdict(verdict);
+  v.verdict = known.value_or(validation::Verdict::error);
   v.reason = s.text();
+  // As a run's status: damage is said where it shows, and never reads as a decisive verdict.
+  if (!known) v.reason = "the index says verdict '" + verdict + "', which is no verdict; " + v.reason;
   v.spec = s.text();
   v.duration_ms = s.int64();
   v.peak_rss_kb = s.uint64();
@@ -490,7 +318,7 @@ struct Store::Db {
         throw StoreError(connection.path().string() + " is empty: not a store's index" + orphan_note(store));
       check_version(connection);
     } else {
-      enable_wal(connection);
+      connection.enable_wal();
       connection.exec("PRAGMA foreign_keys=ON");
       connection.exec("PRAGMA synchronous=NORMAL");
       ensure_schema(connection, store);
@@ -586,7 +414,7 @@ void Store::restore_campaign(const CampaignRecord& c, std::int64_t seq) {
   Transaction t(db);
   Statement insert(db, "INSERT INTO campaigns (id, name, seq, file, config_json, status, created_ms, finished_ms, ended_seq) "
                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  insert.bind(c.id).bind(c.name).bind(seq).bind(c.file).bind(c.config_json).bind(c.status).bind(c.created_ms).bind(c.finished_ms);
+  insert.bind(c.id).bind(c.name).bind(seq).bind(c.file).bind(c.config_json).bind(to_string(c.status)).bind(c.created_ms).bind(c.finished_ms);
   insert.bind(c.ended_seq != 0 ? std::optional<std::int64_t>(c.ended_seq) : std::nullopt).run();
   t.commit();
 }
@@ -613,7 +441,7 @@ std::vector<CampaignRecord> Store::campaigns() {
   return campaigns;
 }
 
-void Store::set_campaign_status(const std::string& id, const std::string& status) {
+void Store::set_campaign_status(const std::string& id, CampaignStatus status) {
   Connection& db = db_->connection;
   Transaction t(db);
   // The end's place is taken under the write lock: two campaigns ending at once get two places,
@@ -621,7 +449,7 @@ void Store::set_campaign_status(const std::string& id, const std::string& status
   Statement s(db, "UPDATE campaigns SET status = ?1, finished_ms = ?2, "
                   "ended_seq = CASE WHEN ?1 = 'running' THEN NULL ELSE (SELECT COALESCE(MAX(ended_seq), 0) + 1 FROM campaigns) END "
                   "WHERE id = ?3");
-  if (s.bind(status).bind(status == "finished" ? now_ms() : std::int64_t{0}).bind(id).run() == 0)
+  if (s.bind(to_string(status)).bind(status == CampaignStatus::finished ? now_ms() : std::int64_t{0}).bind(id).run() == 0)
     throw StoreError(db.path().string() + ": no campaign " + id);
   Statement read(db, db_->campaign_select + "WHERE id = ?");
   read.bind(id).step();
@@ -678,7 +506,7 @@ void insert_validation(Connection& db, const std::string& campaign, const std::s
     INSERT INTO validations (campaign, run, verdict, reason, spec, duration_ms, peak_rss_kb, states_generated,
                              states_distinct, operations, linearized, frontier_summary, created_ms)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?))sql");
-  s.bind(campaign).bind(run).bind(v.verdict).bind(v.reason).bind(v.spec).bind(v.duration_ms).bind(v.peak_rss_kb);
+  s.bind(campaign).bind(run).bind(to_string(v.verdict)).bind(v.reason).bind(v.spec).bind(v.duration_ms).bind(v.peak_rss_kb);
   s.bind(v.states_generated).bind(v.states_distinct).bind(v.operations).bind(v.linearized).bind(v.frontier_summary);
   s.bind(v.created_ms != 0 ? v.created_ms : now_ms()).run();
 }

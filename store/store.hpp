@@ -21,6 +21,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "validation/verdict.hpp"
+
 namespace omnilink::store {
 
 // 2: campaigns.ended_seq (the order in which campaigns ended). A version-1 store is upgraded when
@@ -32,12 +34,30 @@ class StoreError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Where a campaign (or sweep) stands: a session runs it, or its last session ended.
+enum class CampaignStatus {
+  running,      // a session runs it (or one died, which `--resume` and `store rebuild` treat as interrupted)
+  interrupted,  // its last session stopped before every run was done; `--resume` continues it
+  finished,     // its last session did every run it was to do
+};
+
+inline constexpr std::array<CampaignStatus, 3> kCampaignStatuses{CampaignStatus::running, CampaignStatus::interrupted,
+                                                                 CampaignStatus::finished};
+
+/// "running", "interrupted", "finished": the status's name in the index, campaign.json, JSON and text.
+std::string to_string(CampaignStatus status);
+/// The status named `name`; nothing for a name that is no status.
+std::optional<CampaignStatus> parse_campaign_status(std::string_view name);
+std::ostream& operator<<(std::ostream& out, CampaignStatus status);
+/// As its name: nlohmann's default would write the enum's number.
+void to_json(nlohmann::json& j, CampaignStatus status);
+
 struct CampaignRecord {
   std::string id;           // "<name>-<n>", n counting the campaigns of that name in this store
   std::string name;
   std::string file;         // the campaign file, absolute
   std::string config_json;  // CampaignConfig::to_json(), dumped
-  std::string status;       // running | interrupted | finished
+  CampaignStatus status = CampaignStatus::running;
   std::int64_t created_ms = 0;   // Unix epoch milliseconds
   std::int64_t finished_ms = 0;  // 0 while not finished
   // The place of its last session's end among the store's ends (finished or interrupted), counted
@@ -46,7 +66,7 @@ struct CampaignRecord {
 };
 
 struct ValidationRecord {
-  std::string verdict;  // pass | fail | unknown | error
+  validation::Verdict verdict = validation::Verdict::error;
   std::string reason;
   std::string spec;     // the spec validated against, absolute
   std::int64_t duration_ms = 0;
@@ -142,7 +162,7 @@ class Store {
   // `finished` sets finished_ms to now, any other status sets it back to 0; `finished` and
   // `interrupted` give the campaign the next ended_seq, `running` clears it. The campaign's
   // campaign.json says the same afterwards. Throws for an unknown id.
-  void set_campaign_status(const std::string& id, const std::string& status);
+  void set_campaign_status(const std::string& id, CampaignStatus status);
 
   // Adds the planned runs (status pending) that the campaign does not have yet; existing rows are
   // left as they are (resume).

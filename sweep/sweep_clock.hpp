@@ -26,6 +26,8 @@ class SweepClock {
   static SweepClock read(const std::filesystem::path& file);
 
   bool over() const { return left() <= std::chrono::milliseconds(0); }
+  /// Whether the sweep has a budget of its own: one merged from shards has none.
+  bool kept() const { return budget_ms_ || deadline_ms_; }
   std::chrono::milliseconds left() const;
   std::chrono::milliseconds spent() const;  // in every session of this sweep
   /// Writes the time spent so far.

@@ -212,4 +212,14 @@ const Configuration* configuration_of(const SweepConfig& config, const store::Ru
   return nullptr;
 }
 
+std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& now) {
+  if (!stored.contains("sweep")) return "it is a campaign, not a sweep";
+  if (stored.value("targets", nlohmann::json()) != now.value("targets", nlohmann::json()))
+    return "its targets differ from the sweep file's now";
+  if (stored["sweep"].value("configurations", nlohmann::json()) != now["sweep"].value("configurations", nlohmann::json()))
+    return "its configurations differ from the sweep file's now";
+  if (stored.value("shard", nlohmann::json()) != now.value("shard", nlohmann::json())) return "it is another shard of the sweep (--shard)";
+  return "";
+}
+
 }  // namespace omnilink::sweep

@@ -75,6 +75,11 @@ std::optional<std::chrono::seconds> parse_duration(const std::string& text);
 /// "06:00": minutes after midnight; nothing if the text is not HH:MM.
 std::optional<int> parse_time_of_day(const std::string& text);
 
+/// Why a sweep stored with configuration `stored` cannot be continued (or reported) with `now`
+/// ("" when it can): its targets, its grid and its shard decide which runs belong to it; budget,
+/// caps, jobs and limits may change between sessions.
+std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& now);
+
 /// The configuration a run of this sweep belongs to (by its id), or nullptr.
 const Configuration* configuration_of(const SweepConfig& config, const store::RunRecord& run);
 

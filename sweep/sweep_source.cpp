@@ -91,6 +91,12 @@ std::string SweepSource::stop_reason() const {
   return "";
 }
 
+std::string SweepSource::ended_by(bool completed) const {
+  if (!completed) return "interrupted";
+  const std::string limit = clock_.kept() ? stop_reason() : "";
+  return limit.empty() ? "tasks" : limit;
+}
+
 bool SweepSource::may_start() const {
   // Stored runs left unfinished by a killed session may be done again while budget is left, even
   // at max_runs: they are among those runs.

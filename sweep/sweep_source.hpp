@@ -51,6 +51,9 @@ class SweepSource : public campaign::RunSource {
   const PruneReport& dropped() const { return dropped_; }
   /// Why no more runs start: "budget", "max_runs", "max_failures", or "" while they may.
   std::string stop_reason() const;
+  /// Why the sweep stopped, for its report: "interrupted" unless it `completed`; else the limit
+  /// that ended it, or "tasks" when its Slurm tasks (or the shards merged into it) ended first.
+  std::string ended_by(bool completed) const;
 
  private:
   std::size_t index_of(const store::RunRecord& run) const;

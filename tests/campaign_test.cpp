@@ -25,6 +25,8 @@
 #include "platform/toolchain.hpp"
 #include "support/campaign_support.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -152,7 +154,7 @@ TEST_CASE("the README's demo (scripts/run-demo) runs the demo campaign to its ve
   const auto runs = stored_runs(dir / "store", "demo-1");
   CHECK(runs.size() == 10);
   for (const auto& run : runs)
-    if (run.target == "locked-queue") CHECK(run.validation->verdict == "pass");
+    if (run.target == "locked-queue") CHECK(run.validation->verdict == Verdict::pass);
 }
 
 TEST_CASE("the demo campaign under rr chaos records, packs and validates every run") {
@@ -218,7 +220,7 @@ TEST_CASE("a segfaulting harness is crashed, its trace prefix kept and validated
   CHECK(runs[0].detail.find("11") != std::string::npos);  // SIGSEGV
   CHECK(fs::file_size(fs::path(runs[0].dir) / "trace" / "thread-0000.msgpack") > 0);
   REQUIRE(runs[0].validation);
-  CHECK(runs[0].validation->verdict == "pass");  // the prefix is a valid behaviour
+  CHECK(runs[0].validation->verdict == Verdict::pass);  // the prefix is a valid behaviour
   CHECK(read_text(fs::path(runs[0].dir) / "harness.err").size() < 100000);
 }
 
@@ -320,7 +322,7 @@ TEST_CASE("SIGINT stops a campaign cleanly and --resume completes it, no run los
   CHECK(read_text(dir / "first.out").find("--resume") != std::string::npos);
   {
     auto store = store::Store::open(dir / "store");
-    CHECK(store.campaign("long-1")->status == "interrupted");
+    CHECK(store.campaign("long-1")->status == store::CampaignStatus::interrupted);
     std::size_t not_final = 0;
     for (const auto& run : store.runs("long-1")) not_final += run.finished_ms == 0;
     CHECK(not_final > 0);
@@ -347,7 +349,7 @@ TEST_CASE("SIGINT stops a campaign cleanly and --resume completes it, no run los
   CHECK_FALSE(fs::exists(dir / "elsewhere" / "omnilink-store"));
   auto store = store::Store::open(dir / "store");
   CHECK(store.campaigns().size() == 1);
-  CHECK(store.campaign("long-1")->status == "finished");
+  CHECK(store.campaign("long-1")->status == store::CampaignStatus::finished);
   const auto runs = store.runs("long-1");
   CHECK(runs.size() == 8);
   std::set<std::string> ids;
@@ -380,7 +382,7 @@ TEST_CASE("two campaigns write one store at the same time") {
   std::set<std::string> ids;
   for (const auto& c : campaigns) {
     ids.insert(c.id);
-    CHECK(c.status == "finished");
+    CHECK(c.status == store::CampaignStatus::finished);
     const auto runs = s.runs(c.id);
     CHECK(runs.size() == 3);
     for (const auto& run : runs) CHECK(run.validation.has_value());
@@ -434,7 +436,7 @@ TEST_CASE("revalidate re-checks archived traces against another spec without re-
   CHECK(r.out.find("has no operation 'Step'") != std::string::npos);
   const auto after = stored_runs(store, "steps-1");
   for (std::size_t i = 0; i < after.size(); ++i) {
-    CHECK(after[i].validation->verdict == "error");
+    CHECK(after[i].validation->verdict == Verdict::error);
     CHECK(after[i].harness_ms == before[i].harness_ms);
     CHECK(after[i].started_ms == before[i].started_ms);
   }
@@ -444,8 +446,8 @@ TEST_CASE("revalidate re-checks archived traces against another spec without re-
   INFO(r.out << r.err);
   const auto one = store::Store::open(store).run("steps-1/" + before[0].id);
   CHECK(r.exit_code == 0);
-  CHECK(one->validation->verdict == "pass");  // the native checker decides, with or without TLC
-  CHECK(store::Store::open(store).run("steps-1/" + before[1].id)->validation->verdict == "error");
+  CHECK(one->validation->verdict == Verdict::pass);  // the native checker decides, with or without TLC
+  CHECK(store::Store::open(store).run("steps-1/" + before[1].id)->validation->verdict == Verdict::error);
 
   r = omnilink_cli({"revalidate", "steps-1/nope", "--store", store});
   CHECK(r.exit_code == 3);

@@ -1,7 +1,8 @@
-// The omnilink CLI, run as a real process: --version, trace show/stats on good and damaged runs,
-// doctor's report and its environment variables.
+// The omnilink CLI, run as a real process: --version, the one error path every verb takes, trace
+// show/stats on good and damaged runs, doctor's report and its environment variables.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +48,36 @@ TEST_CASE("usage errors exit 3", "[cli]") {
   CHECK(omnilink_cli({}).exit_code == 3);
   CHECK(omnilink_cli({"no-such-verb"}).exit_code == 3);
   CHECK(omnilink_cli({"trace", "show"}).exit_code == 3);
+}
+
+TEST_CASE("a verb that stops says why on one line naming it, with the exit code of the error's kind", "[cli]") {
+  testing::ScratchDir dir;
+  const auto one_line = [](const ProcessResult& r, const std::string& prefix) {
+    INFO(r.err);
+    CHECK(r.err.rfind(prefix, 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  };
+  // Input wrong as given: 3.
+  const auto ls = omnilink_cli({"ls", "--store", (dir.path() / "none").string()});
+  CHECK(ls.exit_code == 3);
+  one_line(ls, "omnilink ls: no store at ");
+  const auto stats = omnilink_cli({"trace", "stats", dir.path().string()});
+  CHECK(stats.exit_code == 3);
+  one_line(stats, "omnilink trace stats: ");
+  std::ofstream(dir.path() / "broken.json") << "{\n  \"name\": 1,";
+  const auto campaign = omnilink_cli({"campaign", (dir.path() / "broken.json").string(), "--store", (dir.path() / "store").string()});
+  CHECK(campaign.exit_code == 3);
+  one_line(campaign, "omnilink campaign: " + (dir.path() / "broken.json").string() + ": line ");
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "store"));  // nothing was started
+  const auto gc = omnilink_cli({"gc", dir.path().string(), "--quota", "lots"});
+  CHECK(gc.exit_code == 3);
+  one_line(gc, "omnilink gc: --quota lots: not a size");
+  // A spec that does not load is a problem found: 1.
+  std::ofstream(dir.path() / "Bad.tla") << "---- MODULE Bad ----\nInit == x = \n====\n";
+  const auto gen = omnilink_cli({"gen-hpp", (dir.path() / "Bad.tla").string()});
+  CHECK(gen.exit_code == 1);
+  one_line(gen, "omnilink gen-hpp: ");
+  CHECK_THAT(gen.err, Catch::Contains("Bad.tla"));
 }
 
 TEST_CASE("trace show and stats on a good run", "[cli]") {

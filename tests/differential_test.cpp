@@ -10,6 +10,8 @@
 #include "support/history_generator.hpp"
 #include "validation/validate.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -52,16 +54,16 @@ Agreement compare(const std::string& spec, const std::optional<std::string>& mc,
                     << native.summary() << "\nnative, restarting: " << restarting.summary() << "\nTLC: " << tlc.summary());
     CHECK(restarting.verdict == native.verdict);
     CHECK(restarting.linearized == native.linearized);
-    if (tlc.verdict == "unknown") {
+    if (tlc.verdict == Verdict::unknown) {
       ++seen.skipped;
       continue;
     }
     CHECK(native.checker == "native");
     REQUIRE(native.verdict == tlc.verdict);
-    CHECK((native.verdict == "pass" || native.verdict == "fail"));
-    if (native.verdict == "fail") CHECK(native.linearized == tlc.linearized);
+    CHECK((native.verdict == Verdict::pass || native.verdict == Verdict::fail));
+    if (native.verdict == Verdict::fail) CHECK(native.linearized == tlc.linearized);
     CHECK(native.pending_outcomes.size() == tlc.pending_outcomes.size());
-    ++(native.verdict == "pass" ? seen.pass : seen.fail);
+    ++(native.verdict == Verdict::pass ? seen.pass : seen.fail);
   }
   // Both verdicts occur, and TLC decided nearly every history.
   CHECK(seen.pass >= histories / 5);

@@ -10,6 +10,8 @@
 #include "support/trace_builder.hpp"
 #include "validation/validate.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -36,7 +38,7 @@ nlohmann::json validate_failing(const TraceBuilder& trace, const std::string& sp
   o.confirm_failures = false;
   const auto r = validation::validate_run(o);
   INFO(r.summary());
-  REQUIRE(r.verdict == "fail");
+  REQUIRE(r.verdict == Verdict::fail);
   return r.to_json();
 }
 
@@ -156,7 +158,7 @@ TEST_CASE("an operation the spec refuses is its own signature", "[native][signat
 
 TEST_CASE("a TLC-decided failure gets the coarser signature of its stuck operations", "[signature]") {
   validation::StoredResult result;
-  result.verdict = "fail";
+  result.verdict = Verdict::fail;
   result.frontier.emplace();
   validation::StoredOperation pop, push;
   pop.name = "Pop";
@@ -168,7 +170,7 @@ TEST_CASE("a TLC-decided failure gets the coarser signature of its stuck operati
   CHECK(s->key == "stack|stuck|Pop");
   CHECK(s->title.find("TLC decided") != std::string::npos);
   validation::StoredResult passed;
-  passed.verdict = "pass";
+  passed.verdict = Verdict::pass;
   CHECK_FALSE(findings::failure_signature("stack", passed));
 }
 

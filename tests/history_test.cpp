@@ -13,6 +13,8 @@
 #include "validation/history_file.hpp"
 #include "validation/pending_domains.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -40,7 +42,7 @@ TraceBuilder two_threads() {
 // The run is refused (verdict error) with a reason naming each part.
 void refused(const fs::path& run, const std::string& part, const std::string& other_part = "") {
   const auto r = validate(run);
-  CHECK(r.verdict == "error");
+  CHECK(r.verdict == Verdict::error);
   CHECK_THAT(r.reason, Catch::Contains(part) && Catch::Contains(other_part));
 }
 
@@ -68,7 +70,7 @@ TEST_CASE("a consistent run directory validates as far as the checker", "[histor
   testing::ScratchDir dir;
   two_threads().write(dir / "run");
   const auto r = validate(dir / "run");
-  CHECK(r.verdict == "pass");  // not refused as damaged
+  CHECK(r.verdict == Verdict::pass);  // not refused as damaged
   CHECK(r.operations == 4);
 }
 
@@ -115,14 +117,14 @@ TEST_CASE("a thread file cut short while meta.json says the run ended ok: the di
   b.cut_short(1).status("ok");
   b.write(dir / "run");
   const auto r = validate(dir / "run");
-  CHECK(r.verdict == "error");
+  CHECK(r.verdict == Verdict::error);
   CHECK(r.corrupt_trace);
   CHECK_THAT(r.reason, Catch::Contains("no end record") && Catch::Contains("the run directory is damaged"));
 
   // The same file behind a run that never finished (killed: meta.json still says running) is a cut.
   set_meta(dir / "run", "exit", {{"status", "running"}});
   const auto cut = validate(dir / "run");
-  CHECK(cut.verdict == "pass");
+  CHECK(cut.verdict == Verdict::pass);
   REQUIRE(cut.cut.has_value());
 }
 
@@ -135,14 +137,14 @@ TEST_CASE("header integers beyond 32 bits are errors, never truncated", "[histor
     const auto t = trace::read_thread_trace(file);
     REQUIRE(t.error.has_value());
     CHECK_THAT(t.error->message, Catch::Contains("'thread' is 4294967296, above the 32-bit range"));
-    CHECK(validate(dir / "run").verdict == "error");
+    CHECK(validate(dir / "run").verdict == Verdict::error);
   }
   SECTION("version 2^32 + 1 is not version 1") {
     write_header_only(file, (std::uint64_t{1} << 32) + 1, 0);
     const auto t = trace::read_thread_trace(file);
     REQUIRE(t.error.has_value());
     CHECK_THAT(t.error->message, Catch::Contains("'version' is 4294967297"));
-    CHECK(validate(dir / "run").verdict == "error");
+    CHECK(validate(dir / "run").verdict == Verdict::error);
   }
 }
 
@@ -227,7 +229,7 @@ TEST_CASE("a torn last record or an empty file is a cut short, a bad byte inside
     const auto h = validation::read_history(trace::RunDir::open(dir / "run"));
     REQUIRE(h.cut.has_value());
     CHECK(h.cut->at == 0);  // it may have done anything from the start: nothing completed survives
-    CHECK(validate(dir / "run").verdict == "unknown");
+    CHECK(validate(dir / "run").verdict == Verdict::unknown);
   }
   SECTION("corrupt") {
     std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
@@ -304,12 +306,12 @@ TEST_CASE("a history file validates like a run: Figure 2 with renamed operations
                         R"({"format": "omnilink-history", "version": 1, "rename": {"Enq": "Enqueue", "Deq": "Dequeue"}})");
   };
   const auto pass = validate(figure2(2));
-  CHECK(pass.verdict == "pass");
+  CHECK(pass.verdict == Verdict::pass);
   CHECK(pass.operations == 4);
   CHECK(pass.dropped_failed == 1);
   CHECK(fs::exists(dir / "fig2-2.jsonl.validation" / "result.json"));
   const auto fail = validate(figure2(3));
-  CHECK(fail.verdict == "fail");
+  CHECK(fail.verdict == Verdict::fail);
   REQUIRE(fail.frontier.size() == 1);
   CHECK(fail.frontier[0].op.id() == "T2.0");  // processes become threads in order of first appearance
   CHECK(fail.frontier[0].op.name == "Dequeue");
@@ -321,7 +323,7 @@ TEST_CASE("a history file's pending operation has Herlihy and Wing's semantics",
       dir, "pending.jsonl",
       {R"({"process": 1, "op": "Enqueue", "fields": {"elem": 5}, "start": 1, "outcome": "pending"})",
        R"({"process": 2, "op": "Dequeue", "fields": {"elem": 5, "ok": true}, "start": 4, "end": 6, "outcome": "ok"})"}));
-  CHECK(r.verdict == "pass");
+  CHECK(r.verdict == Verdict::pass);
   CHECK(r.pending == 1);
   REQUIRE(r.pending_outcomes.size() == 1);
   CHECK(r.pending_outcomes[0].linearized);
@@ -363,7 +365,7 @@ TEST_CASE("a damaged history file is an error naming the line", "[history][file]
              Catch::Contains("n.jsonl:2: start: a non-negative integer"));
   // Validating it is an error too, nothing half-done.
   const auto r = validate(dir / "o.jsonl");
-  CHECK(r.verdict == "error");
+  CHECK(r.verdict == Verdict::error);
   CHECK(r.corrupt_trace);
 }
 
@@ -408,12 +410,12 @@ TEST_CASE("validating a history file: its operations' errors name FILE:LINE, and
   testing::ScratchDir dir;
   const auto unknown = validate(history_file(dir, "u.jsonl", {R"({"process": 1, "op": "Enqueue", "fields": {"elem": 1}, "start": 1, "end": 2, "outcome": "ok"})",
                                                               R"({"process": 1, "op": "Push", "fields": {"elem": 1}, "start": 3, "end": 4, "outcome": "ok"})"}));
-  CHECK(unknown.verdict == "error");
+  CHECK(unknown.verdict == Verdict::error);
   CHECK_THAT(unknown.reason, Catch::Contains("u.jsonl:3: T0.1 Push: the spec") && Catch::Contains("has no operation 'Push'"));
   const auto missing = validate(history_file(dir, "m.jsonl", {R"({"process": 1, "op": "Enqueue", "start": 1, "end": 2, "outcome": "ok"})"}));
   CHECK_THAT(missing.reason, Catch::Contains("m.jsonl:2: T0.0 Enqueue: no field 'elem'"));
   const auto absent = validate(dir / "absent.jsonl");
-  CHECK(absent.verdict == "error");
+  CHECK(absent.verdict == Verdict::error);
   CHECK_THAT(absent.reason, Catch::Contains("absent.jsonl: no such run directory or history file"));
   CHECK_FALSE(fs::exists(dir / "absent.jsonl"));
   CHECK_FALSE(fs::exists(dir / "absent.jsonl.validation"));
@@ -428,7 +430,7 @@ TEST_CASE("a huge value is cut in reports: the summary and result.json stay smal
                                       R"({"process": 2, "op": "Dequeue", "fields": {"elem": ")" + huge + R"(", "ok": true}, "start": 3, "end": 4, "outcome": "ok"})"});
   const auto r = validate(file);
   INFO(r.reason.substr(0, 500));
-  REQUIRE(r.verdict == "fail");
+  REQUIRE(r.verdict == Verdict::fail);
   CHECK(r.summary().size() < 100'000);
   CHECK_THAT(r.summary(), Catch::Contains("more characters)"));
   CHECK(fs::file_size(fs::path(file.string() + ".validation") / "result.json") < 100'000);

@@ -14,6 +14,8 @@
 #include "support/trace_builder.hpp"
 #include "validation/validate.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -141,7 +143,7 @@ fs::path hostile_store(const ScratchDir& dir) {
   o.confirm_failures = false;
   const auto result = validation::validate_run(o);
   INFO(result.summary());
-  REQUIRE(result.verdict == "fail");
+  REQUIRE(result.verdict == Verdict::fail);
 
   store.add_runs({run});
   store::ValidationRecord v;
@@ -150,7 +152,7 @@ fs::path hostile_store(const ScratchDir& dir) {
   v.operations = result.operations;
   v.created_ms = store::now_ms();
   store.add_validation(campaign_id, run.id, v);
-  store.set_campaign_status(campaign_id, "finished");
+  store.set_campaign_status(campaign_id, store::CampaignStatus::finished);
   return store_dir;
 }
 

@@ -18,6 +18,8 @@
 #include "store/store.hpp"
 #include "support/campaign_support.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -69,15 +71,15 @@ TEST_CASE("the shards of a campaign, merged, are the campaign run in one piece")
     CHECK(m.seed == run.seed);
     CHECK(m.status == store::RunStatus::ok);
     REQUIRE(m.validation);
-    if (run.target == "locked-queue") CHECK(m.validation->verdict == "pass");  // deterministic: as locally
-    else CHECK((m.validation->verdict == "pass" || m.validation->verdict == "fail"));
+    if (run.target == "locked-queue") CHECK(m.validation->verdict == Verdict::pass);  // deterministic: as locally
+    else CHECK((m.validation->verdict == Verdict::pass || m.validation->verdict == Verdict::fail));
     // The run directory came along whole, into the merged store.
     CHECK(m.dir == store::run_directory(dir / "merged", "demo-1", id).string());
     CHECK(fs::is_regular_file(fs::path(m.dir) / "meta.json"));
     CHECK(fs::is_regular_file(fs::path(m.dir) / "validation" / "result.json"));
   }
   auto store = store::Store::open_read_only(dir / "merged");
-  CHECK(store.campaign("demo-1")->status == "finished");
+  CHECK(store.campaign("demo-1")->status == store::CampaignStatus::finished);
   // The merged campaign is the whole plan: it has no shard, and `show` reads its runs.
   CHECK_FALSE(json::parse(store.campaign("demo-1")->config_json).contains("shard"));
   const ProcessResult shown = testing::omnilink_cli({"show", "demo-1/racy-queue.t3.o2000.r001", "--store", (dir / "merged").string()});
@@ -103,7 +105,7 @@ TEST_CASE("shards merged as they finish: --into continues the campaign, which sa
   CHECK_THAT(first.out, Contains("8 run(s) without a final result"));
   {
     auto store = store::Store::open_read_only(dir / "merged");
-    CHECK(store.campaign("demo-1")->status == "interrupted");
+    CHECK(store.campaign("demo-1")->status == store::CampaignStatus::interrupted);
     CHECK(store.runs("demo-1", store::RunStatus::pending).size() == 8);
   }
   const ProcessResult rest = merge({(dir / "merged").string(), (dir / "shard0").string(), (dir / "shard2").string(), "--into", "demo-1"});
@@ -111,7 +113,7 @@ TEST_CASE("shards merged as they finish: --into continues the campaign, which sa
   REQUIRE(rest.exit_code == 0);
   CHECK_THAT(rest.out, Contains("every shard of 3 merged"));
   auto store = store::Store::open_read_only(dir / "merged");
-  CHECK(store.campaign("demo-1")->status == "finished");
+  CHECK(store.campaign("demo-1")->status == store::CampaignStatus::finished);
   CHECK(store.runs("demo-1", store::RunStatus::ok).size() == 12);
   CHECK(store.campaigns().size() == 1);
 }
@@ -221,7 +223,7 @@ TEST_CASE("a merge that died is finished by running it again") {
     CHECK(fs::is_regular_file(fs::path(run.dir) / "meta.json"));
   }
   auto store = store::Store::open_read_only(merged);
-  CHECK(store.campaign("demo-1")->status == "finished");
+  CHECK(store.campaign("demo-1")->status == store::CampaignStatus::finished);
 }
 
 TEST_CASE("the shards of a sweep merge into one sweep: each run once, numbered apart, and the next sweep follows it") {
@@ -265,7 +267,7 @@ TEST_CASE("the shards of a sweep merge into one sweep: each run once, numbered a
   CHECK(parities.count(1) == 3);  // shard 0: runs 1, 3, 5
   CHECK(parities.count(0) == 3);  // shard 1: runs 2, 4, 6
   auto store = store::Store::open_read_only(dir / "merged");
-  CHECK(store.campaign("nightly-1")->status == "finished");
+  CHECK(store.campaign("nightly-1")->status == store::CampaignStatus::finished);
   const json config = json::parse(store.campaign("nightly-1")->config_json);
   CHECK(config.contains("sweep"));
   CHECK_FALSE(config.contains("shard"));
@@ -340,7 +342,7 @@ TEST_CASE("merge keeps up with 100,000 runs") {
       std::ofstream(fs::path(run.dir) / "meta.json") << "{}";
       run.status = store::RunStatus::ok;
       run.rr_mode = "off";
-      run.validation = store::ValidationRecord{"pass", "", "AtomicCounter.tla", 1, 1, std::nullopt, std::nullopt, 20, 20, "", 1};
+      run.validation = store::ValidationRecord{Verdict::pass, "", "AtomicCounter.tla", 1, 1, std::nullopt, std::nullopt, 20, 20, "", 1};
     }
     shard.import_runs(runs);
   }
@@ -357,7 +359,7 @@ TEST_CASE("merge keeps up with 100,000 runs") {
   std::size_t passed = 0;
   for (const auto& run : runs) {
     ids.insert(run.id);
-    passed += run.validation && run.validation->verdict == "pass";
+    passed += run.validation && run.validation->verdict == Verdict::pass;
   }
   CHECK(ids.size() == kRuns);
   CHECK(passed == kRuns);

@@ -11,6 +11,8 @@
 #include "support/trace_builder.hpp"
 #include "validation/validate.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -117,7 +119,7 @@ TEST_CASE("a blocked operation: what unblocks it is tried before what merely end
   testing::ScratchDir dir;
   write_blocked_dequeue_history(dir / "run");
   const auto r = validate(dir / "run", kNever);
-  REQUIRE(r.verdict == "pass");
+  REQUIRE(r.verdict == Verdict::pass);
   // 3 + 1 + 2 + 2 * kPairs + 2 + 2 * kPairs = 48 operations. Trying Enqueue(1000) first would cost
   // both orders of every pair, over 2^10 states, before backtracking to it.
   INFO("states " << r.states_generated.value_or(0));
@@ -126,8 +128,8 @@ TEST_CASE("a blocked operation: what unblocks it is tried before what merely end
 
 TEST_CASE("a wrong early guess found late: a restart learns the enqueue that came first", "[native][restarts]") {
   const Searches s = search_both(true);
-  REQUIRE(s.backtracking.verdict == "pass");
-  REQUIRE(s.restarting.verdict == "pass");
+  REQUIRE(s.backtracking.verdict == Verdict::pass);
+  REQUIRE(s.restarting.verdict == Verdict::pass);
   INFO("states without restarts " << s.states_without() << ", with " << s.states_with());
   // Backtracking tries both orders of every pair, 2^10 placements, before it moves Enqueue(1000).
   CHECK(s.states_without() > 1024);
@@ -137,8 +139,8 @@ TEST_CASE("a wrong early guess found late: a restart learns the enqueue that cam
 
 TEST_CASE("a rejected history: restarts keep the verdict and the frontier, and explore about as much", "[native][restarts]") {
   const Searches s = search_both(false);
-  REQUIRE(s.backtracking.verdict == "fail");
-  REQUIRE(s.restarting.verdict == "fail");
+  REQUIRE(s.backtracking.verdict == Verdict::fail);
+  REQUIRE(s.restarting.verdict == Verdict::fail);
   CHECK(s.restarting.linearized == s.backtracking.linearized);
   CHECK(s.restarting.frontier.size() == s.backtracking.frontier.size());
   INFO("states without restarts " << s.states_without() << ", with " << s.states_with());
@@ -151,8 +153,8 @@ TEST_CASE("a wide operation's place in its window: a restart learns from the ref
   testing::ScratchDir dir;
   write_wide_enqueue_history(dir / "run");
   const Searches s{validate(dir / "run", kNever), validate(dir / "run", 100)};
-  REQUIRE(s.backtracking.verdict == "pass");
-  REQUIRE(s.restarting.verdict == "pass");
+  REQUIRE(s.backtracking.verdict == Verdict::pass);
+  REQUIRE(s.restarting.verdict == Verdict::pass);
   INFO("states without restarts " << s.states_without() << ", with " << s.states_with());
   // Backtracking moves Enqueue(1000) back one enqueue at a time, replaying those after it: about
   // (kNarrow / 2)^2 / 2 states. Learning that it precedes the head's enqueue places it at once;
@@ -206,8 +208,8 @@ TEST_CASE("data independence: stacks that differ only in elements no later opera
                                                 "OmniLinkDataIndependent == {}\nOmniLinkProjectable == FALSE\n====\n";
   const auto declared = validate_stack(dir / "run", std::nullopt);
   const auto undeclared = validate_stack(dir / "run", dir / "MCNoDeclaration.tla");
-  REQUIRE(declared.verdict == "fail");
-  REQUIRE(undeclared.verdict == "fail");
+  REQUIRE(declared.verdict == Verdict::fail);
+  REQUIRE(undeclared.verdict == Verdict::fail);
   CHECK(declared.linearized == undeclared.linearized);
   const auto with = declared.states_distinct.value_or(0), without = undeclared.states_distinct.value_or(0);
   INFO("distinct states with the declaration " << with << ", without " << without);
@@ -223,10 +225,10 @@ TEST_CASE("data independence: a declaration that names no parameter, or is no se
   std::ofstream(dir / "MCMisspelt.tla") << "---- MODULE MCMisspelt ----\nOmniLinkDataIndependent == {\"element\"}\n====\n";
   std::ofstream(dir / "MCNotASet.tla") << "---- MODULE MCNotASet ----\nOmniLinkDataIndependent == \"elem\"\n====\n";
   const auto misspelt = validate_stack(dir / "run", dir / "MCMisspelt.tla");
-  CHECK(misspelt.verdict == "error");
+  CHECK(misspelt.verdict == Verdict::error);
   CHECK_THAT(misspelt.reason, Catch::Contains("\"element\", which is no operation's parameter"));
   const auto not_a_set = validate_stack(dir / "run", dir / "MCNotASet.tla");
-  CHECK(not_a_set.verdict == "error");
+  CHECK(not_a_set.verdict == Verdict::error);
   CHECK_THAT(not_a_set.reason, Catch::Contains("must be a set of field names"));
 }
 
@@ -261,7 +263,7 @@ TEST_CASE("projection: a search out of room proves the failure on the values its
   o.projection_after = 100;  // the whole search needs over 2^kPairs states
   const auto projected = validation::validate_run(o);
   INFO(projected.summary());
-  REQUIRE(projected.verdict == "fail");
+  REQUIRE(projected.verdict == Verdict::fail);
   REQUIRE(!projected.caveats.empty());
   CHECK_THAT(projected.caveats.back(), Catch::Contains("operations on the values {0, 7} alone"));
   CHECK(projected.states_distinct.value_or(0) < 10);
@@ -272,7 +274,7 @@ TEST_CASE("projection: a search out of room proves the failure on the values its
   o.mc = dir / "MCWhole.tla";
   const auto whole = validation::validate_run(o);
   INFO(whole.summary());
-  REQUIRE(whole.verdict == "fail");
+  REQUIRE(whole.verdict == Verdict::fail);
   CHECK(whole.states_distinct.value_or(0) > (1u << kPairs));
   CHECK(whole.refused->conjunct == projected.refused->conjunct);
 }
@@ -282,7 +284,7 @@ TEST_CASE("projection: a declaration without the value fields is an error", "[na
   write_late_pops_history(dir / "run");
   std::ofstream(dir / "MCNoFields.tla") << "---- MODULE MCNoFields ----\nOmniLinkDataIndependent == {}\n====\n";
   const auto r = validate_stack(dir / "run", dir / "MCNoFields.tla");
-  CHECK(r.verdict == "error");
+  CHECK(r.verdict == Verdict::error);
   CHECK_THAT(r.reason, Catch::Contains("OmniLinkProjectable needs OmniLinkDataIndependent"));
 }
 
@@ -319,7 +321,7 @@ TEST_CASE("pending operations that would change nothing are left out, not search
   o.confirm_failures = false;
   const auto r = validation::validate_run(o);
   INFO(r.summary());
-  CHECK(r.verdict == "fail");
+  CHECK(r.verdict == Verdict::fail);
   // Each failed CAS, taken or not, would double the states: 2^12 times the ~20 of T0 alone.
   CHECK(r.states_distinct.value_or(0) > 0);
   CHECK(r.states_distinct.value_or(0) < 200);
@@ -341,8 +343,8 @@ TEST_CASE("the native search's memory limit: past it the verdict is unknown, nam
   o.max_memory_mb = 1;  // the process holds more than that already: the first check stops it
   const auto limited = validation::validate_run(o);
   INFO(limited.summary());
-  CHECK(limited.verdict == "unknown");
+  CHECK(limited.verdict == Verdict::unknown);
   CHECK_THAT(limited.reason, Catch::Contains("memory limit of 1 MiB"));
   o.max_memory_mb = 0;  // half the machine's
-  CHECK(validation::validate_run(o).verdict == "fail");
+  CHECK(validation::validate_run(o).verdict == Verdict::fail);
 }

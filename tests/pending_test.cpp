@@ -13,6 +13,8 @@
 #include "support/trace_builder.hpp"
 #include "validation/validate.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -71,7 +73,7 @@ TEST_CASE("Herlihy and Wing's Figure 1: (a) and (c) are linearizable, (b) and (d
   h1.write(dir / "h1");
   const auto a = validate(dir / "h1", spec);
   INFO(a.summary());
-  CHECK(a.verdict == "pass");
+  CHECK(a.verdict == Verdict::pass);
   CHECK(a.pending == 1);
 
   // H2: A E(x); A Ok; B E(y); A D(); B Ok; A Ok(y). x was enqueued before y began: D() = y is wrong.
@@ -81,7 +83,7 @@ TEST_CASE("Herlihy and Wing's Figure 1: (a) and (c) are linearizable, (b) and (d
   h2.write(dir / "h2");
   const auto b = validate(dir / "h2", spec);
   INFO(b.summary());
-  CHECK(b.verdict == "fail");
+  CHECK(b.verdict == Verdict::fail);
 
   // H3: A E(x), pending; B D(); B Ok(x). Linearizable only by completing A's enqueue.
   TraceBuilder h3 = queue_trace(2);
@@ -90,7 +92,7 @@ TEST_CASE("Herlihy and Wing's Figure 1: (a) and (c) are linearizable, (b) and (d
   h3.write(dir / "h3");
   const auto c = validate(dir / "h3", spec);
   INFO(c.summary());
-  CHECK(c.verdict == "pass");
+  CHECK(c.verdict == Verdict::pass);
   REQUIRE(c.pending_outcomes.size() == 1);
   CHECK(c.pending_outcomes[0].linearized);
   CHECK(argument(c.pending_outcomes[0], "elem") == "1");
@@ -106,7 +108,7 @@ TEST_CASE("Herlihy and Wing's Figure 1: (a) and (c) are linearizable, (b) and (d
   h4.write(dir / "h4");
   const auto d = validate(dir / "h4", spec);
   INFO(d.summary());
-  CHECK(d.verdict == "fail");
+  CHECK(d.verdict == Verdict::fail);
 }
 
 TEST_CASE("a pending Enq(x) with a completed Deq() = x after it is linearizable", "[pending][tlc]") {
@@ -117,7 +119,7 @@ TEST_CASE("a pending Enq(x) with a completed Deq() = x after it is linearizable"
   b.write(dir / "run");
   const auto r = validate(dir / "run", kSpecs / "LinearizableQueue.tla");
   INFO(r.summary());
-  CHECK(r.verdict == "pass");
+  CHECK(r.verdict == Verdict::pass);
   CHECK(outcome_of(r, 0).linearized);
 }
 
@@ -139,7 +141,7 @@ TEST_CASE("register: a history that needs a timed-out write to have happened pas
   needs_write.write(dir / "needs-write");
   const auto pass = validate(dir / "needs-write", spec);
   INFO(pass.summary());
-  CHECK(pass.verdict == "pass");
+  CHECK(pass.verdict == Verdict::pass);
   CHECK(outcome_of(pass, 0).linearized);
   CHECK(argument(outcome_of(pass, 0), "value") == "1");
 
@@ -152,7 +154,7 @@ TEST_CASE("register: a history that needs a timed-out write to have happened pas
   hopeless.write(dir / "hopeless");
   const auto fail = validate(dir / "hopeless", spec);
   INFO(fail.summary());
-  CHECK(fail.verdict == "fail");
+  CHECK(fail.verdict == Verdict::fail);
 
   // A timed-out CAS(0 -> 7) whose result is unknown: a later read of 7 needs it to have succeeded,
   // so its ok is chosen from BOOLEAN (the annotation types it Bool).
@@ -162,7 +164,7 @@ TEST_CASE("register: a history that needs a timed-out write to have happened pas
   cas.write(dir / "cas");
   const auto chosen = validate(dir / "cas", spec);
   INFO(chosen.summary());
-  CHECK(chosen.verdict == "pass");
+  CHECK(chosen.verdict == Verdict::pass);
   CHECK(argument(outcome_of(chosen, 0), "ok") == "TRUE");
 }
 
@@ -176,7 +178,7 @@ TEST_CASE("a pending operation's results come from the values logged under the f
   b.write(dir / "run");
   const auto r = validate(dir / "run", kSpecs / "LinearizableQueue.tla");
   INFO(r.summary());
-  CHECK(r.verdict == "pass");
+  CHECK(r.verdict == Verdict::pass);
   CHECK(argument(outcome_of(r, 1), "elem") == "5");
   CHECK(argument(outcome_of(r, 1), "ok") == "TRUE");
 
@@ -189,7 +191,7 @@ TEST_CASE("a pending operation's results come from the values logged under the f
   v1.write(dir / "v1");
   const auto old = validate(dir / "v1", kSpecs / "LinearizableQueue.tla");
   INFO(old.summary());
-  CHECK(old.verdict == "pass");
+  CHECK(old.verdict == Verdict::pass);
   CHECK(argument(outcome_of(old, 0), "elem") == "4");
 }
 
@@ -207,7 +209,7 @@ TEST_CASE("a pending multi-step operation takes its steps with the arguments it 
   b.write(dir / "run");
   const auto r = validate(dir / "run", kSpecs / "PerProducerQueue.tla");
   INFO(r.summary());
-  CHECK(r.verdict == "pass");
+  CHECK(r.verdict == Verdict::pass);
   CHECK(outcome_of(r, 1).linearized);
   CHECK(argument(outcome_of(r, 1), "elems") == "<<4, 5>>");
 }
@@ -231,7 +233,7 @@ TEST_CASE("a FAIL that may come from a result missing from its domain is unknown
   correct.write(dir / "correct");
   const auto u = validate(dir / "correct", spec);
   INFO(u.summary());
-  CHECK(u.verdict == "unknown");
+  CHECK(u.verdict == Verdict::unknown);
   CHECK_THAT(u.reason, Catch::Contains("OmniLinkDomain_"));
 
   // The same, after a read of 5 from a counter that starts at 0, before anything else began: that
@@ -243,7 +245,7 @@ TEST_CASE("a FAIL that may come from a result missing from its domain is unknown
   buggy.write(dir / "buggy");
   const auto f = validate(dir / "buggy", spec);
   INFO(f.summary());
-  CHECK(f.verdict == "fail");
+  CHECK(f.verdict == Verdict::fail);
   CHECK(f.linearized == 0);
   REQUIRE_FALSE(f.frontier.empty());
   CHECK(f.frontier[0].op.name == "Read");
@@ -260,9 +262,9 @@ TEST_CASE("an MC module's OmniLinkDomain_<Op>_<field> replaces the default domai
   std::ofstream(dir / "MCQueue.tla") << "---- MODULE MCQueue ----\nEXTENDS OmniLinkTrace\nOmniLinkDomain_Enqueue_elem == {7}\n====\n";
   const auto r = validate(dir / "run", kSpecs / "LinearizableQueue.tla", dir / "MCQueue.tla");
   INFO(r.summary());
-  CHECK(r.verdict == "fail");
+  CHECK(r.verdict == Verdict::fail);
   std::ofstream(dir / "MCQueue.tla", std::ios::trunc) << "---- MODULE MCQueue ----\nEXTENDS OmniLinkTrace\nOmniLinkDomain_Enqueue_elem == {4, 7}\n====\n";
-  CHECK(validate(dir / "run", kSpecs / "LinearizableQueue.tla", dir / "MCQueue.tla").verdict == "pass");
+  CHECK(validate(dir / "run", kSpecs / "LinearizableQueue.tla", dir / "MCQueue.tla").verdict == Verdict::pass);
 }
 
 TEST_CASE("a run cut short is validated on its consistent cut: lost records cause no FAIL, real bugs still do",
@@ -278,7 +280,7 @@ TEST_CASE("a run cut short is validated on its consistent cut: lost records caus
   lost.write(dir / "lost");
   const auto r = validate(dir / "lost", spec);
   INFO(r.summary());
-  CHECK(r.verdict == "pass");
+  CHECK(r.verdict == Verdict::pass);
   REQUIRE(r.cut.has_value());
   CHECK(r.cut->at == 6);
   CHECK(r.cut->cut_short_threads == std::vector<std::uint32_t>{0});
@@ -296,7 +298,7 @@ TEST_CASE("a run cut short is validated on its consistent cut: lost records caus
   bug.write(dir / "bug");
   const auto f = validate(dir / "bug", spec);
   INFO(f.summary());
-  CHECK(f.verdict == "fail");
+  CHECK(f.verdict == Verdict::fail);
 
   // A cut that keeps nothing completed decides nothing: unknown, never pass.
   TraceBuilder nothing = queue_trace(2);
@@ -305,7 +307,7 @@ TEST_CASE("a run cut short is validated on its consistent cut: lost records caus
   nothing.write(dir / "nothing");
   const auto u = validate(dir / "nothing", spec);
   INFO(u.summary());
-  CHECK(u.verdict == "unknown");
+  CHECK(u.verdict == Verdict::unknown);
 }
 
 int main(int argc, char* argv[]) { return omnilink::testing::run_validation_tests(argc, argv); }

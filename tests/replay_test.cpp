@@ -14,6 +14,8 @@
 #include "platform/toolchain.hpp"
 #include "support/test_support.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -172,7 +174,7 @@ TEST_CASE("under rr, a failing racy-queue run replays to a frontier operation, i
   if (c.exit_code == 3) skip_test("rr cannot record here: " + c.err);
   std::optional<store::RunRecord> failed;
   for (const auto& run : store::Store::open(store).runs("rr-1"))
-    if (run.validation && run.validation->verdict == "fail") failed = run;
+    if (run.validation && run.validation->verdict == Verdict::fail) failed = run;
   INFO(c.out);
   REQUIRE(failed);
   const nlohmann::json result = nlohmann::json::parse(std::ifstream(fs::path(failed->dir) / "validation" / "result.json"));

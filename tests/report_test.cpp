@@ -31,7 +31,7 @@ store::RunRecord run(const std::string& id, const std::string& status, const std
   r.dir = "/nonexistent/" + id;
   if (verdict) {
     r.validation = store::ValidationRecord{};
-    r.validation->verdict = *verdict;
+    r.validation->verdict = *omnilink::validation::parse_verdict(*verdict);
     r.validation->reason = *verdict == "fail" ? "no order <is> accepted & \"so\" on" : "";
     r.validation->frontier_summary = *verdict == "fail" ? "FAIL: T0.1 Deq(elem = \"<x>\")" : "";
   }
@@ -86,7 +86,7 @@ TEST_CASE("the JSON summary and the JUnit XML carry every run, escaped") {
   store::CampaignRecord c;
   c.id = "c-1";
   c.name = "c";
-  c.status = "finished";
+  c.status = store::CampaignStatus::finished;
   const std::vector<store::RunRecord> runs{run("a", "ok", "pass"), run("b<&>", "ok", "fail"), run("c", "timeout", "pass"),
                                     run("d", "pending", std::nullopt)};
   const nlohmann::json j = report::summary_json(c, runs);
@@ -116,7 +116,7 @@ TEST_CASE("failed runs are grouped by signature in the summary and the JSON, wit
   store::CampaignRecord c;
   c.id = "c-1";
   c.name = "c";
-  c.status = "finished";
+  c.status = store::CampaignStatus::finished;
   // Runs refused (result.json as the native checker writes it): three Dequeues, two of them the same
   // way, and a Bulk.
   auto failed = [&](const std::string& id, const std::string& name, const std::string& conjunct) {

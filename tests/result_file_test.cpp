@@ -12,6 +12,8 @@
 #include "validation/result.hpp"
 #include "validation/result_file.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -33,7 +35,7 @@ trace::Operation operation(std::uint32_t thread, std::uint64_t index, const std:
 // A failure with every part the format has.
 validation::ValidationResult full_failure() {
   validation::ValidationResult r;
-  r.verdict = "fail";
+  r.verdict = Verdict::fail;
   r.reason = "no order of the operations is accepted by the spec";
   r.checker = "native";
   r.operations = 4;
@@ -84,7 +86,7 @@ TEST_CASE("result.json reads back what ValidationResult wrote, field for field",
   const validation::ValidationResult written = full_failure();
   const auto r = validation::parse_result(nlohmann::json::parse(written.to_json().dump()), "result.json");
   CHECK(r.version == validation::kResultFileVersion);
-  CHECK(r.verdict == "fail");
+  CHECK(r.verdict == Verdict::fail);
   CHECK(r.reason == written.reason);
   CHECK(r.checker == "native");
   CHECK(r.operations == 4);
@@ -149,9 +151,9 @@ TEST_CASE("result.json reads back what ValidationResult wrote, field for field",
 
   // A pass has no frontier; a run never validated has no file.
   validation::ValidationResult pass;
-  pass.verdict = "pass";
+  pass.verdict = Verdict::pass;
   const auto read_pass = validation::parse_result(pass.to_json(), "result.json");
-  CHECK(read_pass.verdict == "pass");
+  CHECK(read_pass.verdict == Verdict::pass);
   CHECK_FALSE(read_pass.frontier);
   testing::ScratchDir dir;
   CHECK_FALSE(validation::read_result_file(dir.path()));

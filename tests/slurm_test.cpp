@@ -175,7 +175,7 @@ TEST_CASE("a campaign through Slurm is the campaign run locally: same runs, seed
   CHECK(fs::is_empty(dir / "slurm" / "demo-1" / "slurm" / "delivered"));
   CHECK(read_json(dir / "slurm" / "demo-1" / "merged-shards.json").at("merged").size() == 4);
   auto store = store::Store::open_read_only(dir / "slurm");
-  CHECK(store.campaign("demo-1")->status == "finished");
+  CHECK(store.campaign("demo-1")->status == store::CampaignStatus::finished);
 }
 
 TEST_CASE("Ctrl-C cancels the Slurm array, and --resume finishes the campaign without redoing a merged run") {
@@ -349,7 +349,7 @@ TEST_CASE("a sweep through Slurm: its tasks sweep as shards until the deadline, 
   for (const json& c : report.at("configurations")) allocated += c.at("runs").get<std::uint64_t>();
   CHECK(allocated == runs.size());
   auto opened = store::Store::open_read_only(store);
-  CHECK(opened.campaign("nightly-1")->status == "finished");
+  CHECK(opened.campaign("nightly-1")->status == store::CampaignStatus::finished);
   CHECK(json::parse(opened.campaign("nightly-1")->config_json).contains("sweep"));
 }
 
@@ -422,5 +422,5 @@ TEST_CASE("Ctrl-C stops a sweep on Slurm, its tasks deliver what they finished, 
   }
   CHECK(parities == std::set<std::uint32_t>{0, 1});
   auto opened = store::Store::open_read_only(store);
-  CHECK(opened.campaign("nightly-1")->status == "finished");
+  CHECK(opened.campaign("nightly-1")->status == store::CampaignStatus::finished);
 }

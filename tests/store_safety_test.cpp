@@ -87,6 +87,10 @@ TEST_CASE("an emptied or deleted index is refused by every verb, rebuilt from th
   CHECK_THAT(rebuild.out, Catch::Contains("1 campaign(s), 2 run(s), 2 run directories read back"));
   CHECK(outcomes(store, "steps-1") == before);
   CHECK(omnilink_cli({"store", "rebuild", store.string()}).exit_code == 3);  // an index exists now
+  const auto mistyped = omnilink_cli({"store", "rebuild", (dir / "no-such-store").string()});
+  CHECK(mistyped.exit_code == 3);
+  CHECK_THAT(mistyped.err, Catch::StartsWith("omnilink store rebuild: ") && Catch::Contains("no such directory"));
+  CHECK_FALSE(fs::exists(dir / "no-such-store"));  // a rebuild never makes a store where there was none
 
   const auto next = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"});
   CHECK_THAT(next.out, Catch::Contains("omnilink campaign steps-2"));

@@ -14,10 +14,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "store/outcome.hpp"
 #include "store/run_record_file.hpp"
 #include "store/store.hpp"
 #include "platform/subprocess.hpp"
 #include "support/test_support.hpp"
+
+using omnilink::validation::Verdict;
 
 namespace {
 
@@ -56,10 +59,10 @@ RunRecord planned(const std::string& campaign, const std::string& id, std::uint6
   return r;
 }
 
-ValidationRecord validation(const std::string& verdict) {
+ValidationRecord validation_record(Verdict verdict) {
   ValidationRecord v;
   v.verdict = verdict;
-  v.reason = verdict == "fail" ? "no order of the operations is accepted by the spec" : "";
+  v.reason = verdict == Verdict::fail ? "no order of the operations is accepted by the spec" : "";
   v.spec = "/specs/LinearizableQueue.tla";
   v.duration_ms = 1234;
   v.peak_rss_kb = 524288;
@@ -96,6 +99,30 @@ std::vector<std::string> ids(const std::vector<RunRecord>& runs) {
 }
 
 }  // namespace
+
+TEST_CASE("every status, verdict and outcome has one name that reads back as itself", "[store]") {
+  // Each vocabulary's names are what the index, run.json, result.json and reports hold: a value
+  // without its own name (or two sharing one) would read back as another.
+  const auto check = [](const auto& values, auto parse) {
+    std::set<std::string> names;
+    for (const auto value : values) {
+      const std::string name = to_string(value);
+      INFO(name);
+      CHECK(name != "?");
+      CHECK(names.insert(name).second);
+      CHECK(parse(name) == value);
+      CHECK(nlohmann::json(value) == name);  // JSON holds the name, never the enum's number
+    }
+    CHECK_FALSE(parse("no-such-name").has_value());
+  };
+  check(store::kRunStatuses, store::parse_run_status);
+  check(store::kCampaignStatuses, store::parse_campaign_status);
+  check(validation::kVerdicts, validation::parse_verdict);
+  std::set<std::string> outcomes;
+  for (const store::Outcome o : store::kOutcomes) outcomes.insert(store::to_string(o));
+  CHECK(outcomes.size() == store::kOutcomes.size());
+  CHECK_FALSE(outcomes.count("?"));
+}
 
 TEST_CASE("a new store has the schema version and WAL, and keeps its data when reopened", "[store]") {
   testing::ScratchDir dir;
@@ -145,26 +172,26 @@ TEST_CASE("campaigns of one name are numbered, the latest is found, finishing se
   CHECK(latest->id == "demo-2");
   CHECK(latest->name == "demo");
   CHECK(latest->config_json == R"({"name":"demo"})");
-  CHECK(latest->status == "running");
+  CHECK(latest->status == store::CampaignStatus::running);
   CHECK(latest->created_ms >= before);
   CHECK(latest->finished_ms == 0);
   CHECK_FALSE(store.latest_campaign("nope"));
   CHECK_FALSE(store.campaign("demo-3"));
 
-  store.set_campaign_status("demo-1", "finished");
+  store.set_campaign_status("demo-1", store::CampaignStatus::finished);
   auto finished = store.campaign("demo-1");
   REQUIRE(finished);
-  CHECK(finished->status == "finished");
+  CHECK(finished->status == store::CampaignStatus::finished);
   CHECK(finished->finished_ms >= finished->created_ms);
   CHECK(store.campaign("demo-2")->finished_ms == 0);
-  store.set_campaign_status("demo-1", "running");  // resumed
+  store.set_campaign_status("demo-1", store::CampaignStatus::running);  // resumed
   CHECK(store.campaign("demo-1")->finished_ms == 0);
-  CHECK_THROWS_AS(store.set_campaign_status("demo-9", "finished"), StoreError);
+  CHECK_THROWS_AS(store.set_campaign_status("demo-9", store::CampaignStatus::finished), StoreError);
 
   // Ends are numbered in the order they happen, whatever the campaigns' ages; running clears it.
   CHECK(store.campaign("demo-1")->ended_seq == 0);
-  store.set_campaign_status("demo-2", "interrupted");
-  store.set_campaign_status("demo-1", "finished");
+  store.set_campaign_status("demo-2", store::CampaignStatus::interrupted);
+  store.set_campaign_status("demo-1", store::CampaignStatus::finished);
   CHECK(store.campaign("demo-2")->ended_seq == 1);  // demo-1's first end was cleared by its resume
   CHECK(store.campaign("demo-1")->ended_seq == 2);
   CHECK(store.campaign("other-1")->ended_seq == 0);
@@ -243,15 +270,15 @@ TEST_CASE("the newest validation is a run's current one, and optional fields rou
   const std::string c = store.create_campaign("demo", "/c/demo.json", "{}");
   store.add_runs({planned(c, "a"), planned(c, "b")});
 
-  store.add_validation(c, "a", validation("unknown"));  // no states, no linearized
+  store.add_validation(c, "a", validation_record(Verdict::unknown));  // no states, no linearized
   auto first = store.run(c + "/a")->validation;
   REQUIRE(first);
-  CHECK(first->verdict == "unknown");
+  CHECK(first->verdict == Verdict::unknown);
   CHECK_FALSE(first->states_generated);
   CHECK_FALSE(first->states_distinct);
   CHECK_FALSE(first->linearized);
 
-  ValidationRecord fail = validation("fail");
+  ValidationRecord fail = validation_record(Verdict::fail);
   fail.states_generated = 1ull << 40;
   fail.states_distinct = 0;
   fail.linearized = 174;
@@ -263,7 +290,7 @@ TEST_CASE("the newest validation is a run's current one, and optional fields rou
 
   auto newest = store.run(c + "/a")->validation;
   REQUIRE(newest);
-  CHECK(newest->verdict == "fail");
+  CHECK(newest->verdict == Verdict::fail);
   CHECK(newest->reason == fail.reason);
   CHECK(newest->spec == fail.spec);
   CHECK(newest->duration_ms == 1234);
@@ -278,7 +305,7 @@ TEST_CASE("the newest validation is a run's current one, and optional fields rou
   const auto runs = store.runs(c);
   REQUIRE(runs.size() == 2);
   REQUIRE(runs[0].validation);
-  CHECK(runs[0].validation->verdict == "fail");
+  CHECK(runs[0].validation->verdict == Verdict::fail);
   CHECK_FALSE(runs[1].validation);
   CHECK_THROWS_AS(store.add_validation(c, "zzz", fail), StoreError);  // no such run
 }
@@ -290,8 +317,8 @@ TEST_CASE("a version-1 store is read as it would be upgraded, and upgraded when 
     store.create_campaign("demo", "/c/demo.json", "{}");
     store.create_campaign("demo", "/c/demo.json", "{}");
     store.create_campaign("demo", "/c/demo.json", "{}");
-    store.set_campaign_status("demo-3", "finished");
-    store.set_campaign_status("demo-1", "interrupted");
+    store.set_campaign_status("demo-3", store::CampaignStatus::finished);
+    store.set_campaign_status("demo-1", store::CampaignStatus::interrupted);
   }
   // What omnilink wrote before ended_seq existed.
   sql(dir.path(), "ALTER TABLE campaigns DROP COLUMN ended_seq");
@@ -309,7 +336,7 @@ TEST_CASE("a version-1 store is read as it would be upgraded, and upgraded when 
   Store store = Store::open_existing(dir.path());
   CHECK(sql(dir.path(), "PRAGMA user_version") == "2");
   CHECK(ends(store) == std::vector<std::int64_t>{1, 0, 3});
-  store.set_campaign_status("demo-2", "finished");
+  store.set_campaign_status("demo-2", store::CampaignStatus::finished);
   CHECK(store.campaign("demo-2")->ended_seq == 4);
 }
 
@@ -343,13 +370,13 @@ TEST_CASE("a run's row is mirrored into its directory, and read back field for f
   CHECK(back->position == 1);
   CHECK_FALSE(back->run.validation);
 
-  ValidationRecord v = validation("fail");
+  ValidationRecord v = validation_record(Verdict::fail);
   v.states_generated = 42;
   v.linearized = -1;
   store.add_validation(c, run.id, v);
   back = store::read_run_record_file(run.dir);
   REQUIRE(back->run.validation);
-  CHECK(back->run.validation->verdict == "fail");
+  CHECK(back->run.validation->verdict == Verdict::fail);
   CHECK(back->run.validation->states_generated == std::optional<std::uint64_t>(42));
   CHECK_FALSE(back->run.validation->states_distinct);
   CHECK(back->run.validation->linearized == std::optional<std::int64_t>(-1));
@@ -402,7 +429,7 @@ std::string fill_store(const fs::path& dir, const std::string& who) {
         store.add_runs({r});
         r.status = store::RunStatus::ok;
         store.update_run(r);
-        store.add_validation(c, r.id, validation("pass"));
+        store.add_validation(c, r.id, validation_record(Verdict::pass));
       }
     }
     return "";
@@ -442,7 +469,7 @@ TEST_CASE("two processes create campaigns and write runs into one new store at o
     CHECK(runs.size() == static_cast<std::size_t>(kRunsEach));
     for (const auto& r : runs) {
       CHECK(r.status == store::RunStatus::ok);
-      CHECK((r.validation && r.validation->verdict == "pass"));
+      CHECK((r.validation && r.validation->verdict == Verdict::pass));
     }
   }
   CHECK(store.campaigns().size() == 2 * kCampaignsEach);
@@ -478,7 +505,7 @@ std::string populate(const fs::path& dir) {
   a.harness_ms = 1500;
   a.dir = (dir / c / a.id).string();
   store.update_run(a);
-  store.add_validation(c, a.id, validation("pass"));
+  store.add_validation(c, a.id, validation_record(Verdict::pass));
   RunRecord b = planned(c, "q.t2.o500.r002", 0xFFFFFFFFFFFFFFFFull);
   b.status = store::RunStatus::crashed;
   b.detail = "killed by signal 11 (SIGSEGV)";
@@ -488,7 +515,7 @@ std::string populate(const fs::path& dir) {
   b.dir = (dir / c / b.id).string();
   fs::create_directories(fs::path(b.dir) / "rr");
   store.update_run(b);
-  ValidationRecord fail = validation("fail");
+  ValidationRecord fail = validation_record(Verdict::fail);
   fail.states_generated = 4242;
   fail.linearized = 174;
   fail.frontier_summary = "pending at the deepest state:\n  T0.157 Dequeue(elem = 144, ok = TRUE)";

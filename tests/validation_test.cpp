@@ -14,6 +14,8 @@
 #include "support/trace_builder.hpp"
 #include "validation/validate.hpp"
 
+using omnilink::validation::Verdict;
+
 namespace {
 
 using namespace omnilink;
@@ -57,7 +59,7 @@ TEST_CASE("Figure 2: Deq(3) is rejected with its frontier, Deq(2) accepted", "[v
   testing::ScratchDir dir;
   figure2(3).write(dir / "reject");
   auto r = validate(dir / "reject", "LinearizableQueue.tla");
-  REQUIRE(r.verdict == "fail");
+  REQUIRE(r.verdict == Verdict::fail);
   CHECK(r.exit_code() == 1);
   CHECK(r.operations == 4);
   CHECK(r.linearized == 3);
@@ -82,7 +84,7 @@ TEST_CASE("Figure 2: Deq(3) is rejected with its frontier, Deq(2) accepted", "[v
 
   figure2(2).write(dir / "accept");
   auto ok = validate(dir / "accept", "LinearizableQueue.tla");
-  CHECK(ok.verdict == "pass");
+  CHECK(ok.verdict == Verdict::pass);
   CHECK(ok.exit_code() == 0);
   CHECK(ok.linearized == 4);
   CHECK(ok.peak_rss_kb > 0);
@@ -98,7 +100,7 @@ TEST_CASE("pending and failed-without-effect operations", "[validate][tlc]") {
   b.op(2, "Dequeue", 8, 9, F::fields("elem", 0, "ok", false));
   b.write(dir / "run");
   auto r = validate(dir / "run", "LinearizableQueue.tla");
-  CHECK(r.verdict == "pass");
+  CHECK(r.verdict == Verdict::pass);
   CHECK(r.dropped_failed == 1);
   CHECK(r.pending == 1);
   CHECK(r.operations == 3);
@@ -113,7 +115,7 @@ TEST_CASE("one thread and ten threads", "[validate][tlc]") {
   TraceBuilder one(1);
   one.op(0, "Push", 1, 2, F::fields("elem", 1)).op(0, "Push", 3, 4, F::fields("elem", 2)).op(0, "Pop", 5, 6, F::fields("elem", 2, "ok", true));
   one.write(dir / "one");
-  CHECK(validate(dir / "one", "Stack.tla").verdict == "pass");
+  CHECK(validate(dir / "one", "Stack.tla").verdict == Verdict::pass);
 
   // Ten threads, all overlapping: each pushes its value, then pops some value; every value is
   // popped once, so some order is accepted, but TLC must search the interleavings.
@@ -124,7 +126,7 @@ TEST_CASE("one thread and ten threads", "[validate][tlc]") {
   }
   ten.write(dir / "ten");
   auto r = validate(dir / "ten", "Stack.tla");
-  CHECK(r.verdict == "pass");
+  CHECK(r.verdict == Verdict::pass);
   CHECK(r.operations == 20);
 }
 
@@ -184,8 +186,8 @@ TEST_CASE("every spec accepts a correct trace and rejects a wrong one", "[valida
     const auto good = validate(dir / (c.name + "-good"), c.spec, c.mc);
     const auto bad = validate(dir / (c.name + "-bad"), c.spec, c.mc);
     INFO(good.summary() << "\n" << bad.summary());
-    CHECK(good.verdict == "pass");
-    CHECK(bad.verdict == "fail");
+    CHECK(good.verdict == Verdict::pass);
+    CHECK(bad.verdict == Verdict::fail);
   }
 }
 
@@ -204,7 +206,7 @@ TEST_CASE("an MC module with a VIEW over the spec's variables", "[validate][tlc]
   o.checker = testing::test_checker();
   auto r = validation::validate_run(o);
   INFO(r.summary());
-  CHECK(r.verdict == "pass");
+  CHECK(r.verdict == Verdict::pass);
   CHECK(r.checker == validation::checker_name(o.checker));
   if (testing::testing_tlc())
     CHECK_THAT(read_text(dir / "run" / "validation" / "OmniLinkValidate.cfg"), Catch::Contains("VIEW OmniLinkValidateView"));
@@ -235,9 +237,9 @@ TEST_CASE("a map checked key by key (OmniLinkPartitionBy): the failing key is na
     return r;
   };
   const auto good = run("good", 20);
-  CHECK(good.verdict == "pass");
+  CHECK(good.verdict == Verdict::pass);
   const auto bad = run("bad", 21);  // key 2 holds 20
-  CHECK(bad.verdict == "fail");
+  CHECK(bad.verdict == Verdict::fail);
   if (testing::testing_tlc()) {
     CHECK_FALSE(bad.partitions.has_value());  // TLC checks the whole history
   } else {
@@ -263,14 +265,14 @@ TEST_CASE("a spec outside the fragment: native refuses naming the construct, aut
   o.spec = fs::path(OMNILINK_TEST_SPECS) / "JsonRegister.tla";
   o.checker = validation::Checker::native;
   const auto native = validation::validate_run(o);
-  CHECK(native.verdict == "error");
+  CHECK(native.verdict == Verdict::error);
   CHECK_THAT(native.reason, Catch::Contains("JsonRegister.tla:9:") && Catch::Contains("unknown name ToJson") &&
                                 Catch::Contains("module Json") && Catch::Contains("--checker tlc"));
   o.checker = validation::Checker::automatic;
   const auto automatic = validation::validate_run(o);
   INFO(automatic.summary());
   CHECK(automatic.checker == "tlc");
-  CHECK(automatic.verdict == (testing::testing_tlc() ? "pass" : automatic.verdict));  // unknown where TLC is missing
+  CHECK(automatic.verdict == (testing::testing_tlc() ? Verdict::pass : automatic.verdict));  // unknown where TLC is missing
   CHECK(std::any_of(automatic.caveats.begin(), automatic.caveats.end(), [](const std::string& c) {
     return c.find("decided by TLC: the native checker cannot evaluate this spec") != std::string::npos &&
            c.find("JsonRegister.tla:9:") != std::string::npos;
@@ -289,9 +291,9 @@ TEST_CASE("--checker both: the checkers agree on Figure 2's verdicts", "[validat
     o.checker = validation::Checker::both;
     const auto r = validation::validate_run(o);
     INFO(r.summary());
-    CHECK(r.verdict == (dequeued == 2 ? "pass" : "fail"));
+    CHECK(r.verdict == (dequeued == 2 ? Verdict::pass : Verdict::fail));
     CHECK(r.checker == "native");
-    CHECK(std::find(r.caveats.begin(), r.caveats.end(), "TLC agrees (" + r.verdict + ")") != r.caveats.end());
+    CHECK(std::find(r.caveats.begin(), r.caveats.end(), "TLC agrees (" + to_string(r.verdict) + ")") != r.caveats.end());
   }
 }
 
@@ -304,7 +306,7 @@ TEST_CASE("bulk dequeues interleave step by step", "[validate][tlc][specs]") {
   b.op(1, "DequeueBulk", 3, 10, F::fields("elems", std::vector<std::int64_t>{1, 3}));
   b.op(2, "DequeueBulk", 4, 11, F::fields("elems", std::vector<std::int64_t>{2, 4}));
   b.write(dir / "run");
-  CHECK(validate(dir / "run", "PerProducerQueue.tla").verdict == "pass");
+  CHECK(validate(dir / "run", "PerProducerQueue.tla").verdict == Verdict::pass);
 }
 
 TEST_CASE("sets and maps with non-string keys reach TLC intact", "[validate][tlc]") {
@@ -315,7 +317,7 @@ TEST_CASE("sets and maps with non-string keys reach TLC intact", "[validate][tlc
   b.op(0, "EnqueueBulk", 1, 2, F::fields("producer", 1, "elems", std::vector<std::int64_t>{5, 6}));
   b.op(0, "DequeueBulk", 3, 4, F::fields("elems", std::vector<std::int64_t>{5, 6}));
   b.write(dir / "run");
-  CHECK(validate(dir / "run", "PerProducerQueue.tla").verdict == "pass");
+  CHECK(validate(dir / "run", "PerProducerQueue.tla").verdict == Verdict::pass);
 }
 
 TEST_CASE("traces from the example harnesses: locked-queue passes, racy-queue fails", "[validate][tlc][examples]") {
@@ -324,7 +326,7 @@ TEST_CASE("traces from the example harnesses: locked-queue passes, racy-queue fa
     const auto run = dir / ("locked" + std::to_string(seed));
     REQUIRE(run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE, {"--threads", "3", "--ops", "300", "--seed", std::to_string(seed), "--perturb",
                                                          "yield", "--quiet", "--out", run.string()}).ok());
-    CHECK(validate(run, "LinearizableQueue.tla").verdict == "pass");
+    CHECK(validate(run, "LinearizableQueue.tla").verdict == Verdict::pass);
   }
   // The race needs a consumer to be preempted between its two critical sections; the stress lane
   // makes that likely: with 3 threads x 4000 operations, 7 of 8 runs fail (measured), and with 2
@@ -337,8 +339,8 @@ TEST_CASE("traces from the example harnesses: locked-queue passes, racy-queue fa
                                                        "--perturb", "mixed", "--perturb-rate", "0.05", "--quiet", "--out",
                                                        run.string()}).ok());
     const auto r = validate(run, "LinearizableQueue.tla");
-    REQUIRE((r.verdict == "pass" || r.verdict == "fail"));
-    failures += r.verdict == "fail";
+    REQUIRE((r.verdict == Verdict::pass || r.verdict == Verdict::fail));
+    failures += r.verdict == Verdict::fail;
   }
   WARN("racy-queue: first failing validation after " << runs << " run(s) (budget 10)");
   CHECK(failures == 1);
@@ -349,7 +351,7 @@ TEST_CASE("a 10k-operation trace is accepted", "[validate][tlc][large]") {
   REQUIRE(run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE,
                       {"--threads", "4", "--ops", "2500", "--seed", "9", "--quiet", "--out", (dir / "run").string()}).ok());
   auto r = validate(dir / "run", "LinearizableQueue.tla");
-  CHECK(r.verdict == "pass");
+  CHECK(r.verdict == Verdict::pass);
   CHECK(r.operations == 10000);
   WARN("10k operations: TLC " << r.duration.count() << " ms, peak " << r.peak_rss_kb / 1024 << " MiB");
 }
@@ -363,19 +365,19 @@ TEST_CASE("errors: bad spec, unknown action, wide integer, corrupt trace, missin
   o.run_dir = dir / "run";
   o.spec = dir / "Broken.tla";
   auto broken = validation::validate_run(o);
-  CHECK(broken.verdict == "error");
+  CHECK(broken.verdict == Verdict::error);
   CHECK(broken.exit_code() == 3);
   CHECK_THAT(broken.reason, Catch::Contains("Broken.tla:3:"));
 
   auto wrong_spec = validate(dir / "run", "Stack.tla");
-  CHECK(wrong_spec.verdict == "error");
+  CHECK(wrong_spec.verdict == Verdict::error);
   CHECK_THAT(wrong_spec.reason, Catch::Contains("T0.0 Enqueue: the spec") && Catch::Contains("has no operation 'Enqueue'"));
 
   TraceBuilder wide(1);
   wide.op(0, "Enqueue", 1, 2, F::fields("elem", std::int64_t{3'000'000'000}));
   wide.write(dir / "wide");
   auto w = validate(dir / "wide", "LinearizableQueue.tla");
-  CHECK(w.verdict == "error");
+  CHECK(w.verdict == Verdict::error);
   CHECK_THAT(w.reason, Catch::Contains("3000000000 does not fit TLC's 32-bit integers"));
 
   // A byte that is never valid msgpack where thread 0's second record starts.
@@ -390,14 +392,14 @@ TEST_CASE("errors: bad spec, unknown action, wide integer, corrupt trace, missin
   bytes[second] = static_cast<char>(0xc1);
   std::ofstream(file, std::ios::binary | std::ios::trunc) << bytes;
   auto corrupt = validate(dir / "run", "LinearizableQueue.tla");
-  CHECK(corrupt.verdict == "error");
+  CHECK(corrupt.verdict == Verdict::error);
   CHECK_THAT(corrupt.reason, Catch::Contains("thread-0000.msgpack: byte " + std::to_string(second) + ": corrupt record"));
 
   TraceBuilder map(1);
   map.op(0, "Insert", 1, 2, F::fields("key", 1, "value", 2, "inserted", true));
   map.write(dir / "map");
   auto no_mc = validate(dir / "map", "Map.tla");
-  CHECK(no_mc.verdict == "error");
+  CHECK(no_mc.verdict == Verdict::error);
   CHECK_THAT(no_mc.reason, Catch::Contains("define Keys in an MC module"));
 }
 
@@ -416,11 +418,11 @@ TEST_CASE("a spec that is not valid TLA+ is an error naming file:line:col for ev
     o.spec = dir / "Typo.tla";
     INFO(validation::checker_name(checker));
     const auto typo = validation::validate_run(o);
-    CHECK(typo.verdict == "error");
+    CHECK(typo.verdict == Verdict::error);
     CHECK_THAT(typo.reason, Catch::Contains("not valid TLA+") && Catch::Contains("Typo.tla:5:") && Catch::Contains("syntax error"));
     o.spec = dir / "Unknown.tla";
     const auto unknown = validation::validate_run(o);
-    CHECK(unknown.verdict == "error");
+    CHECK(unknown.verdict == Verdict::error);
     CHECK_THAT(unknown.reason, Catch::Contains("Unknown.tla:5:27: unknown name Apend"));
   }
 }
@@ -439,13 +441,13 @@ TEST_CASE("a spec is read once for many runs, and again when one of its files ch
   o.spec = dir / "Q.tla";
   o.checker = validation::Checker::native;
   o.confirm_failures = false;
-  CHECK(validation::validate_run(o).verdict == "pass");
-  CHECK(validation::validate_run(o).verdict == "pass");  // the spec as read before
+  CHECK(validation::validate_run(o).verdict == Verdict::pass);
+  CHECK(validation::validate_run(o).verdict == Verdict::pass);  // the spec as read before
   // A module the spec extends changes (a syntax error): the next validation reads it again.
   std::ofstream(dir / "Base.tla", std::ios::trunc) << "---- MODULE Base ----\n" << queue << "Broken == (\n====\n";
   fs::last_write_time(dir / "Base.tla", fs::last_write_time(dir / "Base.tla") + std::chrono::seconds(2));
   const auto broken = validation::validate_run(o);
-  CHECK(broken.verdict == "error");
+  CHECK(broken.verdict == Verdict::error);
   CHECK_THAT(broken.reason, Catch::Contains("Base.tla:7:"));
 }
 
@@ -481,7 +483,7 @@ Next == \E v \in Values \cup {NoValue} : S!Write(v) \/ S!Read(v)
   bad.op(0, "Write", 1, 2, F::fields("value", 2)).op(1, "Read", 3, 4, F::fields("value", -1));
   good.write(dir / "good");
   bad.write(dir / "bad");
-  for (const auto& [run, verdict] : {std::pair{"good", "pass"}, std::pair{"bad", "fail"}}) {
+  for (const auto& [run, verdict] : {std::pair{"good", Verdict::pass}, std::pair{"bad", Verdict::fail}}) {
     validation::ValidateOptions o;
     o.run_dir = dir / run;
     o.spec = dir / "Reg.tla";
@@ -505,7 +507,7 @@ TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {
   o.tlc_jar = dir / "no-such.jar";
   o.checker = validation::Checker::tlc;
   auto missing = validation::validate_run(o);
-  CHECK(missing.verdict == "unknown");
+  CHECK(missing.verdict == Verdict::unknown);
   CHECK(missing.exit_code() == 2);
   CHECK_THAT(missing.reason, Catch::Contains("TLC not found"));
 
@@ -524,7 +526,7 @@ TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {
   o.checker = testing::test_checker();
   o.timeout = std::chrono::seconds(1);
   auto slow = validation::validate_run(o);
-  CHECK(slow.verdict == "unknown");
+  CHECK(slow.verdict == Verdict::unknown);
   CHECK_THAT(slow.reason, Catch::Contains("did not finish within 1 s"));
   if (o.checker != validation::Checker::tlc) {
     // With them, the pushed elements are dead at once (no pop logs them): every order of the same
@@ -533,7 +535,7 @@ TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {
     o.confirm_failures = false;
     const auto declared = validation::validate_run(o);
     INFO(declared.summary());
-    CHECK(declared.verdict == "fail");
+    CHECK(declared.verdict == Verdict::fail);
     CHECK(declared.states_distinct.value_or(0) <= 2 * 2048);
   }
 }

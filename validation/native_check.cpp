@@ -221,7 +221,7 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
     }
   } catch (const language::EvalError& e) {
     finish();
-    result.verdict = "error";
+    result.verdict = Verdict::error;
     result.reason = std::string("evaluating the spec: ") + e.what();
     return;
   }
@@ -232,12 +232,12 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
   result.states_distinct = report.states_distinct;
   using Outcome = SearchReport::Outcome;
   if (report.outcome == Outcome::no_initial_state) {
-    result.verdict = "error";
+    result.verdict = Verdict::error;
     result.reason = "no initial state: the spec's " + options.init + " is not satisfiable";
     return;
   }
   if (report.outcome == Outcome::limit || report.outcome == Outcome::cancelled) {
-    result.verdict = "unknown";
+    result.verdict = Verdict::unknown;
     result.reason = report.limit;
     result.cancelled = report.outcome == Outcome::cancelled;
     return;
@@ -259,12 +259,12 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
         result.pending_outcomes.push_back(std::move(outcome));
       }
   if (report.outcome == Outcome::accepted) {
-    result.verdict = "pass";
+    result.verdict = Verdict::pass;
     return;
   }
   result.frontier = frontier_at(decided.history, report.next);
   if (report.refused) result.refused = describe_refusal(decided, *report.refused);
-  result.verdict = "fail";
+  result.verdict = Verdict::fail;
   result.reason = "no order of the operations is accepted by the spec; the deepest search linearized " +
                   std::to_string(report.linearized) + " of " + std::to_string(decided.operations);
   if (result.partitions) result.reason += " operations of the partition " + result.partitions->failed;

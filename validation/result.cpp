@@ -67,7 +67,7 @@ nlohmann::json ValidationResult::to_json() const {
   if (states_distinct) j["states_distinct"] = *states_distinct;
   if (tlc_exit_code) j["tlc"]["exit_code"] = *tlc_exit_code;
   if (!tlc_command.empty()) j["tlc"]["command"] = tlc_command;
-  if (verdict == "fail") {
+  if (verdict == Verdict::fail) {
     nlohmann::json next = nlohmann::json::array();
     for (const auto& f : frontier) {
       nlohmann::json fields = nlohmann::json::object();
@@ -96,9 +96,9 @@ nlohmann::json ValidationResult::to_json() const {
 
 std::string ValidationResult::summary() const {
   std::ostringstream s;
-  if (verdict == "pass") {
+  if (verdict == Verdict::pass) {
     s << "pass: all " << operations << " completed operations linearized";
-  } else if (verdict == "fail") {
+  } else if (verdict == Verdict::fail) {
     s << "FAIL: " << shown(reason) << "\n  pending at the deepest state:";
     for (const auto& f : frontier) s << "\n    " << describe_op(f.op) << (f.viable ? "" : "  (not yet viable)");
     s << "\n  spec state there: " << shown(spec_state);
@@ -140,9 +140,9 @@ std::string ValidationResult::summary() const {
 }
 
 int ValidationResult::exit_code() const {
-  if (verdict == "pass") return 0;
-  if (verdict == "fail") return 1;
-  if (verdict == "unknown") return 2;
+  if (verdict == Verdict::pass) return 0;
+  if (verdict == Verdict::fail) return 1;
+  if (verdict == Verdict::unknown) return 2;
   return 3;
 }
 

@@ -19,6 +19,7 @@
 #include "trace/reader.hpp"
 #include "validation/consistent_cut.hpp"
 #include "validation/history.hpp"
+#include "validation/verdict.hpp"
 
 namespace omnilink::validation {
 
@@ -69,7 +70,7 @@ struct RefusedOp {
 };
 
 struct ValidationResult {
-  std::string verdict;  // pass | fail | unknown | error
+  Verdict verdict = Verdict::error;
   std::string reason;   // for unknown and error; a one-line summary for fail
   std::string checker;  // which checker decided: native | tlc ("" when none ran)
   std::uint64_t operations = 0;      // completed operations (every one must be linearized)

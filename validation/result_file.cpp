@@ -70,9 +70,10 @@ StoredResult parse_result(const nlohmann::json& j, const std::string& origin) {
   r.version = f.int32("version");
   if (r.version < 1 || r.version > kResultFileVersion)
     f.fail("version", "version " + std::to_string(r.version) + "; this omnilink reads versions 1 to " + std::to_string(kResultFileVersion));
-  r.verdict = f.text("verdict");
-  if (r.verdict != "pass" && r.verdict != "fail" && r.verdict != "unknown" && r.verdict != "error")
-    f.fail("verdict", "'" + r.verdict + "' is no verdict");
+  const std::string verdict = f.text("verdict");
+  const std::optional<Verdict> known = parse_verdict(verdict);
+  if (!known) f.fail("verdict", "'" + verdict + "' is no verdict");
+  r.verdict = *known;
   r.reason = f.value_or("reason", &Fields::text, std::string());
   r.checker = f.value_or("checker", &Fields::text, std::string());
   r.operations = f.value_or("operations", &Fields::uint64, std::uint64_t{0});

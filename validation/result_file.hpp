@@ -15,6 +15,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "validation/verdict.hpp"
+
 namespace omnilink::validation {
 
 inline constexpr int kResultFileVersion = 5;
@@ -80,7 +82,7 @@ struct StoredPartitions {
 
 struct StoredResult {
   int version = kResultFileVersion;
-  std::string verdict;  // pass | fail | unknown | error
+  Verdict verdict = Verdict::error;
   std::string reason;
   std::string checker;  // native | tlc | "" (version 3)
   std::uint64_t operations = 0, dropped_failed = 0, pending = 0;

@@ -52,18 +52,18 @@ void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const Prob
   result.states_distinct = tlc.states_distinct;
   if (tlc.started && !tlc.timed_out && tlc.signal == 0) result.tlc_exit_code = tlc.exit_code;
 
-  auto set = [&](const char* verdict, std::string reason) {
+  auto set = [&](Verdict verdict, std::string reason) {
     result.verdict = verdict;
     result.reason = std::move(reason);
   };
-  if (!tlc.started) return set("unknown", "TLC could not be started: " + tlc.start_error);
+  if (!tlc.started) return set(Verdict::unknown, "TLC could not be started: " + tlc.start_error);
   if (tlc.cancelled) {
     result.cancelled = true;
-    return set("unknown", "TLC was stopped: the validation was cancelled");
+    return set(Verdict::unknown, "TLC was stopped: the validation was cancelled");
   }
-  if (tlc.timed_out) return set("unknown", "TLC did not finish within " + std::to_string(options.timeout.count()) + " s");
-  if (tlc.out_of_memory) return set("unknown", "TLC ran out of memory (heap " + options.heap + "; raise it with --heap)");
-  if (tlc.signal != 0) return set("unknown", "TLC was killed by signal " + std::to_string(tlc.signal));
+  if (tlc.timed_out) return set(Verdict::unknown, "TLC did not finish within " + std::to_string(options.timeout.count()) + " s");
+  if (tlc.out_of_memory) return set(Verdict::unknown, "TLC ran out of memory (heap " + options.heap + "; raise it with --heap)");
+  if (tlc.signal != 0) return set(Verdict::unknown, "TLC was killed by signal " + std::to_string(tlc.signal));
 
   nlohmann::json frontier;
   if (std::ifstream in(frontier_file); in) {
@@ -82,27 +82,27 @@ void finish_from_tlc(ValidationResult& result, const TlcOutcome& tlc, const Prob
   if (tlc.exit_code == 0) {
     // TLC stopped either at a complete linearization or after exhausting every order; its own
     // report says which. Nothing else counts as a pass.
-    if (!have_frontier) return set("unknown", "TLC finished but wrote no frontier (" + frontier_file.string() + ")");
-    if (*result.linearized < 0) return set("error", "no initial state: the spec's " + options.init + " is not satisfiable");
+    if (!have_frontier) return set(Verdict::unknown, "TLC finished but wrote no frontier (" + frontier_file.string() + ")");
+    if (*result.linearized < 0) return set(Verdict::error, "no initial state: the spec's " + options.init + " is not satisfiable");
     if (frontier.value("total", -1) != static_cast<std::int64_t>(input.operations) ||
         frontier.value("pending", -1) != static_cast<std::int64_t>(input.pending))
-      return set("unknown", "TLC's report counts " + std::to_string(frontier.value("total", -1)) + " completed and " +
+      return set(Verdict::unknown, "TLC's report counts " + std::to_string(frontier.value("total", -1)) + " completed and " +
                                 std::to_string(frontier.value("pending", -1)) + " pending operations, the data file " +
                                 std::to_string(input.operations) + " and " + std::to_string(input.pending));
     result.pending_outcomes = pending_outcomes(input.history, spec, frontier["frontier"].value("completed", nlohmann::json()));
-    if (*result.linearized == static_cast<std::int64_t>(input.operations)) return set("pass", "");
+    if (*result.linearized == static_cast<std::int64_t>(input.operations)) return set(Verdict::pass, "");
     std::vector<std::size_t> next;  // TLC's pc is 1-based: the index of the next operation
     for (const auto& pc : frontier["frontier"]["pc"]) next.push_back(static_cast<std::size_t>(std::max<std::int64_t>(pc.get<std::int64_t>() - 1, 0)));
     result.frontier = frontier_at(input.history, next);
-    return set("fail", "no order of the operations is accepted by the spec; the deepest search linearized " +
+    return set(Verdict::fail, "no order of the operations is accepted by the spec; the deepest search linearized " +
                            std::to_string(*result.linearized) + " of " + std::to_string(input.operations));
   }
   // 150: parse or semantic error; 75/76: evaluation error (e.g. an action applied to a value it
   // cannot handle); 255 and others: configuration problems. All are the spec's or the set-up's.
   if (tlc.exit_code == 150 || tlc.exit_code == 75 || tlc.exit_code == 76 || tlc.exit_code == 255 || tlc.exit_code == 10 ||
       tlc.exit_code == 11 || tlc.exit_code == 12 || tlc.exit_code == 13)
-    return set("error", "TLC (exit " + std::to_string(tlc.exit_code) + "): " + tlc.error_text());
-  return set("unknown", "TLC exited with code " + std::to_string(tlc.exit_code) + ": " + tlc.error_text());
+    return set(Verdict::error, "TLC (exit " + std::to_string(tlc.exit_code) + "): " + tlc.error_text());
+  return set(Verdict::unknown, "TLC exited with code " + std::to_string(tlc.exit_code) + ": " + tlc.error_text());
 }
 
 }  // namespace
@@ -133,7 +133,7 @@ void check_with_tlc(ValidationResult& result, const Problem& problem, const Spec
   std::string why_not;
   const std::optional<TlcTools> tools = locate_tlc(options, why_not);
   if (!tools) {
-    result.verdict = "unknown";
+    result.verdict = Verdict::unknown;
     result.reason = why_not;
     return;
   }

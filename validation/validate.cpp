@@ -52,7 +52,7 @@ class Decider {
         return check_with_tlc(result, problem, spec_, loaded_, dir, options_);
       case Checker::native:
         if (native(result, problem)) return;
-        result.verdict = "error";
+        result.verdict = Verdict::error;
         result.reason = "the native checker cannot evaluate this spec: " + native_unavailable_ + " (validate it with --checker tlc)";
         return;
       case Checker::automatic:
@@ -62,18 +62,18 @@ class Decider {
         return;
       case Checker::both: {
         if (!native(result, problem)) {
-          result.verdict = "error";
+          result.verdict = Verdict::error;
           result.reason = "--checker both: the native checker cannot evaluate this spec: " + native_unavailable_;
           return;
         }
-        return cross_check(result, problem, dir, "TLC agrees (" + result.verdict + ")", "--checker both: TLC gave no verdict: ");
+        return cross_check(result, problem, dir, "TLC agrees (" + to_string(result.verdict) + ")", "--checker both: TLC gave no verdict: ");
       }
     }
   }
 
   /// A native FAIL checked again by TLC, where TLC is present.
   void confirm(ValidationResult& result, const Problem& problem, const fs::path& dir) {
-    if (result.checker != "native" || result.verdict != "fail" || !options_.confirm_failures || options_.checker == Checker::both) return;
+    if (result.checker != "native" || result.verdict != Verdict::fail || !options_.confirm_failures || options_.checker == Checker::both) return;
     std::string why_not;
     if (!locate_tlc(options_, why_not)) {
       // Not where it was looked for: `omnilink doctor` and a campaign's header say that, once.
@@ -107,7 +107,7 @@ class Decider {
                    const std::string& undecided) {
     ValidationResult tlc;
     check_with_tlc(tlc, problem, spec_, loaded_, dir, options_);
-    if (tlc.verdict == "unknown") {
+    if (tlc.verdict == Verdict::unknown) {
       result.caveats.push_back(undecided + tlc.reason);
     } else if (tlc.verdict != result.verdict || !same_depth(result, tlc)) {
       disagree(result, tlc);
@@ -118,14 +118,14 @@ class Decider {
 
   // TLC searches the whole history; a partitioned native search's depth is its failing part's.
   static bool same_depth(const ValidationResult& native, const ValidationResult& tlc) {
-    return native.verdict != "fail" || native.partitions || native.linearized == tlc.linearized;
+    return native.verdict != Verdict::fail || native.partitions || native.linearized == tlc.linearized;
   }
 
   static void disagree(ValidationResult& result, const ValidationResult& tlc) {
-    const std::string native = result.verdict + (result.linearized ? " at depth " + std::to_string(*result.linearized) : "");
-    const std::string other = tlc.verdict + (tlc.linearized ? " at depth " + std::to_string(*tlc.linearized) : "");
+    const std::string native = to_string(result.verdict) + (result.linearized ? " at depth " + std::to_string(*result.linearized) : "");
+    const std::string other = to_string(tlc.verdict) + (tlc.linearized ? " at depth " + std::to_string(*tlc.linearized) : "");
     result.reason = "the checkers disagree: native " + native + ", TLC " + other + " (a bug in omnilink: please report it)";
-    result.verdict = "error";
+    result.verdict = Verdict::error;
     result.frontier.clear();
   }
 
@@ -149,7 +149,7 @@ void certify_failure(ValidationResult& result, const Problem& problem, const lan
   const std::uint64_t kept = prefix.operations();
   ValidationResult certified;
   if (kept > 0) decider.decide(certified, make_problem(std::move(prefix), spec, loaded), dir);
-  if (certified.verdict == "fail") {
+  if (certified.verdict == Verdict::fail) {
     // TLC's files for the check are in certify/; the native checker writes none.
     result.caveats.push_back("the failure stands without the pending operations: the " + std::to_string(kept) +
                              " operations that ended before any later one started fail on their own" +
@@ -160,10 +160,10 @@ void certify_failure(ValidationResult& result, const Problem& problem, const lan
     result.refused = certified.refused;
     return;
   }
-  result.verdict = "unknown";
+  result.verdict = Verdict::unknown;
   result.reason = "no order is accepted when the pending operations' unknown results are taken from the values logged in the run, "
                   "which may miss the real ones, and the " + std::to_string(kept) +
-                  " operations before them " + (kept == 0 ? "decide nothing" : "are accepted (" + certified.verdict + ")") + ": " + hint;
+                  " operations before them " + (kept == 0 ? "decide nothing" : "are accepted (" + to_string(certified.verdict) + ")") + ": " + hint;
   result.frontier.clear();
   result.refused.reset();
 }
@@ -212,7 +212,7 @@ ValidationResult validate_run(const ValidateOptions& options) {
   // Nothing there: nothing to write results into either (creating PATH/validation/ would make a
   // directory of a mistyped file name).
   if (std::error_code ec; !fs::exists(options.run_dir, ec)) {
-    result.verdict = "error";
+    result.verdict = Verdict::error;
     result.reason = options.run_dir.string() + ": no such run directory or history file";
     return result;
   }
@@ -227,7 +227,7 @@ ValidationResult validate_run(const ValidateOptions& options) {
         << result.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   };
   auto fail_with = [&](const std::string& why) {
-    result.verdict = "error";
+    result.verdict = Verdict::error;
     result.reason = why;
   };
   try {
@@ -245,7 +245,7 @@ ValidationResult validate_run(const ValidateOptions& options) {
     result.dropped_failed = history.dropped_failed;
     if (history.cut && history.operations() == history.pending_operations()) {
       // Nothing completed survived the cut: a pass would claim a run was checked that was not.
-      result.verdict = "unknown";
+      result.verdict = Verdict::unknown;
       result.reason = "the run was killed and its consistent cut keeps no completed operation to validate";
       result.caveats = history.caveats;
       write_result();
@@ -257,7 +257,7 @@ ValidationResult validate_run(const ValidateOptions& options) {
     Decider decider(options, spec, *loaded);
     decider.decide(result, problem, dir);
     result.caveats.insert(result.caveats.begin(), problem.caveats.begin(), problem.caveats.end());
-    if (result.verdict == "fail" && problem.logged_value_domains) certify_failure(result, problem, spec, *loaded, decider, dir / "certify");
+    if (result.verdict == Verdict::fail && problem.logged_value_domains) certify_failure(result, problem, spec, *loaded, decider, dir / "certify");
     decider.confirm(result, problem, dir / "confirm");
   } catch (const language::SpecError& e) {  // found while binding what a checker evaluates
     fail_with(std::string("the spec is not valid TLA+: ") + e.what());
