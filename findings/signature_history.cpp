@@ -4,7 +4,11 @@
 #include <cmath>
 #include <map>
 #include <optional>
+#include <ostream>
 
+#include <nlohmann/json.hpp>
+
+#include "platform/enum_names.hpp"
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 
@@ -41,12 +45,20 @@ void settle(Tracked& t, double confidence) {
 
 bool fixed(const SignatureHistory& h) { return h.runs_needed > 0 && h.runs_since >= h.runs_needed; }
 
-int status_rank(const std::string& status) {
-  static const std::vector<std::string> order{"new", "regressed", "recurring", "quiet", "fixed"};
-  return static_cast<int>(std::find(order.begin(), order.end(), status) - order.begin());
-}
+constexpr platform::EnumNames<SignatureStatus, 5> kStatusNames{{{
+    {SignatureStatus::new_, "new"},
+    {SignatureStatus::regressed, "regressed"},
+    {SignatureStatus::recurring, "recurring"},
+    {SignatureStatus::quiet, "quiet"},
+    {SignatureStatus::fixed, "fixed"},
+}}};
+static_assert(kStatusNames.names.size() == kSignatureStatuses.size());
 
 }  // namespace
+
+std::string to_string(SignatureStatus status) { return kStatusNames.name(status); }
+std::ostream& operator<<(std::ostream& out, SignatureStatus status) { return out << to_string(status); }
+void to_json(nlohmann::json& j, SignatureStatus status) { j = to_string(status); }
 
 double wilson_lower(std::uint64_t successes, std::uint64_t trials, double confidence) {
   if (trials == 0) return 0;
@@ -147,14 +159,17 @@ std::vector<SignatureHistory> signature_history(store::Store& store, const std::
   std::vector<SignatureHistory> out;
   for (auto& [id, t] : tracked) {
     SignatureHistory& h = t.history;
-    if (t.seen_in_newest) h.status = h.first_seen == sweeps.back().id ? "new" : t.regressed_in_newest ? "regressed" : "recurring";
-    else h.status = fixed(h) ? "fixed" : "quiet";
-    h.fixed_now = h.status == "fixed" && !t.was_fixed;
+    if (t.seen_in_newest)
+      h.status = h.first_seen == sweeps.back().id ? SignatureStatus::new_
+                 : t.regressed_in_newest          ? SignatureStatus::regressed
+                                                  : SignatureStatus::recurring;
+    else h.status = fixed(h) ? SignatureStatus::fixed : SignatureStatus::quiet;
+    h.fixed_now = h.status == SignatureStatus::fixed && !t.was_fixed;
     std::stable_sort(h.symptoms.begin(), h.symptoms.end(), [](const SymptomHistory& a, const SymptomHistory& b) { return a.count > b.count; });
     out.push_back(std::move(h));
   }
   std::sort(out.begin(), out.end(), [](const SignatureHistory& a, const SignatureHistory& b) {
-    if (status_rank(a.status) != status_rank(b.status)) return status_rank(a.status) < status_rank(b.status);
+    if (a.status != b.status) return a.status < b.status;  // the enum's order is the reports
     if (a.count != b.count) return a.count > b.count;
     return a.signature.id < b.signature.id;
   });

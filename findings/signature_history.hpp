@@ -13,9 +13,13 @@
 // rebuilt store says the same.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "findings/failure_signature.hpp"
 #include "store/store.hpp"
@@ -31,10 +35,29 @@ struct SymptomHistory {
   bool new_in_newest = false;  // first seen in the newest sweep, in a signature seen before it
 };
 
+/// A signature's standing as of a sweep, in the order reports list them: first seen in it (new),
+/// seen again after it had counted as fixed (regressed), seen again (recurring), not seen but not
+/// yet fixed (quiet), not seen for as many runs as its measured rate makes fixed (fixed).
+enum class SignatureStatus { new_, regressed, recurring, quiet, fixed };
+
+inline constexpr std::array<SignatureStatus, 5> kSignatureStatuses{SignatureStatus::new_, SignatureStatus::regressed,
+                                                                   SignatureStatus::recurring, SignatureStatus::quiet,
+                                                                   SignatureStatus::fixed};
+
+/// "new", "regressed", "recurring", "quiet", "fixed": its name in reports, JSON and HTML classes.
+std::string to_string(SignatureStatus status);
+std::ostream& operator<<(std::ostream& out, SignatureStatus status);
+/// As its name: nlohmann's default would write the enum's number.
+void to_json(nlohmann::json& j, SignatureStatus status);
+/// News for a sweep's report and exit code: new or regressed.
+inline bool is_news(SignatureStatus status) { return status == SignatureStatus::new_ || status == SignatureStatus::regressed; }
+/// Seen in the sweep: new, regressed or recurring.
+inline bool seen_now(SignatureStatus status) { return is_news(status) || status == SignatureStatus::recurring; }
+
 struct SignatureHistory {
   findings::FailureSignature signature;
   std::string target;
-  std::string status;
+  SignatureStatus status = SignatureStatus::quiet;
   bool fixed_now = false;  // fixed, and was not yet after the previous sweep: news
   std::string first_seen;  // campaign id of the sweep
   std::string last_seen;

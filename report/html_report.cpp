@@ -139,7 +139,7 @@ std::string index_page(const std::string& name, const std::vector<CampaignPoint>
        "<th>first seen</th><th>last seen</th><th>runs of its target since</th><th>fixed after</th></tr>\n";
   for (const auto& h : signatures) {
     b << "<tr><td><a href=\"" << html_escape(signature_page_name(h.signature.id)) << "\">" << code(h.signature.id) << "</a></td>"
-      << "<td class=\"status-" << html_escape(h.status) << "\">" << html_escape(h.status) << (h.fixed_now ? " (now)" : "") << "</td>"
+      << "<td class=\"status-" << html_escape(to_string(h.status)) << "\">" << html_escape(to_string(h.status)) << (h.fixed_now ? " (now)" : "") << "</td>"
       << td(h.target) << td(h.signature.title) << td_num(static_cast<double>(h.count)) << "<td>" << code(h.first_seen) << "</td><td>"
       << code(h.last_seen) << "</td>" << td_num(static_cast<double>(h.runs_since))
       << td(findings::fixed_after(h)) << "</tr>\n";
@@ -192,8 +192,8 @@ std::string signature_page(store::Store& store, const findings::SignatureHistory
   std::ostringstream b;
   b << "<p><a href=\"index.html\">All signatures</a></p>\n<h1>Signature " << code(h.signature.id) << "</h1>\n<p id=\"title\">"
     << html_escape(h.signature.title) << "</p>\n<table id=\"facts\">\n"
-    << "<tr><th>target</th>" << td(h.target) << "</tr>\n<tr><th>status</th><td class=\"status-" << html_escape(h.status) << "\">"
-    << html_escape(h.status) << "</td></tr>\n<tr><th>failing runs</th>" << td_num(static_cast<double>(h.count)) << "</tr>\n"
+    << "<tr><th>target</th>" << td(h.target) << "</tr>\n<tr><th>status</th><td class=\"status-" << html_escape(to_string(h.status)) << "\">"
+    << html_escape(to_string(h.status)) << "</td></tr>\n<tr><th>failing runs</th>" << td_num(static_cast<double>(h.count)) << "</tr>\n"
     << "<tr><th>first seen</th><td>" << code(h.first_seen) << " " << html_escape(utc_time(h.first_seen_ms)) << "</td></tr>\n"
     << "<tr><th>last seen</th><td>" << code(h.last_seen) << " " << html_escape(utc_time(h.last_seen_ms)) << "</td></tr>\n"
     << "<tr><th>runs of its target since</th>" << td_num(static_cast<double>(h.runs_since)) << "</tr>\n"

@@ -14,7 +14,6 @@ using nlohmann::json;
 
 namespace {
 
-bool seen_now(const findings::SignatureHistory& h) { return h.status == "new" || h.status == "regressed" || h.status == "recurring"; }
 
 std::string percent(double share) {
   char text[16];
@@ -52,12 +51,12 @@ std::string symptom_lines(const findings::SignatureHistory& h) {
 
 int sweep_exit_code(const SweepSummary& s) {
   for (const auto& h : s.signatures)
-    if (h.status == "new" || h.status == "regressed") return 1;
+    if (findings::is_news(h.status)) return 1;
   for (const auto& run : s.runs) {
     const store::Outcome o = store::outcome(run);
     if (o != store::Outcome::pass && o != store::Outcome::fail && o != store::Outcome::crashed) return 2;
   }
-  return s.stop_reason == "interrupted" || !s.missing_tasks.empty() ? 2 : 0;
+  return s.stop_reason == sweep::StopReason::interrupted || !s.missing_tasks.empty() ? 2 : 0;
 }
 
 std::string sweep_markdown(const SweepSummary& s) {
@@ -65,9 +64,9 @@ std::string sweep_markdown(const SweepSummary& s) {
   out << "# Sweep " << s.sweep.id << "\n\n## What changed since the previous sweep of " << s.sweep.name << "\n\n";
   bool changed = false;
   for (const auto& h : s.signatures) {
-    if (h.status != "new" && h.status != "regressed" && !h.fixed_now) continue;
+    if (!findings::is_news(h.status) && !h.fixed_now) continue;
     changed = true;
-    out << "- **" << (h.status == "new" ? "NEW" : h.status == "regressed" ? "REGRESSED" : "FIXED") << "** `" << h.signature.id << "` "
+    out << "- **" << (h.status == findings::SignatureStatus::new_ ? "NEW" : h.status == findings::SignatureStatus::regressed ? "REGRESSED" : "FIXED") << "** `" << h.signature.id << "` "
         << markdown_text(h.target) << ": " << markdown_text(h.signature.title) << " (" << h.count << " run(s)";
     if (!h.runs.empty()) out << "; first: `" << h.runs.front() << "`, replay: `omnilink replay " << h.runs.front() << "`";
     out << ")\n";
@@ -171,7 +170,7 @@ std::string sweep_junit(const SweepSummary& s) {
   // One test case per signature, named by its id so that a new bug is a new failing test in CI and
   // a fixed one turns green; plus one for the sweep itself, an error when it could not run all it should.
   std::size_t failures = 0;
-  for (const auto& h : s.signatures) failures += seen_now(h);
+  for (const auto& h : s.signatures) failures += findings::seen_now(h.status);
   const bool incomplete = sweep_exit_code(s) == 2;
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" << xml_escape(s.sweep.id) << "\">\n"
@@ -180,11 +179,11 @@ std::string sweep_junit(const SweepSummary& s) {
   for (const auto& h : s.signatures) {
     out << "    <testcase classname=\"" << xml_escape(s.sweep.name + "." + h.target) << "\" name=\""
         << xml_escape(h.signature.id + " " + h.signature.title) << "\"";
-    if (!seen_now(h)) {
+    if (!findings::seen_now(h.status)) {
       out << "/>\n";
       continue;
     }
-    out << ">\n      <failure type=\"" << h.status << "\" message=\"" << xml_escape(h.status + ": " + h.signature.title) << "\">"
+    out << ">\n      <failure type=\"" << h.status << "\" message=\"" << xml_escape(to_string(h.status) + ": " + h.signature.title) << "\">"
         << xml_escape(std::to_string(h.count) + " run(s) since " + h.first_seen + (h.runs.empty() ? "" : "; first: " + h.runs.front() +
                       "\nomnilink replay " + h.runs.front()) + symptom_lines(h))
         << "</failure>\n    </testcase>\n";

@@ -25,7 +25,7 @@ struct SweepSummary {
   std::vector<sweep::ConfigurationShare> shares;  // allocation
   std::vector<findings::SignatureHistory> signatures;
   std::chrono::milliseconds spent{0};      // in all its sessions
-  std::string stop_reason;                 // budget | max_runs | max_failures | tasks | interrupted
+  sweep::StopReason stop_reason = sweep::StopReason::interrupted;
   std::vector<std::string> missing_tasks;  // on Slurm: tasks that delivered nothing, each with why
   double confidence = 0.95;
   sweep::PruneReport retention;                   // what the store quota (or, without one, rubbish collection) removed

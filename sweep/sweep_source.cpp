@@ -1,15 +1,31 @@
 #include "sweep/sweep_source.hpp"
 
 #include <algorithm>
+#include <ostream>
 
 #include "campaign/recording.hpp"
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
+#include "platform/enum_names.hpp"
 #include "platform/fnv1a.hpp"
 #include "sweep/retention.hpp"
 #include "findings/signature_history.hpp"
 
 namespace omnilink::sweep {
+
+namespace {
+constexpr platform::EnumNames<StopReason, 5> kStopReasonNames{{{
+    {StopReason::budget, "budget"},
+    {StopReason::max_runs, "max_runs"},
+    {StopReason::max_failures, "max_failures"},
+    {StopReason::tasks, "tasks"},
+    {StopReason::interrupted, "interrupted"},
+}}};
+}  // namespace
+
+std::string to_string(StopReason reason) { return kStopReasonNames.name(reason); }
+std::ostream& operator<<(std::ostream& out, StopReason reason) { return out << to_string(reason); }
+void to_json(nlohmann::json& j, StopReason reason) { j = to_string(reason); }
 namespace fs = std::filesystem;
 using store::RunRecord;
 
@@ -84,27 +100,29 @@ campaign::RunVariant SweepSource::variant(const RunRecord& run) const {
   return v;
 }
 
-std::string SweepSource::stop_reason() const {
-  if (clock_.over()) return "budget";
-  if (config_.sweep.max_failures && failing_runs_ >= *config_.sweep.max_failures) return "max_failures";
-  if (config_.sweep.max_runs && runs_ >= *config_.sweep.max_runs) return "max_runs";
-  return "";
+std::optional<StopReason> SweepSource::limit_reached() const {
+  if (clock_.over()) return StopReason::budget;
+  if (config_.sweep.max_failures && failing_runs_ >= *config_.sweep.max_failures) return StopReason::max_failures;
+  if (config_.sweep.max_runs && runs_ >= *config_.sweep.max_runs) return StopReason::max_runs;
+  return std::nullopt;
 }
 
-std::string SweepSource::ended_by(bool completed) const {
-  if (!completed) return "interrupted";
-  const std::string limit = clock_.kept() ? stop_reason() : "";
-  return limit.empty() ? "tasks" : limit;
+StopReason SweepSource::ended_by(bool completed) const {
+  if (!completed) return StopReason::interrupted;
+  // A sweep without a clock of its own (merged from shards) was ended by its shards.
+  const std::optional<StopReason> limit = clock_.kept() ? limit_reached() : std::nullopt;
+  return limit.value_or(StopReason::tasks);
 }
 
 bool SweepSource::may_start() const {
   // Stored runs left unfinished by a killed session may be done again while budget is left, even
   // at max_runs: they are among those runs.
-  return stop_reason().empty() || stop_reason() == "max_runs";
+  const std::optional<StopReason> limit = limit_reached();
+  return !limit || limit == StopReason::max_runs;
 }
 
 std::optional<RunRecord> SweepSource::next(store::Store& store) {
-  if (!stop_reason().empty()) return std::nullopt;
+  if (limit_reached()) return std::nullopt;
   const std::size_t c = allocator_.next();
   const Configuration& configuration = config_.configurations[c];
   RunRecord run;

@@ -6,6 +6,7 @@
 // keeps them.
 #pragma once
 
+#include <iosfwd>
 #include <map>
 #include <optional>
 #include <set>
@@ -33,6 +34,16 @@ struct ConfigurationShare {
 
 inline constexpr std::size_t kRecentRuns = 10;
 
+/// Why a sweep stopped starting runs: its budget, a cap, its Slurm tasks (or the shards merged into
+/// it) all ending first, or an interruption (SIGINT/SIGTERM, a session that failed).
+enum class StopReason { budget, max_runs, max_failures, tasks, interrupted };
+
+/// "budget", "max_runs", "max_failures", "tasks", "interrupted": its name in reports and JSON.
+std::string to_string(StopReason reason);
+std::ostream& operator<<(std::ostream& out, StopReason reason);
+/// As its name: nlohmann's default would write the enum's number.
+void to_json(nlohmann::json& j, StopReason reason);
+
 class SweepSource : public campaign::RunSource {
  public:
   /// `config` and `clock` must outlive the source.
@@ -49,11 +60,11 @@ class SweepSource : public campaign::RunSource {
   std::vector<ConfigurationShare> shares() const;
   /// The recordings dropped as runs finished (passing runs', and failing runs' beyond the evidence).
   const PruneReport& dropped() const { return dropped_; }
-  /// Why no more runs start: "budget", "max_runs", "max_failures", or "" while they may.
-  std::string stop_reason() const;
-  /// Why the sweep stopped, for its report: "interrupted" unless it `completed`; else the limit
-  /// that ended it, or "tasks" when its Slurm tasks (or the shards merged into it) ended first.
-  std::string ended_by(bool completed) const;
+  /// The limit that stops new runs (budget, max_runs or max_failures); nothing while they may start.
+  std::optional<StopReason> limit_reached() const;
+  /// Why the sweep stopped, for its report: interrupted unless it `completed`; else the limit
+  /// that ended it, or tasks when its Slurm tasks (or the shards merged into it) ended first.
+  StopReason ended_by(bool completed) const;
 
  private:
   std::size_t index_of(const store::RunRecord& run) const;
