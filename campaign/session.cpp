@@ -56,12 +56,17 @@ Session Session::open(const Request& request) {
 
 void Session::print_header(std::ostream& out, const std::string& runs_line) const {
   const CampaignConfig& config = *config_;
+  // What TLC does here is said only where it will: with TLC present, after a native checker.
+  const validation::Checker checker = config.validation.checker;
+  const bool confirms = !tlc_missing_ && config.validation.confirm_failures > 0 &&
+                        (checker == validation::Checker::native || checker == validation::Checker::automatic);
   out << "omnilink " << kind_ << " " << id_ << (resumed_ ? " (resumed)" : "") << "  from " << config.file.string() << "\n"
       << "  store: " << config.store.string() << "\n"
       << "  " << runs_line << "; jobs " << config.jobs << "; run timeout " << config.run_timeout.count() << " s\n"
-      << "  validations at once: " << validation_jobs_.why << "; checker " << validation::checker_name(config.validation.checker)
-      << " (TLC confirms the first " << config.validation.confirm_failures << " native FAILs of each target); timeout "
-      << config.validation.timeout.count() << " s each; TLC heap " << config.validation.tlc.heap << "\n"
+      << "  validations at once: " << validation_jobs_.why << "; checker " << validation::checker_name(checker)
+      << (confirms ? " (TLC confirms the first " + std::to_string(config.validation.confirm_failures) + " native FAILs of each target)" : "")
+      << "; timeout " << config.validation.timeout.count() << " s each"
+      << (tlc_missing_ ? "" : "; TLC heap " + config.validation.tlc.heap) << "\n"
       << "  rr: " << recording_.mode_name() << (recording_.soft_counters ? " (software counters, -W)" : "")
       << (recording_.mode != RrMode::off ? "; timeslice at most " + std::to_string(recording_.timeslice_ticks) + " ticks" : "")
       << (recording_.rr ? " with " + recording_.rr->string() : "") << "\n";

@@ -503,6 +503,7 @@ TEST_CASE("without TLC a campaign says once where it looked and what that change
   CHECK_THAT(r.out, Catch::Contains("TLC: not available") && Catch::Contains((dir / "nowhere").string()) &&
                         Catch::Contains("the native checker decides every verdict, and its failures are not confirmed by TLC"));
   CHECK_THAT(r.out, !Catch::Contains("every validation will be `unknown`"));
+  CHECK_THAT(r.out, !Catch::Contains("TLC confirms") && !Catch::Contains("TLC heap"));  // the header promises nothing TLC would do
   const nlohmann::json summary = read_json(dir / "summary.json");
   std::size_t failures = 0;
   for (const auto& run : summary["runs"]) {
