@@ -54,7 +54,9 @@ int CampaignCommand::run() {
                                                           std::to_string(plan_runs(config).size()) + ")" : ""));
   Progress progress(std::cout, !options_.plain && ::isatty(STDOUT_FILENO) == 1);
   PlanSource plan(config, campaign_id);
-  slurm::TaskSpec task{.verb = "campaign", .arguments = {fs::absolute(file_).string()}};
+  slurm::TaskSpec task;
+  task.verb = "campaign";
+  task.arguments = {fs::absolute(file_).string()};
   for (auto& a : options_.run_arguments()) task.arguments.push_back(std::move(a));
   if (runs_) task.arguments.insert(task.arguments.end(), {"--runs", std::to_string(*runs_)});
   task.arguments.push_back("--plain");

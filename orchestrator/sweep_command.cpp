@@ -54,7 +54,9 @@ void SweepCommand::add_to(CLI::App& app) {
 }
 
 slurm::TaskSpec SweepCommand::task_spec(const SweepConfig& config, const SweepClock& clock) const {
-  slurm::TaskSpec task{.verb = "sweep", .arguments = {fs::absolute(file_).string()}};
+  slurm::TaskSpec task;
+  task.verb = "sweep";
+  task.arguments = {fs::absolute(file_).string()};
   for (auto& a : options_.run_arguments()) task.arguments.push_back(std::move(a));
   // The caps are the sweep's; each task, a sweep of its own, gets its share of them.
   const std::uint64_t tasks = scale_out_.slurm_tasks();
