@@ -74,8 +74,8 @@ void Session::print_header(std::ostream& out, const std::string& runs_line) cons
   // Said once here, with where omnilink looked; each run's caveat then only names the consequence.
   if (tlc_missing_) {
     out << "  TLC: not available (" << *tlc_missing_ << "): ";
-    if (config.validation.checker == validation::Checker::tlc || config.validation.checker == validation::Checker::both)
-      out << "the checker is " << validation::checker_name(config.validation.checker)
+    if (checker == validation::Checker::tlc || checker == validation::Checker::both)
+      out << "the checker is " << validation::checker_name(checker)
           << ", so every validation will be `unknown`; `omnilink revalidate` can check the traces later\n";
     else
       out << "the native checker decides every verdict, and its failures are not confirmed by TLC; a spec it cannot "

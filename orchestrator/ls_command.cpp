@@ -43,18 +43,15 @@ std::string describe_counts(const std::map<std::string, std::size_t>& counts, co
   return text.empty() ? "-" : text;
 }
 
-std::vector<std::string> status_names() {
+// The names of a vocabulary's values (store::kRunStatuses, validation::kVerdicts), in its order.
+template <class Values>
+std::vector<std::string> names_of(const Values& values) {
   std::vector<std::string> names;
-  for (const store::RunStatus s : store::kRunStatuses) names.push_back(store::to_string(s));
+  for (const auto value : values) names.push_back(to_string(value));
   return names;
 }
-std::vector<std::string> verdict_names() {
-  std::vector<std::string> names;
-  for (const validation::Verdict v : validation::kVerdicts) names.push_back(validation::to_string(v));
-  return names;
-}
-const std::vector<std::string> kStatuses = status_names();
-const std::vector<std::string> kVerdicts = verdict_names();
+const std::vector<std::string> kStatuses = names_of(store::kRunStatuses);
+const std::vector<std::string> kVerdicts = names_of(validation::kVerdicts);
 
 struct Outcomes {
   std::size_t runs = 0;

@@ -28,12 +28,6 @@ struct EnumNames {
       if (n == name) return v;
     return std::nullopt;
   }
-  /// The values, in the table's order.
-  std::array<Enum, N> values() const {
-    std::array<Enum, N> out{};
-    for (std::size_t i = 0; i < N; ++i) out[i] = names[i].first;
-    return out;
-  }
 };
 
 }  // namespace omnilink::platform
