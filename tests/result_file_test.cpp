@@ -48,6 +48,7 @@ validation::ValidationResult full_failure() {
   r.frontier = {{operation(0, 2, "Enqueue", 3), true}, {operation(1, 1, "Dequeue", 7), false}};
   r.frontier[1].op.kind = trace::RecordKind::pending;
   r.spec_state = "<<1, 2>>";
+  r.spec_variables = {{"queue", "<<1, 2>>"}};
   validation::RefusedOp refused;
   refused.op = operation(1, 1, "Dequeue", 7);
   refused.action = "Dequeue";
@@ -56,6 +57,7 @@ validation::ValidationResult full_failure() {
   refused.related = {{operation(0, 0, "Enqueue", 7), true}};
   refused.unmatched = {"ok"};
   refused.lost = validation::RefusedOp::Lost{"5", {{operation(0, 1, "Enqueue", 5), true}}};
+  refused.in_place = validation::RefusedOp::Lost{"5", {{operation(0, 1, "Enqueue", 5), true}, {operation(1, 3, "Dequeue", 5), false}}};
   r.refused = refused;
   validation::PendingOutcome p;
   p.op = operation(1, 2, "Enqueue", 9);
@@ -148,6 +150,11 @@ TEST_CASE("result.json reads back what ValidationResult wrote, field for field",
   REQUIRE(refused.lost->logged_by.size() == 1);
   CHECK(refused.lost->logged_by[0].name == "Enqueue");
   CHECK(refused.lost->logged_by[0].linearized);
+  REQUIRE(refused.in_place);
+  REQUIRE(refused.in_place->logged_by.size() == 2);
+  CHECK(refused.in_place->logged_by[1].name == "Dequeue");
+  CHECK_FALSE(refused.in_place->logged_by[1].linearized);
+  CHECK(r.frontier->variables == std::vector<std::pair<std::string, std::string>>{{"queue", "<<1, 2>>"}});
 
   // A pass has no frontier; a run never validated has no file.
   validation::ValidationResult pass;
@@ -176,8 +183,8 @@ TEST_CASE("result.json of an older version reads as it was written, and a bad on
   };
   CHECK_THROWS_MATCHES(refused_with([](auto& b) { b["format"] = "omnilink-run"; })(), ResultFileError,
                        Catch::Message("RUN/result.json: format: not omnilink-validation-result"));
-  CHECK_THROWS_MATCHES(refused_with([](auto& b) { b["version"] = 6; })(), ResultFileError,
-                       Catch::Message("RUN/result.json: version: version 6; this omnilink reads versions 1 to 5"));
+  CHECK_THROWS_MATCHES(refused_with([](auto& b) { b["version"] = 7; })(), ResultFileError,
+                       Catch::Message("RUN/result.json: version: version 7; this omnilink reads versions 1 to 6"));
   CHECK_THROWS_MATCHES(refused_with([](auto& b) { b["version"] = "5"; })(), ResultFileError,
                        Catch::Message("RUN/result.json: version: not an integer"));
   CHECK_THROWS_MATCHES(refused_with([](auto& b) { b["verdict"] = "maybe"; })(), ResultFileError,

@@ -40,6 +40,8 @@ struct RunLayout {
   std::filesystem::path pruned_record() const { return root / "pruned.json"; }
   /// gdb command files and the replay README (replay/replay_files.hpp).
   std::filesystem::path replay() const { return root / "replay"; }
+  /// A failure's explanation, cached: its core and why (explain/explanation.hpp).
+  std::filesystem::path explanation() const { return root / "explain"; }
 
   /// The harness got as far as writing trace files: there is something to validate.
   bool has_trace() const {

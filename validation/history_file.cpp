@@ -124,7 +124,62 @@ std::uint64_t timestamp(const json& line, const char* key, const Where& at) {
   return v.get<std::uint64_t>();
 }
 
+json to_json_value(const trace::Value& v) {
+  return std::visit(
+      [](const auto& x) -> json {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, trace::Tuple>) {
+          json items = json::array();
+          for (const auto& i : x.items) items.push_back(to_json_value(i));
+          return items;
+        } else if constexpr (std::is_same_v<T, trace::Set>) {
+          json items = json::array();
+          for (const auto& i : x.items) items.push_back(to_json_value(i));
+          return json{{"$set", items}};
+        } else if constexpr (std::is_same_v<T, trace::Map>) {
+          // A record where every key is a string that cannot be read as a tag; else {"$map": ...}.
+          const bool record = std::all_of(x.entries.begin(), x.entries.end(), [](const auto& e) {
+            return e.key.template is<std::string>() && !e.key.template as<std::string>().starts_with("$");
+          });
+          if (record) {
+            json fields = json::object();
+            for (const auto& e : x.entries) fields[e.key.template as<std::string>()] = to_json_value(e.value);
+            return fields;
+          }
+          json pairs = json::array();
+          for (const auto& e : x.entries) pairs.push_back(json::array({to_json_value(e.key), to_json_value(e.value)}));
+          return json{{"$map", pairs}};
+        } else {
+          return json(x);
+        }
+      },
+      v.data);
+}
+
 }  // namespace
+
+void write_history_file(const std::filesystem::path& path, const History& history) {
+  json header{{"format", kHistoryFormat}, {"version", kHistoryVersion}};
+  if (!history.inputs.empty()) header["inputs"] = history.inputs;
+  std::vector<const trace::Operation*> ops;
+  for (const auto& thread : history.threads)
+    for (const auto& op : thread) ops.push_back(&op);
+  // By start: each thread's operations stay in its order (they are sequential), and processes are
+  // numbered as the reader numbers them, by first appearance.
+  std::stable_sort(ops.begin(), ops.end(), [](const trace::Operation* a, const trace::Operation* b) { return a->start < b->start; });
+  std::ofstream out(path, std::ios::trunc);
+  out << header.dump() << "\n";
+  for (const trace::Operation* op : ops) {
+    json fields = json::object();
+    for (const auto& [name, value] : op->fields) fields[name] = to_json_value(value);
+    json line{{"process", op->thread}, {"op", op->name}, {"fields", fields}, {"start", op->start}};
+    if (!op->pending()) line["end"] = op->end;
+    line["outcome"] = op->pending() ? "pending" : "ok";
+    out << line.dump() << "\n";
+  }
+  out.flush();
+  if (!out) throw HistoryError(path.string() + ": cannot write the history file");
+}
 
 bool is_history_file(const std::filesystem::path& path) { return std::filesystem::is_regular_file(path); }
 

@@ -1,5 +1,6 @@
 // Histories from elsewhere: the plain JSON-lines history format (docs/history-format.md), one
-// operation per line, for histories a Jepsen test, a Go test or a log produced. Read into the same
+// operation per line, for histories a Jepsen test, a Go test or a log produced, and the format
+// omnilink writes a failing core in (failing_core.hpp). Its one reader and one writer. Read into the same
 // History a run directory gives, so both checkers take it as they take a run. Errors name the
 // file and line; nothing is validated from a file that has one.
 #pragma once
@@ -20,5 +21,10 @@ bool is_history_file(const std::filesystem::path& path);
 /// are left out (counted); the header's `rename` maps logged names onto spec actions. Throws
 /// HistoryError ("FILE:LINE: what is wrong").
 History read_history_file(const std::filesystem::path& path);
+
+/// Writes `history` to `path` in this format (what read_history_file reads back as the same
+/// operations): processes are the operations' thread numbers, lines by start. Failed-without-effect
+/// operations are not in a History, so none is written. Throws HistoryError if it cannot write.
+void write_history_file(const std::filesystem::path& path, const History& history);
 
 }  // namespace omnilink::validation

@@ -12,57 +12,11 @@
 #include "platform/memory.hpp"
 #include "validation/native_search.hpp"
 #include "validation/projection.hpp"
+#include "validation/spec_declarations.hpp"
 
 namespace omnilink::validation {
 
 namespace {
-
-/// What the spec says of itself to the native checker (OmniLinkPartitionBy, OmniLinkDataIndependent):
-/// the MC module's definition, else the spec's own, as a constant value.
-std::optional<language::Value> checker_declaration(language::LoadedSpec& spec, const std::string& name) {
-  const language::Definition* def = spec.mc_definition(name);
-  if (def == nullptr) def = spec.spec_definition(name);
-  if (def == nullptr) return std::nullopt;
-  language::Evaluator evaluator(spec);
-  return evaluator.evaluate(*def, {});
-}
-
-/// The field the history is partitioned by (OmniLinkPartitionBy), if any.
-std::optional<std::string> partition_field(language::LoadedSpec& spec) {
-  const auto field = checker_declaration(spec, "OmniLinkPartitionBy");
-  if (!field) return std::nullopt;
-  if (!field->is_string()) throw ValidationError("OmniLinkPartitionBy must be a field name (a string), not " + field->text());
-  return field->as_string();
-}
-
-/// The fields whose values the spec treats as atoms (OmniLinkDataIndependent, dead_values.hpp):
-/// each must be a parameter of some operation, so that a misspelt one is not silently ignored.
-std::vector<std::string> data_independent_fields(language::LoadedSpec& spec, const Problem& problem) {
-  const auto declared = checker_declaration(spec, "OmniLinkDataIndependent");
-  if (!declared) return {};
-  const std::string usage = "OmniLinkDataIndependent must be a set of field names (strings), not " + declared->text();
-  if (!declared->is_set() || !declared->finite()) throw ValidationError(usage);
-  std::vector<std::string> fields;
-  for (const language::Value& field : declared->elements()) {
-    if (!field.is_string()) throw ValidationError(usage);
-    const bool known = std::any_of(problem.params.begin(), problem.params.end(), [&](const auto& op) {
-      return std::find(op.second.names.begin(), op.second.names.end(), field.as_string()) != op.second.names.end();
-    });
-    if (!known) throw ValidationError("OmniLinkDataIndependent names " + field.text() + ", which is no operation's parameter");
-    fields.push_back(field.as_string());
-  }
-  return fields;
-}
-
-/// Whether the spec declares itself closed under projection (OmniLinkProjectable, projection.hpp).
-bool projectable(language::LoadedSpec& spec, const std::vector<std::string>& fields) {
-  const auto declared = checker_declaration(spec, "OmniLinkProjectable");
-  if (!declared) return false;
-  if (!declared->is_bool()) throw ValidationError("OmniLinkProjectable must be TRUE or FALSE, not " + declared->text());
-  if (declared->as_bool() && fields.empty())
-    throw ValidationError("OmniLinkProjectable needs OmniLinkDataIndependent: the fields whose values a projection keeps or removes");
-  return declared->as_bool();
-}
 
 /// Half the machine's memory, in MiB: the native search's default memory limit.
 std::uint64_t default_memory_limit_mb() { return platform::physical_memory_bytes() / 2 / (1024 * 1024); }
@@ -140,7 +94,7 @@ Decision combine(const Partitioned& partitioned, std::vector<SearchReport> repor
 
 /// The refused operation of a rejected search, and those tied to it, as the trace logged them.
 RefusedOp describe_refusal(const Problem& decided, const SearchReport::Refused& r) {
-  RefusedOp out{*decided.threads[r.thread][r.position].op, r.action, r.at, r.conjunct, {}, r.unmatched, {}};
+  RefusedOp out{*decided.threads[r.thread][r.position].op, r.action, r.at, r.conjunct, {}, r.unmatched, {}, {}};
   const auto logged = [&](const std::vector<SearchReport::Refused::Tie>& ties) {
     std::vector<RefusedOp::Related> ops;
     for (const auto& tie : ties) ops.push_back({*decided.threads[tie.thread][tie.position].op, tie.linearized});
@@ -148,6 +102,7 @@ RefusedOp describe_refusal(const Problem& decided, const SearchReport::Refused& 
   };
   out.related = logged(r.related);
   if (r.lost) out.lost = RefusedOp::Lost{r.lost->value, logged(r.lost->logged_by)};
+  if (r.in_place) out.in_place = RefusedOp::Lost{r.in_place->value, logged(r.in_place->logged_by)};
   return out;
 }
 
@@ -244,6 +199,8 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
   }
   result.linearized = report.linearized;
   result.spec_state = report.spec_state;
+  for (std::size_t k = 0; k < report.spec_values.size() && k < spec.variables().size(); ++k)
+    result.spec_variables.emplace_back(spec.variables()[k], report.spec_values[k]);
   decision.taken.emplace_back(&decided, std::move(report.pending_taken));
   for (const auto& thread : problem.history.threads)
     for (const auto& op : thread)

@@ -55,6 +55,7 @@ struct SearchOp {
   const Definition* step = nullptr;    // multi-step: X_Step and X_Done
   const Definition* done = nullptr;
   bool pending = false;
+  bool optional = false;  // completed, but may be left out (ProblemOp::optional)
   std::uint64_t start = 0, end = 0;
   std::vector<std::vector<Value>> candidates;  // argument tuples: one if completed
 };
@@ -178,6 +179,13 @@ class Search {
     const auto users = value_users_.find(value);
     return users == value_users_.end() || users->second.size() > kIdentifyingUses ? nullptr : &users->second;
   }
+  /// The values (TLA+ text) operation `op` logged.
+  std::vector<std::string> logged_values(const OpRef& op) const {
+    std::vector<std::string> values;
+    for (const trace::Value* field : problem_.threads[op.first][op.second].args)
+      if (field != nullptr) values.push_back(trace::to_tla(*field));
+    return values;
+  }
   /// Takes out of the visited set what an abandoned attempt had not finished exploring.
   void forget_unfinished(const std::vector<Frame>& stack);
   /// Some thread is inside a multi-step operation: such a state may lie on a cycle of steps, so
@@ -236,6 +244,7 @@ class Search {
         }
         SearchOp s = known->second;
         s.pending = p.op->pending();
+        s.optional = p.optional;
         s.start = p.op->start;
         s.end = s.pending ? kNever : p.op->end;
         // The argument tuples: the logged ones; for a pending operation, each unknown field from
@@ -265,9 +274,13 @@ class Search {
         thread.push_back(std::move(s));
       }
       preferred_.emplace_back(thread.size(), 0);
-      required_.push_back(0);
-      for (const SearchOp& s : thread) required_.back() += s.pending ? 0 : 1;
-      total_ += required_.back();
+      std::vector<std::uint32_t>& required = required_before_.emplace_back(1, 0);
+      std::vector<std::uint32_t>& optional = optional_before_.emplace_back(1, 0);
+      for (const SearchOp& s : thread) {
+        required.push_back(required.back() + (s.pending || s.optional ? 0 : 1));
+        optional.push_back(optional.back() + (s.optional ? 1 : 0));
+      }
+      total_ += required.back();
     }
     init_ = spec_.spec_definition(options_.init);
     if (init_ == nullptr)
@@ -298,7 +311,7 @@ class Search {
 
   std::int64_t progress(const Node& n) const {
     std::int64_t p = 0;
-    for (std::size_t t = 0; t < n.pc.size(); ++t) p += std::min<std::uint32_t>(n.pc[t], required_[t]);
+    for (std::size_t t = 0; t < n.pc.size(); ++t) p += required_before_[t][n.pc[t]];
     return p;
   }
 
@@ -375,7 +388,7 @@ class Search {
           // here without changing the spec's variables leaves a state that the one where it is
           // left out simulates: every step open to it is open there too. Searching it is waste,
           // and each pending operation would double the states.
-          if (op.pending && finishes && n.choice[t] < 0 && s == n.spec) continue;
+          if ((op.pending || op.optional) && finishes && n.choice[t] < 0 && s == n.spec) continue;
           Successor next{Node{n.pc, n.choice, std::move(s)}, -1, -1};
           if (finishes) {
             ++next.node.pc[t];
@@ -393,6 +406,14 @@ class Search {
         emit(op.step, false);
         emit(op.done, true);
       }
+    }
+    // An optional operation left out: a step that changes nothing, taken where it is viable, so
+    // that the threads' positions still advance in real-time order (leaving it out anywhere else
+    // allows no order this does not).
+    if (op.optional && n.choice[t] < 0) {
+      Successor skipped{Node{n.pc, n.choice, n.spec}, -1, -1};
+      ++skipped.node.pc[t];
+      out.push_back(std::move(skipped));
     }
   }
 
@@ -439,11 +460,12 @@ class Search {
       }
     }
     if (!deepest) return std::nullopt;
-    SearchReport::Refused refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt(), {}, {}, {}};
+    SearchReport::Refused refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt(), {}, {}, {}, {}};
     std::vector<std::string> reads;
     mentioned_parameters(*deepest->conjunct, *refusing, reads);
     tie(n, reads, refused);
     refused.lost = lost_value(n, refused, *deepest);
+    refused.in_place = value_in_place(n, refused, *deepest);
     return std::make_pair(std::move(refused), std::move(*deepest));
   }
 
@@ -456,9 +478,7 @@ class Search {
     if (!refused.unmatched.empty()) return std::nullopt;
     if (value_users_.empty()) index_values();
     const OpRef self{static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)};
-    std::vector<std::string> own;
-    for (const trace::Value* field : problem_.threads[self.first][self.second].args)
-      if (field != nullptr) own.push_back(trace::to_tla(*field));
+    const std::vector<std::string> own = logged_values(self);
     const auto lost = [&](const Value& v) -> std::optional<SearchReport::Refused::Lost> {
       if (v.kind() != Value::Kind::Int && v.kind() != Value::Kind::String && v.kind() != Value::Kind::Model) return std::nullopt;
       const std::string text = v.text();
@@ -472,14 +492,41 @@ class Search {
       }
       return found;
     };
+    return first_among_operands(how, lost);
+  }
+
+  /// SearchReport::Refused::in_place: the first identifying value among the refused comparison's
+  /// operands (and their items) other than the operation's own, with who logged it.
+  std::optional<SearchReport::Refused::Lost> value_in_place(const Node& n, const SearchReport::Refused& refused,
+                                                            const language::Evaluator::Refusal& how) {
+    if (value_users_.empty()) index_values();
+    const OpRef self{static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)};
+    const std::vector<std::string> own = logged_values(self);
+    const auto holder = [&](const Value& v) -> std::optional<SearchReport::Refused::Lost> {
+      if (v.kind() != Value::Kind::Int && v.kind() != Value::Kind::String && v.kind() != Value::Kind::Model) return std::nullopt;
+      const std::string text = v.text();
+      if (std::find(own.begin(), own.end(), text) != own.end()) return std::nullopt;
+      const auto* users = identifying_users(text);
+      if (users == nullptr || users->empty()) return std::nullopt;
+      SearchReport::Refused::Lost found{text, {}};
+      for (const auto& [u, position] : *users) found.logged_by.push_back({u, position, position < n.pc[u]});
+      return found;
+    };
+    return first_among_operands(how, holder);
+  }
+
+  /// The first of the refused comparison's operands, operands in order and a sequence's or set's
+  /// items after it, for which `pick` gives a value.
+  template <class Pick>
+  static auto first_among_operands(const language::Evaluator::Refusal& how, const Pick& pick) -> decltype(pick(Value())) {
     for (const Value& operand : how.operands) {
-      if (auto found = lost(operand)) return found;
+      if (auto found = pick(operand)) return found;
       if (operand.kind() == Value::Kind::Seq)
         for (const Value& item : operand.items())
-          if (auto found = lost(item)) return found;
+          if (auto found = pick(item)) return found;
       if (operand.kind() == Value::Kind::Set)
         for (const Value& item : operand.elements())
-          if (auto found = lost(item)) return found;
+          if (auto found = pick(item)) return found;
     }
     return std::nullopt;
   }
@@ -518,8 +565,17 @@ class Search {
     for (const auto& kid : e.kids) mentioned_parameters(*kid, action, out);
   }
 
+  /// Optional operations `n` is past (linearized or left out): of two states as deep, the one
+  /// further past them is where a refusal of a required operation shows (ProblemOp::optional).
+  std::int64_t optional_passed(const Node& n) const {
+    std::int64_t passed = 0;
+    for (std::size_t t = 0; t < n.pc.size(); ++t) passed += optional_before_[t][n.pc[t]];
+    return passed;
+  }
+
   void remember_deepest(const Node& n, std::int64_t p) {
     deepest_progress_ = p;
+    deepest_optional_ = optional_passed(n);
     deepest_ = n;
     deepest_taken_ = taken_path_;
   }
@@ -530,6 +586,7 @@ class Search {
     r.linearized = progress(at);
     for (std::uint32_t pc : at.pc) r.next.push_back(pc);
     r.spec_state = Value::seq(at.spec).text();
+    for (const Value& v : at.spec) r.spec_values.push_back(v.text());
     std::vector<std::pair<std::uint32_t, std::int32_t>> seen;
     for (const auto& [t, c] : taken) {
       const std::size_t position = problem_.threads[t].size() - 1;  // pending operations are last
@@ -553,7 +610,9 @@ class Search {
   const Definition* init_ = nullptr;
   const Definition* view_ = nullptr;
   std::vector<std::vector<SearchOp>> ops_;
-  std::vector<std::uint32_t> required_;
+  // Per thread: how many of its first k operations must be linearized (neither pending nor
+  // optional), and how many are optional.
+  std::vector<std::vector<std::uint32_t>> required_before_, optional_before_;
   std::vector<State> initial_;
   std::chrono::steady_clock::time_point started_at_;
   // Learned: per thread and operation, how often a failure asked for it to come earlier.
@@ -571,6 +630,7 @@ class Search {
   std::uint64_t generated_ = 0;
   std::vector<std::pair<std::uint32_t, std::int32_t>> taken_path_;  // pending operations linearized on the current path
   std::int64_t deepest_progress_ = -1;
+  std::int64_t deepest_optional_ = -1;
   Node deepest_;
   std::vector<std::pair<std::uint32_t, std::int32_t>> deepest_taken_;
 };
@@ -670,7 +730,7 @@ std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
         stack.pop_back();
       }
       const std::int64_t p = progress(s.node);
-      if (p > deepest_progress_) remember_deepest(s.node, p);
+      if (p > deepest_progress_ || (p == deepest_progress_ && optional_passed(s.node) > deepest_optional_)) remember_deepest(s.node, p);
       if (p > best) best = p, stalled_since = generated_;
       if (p == total_) return report(SearchReport::Outcome::accepted, s.node, taken_path_);
       next.order = viable(s.node);
@@ -725,9 +785,7 @@ bool Search::learn_order(std::uint32_t t) {
   std::vector<OpRef> earlier;  // the failing operation's ties
   for (const auto& r : refused.related) earlier.emplace_back(static_cast<std::uint32_t>(r.thread), static_cast<std::uint32_t>(r.position));
   if (earlier.empty()) return false;
-  std::vector<std::string> own;
-  for (const trace::Value* field : problem_.threads[t][failure_.at.pc[t]].args)
-    if (field != nullptr) own.push_back(trace::to_tla(*field));
+  const std::vector<std::string> own = logged_values({t, failure_.at.pc[t]});
   bool learned = false;
   for (const Value& operand : how.operands) {
     if (operand.kind() != Value::Kind::Int && operand.kind() != Value::Kind::String && operand.kind() != Value::Kind::Model) continue;

@@ -16,6 +16,9 @@
 // it finished exploring stay visited (they are dead whatever the order), so no work is repeated
 // except the path back; the budget doubles while restarts gain nothing, so the search stays
 // complete, and a rejected history still costs each reachable state about once.
+//
+// An optional operation (ProblemOp::optional, a failing core's question) is linearized or left
+// out; leaving it out is a step of its own, taken where linearizing it could be.
 #pragma once
 
 #include <atomic>
@@ -50,6 +53,7 @@ struct SearchReport {
   std::int64_t linearized = 0;  // completed operations linearized at the deepest (or accepting) state
   std::vector<std::size_t> next;  // per thread: the index of its next operation there
   std::string spec_state;         // the spec's variables there, <<v1, v2>> as TLC prints them
+  std::vector<std::string> spec_values;  // the same, one TLA+ text per variable (LoadedSpec::variables order)
   struct Taken {
     std::size_t thread = 0, position = 0;  // position in Problem::threads[thread]
     std::vector<std::string> arguments;    // TLA+ text, in parameter order
@@ -81,6 +85,10 @@ struct SearchReport {
       std::vector<Tie> logged_by;  // all linearized
     };
     std::optional<Lost> lost;
+    /// The first identifying value the refused comparison found in the state in the operation's
+    /// own place (as for `lost`), and every operation that logged it, linearized there or not:
+    /// what an explanation says stood in the way (`lost` is the case where all are linearized).
+    std::optional<Lost> in_place;
   };
   std::optional<Refused> refused;
   std::uint64_t states_generated = 0, states_distinct = 0;

@@ -103,7 +103,8 @@ Problem make_problem(History history, const language::SpecInterface& spec, const
 }
 
 std::vector<Problem> split_problem(const Problem& problem, std::size_t parts,
-                                   const std::function<std::size_t(const ProblemOp&)>& part_of) {
+                                   const std::function<std::size_t(const ProblemOp&)>& part_of,
+                                   const std::function<bool(const ProblemOp&)>& optional) {
   std::vector<Problem> split(parts);
   // kept[part][thread]: the original operations each part keeps, in order.
   std::vector<std::vector<std::vector<const ProblemOp*>>> kept(parts, std::vector<std::vector<const ProblemOp*>>(problem.threads.size()));
@@ -130,11 +131,12 @@ std::vector<Problem> split_problem(const Problem& problem, std::size_t parts,
       thread.reserve(kept[k][t].size());
       for (std::size_t n = 0; n < kept[k][t].size(); ++n) {
         const trace::Operation& op = part.history.threads[t][n];
-        ProblemOp p{&op, kept[k][t][n]->spec_op, {}};
+        const ProblemOp& original = *kept[k][t][n];
+        ProblemOp p{&op, original.spec_op, {}, original.optional || (optional && !op.pending() && optional(original))};
         p.args.reserve(p.spec_op->params.size());
         for (const std::string& param : p.spec_op->params) p.args.push_back(op.field(param));
+        if (!p.optional) ++(op.pending() ? part.pending : part.operations);
         thread.push_back(std::move(p));
-        ++(op.pending() ? part.pending : part.operations);
       }
     }
   }

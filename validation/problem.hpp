@@ -35,6 +35,10 @@ struct ProblemOp {
   const language::Operation* spec_op = nullptr;  // in the SpecInterface given to make_problem
   /// The arguments in parameter order; null where a pending operation's field is unknown.
   std::vector<const trace::Value*> args;
+  /// Completed, but the native search may leave it out as well as linearize it (within its
+  /// timebox, with its logged results): how a failing core (failing_core.hpp) asks whether the
+  /// operations outside it could explain the ones inside. Never set in a run's own problem.
+  bool optional = false;
 };
 
 /// A history matched to a spec. Owns the history; points into it and into the SpecInterface,
@@ -45,7 +49,7 @@ struct Problem {
   std::map<std::string, OperationParams> params;
   /// Domains of the unknown fields of pending operations (pending_domains).
   std::map<std::string, std::vector<std::optional<Domain>>> domains;
-  std::uint64_t operations = 0;  // completed: every one must be linearized
+  std::uint64_t operations = 0;  // completed and not optional: every one must be linearized
   std::uint64_t pending = 0;     // may be linearized or left out
   // Some unknown field ranges over the values logged in the run (the domain rule's third case),
   // which need not include its real result: a FAIL must be certified (validate.cpp).
@@ -68,9 +72,11 @@ Problem make_problem(History history, const language::SpecInterface& spec, const
 
 /// `problem` split into `parts` problems: each operation goes to the part `part_of` gives it (less
 /// than `parts`), in its thread's order; everything else (domains, caveats) is the same in each.
-/// For checking the parts of a history on their own; one pass over the operations.
+/// For checking the parts of a history on their own; one pass over the operations. A completed
+/// operation for which `optional` (if given) says so is optional in its part (ProblemOp::optional).
 std::vector<Problem> split_problem(const Problem& problem, std::size_t parts,
-                                   const std::function<std::size_t(const ProblemOp&)>& part_of);
+                                   const std::function<std::size_t(const ProblemOp&)>& part_of,
+                                   const std::function<bool(const ProblemOp&)>& optional = {});
 
 /// "T1.4 Dequeue": how errors and reports name an operation.
 std::string operation_name(const trace::Operation& op);

@@ -18,7 +18,8 @@ void atoms_of(const trace::Value& v, std::set<std::string>& out) {
   }
 }
 
-/// The atoms `p` logged in `fields`; `unknown` set if a pending operation has not logged one of them.
+}  // namespace
+
 std::set<std::string> logged_atoms(const ProblemOp& p, const std::vector<std::string>& fields, bool& unknown) {
   std::set<std::string> atoms;
   unknown = false;
@@ -30,7 +31,12 @@ std::set<std::string> logged_atoms(const ProblemOp& p, const std::vector<std::st
   return atoms;
 }
 
-}  // namespace
+bool kept_by_projection(const ProblemOp& p, const std::vector<std::string>& fields, const std::set<std::string>& values) {
+  bool unknown = false;
+  const std::set<std::string> atoms = logged_atoms(p, fields, unknown);
+  // Removing every operation on a value outside `values` leaves those whose values all lie in it.
+  return unknown || std::all_of(atoms.begin(), atoms.end(), [&](const std::string& a) { return values.count(a) > 0; });
+}
 
 std::set<std::string> projection_values(const Problem& decided, const SearchReport::Refused& refused,
                                         const std::vector<std::string>& fields) {
@@ -42,18 +48,16 @@ std::set<std::string> projection_values(const Problem& decided, const SearchRepo
   };
   add(refused.thread, refused.position);
   for (const auto& tie : refused.related) add(tie.thread, tie.position);
+  // The value in its place: where it is lost, that one; else whichever is there (a dequeue's
+  // predecessor that came too late).
   if (refused.lost) values.insert(refused.lost->value);
+  else if (refused.in_place) values.insert(refused.in_place->value);
   return values;
 }
 
 Problem project(const Problem& problem, const std::vector<std::string>& fields, const std::set<std::string>& values) {
-  std::vector<Problem> parts = split_problem(problem, 2, [&](const ProblemOp& p) -> std::size_t {
-    bool unknown = false;
-    const std::set<std::string> atoms = logged_atoms(p, fields, unknown);
-    // Removing every operation on a value outside `values` leaves those whose values all lie in it.
-    const bool kept = unknown || std::all_of(atoms.begin(), atoms.end(), [&](const std::string& a) { return values.count(a) > 0; });
-    return kept ? 0 : 1;
-  });
+  std::vector<Problem> parts =
+      split_problem(problem, 2, [&](const ProblemOp& p) -> std::size_t { return kept_by_projection(p, fields, values) ? 0 : 1; });
   return std::move(parts[0]);
 }
 

@@ -24,9 +24,17 @@
 namespace omnilink::validation {
 
 /// The values (TLA+ text of the integers and strings in `fields`) the refusal involves: the
-/// refused operation's own, the lost value, and those of the operations tied to it.
+/// refused operation's own, the value in its place (lost or not), and those of the operations
+/// tied to it.
 std::set<std::string> projection_values(const Problem& decided, const SearchReport::Refused& refused,
                                         const std::vector<std::string>& fields);
+
+/// The atoms (TLA+ text of the integers and strings) `p` logged in `fields`; `unknown` set if a
+/// pending operation has not logged one of them.
+std::set<std::string> logged_atoms(const ProblemOp& p, const std::vector<std::string>& fields, bool& unknown);
+
+/// Whether the projection on `values` keeps `p` (project's rule, below).
+bool kept_by_projection(const ProblemOp& p, const std::vector<std::string>& fields, const std::set<std::string>& values);
 
 /// The projection of `problem` on `values`: the operations whose values in `fields` all lie in
 /// `values` (those that logged none included), and pending operations whose field is unknown

@@ -3,18 +3,14 @@
 #include <sstream>
 
 namespace omnilink::validation {
-namespace {
-
-/// A value's text as reports show it: a value of megabytes (a logged buffer) would make a report
-/// of megabytes, printed and in result.json; past this many characters it is cut, saying so.
-constexpr std::size_t kShownChars = 4096;
-
 std::string shown(std::string text) {
   if (text.size() <= kShownChars) return text;
   const std::size_t cut = text.size() - kShownChars;
   text.resize(kShownChars);
   return text + "... (" + std::to_string(cut) + " more characters)";
 }
+
+namespace {
 
 std::string describe_op(const trace::Operation& op) {
   std::string s = op.id() + " " + shown(op.call()) + " [" + std::to_string(op.start) + ", " + (op.pending() ? "?" : std::to_string(op.end)) + "]";
@@ -39,7 +35,7 @@ std::vector<FrontierOp> frontier_at(const History& history, const std::vector<st
 }
 
 nlohmann::json ValidationResult::to_json() const {
-  nlohmann::json j{{"format", "omnilink-validation-result"}, {"version", 5}, {"verdict", verdict}, {"checker", checker},
+  nlohmann::json j{{"format", "omnilink-validation-result"}, {"version", 6}, {"verdict", verdict}, {"checker", checker},
                    {"reason", shown(reason)}, {"operations", operations}, {"dropped_failed_without_effect", dropped_failed},
                    {"pending", pending}, {"caveats", caveats}, {"duration_ms", duration.count()},
                    {"peak_rss_kb", peak_rss_kb}};
@@ -79,6 +75,11 @@ nlohmann::json ValidationResult::to_json() const {
     // "pending" here is each thread's next operation at the deepest state (a name older than
     // pending operations; see docs/validation.md).
     j["frontier"] = {{"linearized", linearized.value_or(0)}, {"total", operations}, {"pending", next}, {"spec_state", shown(spec_state)}};
+    if (!spec_variables.empty()) {
+      nlohmann::json variables = nlohmann::json::object();
+      for (const auto& [name, value] : spec_variables) variables[name] = shown(value);
+      j["frontier"]["variables"] = variables;
+    }
     if (refused) {
       const auto ops = [](const std::vector<RefusedOp::Related>& list) {
         nlohmann::json out = nlohmann::json::array();
@@ -89,6 +90,8 @@ nlohmann::json ValidationResult::to_json() const {
                                   {"action", refused->action}, {"at", refused->at}, {"conjunct", refused->conjunct},
                                   {"related", ops(refused->related)}, {"unmatched", refused->unmatched}};
       if (refused->lost) j["frontier"]["refused"]["lost"] = {{"value", shown(refused->lost->value)}, {"logged_by", ops(refused->lost->logged_by)}};
+      if (refused->in_place)
+        j["frontier"]["refused"]["in_place"] = {{"value", shown(refused->in_place->value)}, {"logged_by", ops(refused->in_place->logged_by)}};
     }
   }
   return j;
@@ -101,7 +104,9 @@ std::string ValidationResult::summary() const {
   } else if (verdict == Verdict::fail) {
     s << "FAIL: " << shown(reason) << "\n  pending at the deepest state:";
     for (const auto& f : frontier) s << "\n    " << describe_op(f.op) << (f.viable ? "" : "  (not yet viable)");
-    s << "\n  spec state there: " << shown(spec_state);
+    if (spec_variables.empty()) s << "\n  spec state there: " << shown(spec_state);
+    else s << "\n  spec state there:";
+    for (const auto& [name, value] : spec_variables) s << "\n    " << name << " = " << shown(value);
     if (refused) {
       s << "\n  refused: " << refused->op.id() << " " << shown(refused->op.call()) << " by " << refused->action << ": "
         << (refused->conjunct.empty() ? "?" : refused->conjunct) << "  (" << refused->at << ")";

@@ -67,6 +67,9 @@ struct RefusedOp {
     std::vector<Related> logged_by;
   };
   std::optional<Lost> lost;
+  /// The value the state held in its place, and every operation that logged it, linearized there
+  /// or not (SearchReport::Refused::in_place).
+  std::optional<Lost> in_place;
 };
 
 struct ValidationResult {
@@ -86,6 +89,7 @@ struct ValidationResult {
   std::optional<std::int64_t> linearized;  // deepest number of operations linearized
   std::vector<FrontierOp> frontier;        // each thread's next operation at the deepest state (fail)
   std::string spec_state;                  // the spec's variables there, as TLA+ text
+  std::vector<std::pair<std::string, std::string>> spec_variables;  // the same by name (native): variable, TLA+ text
   std::optional<RefusedOp> refused;        // fail, decided natively
   std::vector<PendingOutcome> pending_outcomes;  // at the accepting (pass) or deepest (fail) state
   std::optional<PartitionSummary> partitions;    // set when the history was checked part by part
@@ -102,6 +106,11 @@ struct ValidationResult {
   /// Process exit code for `omnilink validate`: 0 pass, 1 fail, 2 unknown, 3 error.
   int exit_code() const;
 };
+
+/// A value's text as reports show it: a value of megabytes (a logged buffer) would make a report
+/// of megabytes, printed and in result.json; past kShownChars characters it is cut, saying so.
+inline constexpr std::size_t kShownChars = 4096;
+std::string shown(std::string text);
 
 /// Each thread's next operation when thread t has linearized next[t] of its operations (0-based
 /// index of the next one; past the end: none), and whether it was viable there.

@@ -44,10 +44,11 @@ StoredRefusal read_refusal(const Fields& f) {
   r.conjunct = f.text("conjunct");
   r.related = read_operations(f, "related");
   if (f.has("unmatched")) r.unmatched = f.texts("unmatched");
-  if (f.has("lost")) {
-    const Fields lost = f.object("lost");
-    r.lost = StoredRefusal::Lost{lost.text("value"), read_operations(lost, "logged_by")};
-  }
+  for (auto [field, value] : {std::pair{"lost", &r.lost}, std::pair{"in_place", &r.in_place}})
+    if (f.has(field)) {
+      const Fields held = f.object(field);
+      *value = StoredRefusal::Lost{held.text("value"), read_operations(held, "logged_by")};
+    }
   return r;
 }
 
@@ -57,6 +58,7 @@ StoredFrontier read_frontier(const Fields& f) {
   frontier.total = f.value_or("total", &Fields::uint64, std::uint64_t{0});
   frontier.next = read_operations(f, "pending");
   frontier.spec_state = f.value_or("spec_state", &Fields::text, std::string());
+  if (f.has("variables")) frontier.variables = f.text_map("variables");
   if (f.has("refused")) frontier.refused = read_refusal(f.object("refused"));
   return frontier;
 }

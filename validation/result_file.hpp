@@ -19,7 +19,7 @@
 
 namespace omnilink::validation {
 
-inline constexpr int kResultFileVersion = 5;
+inline constexpr int kResultFileVersion = 6;
 
 class ResultFileError : public std::runtime_error {
  public:
@@ -49,7 +49,8 @@ struct StoredRefusal {
     std::string value;
     std::vector<StoredOperation> logged_by;
   };
-  std::optional<Lost> lost;  // version 5
+  std::optional<Lost> lost;      // version 5
+  std::optional<Lost> in_place;  // version 6
 };
 
 struct StoredFrontier {
@@ -57,6 +58,7 @@ struct StoredFrontier {
   std::uint64_t total = 0;
   std::vector<StoredOperation> next;  // "pending": each thread's next operation there
   std::string spec_state;
+  std::vector<std::pair<std::string, std::string>> variables;  // version 6: the spec state by variable (native)
   std::optional<StoredRefusal> refused;  // version 4
 };
 

@@ -154,6 +154,8 @@ void write_tlc_input(const Problem& problem, const std::filesystem::path& data_f
     line = "[";
     for (std::size_t k = 0; k < ops.size(); ++k) {
       const trace::Operation& op = *ops[k].op;
+      // OmniLinkTrace.tla has no optional operations: only the native checker answers a core's question.
+      if (ops[k].optional) throw ValidationError(operation_name(op) + ": an optional operation cannot be given to TLC");
       line += k ? ",{" : "{";
       line += "\"n\":" + json_quote(op.name) + ",\"i\":" + std::to_string(op.index) + ",\"s\":" + std::to_string(rank(op.start));
       line += ",\"e\":" + std::to_string(op.pending() ? after_everything : rank(op.end)) + ",\"x\":" + (op.pending() ? "1" : "0");

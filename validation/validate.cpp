@@ -12,6 +12,7 @@
 #include "validation/history_file.hpp"
 #include "validation/native_check.hpp"
 #include "validation/problem.hpp"
+#include "validation/spec_cache.hpp"
 #include "validation/tlc_check.hpp"
 #include "trace/run_layout.hpp"
 
@@ -157,6 +158,7 @@ void certify_failure(ValidationResult& result, const Problem& problem, const lan
     result.linearized = certified.linearized;
     result.frontier = certified.frontier;
     result.spec_state = certified.spec_state;
+    result.spec_variables = certified.spec_variables;
     result.refused = certified.refused;
     return;
   }
@@ -166,43 +168,6 @@ void certify_failure(ValidationResult& result, const Problem& problem, const lan
                   " operations before them " + (kept == 0 ? "decide nothing" : "are accepted (" + to_string(certified.verdict) + ")") + ": " + hint;
   result.frontier.clear();
   result.refused.reset();
-}
-
-/// The spec as validation reads it: loaded (for both checkers) and its interface derived.
-struct ReadSpec {
-  std::unique_ptr<language::LoadedSpec> loaded;
-  language::SpecInterface interface;
-  std::vector<std::pair<fs::path, fs::file_time_type>> sources;  // as they were when read
-  bool current() const {
-    std::error_code ec;
-    return std::all_of(sources.begin(), sources.end(), [&](const auto& s) { return fs::last_write_time(s.first, ec) == s.second && !ec; });
-  }
-};
-
-/// The spec of `options`, read once per thread and kept while its files are unchanged: `validate`
-/// of a hundred histories, or a campaign's validation worker, reads it once, not once a run
-/// (reading and binding cost more than checking a small history). One thread at a time: the
-/// checkers bind definitions as they use them. Wrong TLA+ is an error whichever checker was
-/// chosen, never hidden behind a checker that is missing.
-ReadSpec& read_spec(const ValidateOptions& options) {
-  thread_local std::map<std::string, ReadSpec> cache;
-  const std::string key = fs::absolute(options.spec).string() + "\n" + (options.mc ? fs::absolute(*options.mc).string() : "") + "\n" + options.next;
-  if (auto it = cache.find(key); it != cache.end() && it->second.current()) return it->second;
-  cache.erase(key);
-  ReadSpec read;
-  try {
-    read.loaded = language::LoadedSpec::load(options.spec, options.mc);
-    read.interface = language::spec_interface(*read.loaded, options.next);
-  } catch (const language::SpecError& e) {  // a syntax error too
-    throw ValidationError(std::string("the spec is not valid TLA+: ") + e.what());
-  } catch (const language::FragmentError& e) {
-    throw ValidationError(std::string("omnilink cannot read the spec's operations: ") + e.what());
-  }
-  for (const fs::path& file : read.loaded->source_files()) {
-    std::error_code ec;
-    read.sources.emplace_back(file, fs::last_write_time(file, ec));
-  }
-  return cache.emplace(key, std::move(read)).first->second;
 }
 
 }  // namespace

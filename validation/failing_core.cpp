@@ -1,0 +1,209 @@
+#include "validation/failing_core.hpp"
+
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+#include "validation/native_search.hpp"
+#include "validation/projection.hpp"
+#include "validation/spec_declarations.hpp"
+
+namespace omnilink::validation {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Ops = std::vector<const ProblemOp*>;
+
+enum class Answer { rejected, accepted, undecided };
+
+/// Asks the native search whether a candidate core is rejected with every other operation of
+/// `base` optional (failing_core.hpp), within the budget of one question.
+class CoreQuestions {
+ public:
+  CoreQuestions(const Problem& base, language::LoadedSpec& spec, NativeSearchOptions search, bool projectable,
+                Clock::time_point deadline)
+      : base_(base), spec_(spec), search_(std::move(search)), projectable_(projectable), deadline_(deadline) {}
+
+  Answer ask(const Ops& core) {
+    ++asked_;
+    const std::unordered_set<const ProblemOp*> in_core(core.begin(), core.end());
+    std::uint64_t last_end = 0;
+    std::set<std::string> values;
+    for (const ProblemOp* p : core) {
+      last_end = std::max(last_end, p->op->end);
+      bool unknown = false;
+      if (projectable_) for (const std::string& v : logged_atoms(*p, search_.data_independent, unknown)) values.insert(v);
+    }
+    // Outside the core: nothing that starts after every core operation ended (it could only come
+    // after them all), and, for a spec closed under projection, nothing on other values (the
+    // projection of an accepting order is accepting, and keeps the core).
+    auto outside_kept = [&](const ProblemOp& p) {
+      return p.op->start <= last_end && (!projectable_ || kept_by_projection(p, search_.data_independent, values));
+    };
+    std::vector<Problem> question = split_problem(
+        base_, 2, [&](const ProblemOp& p) -> std::size_t { return in_core.count(&p) > 0 || outside_kept(p) ? 0 : 1; },
+        [&](const ProblemOp& p) { return in_core.count(&p) == 0; });
+    NativeSearchOptions options = search_;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
+    if (left.count() <= 0) return Answer::undecided;
+    options.time_limit = left;
+    const SearchReport report = search_linearization(question[0], spec_, options);
+    switch (report.outcome) {
+      case SearchReport::Outcome::rejected: return Answer::rejected;
+      case SearchReport::Outcome::accepted: return Answer::accepted;
+      default: return Answer::undecided;
+    }
+  }
+
+  bool out_of_time() const { return Clock::now() >= deadline_; }
+  std::uint64_t asked() const { return asked_; }
+
+ private:
+  const Problem& base_;
+  language::LoadedSpec& spec_;
+  const NativeSearchOptions search_;
+  const bool projectable_;
+  const Clock::time_point deadline_;
+  std::uint64_t asked_ = 0;
+};
+
+/// The problem whose failure the core explains: the failing part of a partitioned history, else
+/// `problem` itself.
+Problem failing_base(const Problem& problem, const ValidationResult& failed, language::LoadedSpec& spec) {
+  if (!failed.partitions || failed.partitions->failed.empty()) return std::move(split_problem(problem, 1, [](const ProblemOp&) { return 0; })[0]);
+  const std::string field = partition_field(spec).value_or(failed.partitions->by);
+  const auto in_failed_part = [&](const ProblemOp& p) {
+    const trace::Value* v = p.op->field(field);
+    return v != nullptr && field + " = " + trace::to_tla(*v) == failed.partitions->failed;
+  };
+  return std::move(split_problem(problem, 2, [&](const ProblemOp& p) -> std::size_t { return in_failed_part(p) ? 0 : 1; })[0]);
+}
+
+const ProblemOp* find_op(const Problem& base, const trace::Operation& op) {
+  for (const auto& thread : base.threads)
+    for (const ProblemOp& p : thread)
+      if (p.op->thread == op.thread && p.op->index == op.index) return &p;
+  return nullptr;
+}
+
+/// Candidate starting points, smallest first, each with what it is; the last is every completed
+/// operation of `base` (rejected: it is the failure).
+std::vector<std::pair<std::string, Ops>> seeds(const Problem& base, const ValidationResult& failed, bool projectable,
+                                               const std::vector<std::string>& fields) {
+  Ops completed;
+  for (const auto& thread : base.threads)
+    for (const ProblemOp& p : thread)
+      if (!p.op->pending()) completed.push_back(&p);
+  std::stable_sort(completed.begin(), completed.end(), [](const ProblemOp* a, const ProblemOp* b) { return a->op->start < b->op->start; });
+  std::vector<std::pair<std::string, Ops>> out;
+  const ProblemOp* refused = failed.refused ? find_op(base, failed.refused->op) : nullptr;
+  auto select = [&](const std::function<bool(const ProblemOp&)>& keep) {
+    Ops ops;
+    for (const ProblemOp* p : completed)
+      if (keep(*p)) ops.push_back(p);
+    return ops;
+  };
+  if (refused != nullptr && projectable) {
+    std::set<std::string> values;
+    bool unknown = false;
+    auto add = [&](const ProblemOp* p) {
+      if (p == nullptr) return;
+      for (const std::string& v : logged_atoms(*p, fields, unknown)) values.insert(v);
+    };
+    add(refused);
+    for (const auto& r : failed.refused->related) add(find_op(base, r.op));
+    if (failed.refused->lost) values.insert(failed.refused->lost->value);
+    else if (failed.refused->in_place) values.insert(failed.refused->in_place->value);
+    std::string listed;
+    for (const std::string& v : values) listed += (listed.empty() ? "" : ", ") + v;
+    out.emplace_back("the projection on {" + listed + "}", select([&](const ProblemOp& p) { return kept_by_projection(p, fields, values); }));
+  }
+  if (refused != nullptr && !refused->op->pending())
+    out.emplace_back("the operations that started before " + refused->op->id() + " ended",
+                     select([&](const ProblemOp& p) { return p.op->start <= refused->op->end; }));
+  out.emplace_back("every completed operation", completed);
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+  // The whole is known to be rejected: it must stay the last resort, whatever the sizes.
+  std::stable_partition(out.begin(), out.end(), [&](const auto& s) { return s.second.size() < completed.size(); });
+  return out;
+}
+
+History core_history(const Problem& base, const Ops& core) {
+  History h;
+  h.clock = base.history.clock;
+  h.inputs = base.history.inputs;
+  h.threads.resize(base.history.threads.size());
+  for (std::size_t t = 0; t < base.threads.size(); ++t)
+    for (const ProblemOp& p : base.threads[t])
+      if (std::find(core.begin(), core.end(), &p) != core.end()) h.threads[t].push_back(*p.op);
+  return h;
+}
+
+}  // namespace
+
+FailingCore find_failing_core(const Problem& problem, const ValidationResult& failed, language::LoadedSpec& spec,
+                              const ValidateOptions& validate, const CoreOptions& options) {
+  if (failed.verdict != Verdict::fail || failed.checker != "native")
+    throw ValidationError("a failing core is found from the native checker's FAIL, not from " + to_string(failed.verdict) +
+                          (failed.checker.empty() ? "" : " (" + failed.checker + ")"));
+  const auto started = Clock::now();
+  const Problem base = failing_base(problem, failed, spec);
+  NativeSearchOptions search;
+  search.init = validate.init;
+  search.view = validate.view;
+  search.max_states = options.question_states;
+  search.restart_budget = validate.restart_budget;
+  search.cancel = validate.cancel;
+  search.data_independent = data_independent_fields(spec, base);
+  const bool closed = projectable(spec, search.data_independent);
+  CoreQuestions questions(base, spec, search, closed, started + options.time_limit);
+
+  FailingCore result;
+  auto candidates = seeds(base, failed, closed, search.data_independent);
+  Ops core = candidates.back().second;
+  result.seed = candidates.back().first;
+  for (std::size_t k = 0; k + 1 < candidates.size(); ++k)
+    if (questions.ask(candidates[k].second) == Answer::rejected) {
+      core = candidates[k].second;
+      result.seed = candidates[k].first;
+      break;
+    }
+
+  // ddmin on complements: drop one of n chunks while the rest stays rejected; refine to single
+  // operations. A finished round at n = |core| with no undecided answer is one-minimal.
+  std::size_t chunks = 2;
+  bool undecided_at_singles = false;
+  while (core.size() >= 2 && !questions.out_of_time()) {
+    chunks = std::min(chunks, core.size());
+    bool reduced = false;
+    undecided_at_singles = false;
+    for (std::size_t c = 0; c < chunks && !reduced; ++c) {
+      const std::size_t from = core.size() * c / chunks, to = core.size() * (c + 1) / chunks;
+      Ops rest(core.begin(), core.begin() + static_cast<std::ptrdiff_t>(from));
+      rest.insert(rest.end(), core.begin() + static_cast<std::ptrdiff_t>(to), core.end());
+      const Answer answer = questions.ask(rest);
+      if (answer == Answer::rejected) {
+        core = std::move(rest);
+        chunks = std::max<std::size_t>(chunks - 1, 2);
+        reduced = true;
+      } else if (answer == Answer::undecided && chunks == core.size()) {
+        undecided_at_singles = true;
+      }
+    }
+    if (reduced) continue;
+    if (chunks == core.size()) break;
+    chunks = std::min(core.size(), chunks * 2);
+  }
+  const bool finished = core.size() < 2 || chunks == core.size();
+  result.minimal = finished && !undecided_at_singles && !questions.out_of_time();
+  if (!result.minimal)
+    result.not_minimal = questions.out_of_time() ? "the minimisation stopped at its time limit of " + std::to_string(options.time_limit.count() / 1000) + " s"
+                                                 : "leaving some operation out could not be decided within " + std::to_string(options.question_states) + " states";
+  result.history = core_history(base, core);
+  result.operations = core.size();
+  result.questions = questions.asked();
+  result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+  return result;
+}
+
+}  // namespace omnilink::validation

@@ -1,0 +1,60 @@
+// A failing run's core: the few operations that are the failure, out of the thousands a run logs.
+//
+// What a core claims: no order of its operations is accepted, even when each other operation of
+// the run may be placed (within its timebox, with its logged results) or left out as the search
+// likes. So the core is rejected on its own, and its failure is the run's: an operation outside it
+// that could have explained it (the enqueue of a dequeued element, a concurrent erase) is allowed
+// back in. Deleting operations outright would not do: a dequeue without its enqueue fails on its
+// own, and would pass for a core of one.
+//
+// How: delta debugging (Zeller's ddmin, complements only) over the completed operations, each
+// question asked of the native search with the others optional (ProblemOp::optional). It starts
+// from the smallest of a few seeds that is rejected: the projection on the values the failure's
+// refusal involves (a spec closed under projection), the operations up to the refused one's end,
+// all of them. One-minimal when it finishes: leaving any one operation optional makes it pass.
+//
+// Keeping the questions small: an optional operation that starts after every core operation ended
+// cannot come before any of them and is dropped; for a spec closed under projection, neither can
+// one on values no core operation logged help (a linearization without it is one too). A
+// partitioned spec's core comes from its failing part. Each question has a budget of states; an
+// undecided one counts as "needed" (the core stays sound, and says it may not be minimal).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "language/modules.hpp"
+#include "validation/history.hpp"
+#include "validation/problem.hpp"
+#include "validation/result.hpp"
+#include "validation/validate.hpp"
+
+namespace omnilink::validation {
+
+struct CoreOptions {
+  std::chrono::milliseconds time_limit{60'000};  // the whole minimisation
+  std::uint64_t question_states = 200'000;       // distinct states each question may search
+};
+
+/// A failing core and how it was found.
+struct FailingCore {
+  /// The core's operations, in their threads (a thread with none is empty), with their original
+  /// thread, index and timebox; no pending operations (they are optional already).
+  History history;
+  std::uint64_t operations = 0;
+  bool minimal = false;     // every one-operation removal was asked and passes
+  std::string not_minimal;  // why not, when not
+  std::string seed;         // where the minimisation started ("the projection on {5, 7}", ...)
+  std::uint64_t questions = 0;  // searches asked
+  std::chrono::milliseconds duration{0};
+};
+
+/// The core of `problem`, which the native checker rejected with `failed` (its refusal and its
+/// failing partition seed the minimisation). A FAIL certified on the quiescent prefix (validate.cpp)
+/// is the prefix's: pass that problem. Throws ValidationError if `failed` is not a native FAIL,
+/// language::EvalError as the search does.
+FailingCore find_failing_core(const Problem& problem, const ValidationResult& failed, language::LoadedSpec& spec,
+                              const ValidateOptions& validate, const CoreOptions& options);
+
+}  // namespace omnilink::validation
