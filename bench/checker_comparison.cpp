@@ -164,11 +164,11 @@ int main(int argc, char** argv) {
   }
   if (wanted("kv-10x800")) {
     // Porcupine's key-value case: 10 clients, ~800 operations over 10 keys. Natively once checked
-    // key by key (OmniLinkPartitionBy, tests/specs/MCMapPartitioned.tla) and once whole (MCMap).
+    // key by key (OmniLinkPartitionBy, tla/specs/MCMapPartitioned.tla) and once whole (MCMap).
     std::mt19937_64 rng(99);
     const fs::path run = scratch / "kv";
     omnilink::testing::generate(omnilink::testing::map(10), {10, 800, 30, false, true}, rng, run);
-    const Measure by_key = native_median({run}, specs + "/Map.tla", repeats, OMNILINK_TEST_SPECS "/MCMapPartitioned.tla");
+    const Measure by_key = native_median({run}, specs + "/Map.tla", repeats, specs + "/MCMapPartitioned.tla");
     const Measure whole = native_median({run}, specs + "/Map.tla", repeats, specs + "/MCMap.tla");
     const Measure tlc = validate({run}, specs + "/Map.tla", "tlc", tlc_timeout, specs + "/MCMap.tla");
     row("kv-10x800/key", 800, by_key, tlc);

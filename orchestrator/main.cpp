@@ -10,6 +10,7 @@
 #include "orchestrator/command.hpp"
 #include "orchestrator/command_errors.hpp"
 #include "orchestrator/doctor_command.hpp"
+#include "orchestrator/explain_command.hpp"
 #include "orchestrator/gc_command.hpp"
 #include "orchestrator/gen_hpp_command.hpp"
 #include "orchestrator/ls_command.hpp"
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<ShowCommand>());
   commands.push_back(std::make_unique<RevalidateCommand>());
   commands.push_back(std::make_unique<ReplayCommand>());
+  commands.push_back(std::make_unique<ExplainCommand>());
   commands.push_back(std::make_unique<ResultsCommand>());
   commands.push_back(std::make_unique<StoreCommand>());
   commands.push_back(std::make_unique<SweepCommand>());

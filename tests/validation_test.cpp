@@ -216,7 +216,7 @@ TEST_CASE("an MC module with a VIEW over the spec's variables", "[validate][tlc]
 
 TEST_CASE("a map checked key by key (OmniLinkPartitionBy): the failing key is named", "[validate][specs][partitions]") {
   testing::ScratchDir dir;
-  const std::string mc = std::string(OMNILINK_TEST_SPECS) + "/MCMapPartitioned.tla";
+  const std::string mc = std::string(OMNILINK_SPECS_DIR) + "/MCMapPartitioned.tla";
   auto run = [&](const std::string& name, std::int64_t found_value) {
     TraceBuilder b(3);
     b.inputs("Insert", {"key", "value"}).inputs("Erase", {"key"}).inputs("Find", {"key"});

@@ -1,7 +1,7 @@
 // Workload: a lock-striped key-value map (key k lives in stripe k % kStripes; a stripe is a mutex
 // and a small fixed array of entries kept in insertion order: insert appends, erase shifts the later
 // entries down to close the gap). Values are fixed-size records of kValueWords words, as a store
-// of small values keeps them inline. Validated against Map.tla with MCMap.tla.
+// of small values keeps them inline. Validated against Map.tla with MCMapPartitioned.tla (key by key).
 //
 // Built twice: `striped-map` is correct; `striped-map-bug` (OMNILINK_INJECT_BUG=1) has `find`
 // skip the stripe lock ("reads don't need it"). Writers still lock, but a reader between them can

@@ -4,4 +4,7 @@
 EXTENDS OmniLinkTrace
 Keys == OmniLinkFieldValues("Insert", 1) \cup OmniLinkFieldValues("Erase", 1) \cup OmniLinkFieldValues("Find", 1)
 OmniLinkPartitionBy == "key"
+(* Values are only stored and compared for equality: states that differ only in values no later *)
+(* operation logs are one (docs/validation.md, "Data independence").                            *)
+OmniLinkDataIndependent == {"value"}
 =============================================================================

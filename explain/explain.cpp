@@ -1,0 +1,187 @@
+#include "explain/explain.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "language/syntax.hpp"
+#include "platform/fnv1a.hpp"
+#include "trace/run_dir.hpp"
+#include "trace/run_layout.hpp"
+#include "validation/history_file.hpp"
+#include "validation/native_check.hpp"
+#include "validation/spec_cache.hpp"
+
+namespace omnilink::explain {
+namespace {
+
+namespace fs = std::filesystem;
+using validation::Verdict;
+
+/// The spec's and MC module's text (every file they read), hashed: what an explanation is of.
+std::string spec_digest(const language::LoadedSpec& spec) {
+  std::uint64_t h = kFnv1aBasis;
+  for (const fs::path& file : spec.source_files()) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    h = fnv1a64(file.filename().string() + "\n" + text.str(), h);
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+ExplainedOp explained(const trace::Operation& op) {
+  ExplainedOp out{op.thread, op.index, op.name, {}, op.start, op.end};
+  for (const auto& [name, value] : op.fields) out.fields.emplace_back(name, validation::shown(trace::to_tla(value)));
+  return out;
+}
+
+std::vector<TiedOp> tied(const std::vector<validation::RefusedOp::Related>& ops) {
+  std::vector<TiedOp> out;
+  for (const auto& r : ops) out.push_back({r.op.id(), r.linearized});
+  return out;
+}
+
+/// Who logged each value (TLA+ text) in the run; booleans are flags and tie nothing.
+using ValueUsers = std::map<std::string, std::vector<const trace::Operation*>>;
+
+ValueUsers value_users(const validation::History& history) {
+  ValueUsers users;
+  for (const auto& thread : history.threads)
+    for (const auto& op : thread)
+      for (const auto& [name, value] : op.fields)
+        if (!value.is<bool>()) users[trace::to_tla(value)].push_back(&op);
+  return users;
+}
+
+/// The operations outside `core` that logged an identifying value of a core operation.
+std::vector<const trace::Operation*> context_of(ValueUsers& users, const validation::History& core) {
+  std::set<std::pair<std::uint32_t, std::uint64_t>> in_core, added;
+  for (const auto& thread : core.threads)
+    for (const auto& op : thread) in_core.emplace(op.thread, op.index);
+  std::vector<const trace::Operation*> out;
+  for (const auto& thread : core.threads)
+    for (const auto& op : thread)
+      for (const auto& [name, value] : op.fields) {
+        if (value.is<bool>()) continue;
+        const auto& logged = users[trace::to_tla(value)];
+        if (logged.size() > validation::kIdentifyingUses) continue;
+        for (const trace::Operation* other : logged)
+          if (!in_core.count({other->thread, other->index}) && added.emplace(other->thread, other->index).second)
+            out.push_back(other);
+      }
+  std::stable_sort(out.begin(), out.end(), [](const trace::Operation* a, const trace::Operation* b) { return a->start < b->start; });
+  return out;
+}
+
+/// The verdict as the reason nothing is explained.
+std::string verdict_text(const validation::ValidationResult& r) {
+  return to_string(r.verdict) + (r.reason.empty() ? "" : ": " + r.reason);
+}
+
+}  // namespace
+
+fs::path explanation_dir(const fs::path& run) {
+  if (validation::is_history_file(run)) return fs::path(run.string() + ".explain");
+  return trace::RunLayout(run).explanation();
+}
+
+Explanation explain_run(const ExplainOptions& options) {
+  const validation::ValidateOptions& v = options.validate;
+  if (std::error_code ec; !fs::exists(v.run_dir, ec))
+    throw validation::ValidationError(v.run_dir.string() + ": no such run directory or history file");
+  validation::ReadSpec& read = validation::read_spec(v);
+  language::LoadedSpec& loaded = *read.loaded;
+  const fs::path dir = explanation_dir(v.run_dir);
+  const std::string spec = fs::absolute(v.spec).string(), mc = v.mc ? fs::absolute(*v.mc).string() : "";
+  const std::string digest = spec_digest(loaded);
+  if (options.reuse)
+    if (auto cached = read_explanation(dir); cached && cached->spec == spec && cached->mc == mc && cached->spec_digest == digest)
+      return std::move(*cached);
+
+  validation::History history = validation::is_history_file(v.run_dir) ? validation::read_history_file(v.run_dir)
+                                                                        : validation::read_history(trace::RunDir::open(v.run_dir));
+  if (history.cut && history.operations() == history.pending_operations())
+    throw NothingToExplain("the run was killed and its consistent cut keeps no completed operation");
+  validation::Problem problem = validation::make_problem(std::move(history), read.interface, loaded);
+  // A failure that rests on guessed results of pending operations stands only on the quiescent
+  // prefix before them (validate.cpp): that prefix is what is explained.
+  if (problem.logged_value_domains)
+    problem = validation::make_problem(validation::prefix_before_pending(problem.history), read.interface, loaded);
+  validation::ValidationResult decided;
+  try {
+    validation::check_natively(decided, problem, loaded, v);
+  } catch (const language::FragmentError& e) {
+    throw NothingToExplain(std::string("the native checker cannot evaluate this spec (") + e.what() + "); a core is found natively");
+  }
+  if (decided.verdict != Verdict::fail) throw NothingToExplain("the run does not fail natively: " + verdict_text(decided));
+
+  validation::FailingCore core = validation::find_failing_core(problem, decided, loaded, v, options.core);
+  // The core and its context (the operations that logged its values) as one history: the story
+  // reads whole (a dequeue with its enqueue), and it is rejected on its own, the core being rejected
+  // with any of the run's other operations. Its search's refusal says why.
+  ValueUsers users = value_users(problem.history);
+  const std::vector<const trace::Operation*> context = context_of(users, core.history);
+  std::set<std::pair<std::uint32_t, std::uint64_t>> shown_ops;
+  for (const auto& thread : core.history.threads)
+    for (const auto& op : thread) shown_ops.emplace(op.thread, op.index);
+  for (const trace::Operation* op : context) shown_ops.emplace(op->thread, op->index);
+  validation::History story;
+  story.clock = problem.history.clock;
+  story.inputs = problem.history.inputs;
+  for (const auto& thread : problem.history.threads) {
+    auto& kept = story.threads.emplace_back();
+    for (const auto& op : thread)
+      if (shown_ops.count({op.thread, op.index})) kept.push_back(op);
+  }
+  validation::ValidationResult why;
+  validation::check_natively(why, validation::make_problem(story, read.interface, loaded), loaded, v);
+
+  Explanation e;
+  e.run = v.run_dir.string();
+  e.spec = spec;
+  e.mc = mc;
+  e.spec_digest = digest;
+  e.clock = problem.history.clock;
+  e.run_operations = problem.operations;
+  if (decided.partitions) e.part = decided.partitions->failed;
+  for (const auto& thread : core.history.threads)
+    for (const auto& op : thread) e.core.push_back(explained(op));
+  std::stable_sort(e.core.begin(), e.core.end(), [](const ExplainedOp& a, const ExplainedOp& b) { return a.start < b.start; });
+  e.minimal = core.minimal;
+  e.not_minimal = core.not_minimal;
+  e.seed = core.seed;
+  e.questions = core.questions;
+  e.core_ms = core.duration.count();
+  e.linearized = why.linearized.value_or(0);
+  for (const auto& [name, value] : why.spec_variables) e.spec_variables.emplace_back(name, validation::shown(value));
+  for (const trace::Operation* op : context) e.context.push_back(explained(*op));
+  if (why.verdict != Verdict::fail)  // the core's claim implies this: anything else is a bug
+    throw validation::ValidationError("the failing core and its context do not fail on their own (" + verdict_text(why) + "): a bug in omnilink, please report it");
+  if (why.refused) {
+    const validation::RefusedOp& r = *why.refused;
+    e.refused = CoreRefusal{r.op.id(), r.action, r.at, r.conjunct, tied(r.related), {}, {}, {}, {}, {}};
+    // Unmatched in the run, not only among the operations shown: a value no other operation logged.
+    for (const auto& [name, value] : r.op.fields)
+      if (!value.is<bool>() && users[trace::to_tla(value)].size() <= 1) e.refused->unmatched.push_back(name);
+    if (r.lost) {
+      e.refused->lost = validation::shown(r.lost->value);
+      e.refused->lost_logged_by = tied(r.lost->logged_by);
+    }
+    if (r.in_place) {
+      e.refused->in_place = validation::shown(r.in_place->value);
+      e.refused->in_place_logged_by = tied(r.in_place->logged_by);
+    }
+  }
+  fs::create_directories(dir);
+  validation::write_history_file(dir / e.core_file, story);
+  write_explanation(dir, e);
+  return e;
+}
+
+}  // namespace omnilink::explain

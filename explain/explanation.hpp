@@ -1,0 +1,95 @@
+// An explained failure (docs/explain.md): a failing run's core (validation/failing_core.hpp) and
+// why no order of it is accepted, written as RUN/explain/explanation.json (format
+// "omnilink-explanation", version 1) beside the core as a history file (core.jsonl). This file is
+// the format's one writer and one reader; explain.hpp makes explanations, report/explanation_text
+// renders them. Operations are kept as the trace logged them, values as TLA+ text.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace omnilink::explain {
+
+inline constexpr const char* kExplanationFormat = "omnilink-explanation";
+inline constexpr int kExplanationVersion = 1;
+
+/// explanation.json is not such a file, or not one this omnilink reads. Names the file and field.
+class ExplanationFileError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// An operation as an explanation shows it.
+struct ExplainedOp {
+  std::uint32_t thread = 0;
+  std::uint64_t index = 0;
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> fields;  // logged order: name, TLA+ text
+  std::uint64_t start = 0, end = 0;
+
+  std::string id() const;    // "T1.4"
+  std::string call() const;  // "Dequeue(elem = 7, ok = TRUE)"
+};
+
+/// Another operation of the core, and whether it was linearized where the refusal happened.
+struct TiedOp {
+  std::string id;
+  bool linearized = false;
+};
+
+/// Why the core alone is rejected (validation::RefusedOp, for the core): at the deepest state of
+/// its search, the operation every order stops at and the conjunct that refuses it.
+struct CoreRefusal {
+  std::string op;  // its id
+  std::string action, at, conjunct;
+  std::vector<TiedOp> related;         // logged one of its values
+  std::vector<std::string> unmatched;  // its fields (flags aside) whose value no other operation of the run logged
+  std::optional<std::string> lost;     // a value the state held in its place that nothing left takes out
+  std::vector<TiedOp> lost_logged_by;
+  std::optional<std::string> in_place;  // the value the state held in its place, whoever logged it
+  std::vector<TiedOp> in_place_logged_by;
+};
+
+struct Explanation {
+  std::string run;           // the run directory or history file explained
+  std::string spec, mc;      // as validated (mc empty when none)
+  std::string spec_digest;   // of the spec's and MC module's text: an explanation of another spec is stale
+  std::string clock;         // of the timestamps
+  std::uint64_t run_operations = 0;  // completed operations the core was drawn from
+  std::string part;                  // partitioned: the failing part ("key = 3")
+  std::vector<ExplainedOp> core;     // by start
+  /// Operations outside the core that logged one of its identifying values (at most
+  /// validation::kIdentifyingUses operations logged it; booleans never): the enqueue of a
+  /// dequeued element, which the core may leave out because it can be placed as needed.
+  std::vector<ExplainedOp> context;
+  bool minimal = false;
+  std::string not_minimal;  // why not, when not
+  std::string seed;         // where the minimisation started
+  std::uint64_t questions = 0;
+  std::int64_t core_ms = 0;
+  std::int64_t linearized = 0;  // core operations linearized at the deepest state of its own search
+  std::optional<CoreRefusal> refused;
+  std::vector<std::pair<std::string, std::string>> spec_variables;  // the spec state there, by variable
+  std::string core_file = "core.jsonl";  // beside explanation.json
+
+  /// The operation of the core or its context with this id; null if neither has it.
+  const ExplainedOp* find(const std::string& id) const;
+};
+
+nlohmann::json to_json(const Explanation& e);
+/// Throws ExplanationFileError naming `origin` and the field.
+Explanation parse_explanation(const nlohmann::json& j, const std::string& origin);
+
+/// DIR/explanation.json, written whole (a temporary file renamed over it).
+void write_explanation(const std::filesystem::path& dir, const Explanation& e);
+/// DIR/explanation.json: nullopt when there is none; throws ExplanationFileError when unreadable.
+std::optional<Explanation> read_explanation(const std::filesystem::path& dir);
+
+}  // namespace omnilink::explain

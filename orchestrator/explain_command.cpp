@@ -1,0 +1,86 @@
+#include "orchestrator/explain_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include "campaign/campaign_file.hpp"
+#include "campaign/validation_pool.hpp"
+#include "explain/explain.hpp"
+#include "report/explanation_text.hpp"
+#include "validation/history.hpp"
+
+namespace omnilink::cli {
+namespace fs = std::filesystem;
+
+void ExplainCommand::add_to(CLI::App& app) {
+  sub_ = app.add_subcommand("explain", "Why a failing run fails: its failing core, the few operations rejected on their own");
+  sub_->add_option("RUN", what_, "A campaign's run (CAMPAIGN/RUN-ID), or a run directory or history file (with --spec)")->required();
+  store_.add_to(*sub_);
+  sub_->add_option("--spec", spec_, "The spec module (.tla); a campaign's run is explained against its campaign's by default");
+  sub_->add_option("--mc", mc_, "With --spec: its MC module");
+  sub_->add_option("--view", view_, "With --spec: an operator of the MC module over the spec's variables (VIEW)");
+  sub_->add_option("--init", init_, "With --spec: the initial predicate")->capture_default_str();
+  sub_->add_option("--next", next_, "With --spec: the next-state relation")->capture_default_str();
+  sub_->add_option("--time-limit", time_limit_s_, "Seconds the minimisation may take (past it, the core found so far, said not minimal)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub_->add_flag("--fresh", fresh_, "Find the core again even if RUN's explain/ holds one for the same spec");
+  sub_->add_flag("--json", json_, "Print explanation.json instead of the text");
+}
+
+int ExplainCommand::run() {
+  explain::ExplainOptions options;
+  validation::ValidateOptions& v = options.validate;
+  if (!mc_.empty() && spec_.empty()) throw CommandError(kExitUsage, "--mc needs --spec");
+  for (const auto& file : {spec_, mc_})
+    if (!file.empty() && !fs::is_regular_file(file)) throw CommandError(kExitUsage, file + ": no such file");
+  if (std::error_code ec; fs::exists(what_, ec)) {
+    if (spec_.empty()) throw CommandError(kExitUsage, what_ + " is a run directory or history file: --spec names its spec");
+    v.run_dir = what_;
+  } else {
+    store::Store store = store_.open_read_only();
+    const std::optional<store::RunRecord> run = store.run(what_);
+    if (!run) throw CommandError(kExitUsage, unknown_run_message(store, what_));
+    const auto campaign = store.campaign(run->campaign);
+    if (!campaign) throw CommandError(kExitUsage, "no campaign '" + run->campaign + "'; " + campaigns_note(store));
+    const campaign::CampaignConfig config = campaign::stored_campaign(nlohmann::json::parse(campaign->config_json), run->campaign);
+    const campaign::TargetConfig* target = config.target(run->target);
+    if (target == nullptr && spec_.empty())
+      throw CommandError(kExitUsage, what_ + ": its target '" + run->target + "' is not in the campaign's configuration (name its spec with --spec)");
+    if (target != nullptr) v = campaign::validate_options(*target, config.validation, false, run->dir);
+    v.run_dir = run->dir;
+  }
+  if (!spec_.empty()) {
+    v.spec = spec_;
+    v.mc = mc_.empty() ? std::nullopt : std::optional<fs::path>(mc_);
+    v.view = view_.empty() ? std::nullopt : std::optional<std::string>(view_);
+    v.init = init_;
+    v.next = next_;
+  }
+  v.checker = validation::Checker::native;
+  options.core.time_limit = std::chrono::seconds(time_limit_s_);
+  options.reuse = !fresh_;
+  explain::Explanation e;
+  try {
+    e = explain::explain_run(options);
+  } catch (const explain::NothingToExplain& nothing) {
+    throw CommandError(kExitProblem, "nothing to explain: " + std::string(nothing.what()));
+  } catch (const validation::ValidationError& bad) {
+    throw CommandError(kExitUsage, bad.what());
+  } catch (const validation::HistoryError& bad) {
+    throw CommandError(kExitUsage, bad.what());
+  } catch (const explain::ExplanationFileError& bad) {
+    throw CommandError(kExitUsage, std::string(bad.what()) + " (--fresh finds the core again)");
+  }
+  if (json_) {
+    std::cout << explain::to_json(e).dump(2) << "\n";
+    return kExitOk;
+  }
+  const fs::path core = explain::explanation_dir(v.run_dir) / e.core_file;
+  std::string hint = "omnilink validate " + core.string() + " --spec " + v.spec.string();
+  if (v.mc) hint += " --mc " + v.mc->string();
+  std::cout << report::explanation_text(e, core.string(), hint);
+  return kExitOk;
+}
+
+}  // namespace omnilink::cli

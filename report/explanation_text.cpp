@@ -1,0 +1,136 @@
+#include "report/explanation_text.hpp"
+
+#include <algorithm>
+#include <iomanip>
+#include <sstream>
+
+namespace omnilink::report {
+namespace {
+
+using explain::ExplainedOp;
+
+/// The unit of a clock's timestamps.
+std::string unit(const std::string& clock) {
+  if (clock == "monotonic") return "ns";
+  if (clock == "rdtsc") return "TSC ticks";
+  if (clock == "counter") return "counter ticks";
+  return "the file's units";
+}
+
+/// The core's operations and its context's, by start, times from the first start; the core's marked.
+std::string ops_table(const explain::Explanation& e) {
+  std::vector<std::pair<const ExplainedOp*, bool>> rows;  // operation, in the core
+  for (const ExplainedOp& op : e.core) rows.emplace_back(&op, true);
+  for (const ExplainedOp& op : e.context) rows.emplace_back(&op, false);
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first->start < b.first->start; });
+  const std::uint64_t origin = rows.empty() ? 0 : rows.front().first->start;
+  std::size_t id_width = 2, call_width = 4;
+  for (const auto& [op, core] : rows) id_width = std::max(id_width, op->id().size()), call_width = std::max(call_width, op->call().size());
+  std::ostringstream s;
+  s << "    " << std::left << std::setw(6) << "" << std::setw(static_cast<int>(id_width)) << "op" << "  " << std::setw(static_cast<int>(call_width))
+    << "call" << "  " << std::right << std::setw(12) << "start" << "  " << std::setw(12) << "end" << "\n";
+  for (const auto& [op, core] : rows)
+    s << "    " << std::left << std::setw(6) << (core ? "core" : "") << std::setw(static_cast<int>(id_width)) << op->id() << "  "
+      << std::setw(static_cast<int>(call_width)) << op->call() << "  " << std::right << std::setw(12) << op->start - origin << "  "
+      << std::setw(12) << op->end - origin << "\n";
+  return s.str();
+}
+
+std::string tied_list(const std::vector<explain::TiedOp>& ops, const explain::Explanation& e) {
+  std::string out;
+  for (const auto& t : ops) {
+    const ExplainedOp* op = e.find(t.id);
+    out += (out.empty() ? "" : ", ") + t.id + (op != nullptr ? " " + op->name : "");
+  }
+  return out;
+}
+
+/// "T0.1 -> T0.2, T0.2 -> T1.4": the real-time order among the core's operations (a ended before
+/// b started), without the pairs it implies through a third.
+std::string real_time_order(const std::vector<ExplainedOp>& core) {
+  const std::size_t n = core.size();
+  const auto before = [&](std::size_t a, std::size_t b) { return core[a].end < core[b].start; };
+  std::string out;
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = 0; b < n; ++b) {
+      if (!before(a, b)) continue;
+      bool implied = false;
+      for (std::size_t c = 0; c < n && !implied; ++c) implied = c != a && c != b && before(a, c) && before(c, b);
+      if (!implied) out += (out.empty() ? "" : ", ") + core[a].id() + " -> " + core[b].id();
+    }
+  return out;
+}
+
+std::string overlapping(const std::vector<ExplainedOp>& core) {
+  std::string out;
+  for (std::size_t a = 0; a < core.size(); ++a)
+    for (std::size_t b = a + 1; b < core.size(); ++b)
+      if (!(core[a].end < core[b].start) && !(core[b].end < core[a].start)) out += (out.empty() ? "" : ", ") + core[a].id() + " || " + core[b].id();
+  return out;
+}
+
+}  // namespace
+
+std::string explanation_text(const explain::Explanation& e, const std::string& core_path, const std::string& validate_hint) {
+  std::ostringstream s;
+  s << "Failing core: " << e.core.size() << " of " << e.run_operations << " operations" << (e.part.empty() ? "" : " (of the part " + e.part + ")")
+    << " are rejected on their own, whatever the run's other operations did";
+  s << "\n  " << (e.minimal ? "one-minimal: leaving out any one of them lets the rest pass" : "not proven minimal: " + e.not_minimal) << " (" << e.questions
+    << " searches, " << std::fixed << std::setprecision(1) << static_cast<double>(e.core_ms) / 1000.0 << " s, from " << e.seed << ")\n\n";
+  s << "  the core" << (e.context.empty() ? "" : " and the operations outside it that logged its values (which it fails with or without)")
+    << "; times in " << unit(e.clock) << " from the first start\n"
+    << ops_table(e);
+  std::vector<ExplainedOp> shown = e.core;
+  shown.insert(shown.end(), e.context.begin(), e.context.end());
+  std::stable_sort(shown.begin(), shown.end(), [](const ExplainedOp& a, const ExplainedOp& b) { return a.start < b.start; });
+  if (const std::string order = real_time_order(shown); !order.empty()) s << "\n  real-time order: " << order;
+  if (const std::string concurrent = overlapping(shown); !concurrent.empty()) s << "\n  overlapping: " << concurrent;
+  s << "\n\nWhy no order works:";
+  if (e.refused) {
+    const explain::CoreRefusal& r = *e.refused;
+    const ExplainedOp* op = e.find(r.op);
+    s << " every order stops at " << r.op << " " << (op != nullptr ? op->call() : "") << " after " << e.linearized
+      << " operation" << (e.linearized == 1 ? "" : "s") << ";";
+    s << "\n  " << r.action << " is refused there by  " << (r.conjunct.empty() ? "?" : r.conjunct) << "  (" << r.at << ")";
+  } else {
+    s << " no operation is refused as a whole at the deepest state (" << e.linearized << " linearized); every one that may go next leads nowhere";
+  }
+  if (!e.spec_variables.empty()) {
+    s << "\n  spec state there:";
+    for (const auto& [name, value] : e.spec_variables) s << "\n    " << name << " = " << value;
+  }
+  if (e.refused) {
+    const explain::CoreRefusal& r = *e.refused;
+    if (r.lost) {
+      s << "\n  " << *r.lost << " is in the state there, and only " << tied_list(r.lost_logged_by, e)
+        << " logged it (linearized there): nothing is left to take it out";
+    } else if (r.in_place) {
+      const ExplainedOp* refused = e.find(r.op);
+      s << "\n  the state holds " << *r.in_place << " there, logged by";
+      for (std::size_t k = 0; k < r.in_place_logged_by.size(); ++k) {
+        const explain::TiedOp& t = r.in_place_logged_by[k];
+        const ExplainedOp* op = e.find(t.id);
+        s << (k ? "," : "") << " " << t.id << (op != nullptr ? " " + op->name : "");
+        if (t.linearized) s << " (linearized there)";
+        else if (op != nullptr && refused != nullptr && op->start > refused->end) s << " (which starts only after " << r.op << " ends)";
+        else s << " (not linearized there)";
+      }
+    }
+    for (const auto& field : r.unmatched) s << "\n  its " << field << " was logged by no other operation of the run";
+    if (const ExplainedOp* refused = e.find(r.op))
+      for (const auto& [field, value] : refused->fields) {
+        if (value == "TRUE" || value == "FALSE") continue;  // a flag ties nothing together
+        std::string others;
+        for (const ExplainedOp& op : shown)
+          if (op.id() != r.op && std::any_of(op.fields.begin(), op.fields.end(), [&](const auto& f) { return f.second == value; }))
+            others += (others.empty() ? "" : ", ") + op.id() + " " + op.name;
+        if (!others.empty()) s << "\n  its " << field << " = " << value << " was logged by " << others << " too";
+      }
+  }
+  s << "\n\nThe core as a history file: " << core_path;
+  if (!validate_hint.empty()) s << "\n  " << validate_hint;
+  s << "\n";
+  return s.str();
+}
+
+}  // namespace omnilink::report

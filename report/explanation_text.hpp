@@ -1,0 +1,17 @@
+// An explained failure (explain/explanation.hpp) for a terminal: the core as a small table of its
+// operations with times from the core's first stamp, the operations outside it that logged its
+// values, why no order of it is accepted (the refused operation, the conjunct, the spec state by
+// variable, a value nothing is left to take out), and the real-time order among its operations.
+#pragma once
+
+#include <string>
+
+#include "explain/explanation.hpp"
+
+namespace omnilink::report {
+
+/// The explanation as text, `core_path` naming the core's history file and `validate_hint` the
+/// command that validates it (empty: not shown).
+std::string explanation_text(const explain::Explanation& e, const std::string& core_path, const std::string& validate_hint);
+
+}  // namespace omnilink::report
