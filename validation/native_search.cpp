@@ -476,43 +476,35 @@ class Search {
   std::optional<SearchReport::Refused::Lost> lost_value(const Node& n, const SearchReport::Refused& refused,
                                                         const language::Evaluator::Refusal& how) {
     if (!refused.unmatched.empty()) return std::nullopt;
-    if (value_users_.empty()) index_values();
-    const OpRef self{static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)};
-    const std::vector<std::string> own = logged_values(self);
-    const auto lost = [&](const Value& v) -> std::optional<SearchReport::Refused::Lost> {
-      if (v.kind() != Value::Kind::Int && v.kind() != Value::Kind::String && v.kind() != Value::Kind::Model) return std::nullopt;
-      const std::string text = v.text();
-      if (std::find(own.begin(), own.end(), text) != own.end()) return std::nullopt;
-      const auto* users = identifying_users(text);
-      if (users == nullptr || users->empty()) return std::nullopt;
-      SearchReport::Refused::Lost found{text, {}};
-      for (const auto& [u, position] : *users) {
-        if (OpRef{u, position} == self || position >= n.pc[u]) return std::nullopt;  // one is left to take it out
-        found.logged_by.push_back({u, position, true});
-      }
-      return found;
-    };
-    return first_among_operands(how, lost);
+    const std::vector<std::string> own = logged_values({static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)});
+    return first_among_operands(how, [&](const Value& v) -> std::optional<SearchReport::Refused::Lost> {
+      auto found = identifying(n, own, v);
+      // One that is not linearized is left to take it out.
+      if (found && std::all_of(found->logged_by.begin(), found->logged_by.end(), [](const auto& t) { return t.linearized; })) return found;
+      return std::nullopt;
+    });
   }
 
   /// SearchReport::Refused::in_place: the first identifying value among the refused comparison's
   /// operands (and their items) other than the operation's own, with who logged it.
   std::optional<SearchReport::Refused::Lost> value_in_place(const Node& n, const SearchReport::Refused& refused,
                                                             const language::Evaluator::Refusal& how) {
+    const std::vector<std::string> own = logged_values({static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)});
+    return first_among_operands(how, [&](const Value& v) { return identifying(n, own, v); });
+  }
+
+  /// `v`, if it is an atom other than one of `own` that identifies the operations that logged it
+  /// (identifying_users): with them, each linearized in `n` or not.
+  std::optional<SearchReport::Refused::Lost> identifying(const Node& n, const std::vector<std::string>& own, const Value& v) {
+    if (v.kind() != Value::Kind::Int && v.kind() != Value::Kind::String && v.kind() != Value::Kind::Model) return std::nullopt;
+    const std::string text = v.text();
+    if (std::find(own.begin(), own.end(), text) != own.end()) return std::nullopt;
     if (value_users_.empty()) index_values();
-    const OpRef self{static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)};
-    const std::vector<std::string> own = logged_values(self);
-    const auto holder = [&](const Value& v) -> std::optional<SearchReport::Refused::Lost> {
-      if (v.kind() != Value::Kind::Int && v.kind() != Value::Kind::String && v.kind() != Value::Kind::Model) return std::nullopt;
-      const std::string text = v.text();
-      if (std::find(own.begin(), own.end(), text) != own.end()) return std::nullopt;
-      const auto* users = identifying_users(text);
-      if (users == nullptr || users->empty()) return std::nullopt;
-      SearchReport::Refused::Lost found{text, {}};
-      for (const auto& [u, position] : *users) found.logged_by.push_back({u, position, position < n.pc[u]});
-      return found;
-    };
-    return first_among_operands(how, holder);
+    const auto* users = identifying_users(text);
+    if (users == nullptr || users->empty()) return std::nullopt;
+    SearchReport::Refused::Lost found{text, {}};
+    for (const auto& [u, position] : *users) found.logged_by.push_back({u, position, position < n.pc[u]});
+    return found;
   }
 
   /// The first of the refused comparison's operands, operands in order and a sequence's or set's
