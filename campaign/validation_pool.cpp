@@ -7,6 +7,7 @@
 #include <boost/asio/post.hpp>
 
 #include "campaign/recording.hpp"
+#include "explain/explain.hpp"
 #include "platform/memory.hpp"
 #include "replay/replay_files.hpp"
 #include "trace/run_layout.hpp"
@@ -34,6 +35,28 @@ store::ValidationRecord validation_record(const validation::ValidationResult& re
   return v;
 }
 
+/// The minimisation's share of a campaign's validation of a failing run: the injected bugs' cores
+/// take tens of milliseconds (docs/explain.md); past this, the core found so far is kept, said not
+/// minimal.
+constexpr std::chrono::seconds kCoreTimeLimit{10};
+
+/// A failing run's core, found while this worker holds the spec (explain/), kept in RUN/explain/
+/// for the campaign's summary to show. A failure the native checker cannot explain (a spec outside
+/// its fragment, decided by TLC) keeps only its frontier; the result itself is never changed.
+void explain_failure(const validation::ValidateOptions& options, validation::ValidationResult& result) {
+  explain::ExplainOptions o;
+  o.validate = options;
+  o.validate.checker = validation::Checker::native;
+  o.core.time_limit = kCoreTimeLimit;
+  try {
+    explain::explain_run(o);
+  } catch (const explain::NothingToExplain&) {
+    // Nothing natively decided to explain: the frontier is what the summary shows.
+  } catch (const std::exception& e) {
+    result.caveats.push_back(std::string("no failing core: ") + e.what());
+  }
+}
+
 }  // namespace
 
 ValidationPool::ValidationPool(boost::asio::io_context& io, unsigned jobs)
@@ -57,6 +80,7 @@ void ValidationPool::submit(validation::ValidateOptions options, std::function<v
     } else {
       boost::asio::post(io_, on_start);
       result = validation::validate_run(options);
+      if (result.verdict == validation::Verdict::fail && !cancel_) explain_failure(options, result);
     }
     boost::asio::post(io_, [on_done = std::move(on_done), result = std::move(result)]() mutable { on_done(std::move(result)); });
   });

@@ -2,7 +2,8 @@
 // running one validation at a time (validate_run: the native checker in-process, TLC as a JVM),
 // with results handed back on the engine's event loop. The number is the campaign's validation
 // budget: by default as many as the free memory holds at the configured TLC heap, so TLC never
-// pushes the machine into swap.
+// pushes the machine into swap. A failing run is explained by the same worker right after
+// (explain/explain.hpp: its failing core, kept in RUN/explain/), which the summaries show.
 #pragma once
 
 #include <atomic>

@@ -21,9 +21,10 @@ namespace {
 namespace fs = std::filesystem;
 using validation::Verdict;
 
-/// The spec's and MC module's text (every file they read), hashed: what an explanation is of.
-std::string spec_digest(const language::LoadedSpec& spec) {
-  std::uint64_t h = kFnv1aBasis;
+/// The spec's and MC module's text (every file they read) and the operators validation names,
+/// hashed: what an explanation is of.
+std::string spec_digest(const language::LoadedSpec& spec, const validation::ValidateOptions& v) {
+  std::uint64_t h = fnv1a64("init=" + v.init + "\nnext=" + v.next + "\nview=" + v.view.value_or("") + "\n");
   for (const fs::path& file : spec.source_files()) {
     std::ifstream in(file, std::ios::binary);
     std::ostringstream text;
@@ -99,7 +100,7 @@ Explanation explain_run(const ExplainOptions& options) {
   language::LoadedSpec& loaded = *read.loaded;
   const fs::path dir = explanation_dir(v.run_dir);
   const std::string spec = fs::absolute(v.spec).string(), mc = v.mc ? fs::absolute(*v.mc).string() : "";
-  const std::string digest = spec_digest(loaded);
+  const std::string digest = spec_digest(loaded, v);
   if (options.reuse)
     if (auto cached = read_explanation(dir); cached && cached->spec == spec && cached->mc == mc && cached->spec_digest == digest)
       return std::move(*cached);

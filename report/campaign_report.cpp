@@ -6,8 +6,10 @@
 #include <map>
 #include <sstream>
 
+#include "explain/explain.hpp"
 #include "findings/failure_signature.hpp"
 #include "report/escape.hpp"
+#include "report/explanation_text.hpp"
 #include "campaign/recording.hpp"
 #include "store/outcome.hpp"
 #include "replay/replay_files.hpp"
@@ -101,7 +103,25 @@ std::string signature_summary(std::vector<SignatureGroup> groups) {
   return s.str();
 }
 
-// For each failed run: its signature, the frontier summary and the replay command; for each other
+// How a failed run's failure is shown: its failing core where the validation's worker (or `omnilink
+// explain`) kept one for the spec it was validated against, else the frontier summary; each line
+// indented by two.
+std::string failure_text(const store::RunRecord& run) {
+  std::string text = run.validation->frontier_summary, note;
+  try {
+    const auto e = explain::read_explanation(explain::explanation_dir(run.dir));
+    if (e && e->spec == fs::absolute(run.validation->spec).string())
+      text = report::core_summary(*e) + "(why: omnilink explain " + run.key() + "; the search's frontier: omnilink show " + run.key() + ")";
+  } catch (const explain::ExplanationFileError& damaged) {
+    note = "  (its failing core cannot be shown: " + std::string(damaged.what()) + ")\n";
+  }
+  std::istringstream lines(text);
+  std::ostringstream s;
+  for (std::string line; std::getline(lines, line);) s << "  " << line << "\n";
+  return s.str() + note;
+}
+
+// For each failed run: its signature, its failing core (or frontier) and the replay command; for each other
 // non-pass run a line saying why (and a crash's signature). Empty when everything passed.
 std::string problem_details(const std::vector<store::RunRecord>& runs, const std::vector<SignatureGroup>& groups) {
   const auto signature_of = signature_of_runs(groups);
@@ -118,8 +138,7 @@ std::string problem_details(const std::vector<store::RunRecord>& runs, const std
     s << run.key() << ": " << o;
     if (o == store::Outcome::fail) {
       s << " (run " << run.status << ", seed " << run.seed << ")\n" << signature_line(run);
-      std::istringstream summary(run.validation->frontier_summary);
-      for (std::string line; std::getline(summary, line);) s << "  " << line << "\n";
+      s << failure_text(run);
       s << "  " << replay_hint(run) << "\n";
       s << "  run directory: " << run.dir << "\n";
     } else {
@@ -268,7 +287,7 @@ std::string junit_xml(const store::CampaignRecord& campaign, const std::vector<s
       const std::string why = !run->detail.empty() ? run->detail : run->validation ? run->validation->reason : store::to_string(o);
       if (o == store::Outcome::fail) {
         s << "      <failure message=\"" << xml_escape(run->validation->reason) << "\">"
-          << xml_escape(run->validation->frontier_summary + "\n" + replay_hint(*run)) << "</failure>\n";
+          << xml_escape(failure_text(*run) + replay_hint(*run)) << "</failure>\n";
       } else if (o == store::Outcome::interrupted) {
         s << "      <skipped message=\"" << xml_escape(why) << "\"/>\n";
       } else {

@@ -69,12 +69,34 @@ std::string overlapping(const std::vector<ExplainedOp>& core) {
   return out;
 }
 
+/// "Failing core: 2 of 12000 operations are rejected on their own, ...".
+std::string headline(const explain::Explanation& e) {
+  return "Failing core: " + std::to_string(e.core.size()) + " of " + std::to_string(e.run_operations) + " operations" +
+         (e.part.empty() ? "" : " (of the part " + e.part + ")") + " are rejected on their own, whatever the run's other operations did";
+}
+
+/// Where every order of the core and its context stops, and the conjunct that stops it.
+std::string stops_at(const explain::Explanation& e) {
+  if (!e.refused)
+    return "no operation is refused as a whole at the deepest state (" + std::to_string(e.linearized) +
+           " linearized); every one that may go next leads nowhere";
+  const explain::CoreRefusal& r = *e.refused;
+  const ExplainedOp* op = e.find(r.op);
+  return "every order stops at " + r.op + " " + (op != nullptr ? op->call() : "") + " after " + std::to_string(e.linearized) + " operation" +
+         (e.linearized == 1 ? "" : "s") + ";\n  " + r.action + " is refused there by  " + (r.conjunct.empty() ? "?" : r.conjunct) + "  (" + r.at + ")";
+}
+
 }  // namespace
+
+std::string core_summary(const explain::Explanation& e) {
+  std::ostringstream s;
+  s << headline(e) << (e.minimal ? "" : " (not proven minimal)") << "\n" << ops_table(e) << "  " << stops_at(e) << "\n";
+  return s.str();
+}
 
 std::string explanation_text(const explain::Explanation& e, const std::string& core_path, const std::string& validate_hint) {
   std::ostringstream s;
-  s << "Failing core: " << e.core.size() << " of " << e.run_operations << " operations" << (e.part.empty() ? "" : " (of the part " + e.part + ")")
-    << " are rejected on their own, whatever the run's other operations did";
+  s << headline(e);
   s << "\n  " << (e.minimal ? "one-minimal: leaving out any one of them lets the rest pass" : "not proven minimal: " + e.not_minimal) << " (" << e.questions
     << " searches, " << std::fixed << std::setprecision(1) << static_cast<double>(e.core_ms) / 1000.0 << " s, from " << e.seed << ")\n\n";
   s << "  the core" << (e.context.empty() ? "" : " and the operations outside it that logged its values (which it fails with or without)")
@@ -85,16 +107,7 @@ std::string explanation_text(const explain::Explanation& e, const std::string& c
   std::stable_sort(shown.begin(), shown.end(), [](const ExplainedOp& a, const ExplainedOp& b) { return a.start < b.start; });
   if (const std::string order = real_time_order(shown); !order.empty()) s << "\n  real-time order: " << order;
   if (const std::string concurrent = overlapping(shown); !concurrent.empty()) s << "\n  overlapping: " << concurrent;
-  s << "\n\nWhy no order works:";
-  if (e.refused) {
-    const explain::CoreRefusal& r = *e.refused;
-    const ExplainedOp* op = e.find(r.op);
-    s << " every order stops at " << r.op << " " << (op != nullptr ? op->call() : "") << " after " << e.linearized
-      << " operation" << (e.linearized == 1 ? "" : "s") << ";";
-    s << "\n  " << r.action << " is refused there by  " << (r.conjunct.empty() ? "?" : r.conjunct) << "  (" << r.at << ")";
-  } else {
-    s << " no operation is refused as a whole at the deepest state (" << e.linearized << " linearized); every one that may go next leads nowhere";
-  }
+  s << "\n\nWhy no order works: " << stops_at(e);
   if (!e.spec_variables.empty()) {
     s << "\n  spec state there:";
     for (const auto& [name, value] : e.spec_variables) s << "\n    " << name << " = " << value;

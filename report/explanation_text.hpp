@@ -14,4 +14,8 @@ namespace omnilink::report {
 /// command that validates it (empty: not shown).
 std::string explanation_text(const explain::Explanation& e, const std::string& core_path, const std::string& validate_hint);
 
+/// The same in a few lines, for a campaign's or sweep's summary: the headline, the table, and
+/// where every order stops.
+std::string core_summary(const explain::Explanation& e);
+
 }  // namespace omnilink::report

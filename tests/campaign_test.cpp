@@ -1,5 +1,5 @@
 // `omnilink campaign` end to end, through the CLI, on real harnesses validated by the native checker: the demo
-// campaign (locked-queue passes, racy-queue fails with a frontier), with rr when it records here;
+// campaign (locked-queue passes, racy-queue fails, each failure shown as its core), with rr when it records here;
 // a hanging harness killed at its time limit; a segfaulting one kept as `crashed`; a corrupt trace
 // as `bad-trace`; SIGINT then --resume; two campaigns writing one store at once; configuration
 // errors. Cases that need rr exit 77 without it, which ctest reports as SKIPPED.
@@ -81,7 +81,7 @@ bool no_process_mentions(const std::string& needle) {
   return true;
 }
 
-TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails with a frontier") {
+TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails with a failing core") {
   ScratchDir dir;
   // Longer racy-queue runs than the demo's: each then fails validation with probability about 7/8,
   // so six runs all passing (a false test failure) has odds of about 4 in a million.
@@ -103,6 +103,10 @@ TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails 
     const nlohmann::json result = read_json(fs::path(run["dir"].get<std::string>()) / "validation" / "result.json");
     CHECK(result["verdict"] == "fail");
     CHECK_FALSE(result["frontier"]["pending"].empty());
+    // Explained by the validation's worker: the failing core, a few operations (docs/explain.md).
+    const nlohmann::json explanation = read_json(fs::path(run["dir"].get<std::string>()) / "explain" / "explanation.json");
+    CHECK(explanation["core"].size() >= 1);
+    CHECK(explanation["core"].size() <= 8);
     CHECK(run["replay"].get<std::string>().find("not recorded (rr off)") != std::string::npos);
   }
   // The racy queue's check-then-act race is one bug: its failures are one signature (a Dequeue the
@@ -121,8 +125,10 @@ TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails 
     shown += symptom["runs"].get<std::size_t>();
   }
   CHECK(shown == racy_failures);
-  CHECK(r.out.find("FAIL:") != std::string::npos);             // the frontier summary
-  CHECK(r.out.find("pending at the deepest state") != std::string::npos);
+  // Each failure shown as its core, the frontier left to `omnilink show`.
+  CHECK(r.out.find("Failing core: ") != std::string::npos);
+  CHECK(r.out.find("pending at the deepest state") == std::string::npos);
+  CHECK(r.out.find("why: omnilink explain demo-1/") != std::string::npos);
   CHECK(read_text(dir / "junit.xml").find("<failure message=") != std::string::npos);
 
   // The results document of the same store (docs/results.md's generator).

@@ -263,9 +263,11 @@ void explain_first_failure(const std::string& harness, const std::vector<std::st
 }  // namespace
 
 // Budgets: ms-queue-bug failed 5 of 5 and treiber-stack-bug 4 of 4 seeds natively with the
-// campaigns' settings (assumed 0.5: 0.5^14 < 1e-4); striped-map-bug with 4 keys and yield
-// perturbation at 0.2, 4 of 12 (assumed 0.3: 0.7^26 < 1e-4); the racy queue 7 of 8
-// (validation_test), assumed 0.5.
+// campaigns' settings (assumed 0.5: 0.5^14 < 1e-4); the racy queue 7 of 8 (validation_test),
+// assumed 0.5. The striped map's unlocked reader needs a find inside an erase's shift, which a
+// loaded machine rarely runs in parallel: 3 x 2000 operations on 4 keys failed 4 of 10 runs idle
+// and 0 of 26 under ctest -j2; 3 x 20000 on 8 keys with mixed perturbation failed 5 of 8 with both
+// cores busy (assumed 0.4: 0.6^18 < 1e-4).
 TEST_CASE("ms-queue-bug: the lost element's core", "[explain][examples]") {
   explain_first_failure(OMNILINK_MS_QUEUE_BUG, {"--threads", "3", "--ops", "3000", "--perturb", "sleep", "--perturb-rate", "0.02", "--param", "max_len=16"},
                         14, "LinearizableQueue.tla", "", 8);
@@ -277,8 +279,8 @@ TEST_CASE("treiber-stack-bug: the core", "[explain][examples]") {
 }
 
 TEST_CASE("striped-map-bug: the core, key by key", "[explain][examples]") {
-  explain_first_failure(OMNILINK_STRIPED_MAP_BUG, {"--threads", "3", "--ops", "2000", "--perturb", "yield", "--perturb-rate", "0.2", "--param", "keys=4"},
-                        26, "Map.tla", "MCMapPartitioned.tla", 8);
+  explain_first_failure(OMNILINK_STRIPED_MAP_BUG, {"--threads", "3", "--ops", "20000", "--perturb", "mixed", "--perturb-rate", "0.1", "--param", "keys=8"},
+                        18, "Map.tla", "MCMapPartitioned.tla", 8);
 }
 
 TEST_CASE("racy-queue: the duplicated element's core", "[explain][examples]") {
@@ -290,4 +292,30 @@ TEST_CASE("racy-queue: the duplicated element's core", "[explain][examples]") {
 // and the relaxation shows in at most 4 operations (two enqueues in order, their dequeues not).
 TEST_CASE("a correct relaxed queue against the strict spec: a core of at most 4", "[explain][examples]") {
   explain_first_failure(OMNILINK_RELAXED_QUEUE, {"--threads", "3", "--ops", "2000"}, 5, "LinearizableQueue.tla", "", 4);
+}
+
+TEST_CASE("omnilink explain: the text, --json, and one line saying why when there is nothing to explain", "[explain][cli]") {
+  testing::ScratchDir dir;
+  const fs::path failing = dir.path() / "failing.jsonl", passing = dir.path() / "passing.jsonl";
+  write_history(failing, queue_history(true));
+  write_history(passing, queue_history(false));
+  const std::string spec = (kSpecs / "LinearizableQueue.tla").string();
+  const auto text = run_process(OMNILINK_CLI, {"explain", failing.string(), "--spec", spec});
+  INFO(text.err);
+  CHECK(text.exit_code == 0);
+  CHECK_THAT(text.out, Catch::Contains("Failing core: 2 of 200 operations"));
+  CHECK_THAT(text.out, Catch::Contains("omnilink validate " + (explain::explanation_dir(failing) / "core.jsonl").string()));
+  const auto json = run_process(OMNILINK_CLI, {"explain", failing.string(), "--spec", spec, "--json"});
+  CHECK(json.exit_code == 0);
+  CHECK(nlohmann::json::parse(json.out)["format"] == "omnilink-explanation");
+
+  const auto nothing = run_process(OMNILINK_CLI, {"explain", passing.string(), "--spec", spec});
+  CHECK(nothing.exit_code == 1);
+  CHECK(nothing.err == "omnilink explain: nothing to explain: the run does not fail natively: pass\n");
+  const auto no_spec = run_process(OMNILINK_CLI, {"explain", failing.string()});
+  CHECK(no_spec.exit_code == 3);
+  CHECK_THAT(no_spec.err, Catch::Contains("--spec names its spec"));
+  const auto unknown = run_process(OMNILINK_CLI, {"explain", "nocampaign/run-1", "--store", (dir.path() / "store").string()});
+  CHECK(unknown.exit_code == 3);
+  CHECK(std::count(unknown.err.begin(), unknown.err.end(), '\n') == 1);
 }

@@ -1,6 +1,7 @@
 #include "validation/failing_core.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <set>
 #include <unordered_set>
 
@@ -55,7 +56,8 @@ class CoreQuestions {
     }
   }
 
-  bool out_of_time() const { return Clock::now() >= deadline_; }
+  /// Past the deadline, or cancelled (ValidateOptions::cancel): every answer would be undecided.
+  bool out_of_time() const { return Clock::now() >= deadline_ || (search_.cancel != nullptr && search_.cancel->load()); }
   std::uint64_t asked() const { return asked_; }
 
  private:
@@ -129,13 +131,14 @@ std::vector<std::pair<std::string, Ops>> seeds(const Problem& base, const Valida
 }
 
 History core_history(const Problem& base, const Ops& core) {
+  const std::unordered_set<const ProblemOp*> in_core(core.begin(), core.end());
   History h;
   h.clock = base.history.clock;
   h.inputs = base.history.inputs;
   h.threads.resize(base.history.threads.size());
   for (std::size_t t = 0; t < base.threads.size(); ++t)
     for (const ProblemOp& p : base.threads[t])
-      if (std::find(core.begin(), core.end(), &p) != core.end()) h.threads[t].push_back(*p.op);
+      if (in_core.count(&p) > 0) h.threads[t].push_back(*p.op);
   return h;
 }
 
