@@ -60,17 +60,19 @@ ValueUsers value_users(const validation::History& history) {
   return users;
 }
 
-/// The operations outside `core` that logged an identifying value of a core operation.
-std::vector<const trace::Operation*> context_of(ValueUsers& users, const validation::History& core) {
-  std::set<std::pair<std::uint32_t, std::uint64_t>> in_core, added;
-  for (const auto& thread : core.threads)
-    for (const auto& op : thread) in_core.emplace(op.thread, op.index);
+/// Operations by thread and index.
+using OpIds = std::set<std::pair<std::uint32_t, std::uint64_t>>;
+
+/// The operations outside the core (`core`, whose ids are `in_core`) that logged an identifying
+/// value of a core operation.
+std::vector<const trace::Operation*> context_of(const ValueUsers& users, const validation::History& core, const OpIds& in_core) {
+  OpIds added;
   std::vector<const trace::Operation*> out;
   for (const auto& thread : core.threads)
     for (const auto& op : thread)
       for (const auto& [name, value] : op.fields) {
         if (value.is<bool>()) continue;
-        const auto& logged = users[trace::to_tla(value)];
+        const auto& logged = users.at(trace::to_tla(value));  // the core's own value: logged at least once
         if (logged.size() > validation::kIdentifyingUses) continue;
         for (const trace::Operation* other : logged)
           if (!in_core.count({other->thread, other->index}) && added.emplace(other->thread, other->index).second)
@@ -105,8 +107,7 @@ Explanation explain_run(const ExplainOptions& options) {
     if (auto cached = read_explanation(dir); cached && cached->spec == spec && cached->mc == mc && cached->spec_digest == digest)
       return std::move(*cached);
 
-  validation::History history = validation::is_history_file(v.run_dir) ? validation::read_history_file(v.run_dir)
-                                                                        : validation::read_history(trace::RunDir::open(v.run_dir));
+  validation::History history = validation::read_run_or_history_file(v.run_dir);
   if (history.cut && history.operations() == history.pending_operations())
     throw NothingToExplain("the run was killed and its consistent cut keeps no completed operation");
   validation::Problem problem = validation::make_problem(std::move(history), read.interface, loaded);
@@ -126,11 +127,11 @@ Explanation explain_run(const ExplainOptions& options) {
   // The core and its context (the operations that logged its values) as one history: the story
   // reads whole (a dequeue with its enqueue), and it is rejected on its own, the core being rejected
   // with any of the run's other operations. Its search's refusal says why.
-  ValueUsers users = value_users(problem.history);
-  const std::vector<const trace::Operation*> context = context_of(users, core.history);
-  std::set<std::pair<std::uint32_t, std::uint64_t>> shown_ops;
+  const ValueUsers users = value_users(problem.history);
+  OpIds shown_ops;
   for (const auto& thread : core.history.threads)
     for (const auto& op : thread) shown_ops.emplace(op.thread, op.index);
+  const std::vector<const trace::Operation*> context = context_of(users, core.history, shown_ops);
   for (const trace::Operation* op : context) shown_ops.emplace(op->thread, op->index);
   validation::History story;
   story.clock = problem.history.clock;
@@ -169,7 +170,7 @@ Explanation explain_run(const ExplainOptions& options) {
     e.refused = CoreRefusal{r.op.id(), r.action, r.at, r.conjunct, tied(r.related), {}, {}, {}, {}, {}};
     // Unmatched in the run, not only among the operations shown: a value no other operation logged.
     for (const auto& [name, value] : r.op.fields)
-      if (!value.is<bool>() && users[trace::to_tla(value)].size() <= 1) e.refused->unmatched.push_back(name);
+      if (!value.is<bool>() && users.at(trace::to_tla(value)).size() <= 1) e.refused->unmatched.push_back(name);
     if (r.lost) {
       e.refused->lost = validation::shown(r.lost->value);
       e.refused->lost_logged_by = tied(r.lost->logged_by);

@@ -44,9 +44,7 @@ explain::ExplainOptions options_for(const fs::path& run, const std::string& spec
 bool rejected_with_others_optional(const explain::ExplainOptions& o, const std::vector<explain::ExplainedOp>& core) {
   validation::ReadSpec& read = validation::read_spec(o.validate);
   language::LoadedSpec& spec = *read.loaded;
-  validation::History history = validation::is_history_file(o.validate.run_dir)
-                                    ? validation::read_history_file(o.validate.run_dir)
-                                    : validation::read_history(trace::RunDir::open(o.validate.run_dir));
+  validation::History history = validation::read_run_or_history_file(o.validate.run_dir);
   const validation::Problem problem = validation::make_problem(std::move(history), read.interface, spec);
   const auto in_core = [&](const validation::ProblemOp& p) {
     return std::any_of(core.begin(), core.end(), [&](const auto& c) { return c.thread == p.op->thread && c.index == p.op->index; });

@@ -183,6 +183,10 @@ void write_history_file(const std::filesystem::path& path, const History& histor
 
 bool is_history_file(const std::filesystem::path& path) { return std::filesystem::is_regular_file(path); }
 
+History read_run_or_history_file(const std::filesystem::path& path) {
+  return is_history_file(path) ? read_history_file(path) : read_history(trace::RunDir::open(path));
+}
+
 History read_history_file(const std::filesystem::path& path) {
   std::ifstream in(path);
   if (!in) throw HistoryError(path.string() + ": cannot read the history file");

@@ -22,6 +22,10 @@ bool is_history_file(const std::filesystem::path& path);
 /// HistoryError ("FILE:LINE: what is wrong").
 History read_history_file(const std::filesystem::path& path);
 
+/// The history at `path`: a history file's (read_history_file), else a run directory's
+/// (history.hpp's read_history). Throws as they do, and trace::RunDirError.
+History read_run_or_history_file(const std::filesystem::path& path);
+
 /// Writes `history` to `path` in this format (what read_history_file reads back as the same
 /// operations): processes are the operations' thread numbers, lines by start. Failed-without-effect
 /// operations are not in a History, so none is written. Throws HistoryError if it cannot write.

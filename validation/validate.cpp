@@ -204,7 +204,7 @@ ValidationResult validate_run(const ValidateOptions& options) {
     fs::remove_all(result.directory);
     const fs::path dir = fs::absolute(result.directory);
     fs::create_directories(dir);
-    History history = history_file ? read_history_file(options.run_dir) : read_history(trace::RunDir::open(options.run_dir));
+    History history = read_run_or_history_file(options.run_dir);
     result.cut = history.cut;
     result.clock = history.clock;
     result.dropped_failed = history.dropped_failed;
