@@ -82,6 +82,17 @@ std::vector<const trace::Operation*> context_of(const ValueUsers& users, const v
   return out;
 }
 
+/// Reads the core's interleaving from the recording into `e`, and keeps it.
+void add_interleaving(Explanation& e, const ExplainOptions& options, const fs::path& dir) {
+  try {
+    e.interleaving = trace_interleaving(options.rr, *options.recording, e.core, options.interleaving);
+    e.no_interleaving.clear();
+  } catch (const std::exception& error) {
+    e.no_interleaving = std::string("the recording could not be read: ") + error.what();
+  }
+  write_explanation(dir, e);
+}
+
 /// The verdict as the reason nothing is explained.
 std::string verdict_text(const validation::ValidationResult& r) {
   return to_string(r.verdict) + (r.reason.empty() ? "" : ": " + r.reason);
@@ -104,8 +115,10 @@ Explanation explain_run(const ExplainOptions& options) {
   const std::string spec = fs::absolute(v.spec).string(), mc = v.mc ? fs::absolute(*v.mc).string() : "";
   const std::string digest = spec_digest(loaded, v);
   if (options.reuse)
-    if (auto cached = read_explanation(dir); cached && cached->spec == spec && cached->mc == mc && cached->spec_digest == digest)
+    if (auto cached = read_explanation(dir); cached && cached->spec == spec && cached->mc == mc && cached->spec_digest == digest) {
+      if (options.recording && !cached->interleaving) add_interleaving(*cached, options, dir);
       return std::move(*cached);
+    }
 
   validation::History history = validation::read_run_or_history_file(v.run_dir);
   if (history.cut && history.operations() == history.pending_operations())
@@ -183,6 +196,7 @@ Explanation explain_run(const ExplainOptions& options) {
   fs::create_directories(dir);
   validation::write_history_file(dir / e.core_file, story);
   write_explanation(dir, e);
+  if (options.recording) add_interleaving(e, options, dir);
   return e;
 }
 

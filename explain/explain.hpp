@@ -1,7 +1,8 @@
 // `omnilink explain`: a failing run's explanation (explanation.hpp). Reads the run's history (a run
 // directory or a history file), decides it with the native checker, finds its failing core
 // (validation/failing_core.hpp) and checks the core alone, whose refusal and spec state say why
-// no order works. Written to RUN/explain/ (a history file's beside it, FILE.explain/) and reused
+// no order works; for a recorded run, reads the core's interleaving from the recording
+// (interleaving.hpp). Written to RUN/explain/ (a history file's beside it, FILE.explain/) and reused
 // while the spec's text is the same, so a report that shows a core costs nothing the second time.
 //
 // Leaves to its callers: where the spec comes from (a campaign's target, --spec), and rendering
@@ -9,9 +10,12 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 
 #include "explain/explanation.hpp"
+#include "explain/interleaving.hpp"
+#include "replay/rr_replay.hpp"
 #include "validation/failing_core.hpp"
 #include "validation/validate.hpp"
 
@@ -28,6 +32,11 @@ struct ExplainOptions {
   validation::ValidateOptions validate;  // run_dir, spec, mc, init, view, limits; the checker is native
   validation::CoreOptions core;
   bool reuse = true;  // an explanation already there, of the same spec, is returned as it is
+  /// The run's rr recording and the rr to replay it with: the core's interleaving is read from it
+  /// (once: an explanation that has one keeps it). None: no interleaving is read.
+  std::optional<replay::Recording> recording;
+  std::filesystem::path rr;
+  InterleavingOptions interleaving;
 };
 
 /// Where the explanation of `run` (a run directory or a history file) is kept.

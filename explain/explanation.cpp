@@ -43,6 +43,84 @@ std::vector<TiedOp> read_tied(const Fields& f, const std::string& field) {
   return out;
 }
 
+json location_to_json(const CodeLocation& l) { return {{"function", l.function}, {"file", l.file}, {"line", l.line}}; }
+
+CodeLocation read_location(const Fields& f) { return {f.text("function"), f.text("file"), f.int32("line")}; }
+
+json locations_to_json(const std::vector<CodeLocation>& list) {
+  json out = json::array();
+  for (const CodeLocation& l : list) out.push_back(location_to_json(l));
+  return out;
+}
+
+std::vector<CodeLocation> read_locations(const Fields& f, const std::string& field) {
+  std::vector<CodeLocation> out;
+  for (const Fields& l : f.objects(field, true)) out.push_back(read_location(l));
+  return out;
+}
+
+const char* step_kind(ScheduleStep::Kind kind) {
+  switch (kind) {
+    case ScheduleStep::Kind::start: return "start";
+    case ScheduleStep::Kind::end: return "end";
+    case ScheduleStep::Kind::switched_out: return "switched_out";
+  }
+  return "start";
+}
+
+json interleaving_to_json(const Interleaving& in) {
+  json steps = json::array();
+  for (const ScheduleStep& s : in.steps) {
+    json step{{"kind", step_kind(s.kind)}, {"thread", s.thread}, {"op", s.op}, {"event", s.event}};
+    if (s.kind == ScheduleStep::Kind::switched_out) {
+      step["stopped_at"] = s.stopped_at;
+      step["call"] = s.call;
+      if (s.where) step["where"] = location_to_json(*s.where);
+      step["callers"] = locations_to_json(s.callers);
+      if (s.next_thread) step["next_thread"] = *s.next_thread;
+    }
+    steps.push_back(std::move(step));
+  }
+  json hints = json::array();
+  for (const AtomicityHint& h : in.hints)
+    hints.push_back({{"op", h.op}, {"op_name", h.op_name}, {"at", location_to_json(h.at)}, {"callers", locations_to_json(h.callers)},
+                     {"between", h.between}, {"between_names", h.between_names}});
+  return {{"first_event", in.first_event}, {"last_event", in.last_event}, {"switches", in.switches}, {"located", in.located},
+          {"steps", steps}, {"hints", hints}, {"note", in.note}};
+}
+
+Interleaving read_interleaving(const Fields& f) {
+  Interleaving in;
+  in.first_event = f.uint64("first_event");
+  in.last_event = f.uint64("last_event");
+  in.switches = f.uint64("switches");
+  in.located = f.uint64("located");
+  in.note = f.text("note");
+  for (const Fields& s : f.objects("steps")) {
+    ScheduleStep step;
+    const std::string kind = s.text("kind");
+    if (kind == "start") step.kind = ScheduleStep::Kind::start;
+    else if (kind == "end") step.kind = ScheduleStep::Kind::end;
+    else if (kind == "switched_out") step.kind = ScheduleStep::Kind::switched_out;
+    else s.fail("kind", "'" + kind + "' is not start, end or switched_out");
+    step.thread = s.uint32("thread");
+    step.op = s.text("op");
+    step.event = s.uint64("event");
+    if (step.kind == ScheduleStep::Kind::switched_out) {
+      step.stopped_at = s.text("stopped_at");
+      step.call = s.text("call");
+      if (s.has("where")) step.where = read_location(s.object("where"));
+      step.callers = read_locations(s, "callers");
+      step.next_thread = s.optional("next_thread", &Fields::uint32);
+    }
+    in.steps.push_back(std::move(step));
+  }
+  for (const Fields& h : f.objects("hints"))
+    in.hints.push_back({h.text("op"), h.text("op_name"), read_location(h.object("at")), read_locations(h, "callers"), h.texts("between"),
+                        h.texts("between_names")});
+  return in;
+}
+
 }  // namespace
 
 std::string ExplainedOp::id() const { return trace::operation_id(thread, index); }
@@ -94,14 +172,16 @@ json to_json(const Explanation& e) {
     if (r.lost) j["refused"]["lost"] = {{"value", *r.lost}, {"logged_by", tied_to_json(r.lost_logged_by)}};
     if (r.in_place) j["refused"]["in_place"] = {{"value", *r.in_place}, {"logged_by", tied_to_json(r.in_place_logged_by)}};
   }
+  if (e.interleaving) j["interleaving"] = interleaving_to_json(*e.interleaving);
+  if (!e.no_interleaving.empty()) j["no_interleaving"] = e.no_interleaving;
   return j;
 }
 
 Explanation parse_explanation(const json& j, const std::string& origin) {
   const Fields f(j, origin);
   if (f.text("format") != kExplanationFormat) f.fail("format", "not " + std::string(kExplanationFormat));
-  if (const int version = f.int32("version"); version != kExplanationVersion)
-    f.fail("version", "version " + std::to_string(version) + "; this omnilink reads version " + std::to_string(kExplanationVersion));
+  if (const int version = f.int32("version"); version < 1 || version > kExplanationVersion)
+    f.fail("version", "version " + std::to_string(version) + "; this omnilink reads versions 1 to " + std::to_string(kExplanationVersion));
   Explanation e;
   e.run = f.text("run");
   e.spec = f.text("spec");
@@ -141,6 +221,8 @@ Explanation parse_explanation(const json& j, const std::string& origin) {
     }
     e.refused = std::move(refused);
   }
+  if (f.has("interleaving")) e.interleaving = read_interleaving(f.object("interleaving"));
+  if (f.has("no_interleaving")) e.no_interleaving = f.text("no_interleaving");
   return e;
 }
 

@@ -1,6 +1,8 @@
-// An explained failure (docs/explain.md): a failing run's core (validation/failing_core.hpp) and
-// why no order of it is accepted, written as RUN/explain/explanation.json (format
-// "omnilink-explanation", version 1) beside the core as a history file (core.jsonl). This file is
+// An explained failure (docs/explain.md): a failing run's core (validation/failing_core.hpp), why
+// no order of it is accepted and, for a recorded run, the interleaving that produced it
+// (interleaving.hpp), written as RUN/explain/explanation.json (format "omnilink-explanation",
+// version 2; version 1, without interleavings, still reads) beside the core as a history file
+// (core.jsonl). This file is
 // the format's one writer and one reader; explain.hpp makes explanations, report/explanation_text
 // renders them. Operations are kept as the trace logged them, values as TLA+ text.
 #pragma once
@@ -15,10 +17,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "explain/interleaving.hpp"
+
 namespace omnilink::explain {
 
 inline constexpr const char* kExplanationFormat = "omnilink-explanation";
-inline constexpr int kExplanationVersion = 1;
+inline constexpr int kExplanationVersion = 2;
 
 /// explanation.json is not such a file, or not one this omnilink reads. Names the file and field.
 class ExplanationFileError : public std::runtime_error {
@@ -78,6 +82,10 @@ struct Explanation {
   std::optional<CoreRefusal> refused;
   std::vector<std::pair<std::string, std::string>> spec_variables;  // the spec state there, by variable
   std::string core_file = "core.jsonl";  // beside explanation.json
+  /// How the recording ran the core; none when it was not asked for or could not be read, and then
+  /// `no_interleaving` says why.
+  std::optional<Interleaving> interleaving;
+  std::string no_interleaving;
 
   /// The operation of the core or its context with this id; null if neither has it.
   const ExplainedOp* find(const std::string& id) const;

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/code_under_test.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
 #include "trace/run_layout.hpp"
@@ -67,14 +68,8 @@ std::vector<CrashFrame> parse_addr2line(const std::string& out, const std::vecto
 }  // namespace
 
 const CrashFrame* CrashSite::innermost_under_test() const {
-  for (const CrashFrame& f : frames) {
-    // No line: no source (a static libc names only its object file, "pthread_kill.o:?").
-    const bool unknown = f.line <= 0 || f.file.empty() || f.file.starts_with("??");
-    const bool standard_library = f.file.find("/c++/") != std::string::npos;  // libstdc++'s headers
-    const bool libc = f.file.starts_with("./") || f.file.starts_with("../");   // glibc names its sources so
-    const bool harness = f.file.find("/include/omnilink/") != std::string::npos;
-    if (!unknown && !standard_library && !libc && !harness) return &f;
-  }
+  for (const CrashFrame& f : frames)
+    if (in_code_under_test(f.file, f.line)) return &f;
   return nullptr;
 }
 
@@ -110,18 +105,6 @@ std::optional<CrashSite> locate_crash(const trace::RunMeta& meta) {
   if (!p.ok()) return unnamed("addr2line failed (" + p.describe() + "): " + summarize_output(p.err));
   site.frames = parse_addr2line(p.out, addresses);
   return site;
-}
-
-std::string plain_function_name(const std::string& function) {
-  std::string out;
-  int angle = 0;
-  for (const char c : function) {
-    if (c == '<') ++angle;
-    else if (c == '>' && angle > 0) --angle;
-    else if (c == '(' && angle == 0) break;  // the parameters
-    else if (angle == 0) out += c;
-  }
-  return out;
 }
 
 void write_crash_site(const fs::path& run_dir, const CrashSite& site) {

@@ -30,9 +30,7 @@ struct CrashSite {
   std::vector<CrashFrame> frames;
   std::string note;  // why the frames are missing or unnamed, if they are
 
-  /// The innermost frame in the code under test: the first one with a known source line outside
-  /// the C++ standard library's headers, glibc's sources and omnilink's harness headers (which run
-  /// every operation, and whose frames a crash in any of them would share). Null if there is none.
+  /// The innermost frame in the code under test (platform/code_under_test.hpp). Null if there is none.
   const CrashFrame* innermost_under_test() const;
 };
 
@@ -40,9 +38,6 @@ struct CrashSite {
 /// addr2line; nothing for a run that did not crash. Without addr2line, or frames, `note` says so.
 std::optional<CrashSite> locate_crash(const trace::RunMeta& meta);
 
-/// `function` without template arguments and parameters ("ns::Stack<int>::pop(int)" -> "ns::Stack::pop"):
-/// what stays the same across builds and instantiations.
-std::string plain_function_name(const std::string& function);
 
 /// After a run: RUN/crash.json from RUN/meta.json, if the harness crashed and wrote it.
 void record_crash_site(const std::filesystem::path& run_dir);

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "findings/crash_site.hpp"
+#include "platform/code_under_test.hpp"
 #include "platform/join.hpp"
 #include "store/outcome.hpp"
 #include "platform/fnv1a.hpp"

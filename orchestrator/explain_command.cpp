@@ -4,13 +4,43 @@
 #include <iostream>
 
 #include "campaign/campaign_file.hpp"
+#include "campaign/recording.hpp"
 #include "campaign/validation_pool.hpp"
 #include "explain/explain.hpp"
+#include "findings/failure_signature.hpp"
+#include "platform/toolchain.hpp"
+#include "replay/rr_replay.hpp"
 #include "report/explanation_text.hpp"
+#include "trace/run_layout.hpp"
 #include "validation/history.hpp"
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
+
+namespace {
+
+/// The atomicity hints of the explained runs of `run`'s signature in its campaign (those whose
+/// explanation has an interleaving, this one's included), ranked; with how many runs they come from.
+std::pair<std::vector<explain::RankedHint>, std::size_t> signature_hints(store::Store& store, const store::RunRecord& run) {
+  const auto signature = findings::failure_signature(run);
+  if (!signature) return {};
+  std::vector<std::vector<explain::AtomicityHint>> hints;
+  for (const store::RunRecord& other : store.runs(run.campaign)) {
+    if (other.target != run.target) continue;
+    const auto other_signature = findings::failure_signature(other);
+    if (!other_signature || other_signature->key != signature->key) continue;
+    std::optional<explain::Explanation> e;
+    try {
+      e = explain::read_explanation(explain::explanation_dir(other.dir));
+    } catch (const explain::ExplanationFileError&) {
+      continue;  // a damaged explanation of another run is that run's to report
+    }
+    if (e && e->interleaving) hints.push_back(e->interleaving->hints);
+  }
+  return {explain::rank_hints(hints), hints.size()};
+}
+
+}  // namespace
 
 void ExplainCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("explain", "Why a failing run fails: its failing core, the few operations rejected on their own");
@@ -24,6 +54,11 @@ void ExplainCommand::add_to(CLI::App& app) {
   sub_->add_option("--time-limit", time_limit_s_, "Seconds the minimisation may take (past it, the core found so far, said not minimal)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
+  sub_->add_option("--replay-time-limit", replay_time_limit_s_,
+                   "Seconds each of the two replays that read the interleaving may take (past it, what they reached)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  sub_->add_flag("--no-interleaving", no_interleaving_, "Do not read the core's interleaving from the run's rr recording");
   sub_->add_flag("--fresh", fresh_, "Find the core again even if RUN's explain/ holds one for the same spec");
   sub_->add_flag("--json", json_, "Print explanation.json instead of the text");
 }
@@ -31,6 +66,8 @@ void ExplainCommand::add_to(CLI::App& app) {
 int ExplainCommand::run() {
   explain::ExplainOptions options;
   validation::ValidateOptions& v = options.validate;
+  std::optional<store::Store> store;       // a campaign's run: its store
+  std::optional<store::RunRecord> run;
   if (!mc_.empty() && spec_.empty()) throw CommandError(kExitUsage, "--mc needs --spec");
   for (const auto& file : {spec_, mc_})
     if (!file.empty() && !fs::is_regular_file(file)) throw CommandError(kExitUsage, file + ": no such file");
@@ -38,11 +75,11 @@ int ExplainCommand::run() {
     if (spec_.empty()) throw CommandError(kExitUsage, what_ + " is a run directory or history file: --spec names its spec");
     v.run_dir = what_;
   } else {
-    store::Store store = store_.open_read_only();
-    const std::optional<store::RunRecord> run = store.run(what_);
-    if (!run) throw CommandError(kExitUsage, unknown_run_message(store, what_));
-    const auto campaign = store.campaign(run->campaign);
-    if (!campaign) throw CommandError(kExitUsage, "no campaign '" + run->campaign + "'; " + campaigns_note(store));
+    store.emplace(store_.open_read_only());
+    run = store->run(what_);
+    if (!run) throw CommandError(kExitUsage, unknown_run_message(*store, what_));
+    const auto campaign = store->campaign(run->campaign);
+    if (!campaign) throw CommandError(kExitUsage, "no campaign '" + run->campaign + "'; " + campaigns_note(*store));
     const campaign::CampaignConfig config = campaign::stored_campaign(nlohmann::json::parse(campaign->config_json), run->campaign);
     const campaign::TargetConfig* target = config.target(run->target);
     if (target == nullptr && spec_.empty())
@@ -58,6 +95,20 @@ int ExplainCommand::run() {
     v.next = next_;
   }
   v.checker = validation::Checker::native;
+  std::string no_interleaving;  // why the interleaving is not read, when it is not
+  if (no_interleaving_) {
+    no_interleaving = "not asked for (--no-interleaving)";
+  } else if (!fs::is_directory(trace::RunLayout(v.run_dir).recording())) {
+    no_interleaving = "the run was not recorded with rr";
+  } else if (const ToolLocation rr = find_rr(); !rr.found()) {
+    no_interleaving = "rr " + rr.explain_missing();
+  } else {
+    options.recording = replay::Recording{v.run_dir, campaign::recorded_with_soft_counters(v.run_dir)};
+    options.rr = *rr.path;
+    options.interleaving.time_limit = std::chrono::seconds(replay_time_limit_s_);
+    // The probes start near the core with the run's seek index (built once, by `omnilink replay` too).
+    replay::seek_index(options.rr, *options.recording, complain());
+  }
   options.core.time_limit = std::chrono::seconds(time_limit_s_);
   options.reuse = !fresh_;
   explain::Explanation e;
@@ -72,6 +123,7 @@ int ExplainCommand::run() {
   } catch (const explain::ExplanationFileError& bad) {
     throw CommandError(kExitUsage, std::string(bad.what()) + " (--fresh finds the core again)");
   }
+  if (!e.interleaving && e.no_interleaving.empty()) e.no_interleaving = no_interleaving;
   if (json_) {
     std::cout << explain::to_json(e).dump(2) << "\n";
     return kExitOk;
@@ -80,6 +132,10 @@ int ExplainCommand::run() {
   std::string hint = "omnilink validate " + core.string() + " --spec " + v.spec.string();
   if (v.mc) hint += " --mc " + v.mc->string();
   std::cout << report::explanation_text(e, core.string(), hint);
+  if (run && e.interleaving) {
+    const auto [ranked, runs] = signature_hints(*store, *run);
+    std::cout << report::ranked_hints_text(ranked, runs);
+  }
   return kExitOk;
 }
 

@@ -1,6 +1,7 @@
 // `omnilink explain RUN`: why a failing run fails, as its failing core (explain/explain.hpp): the
 // few operations that are rejected on their own, why no order of them works, and the core as a
-// history file. RUN is a campaign's run (CAMPAIGN/RUN-ID, its spec the campaign's) or a run
+// history file; for a run recorded with rr, the interleaving that produced the core and the
+// atomicity hints it shows (explain/interleaving.hpp). RUN is a campaign's run (CAMPAIGN/RUN-ID, its spec the campaign's) or a run
 // directory or history file with --spec. Exit code: 0 explained; 1 nothing to explain (the run
 // passes, or its verdict is unknown); 3 a bad run, spec or option.
 #pragma once
@@ -23,6 +24,8 @@ class ExplainCommand : public Command {
   std::string what_;
   std::string spec_, mc_, view_, init_ = "Init", next_ = "Next";
   int time_limit_s_ = 60;
+  int replay_time_limit_s_ = 60;
+  bool no_interleaving_ = false;
   bool json_ = false;
   bool fresh_ = false;
 };

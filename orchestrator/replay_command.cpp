@@ -1,5 +1,6 @@
 #include "orchestrator/replay_command.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <optional>
@@ -8,11 +9,14 @@
 #include <unistd.h>
 
 #include "campaign/recording.hpp"
+#include "explain/explain.hpp"
+#include "explain/explanation.hpp"
 #include "sweep/retention.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
 #include "replay/gdb_commands.hpp"
 #include "replay/replay_files.hpp"
+#include "replay/rr_replay.hpp"
 #include "replay/seek_index.hpp"
 #include "trace/run_dir.hpp"
 #include "trace/run_layout.hpp"
@@ -91,67 +95,69 @@ std::vector<std::string> rerun_argv(const trace::RunMeta& meta, const fs::path& 
   return argv;
 }
 
-std::vector<std::string> rr_replay_args(bool soft_counters, const fs::path& command_file, const fs::path& recording,
-                                        std::optional<std::uint64_t> start_event) {
-  std::vector<std::string> args{"replay"};
-  if (soft_counters) args.push_back("-W");
-  if (start_event) args.insert(args.end(), {"-g", std::to_string(*start_event)});
-  args.insert(args.end(), {"-x", command_file.string(), recording.string(), "--"});
-  return args;
-}
-
-// The run's seek index, from its cache or built by one indexing replay.
-replay::SeekIndex seek_index(const Command& command, const fs::path& rr, const ResolvedRun& run) {
-  if (auto cached = replay::load_seek_index(run.dir)) return *cached;
-  const fs::path commands = replay::replay_dir(run.dir) / "seek-index.gdb";
-  std::ofstream(commands) << replay::index_commands();
-  std::vector<std::string> args = rr_replay_args(run.soft_counters, commands, trace::RunLayout(run.dir).recording(), std::nullopt);
-  args.insert(args.end(), {"-batch", "-ex", "continue"});
-  ProcessOptions options;
-  options.timeout = std::chrono::hours(2);
-  command.complain() << "indexing the recording for fast seek (once per run)...\n";
-  const ProcessResult r = run_process(rr, args, options);
-  const replay::SeekIndex index = replay::parse_index_output(r.out);
-  command.complain() << index.checkpoints.size() << " checkpoints indexed in " << r.duration.count() / 1000.0
-            << " s (" << replay::seek_index_file(run.dir).string() << ")\n";
-  if (r.ok()) replay::save_seek_index(run.dir, index);  // an index of a replay that failed is not kept
-  return index;
+// The core of the run's explanation (omnilink explain) as stops, in the order its recording ran
+// them (its interleaving's starts), else by logged start.
+std::vector<trace::Operation> core_stops(const fs::path& run_dir, const std::string& run_name) {
+  const std::optional<explain::Explanation> e = explain::read_explanation(explain::explanation_dir(run_dir));
+  if (!e) throw CommandError(kExitUsage, run_name + " has no explanation yet: run omnilink explain " + run_name + " first");
+  std::vector<std::string> order;
+  if (e->interleaving)
+    for (const auto& step : e->interleaving->steps)
+      if (step.kind == explain::ScheduleStep::Kind::start) order.push_back(step.op);
+  for (const auto& op : e->core)  // by logged start; those the interleaving did not place last
+    if (std::find(order.begin(), order.end(), op.id()) == order.end()) order.push_back(op.id());
+  std::vector<trace::Operation> stops;
+  for (const auto& id : order) stops.push_back(find_operation(run_dir, id));
+  return stops;
 }
 
 }  // namespace
 
 void ReplayCommand::add_to(CLI::App& app) {
-  sub_ = app.add_subcommand("replay", "Stop a replay of a run at one operation (rr, or --rerun under plain gdb)");
+  sub_ = app.add_subcommand("replay", "Stop a replay of a run at one operation, or at each operation of its failing core (rr, or --rerun under plain gdb)");
   sub_->add_option("RUN", run_, "A run: CAMPAIGN/RUN from the store, or a run directory")->required();
-  sub_->add_option("OP", op_, "The operation: THREAD.INDEX as failure reports print it (T1.79 or 1.79)")->required();
+  sub_->add_option("OP", op_, "The operation: THREAD.INDEX as failure reports print it (T1.79 or 1.79)");
   sub_->add_option("GDB_ARGS", gdb_args_, "After --: passed to gdb");
   store_.add_to(*sub_);
-  sub_->add_flag("--batch", batch_, "Stop at the operation, print it and a backtrace, and exit");
-  sub_->add_flag("--print", print_, "Print the gdb command file and exit");
+  sub_->add_flag("--core", core_, "Instead of OP: stop at each operation of the run's failing core (omnilink explain), in the order the recording ran them");
+  sub_->add_flag("--batch", batch_, "Stop at the operation(s), print each with a backtrace, and exit");
+  sub_->add_flag("--print", print_, "Print the gdb command file(s) and exit");
   sub_->add_flag("--rerun", rerun_, "Re-execute a deterministic run (1 thread, counter clock) under gdb instead of replaying");
   sub_->add_flag("--no-seek", no_seek_, "Replay from the start with the conditional breakpoint alone (no fast seek)");
 }
 
 int ReplayCommand::run() {
+  if (core_ == !op_.empty()) throw CommandError(kExitUsage, core_ ? "give OP or --core, not both" : "name the operation (OP), or use --core");
   const ResolvedRun run = resolve_run(run_, store_);
-  const trace::Operation op = find_operation(run.dir, op_);
-  const std::string commands = replay::stop_at_operation(op);
+  const std::vector<trace::Operation> stops = core_ ? core_stops(run.dir, run.name) : std::vector{find_operation(run.dir, op_)};
+  std::vector<std::string> commands;
+  for (std::size_t k = 0; k < stops.size(); ++k)
+    commands.push_back(core_ ? replay::stop_at_operation(stops[k], "core stop " + std::to_string(k + 1) + " of " + std::to_string(stops.size()))
+                             : replay::stop_at_operation(stops[k]));
   if (print_) {
-    std::cout << commands;
+    for (const auto& c : commands) std::cout << c;
     return kExitOk;
   }
   fs::create_directories(replay::replay_dir(run.dir));
-  const fs::path file = replay::command_file(run.dir, op);
-  std::ofstream(file) << commands;
+  std::vector<fs::path> files;
+  for (std::size_t k = 0; k < stops.size(); ++k) {
+    files.push_back(core_ ? replay::core_command_file(run.dir, stops[k], k) : replay::command_file(run.dir, stops[k]));
+    std::ofstream(files.back()) << commands[k];
+  }
+  // One `continue` reaches each stop in batch mode; interactively, the first, and the user goes on.
+  std::vector<std::string> continues;
+  for (std::size_t k = 0; k < (batch_ ? stops.size() : 1); ++k) continues.insert(continues.end(), {"-ex", "continue"});
 
+  const replay::Recording recording{run.dir, run.soft_counters};
   fs::path exe;
   std::vector<std::string> args;
   std::optional<std::uint64_t> start_event;  // fast seek: where the replay starts
-  // The rr replay that stops at `op` with the command file, from `from` (or the start).
+  // The rr replay that stops at the operations with the command files, from `from` (or the start).
   const auto replay_to_operation = [&](std::optional<std::uint64_t> from) {
-    std::vector<std::string> a = rr_replay_args(run.soft_counters, file, trace::RunLayout(run.dir).recording(), from);
+    std::vector<std::string> a = replay::rr_replay_args(recording, files.front(), from);
+    for (std::size_t k = 1; k < files.size(); ++k) a.insert(a.end() - 2, {"-x", files[k].string()});  // before TRACE --
     if (batch_) a.push_back("-batch");
-    a.insert(a.end(), {"-ex", "continue"});
+    a.insert(a.end(), continues.begin(), continues.end());
     a.insert(a.end(), gdb_args_.begin(), gdb_args_.end());
     return a;
   };
@@ -161,7 +167,10 @@ int ReplayCommand::run() {
     const fs::path out = replay::replay_dir(run.dir) / "rerun";
     fs::remove_all(out);
     exe = *gdb.path;
-    args = {"-nx", "-x", file.string(), "-ex", "run"};
+    args = {"-nx"};
+    for (const fs::path& f : files) args.insert(args.end(), {"-x", f.string()});
+    args.insert(args.end(), {"-ex", "run"});
+    args.insert(args.end(), continues.begin() + 2, continues.end());
     if (batch_) args.insert(args.begin(), "-batch");
     args.insert(args.end(), gdb_args_.begin(), gdb_args_.end());
     args.push_back("--args");
@@ -180,7 +189,17 @@ int ReplayCommand::run() {
     const ToolLocation rr = find_rr();
     if (!rr.found()) throw CommandError(kExitUsage, "rr: " + rr.explain_missing());
     exe = *rr.path;
-    if (!no_seek_) start_event = seek_index(*this, exe, run).event_before(op.thread, op.index);
+    if (!no_seek_) {
+      const replay::SeekIndex index = replay::seek_index(exe, recording, complain());
+      for (const auto& op : stops) {  // where every stop is still ahead
+        const auto before = index.event_before(op.thread, op.index);
+        if (!before) {
+          start_event.reset();
+          break;
+        }
+        start_event = start_event ? std::min(*start_event, *before) : *before;
+      }
+    }
     args = replay_to_operation(start_event);
   }
   if (!batch_) {
@@ -193,17 +212,21 @@ int ReplayCommand::run() {
   }
   ProcessOptions options;
   options.timeout = std::chrono::hours(2);
-  const std::string marker = "omnilink: stopped at operation " + op.id();
+  const auto stopped_at_all = [&](const std::string& out) {
+    for (const auto& op : stops)
+      if (out.find("omnilink: stopped at operation " + op.id() + " ") == std::string::npos) return false;
+    return true;
+  };
   ProcessResult r = run_process(exe, args, options);
-  if (start_event && r.out.find(marker) == std::string::npos) {
+  if (start_event && !stopped_at_all(r.out)) {
     // The seek must never cost a stop: from the start, as if there were no index.
     complain() << "no stop after seeking to event " << *start_event << "; replaying from the start\n";
     r = run_process(exe, replay_to_operation(std::nullopt), options);
   }
   std::cout << r.out;
   std::cerr << r.err;
-  const bool stopped = r.out.find(marker) != std::string::npos;
-  if (!stopped) complain() << "the replay did not stop at " << op.id() << " (" << r.describe() << ")\n";
+  const bool stopped = stopped_at_all(r.out);
+  if (!stopped) complain() << "the replay did not stop at every operation asked for (" << r.describe() << ")\n";
   return stopped ? kExitOk : kExitProblem;
 }
 

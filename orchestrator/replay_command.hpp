@@ -1,6 +1,9 @@
 // `omnilink replay RUN OP [--batch | --print] [--rerun] [-- GDB ARGS...]`: stops a replay of RUN
 // at operation OP (`T1.79` or `1.79`, as failure reports name them) with the gdb command file of
-// replay/gdb_commands. RUN is a store key (CAMPAIGN/RUN) or a run directory.
+// replay/gdb_commands. RUN is a store key (CAMPAIGN/RUN) or a run directory. With --core instead of
+// OP: one replay that stops at each operation of the run's failing core (its explanation, from
+// `omnilink explain`), in the order the recording ran them, one command file per stop in
+// RUN/replay/core/.
 //  - recorded runs: `rr replay [-W] [-g EVENT] -x FILE RUN/rr -- -ex continue`, -W when the run
 //    was recorded with software counters (the store says so), -g from the fast-seek index
 //    (replay/seek_index, built on first use); interactive by default (exec, the gdb prompt is the
@@ -27,7 +30,7 @@ class ReplayCommand : public Command {
  private:
   StoreOption store_;
   std::string run_, op_;
-  bool batch_ = false, print_ = false, rerun_ = false, no_seek_ = false;
+  bool core_ = false, batch_ = false, print_ = false, rerun_ = false, no_seek_ = false;
   std::vector<std::string> gdb_args_;
 };
 

@@ -28,7 +28,7 @@ std::string gdb_string_body(const std::string& text) {
   return out;
 }
 
-std::string stop_at_operation(const trace::Operation& op) {
+std::string stop_at_operation(const trace::Operation& op, const std::string& label) {
   const std::string id = op.id();
   std::string file;
   file += "# omnilink: stop at operation " + id + " when the hook reports its logged start " +
@@ -38,6 +38,7 @@ std::string stop_at_operation(const trace::Operation& op) {
   file += "break omnilink_op_start if " + breakpoint_condition(op) + "\n";
   file += "commands\n";
   file += "  silent\n";
+  if (!label.empty()) file += "  printf \"omnilink: " + gdb_string_body(label) + "\\n\"\n";
   file += "  printf \"omnilink: stopped at operation " + gdb_string_body(id) + " (thread %u, index %lu, start %lu)\\n\", "
           "header->thread, header->index, header->start\n";
   file += "  printf \"omnilink: logged call " + gdb_string_body(op.call()) + ", timebox [" + std::to_string(op.start) + ", " +

@@ -16,8 +16,8 @@ std::string breakpoint_condition(const trace::Operation& op);
 
 // The whole command file. It only sets the breakpoint up (rr sources -x files before gdb is attached
 // to the replay, so a `continue` in the file would fail: see ../shared/notes); the caller adds
-// `-ex continue`.
-std::string stop_at_operation(const trace::Operation& op);
+// `-ex continue`. `label` ("core stop 2 of 5"), when given, is printed at the stop too.
+std::string stop_at_operation(const trace::Operation& op, const std::string& label = "");
 
 // `text` as the body of a gdb printf format string: quotes and backslashes escaped, % doubled,
 // bytes outside printable ASCII as octal escapes.

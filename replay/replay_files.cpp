@@ -14,6 +14,12 @@ fs::path command_file(const fs::path& run_dir, const trace::Operation& op) {
   return replay_dir(run_dir) / (op.id() + ".gdb");
 }
 
+fs::path core_command_file(const fs::path& run_dir, const trace::Operation& op, std::size_t k) {
+  const fs::path dir = replay_dir(run_dir) / "core";
+  fs::create_directories(dir);
+  return dir / (std::to_string(k + 1) + "-" + op.id() + ".gdb");
+}
+
 bool reruns_the_same(const trace::RunMeta& meta) { return meta.threads == 1 && meta.clock == "counter"; }
 
 bool reruns_the_same(const fs::path& run_dir) {

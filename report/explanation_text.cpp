@@ -86,11 +86,85 @@ std::string stops_at(const explain::Explanation& e) {
          (e.linearized == 1 ? "" : "s") + ";\n  " + r.action + " is refused there by  " + (r.conjunct.empty() ? "?" : r.conjunct) + "  (" + r.at + ")";
 }
 
+/// "preempted" (rr's SCHED) or the system call the thread stopped in.
+std::string why_switched(const std::string& stopped_at) {
+  if (stopped_at == "SCHED") return "preempted";
+  if (stopped_at.starts_with("SYSCALL: ")) return "in system call " + stopped_at.substr(9);
+  return "at rr event " + stopped_at;
+}
+
+/// " (in find at striped_map.cpp:121, ...)": the calls around a switch point.
+std::string called_from(const std::vector<explain::CodeLocation>& callers) {
+  std::string out;
+  for (const auto& c : callers) out += (out.empty() ? "" : ", ") + c.text();
+  return out.empty() ? "" : ", called from " + out;
+}
+
+std::string step_line(const explain::ScheduleStep& step, const explain::Explanation& e) {
+  const std::string thread = "T" + std::to_string(step.thread);
+  const ExplainedOp* op = e.find(step.op);
+  const std::string call = op != nullptr ? " " + op->call() : "";
+  switch (step.kind) {
+    case explain::ScheduleStep::Kind::start: return thread + "  starts " + step.op + call;
+    case explain::ScheduleStep::Kind::end: return thread + "  ends   " + step.op;
+    case explain::ScheduleStep::Kind::switched_out:
+      return thread + "  switched out during " + step.op + (op == nullptr && !step.call.empty() ? " " + step.call : "") + (step.where ? " in " + step.where->text() + called_from(step.callers) : " (no frame in the code under test)") +
+             " (" + why_switched(step.stopped_at) + ")" + (step.next_thread ? "; T" + std::to_string(*step.next_thread) + " runs" : "");
+  }
+  return "";
+}
+
+std::string hint_line(const explain::AtomicityHint& h) {
+  constexpr std::size_t kShown = 6;
+  std::string between;
+  for (std::size_t k = 0; k < h.between.size() && k < kShown; ++k) between += (k ? ", " : "") + h.between[k];
+  if (h.between.size() > kShown) between += " and " + std::to_string(h.between.size() - kShown) + " more";
+  std::string names;
+  for (const auto& n : h.between_names) names += (names.empty() ? "" : ", ") + n;
+  return h.op + " " + h.op_name + " was switched out in " + h.at.text() + called_from(h.callers) + " while " + between + " ran (" + names + ")";
+}
+
+/// The interleaving and its hints, or why there is none.
+std::string interleaving_text(const explain::Explanation& e) {
+  std::ostringstream s;
+  if (!e.interleaving) {
+    if (!e.no_interleaving.empty()) s << "\n\nNo interleaving: " << e.no_interleaving;
+    return s.str();
+  }
+  const explain::Interleaving& in = *e.interleaving;
+  s << "\n\nHow the recording ran it (rr events " << in.first_event << " to " << in.last_event << ", " << in.switches << " thread switch"
+    << (in.switches == 1 ? "" : "es") << ", " << in.located << " located in the middle of an operation):";
+  for (const auto& step : in.steps) s << "\n  " << step_line(step, e);
+  if (!in.note.empty()) s << "\n  (" << in.note << ")";
+  if (!in.hints.empty()) {
+    s << "\n\nAtomicity hints (observed: where an operation's thread was switched out in its middle, and what other threads ran"
+         "\nbefore it ran again; the hint: that code region may need to run atomically against those operations):";
+    for (const auto& h : in.hints) s << "\n  " << hint_line(h);
+  }
+  return s.str();
+}
+
 }  // namespace
+
+std::string ranked_hints_text(const std::vector<explain::RankedHint>& ranked, std::size_t runs) {
+  if (runs < 2 || ranked.empty()) return "";
+  std::ostringstream s;
+  s << "\nAtomicity hints across the " << runs << " explained failing runs of this signature with an interleaving, by how many show each:";
+  for (const auto& r : ranked) {
+    std::string between;
+    for (const auto& n : r.example.between_names) between += (between.empty() ? "" : ", ") + n;
+    s << "\n  " << std::setw(3) << r.runs << " run" << (r.runs == 1 ? " " : "s") << "  " << r.example.op_name << " switched out in "
+      << r.example.at.text() << " while " << between << " ran";
+  }
+  s << "\n";
+  return s.str();
+}
 
 std::string core_summary(const explain::Explanation& e) {
   std::ostringstream s;
   s << headline(e) << (e.minimal ? "" : " (not proven minimal)") << "\n" << ops_table(e) << "  " << stops_at(e) << "\n";
+  if (e.interleaving)
+    for (const auto& h : e.interleaving->hints) s << "  atomicity hint: " << hint_line(h) << "\n";
   return s.str();
 }
 
@@ -140,6 +214,7 @@ std::string explanation_text(const explain::Explanation& e, const std::string& c
         if (!others.empty()) s << "\n  its " << field << " = " << value << " was logged by " << others << " too";
       }
   }
+  s << interleaving_text(e);
   s << "\n\nThe core as a history file: " << core_path;
   if (!validate_hint.empty()) s << "\n  " << validate_hint;
   s << "\n";

@@ -1,10 +1,12 @@
 // An explained failure (explain/explanation.hpp) for a terminal: the core as a small table of its
 // operations with times from the core's first stamp, the operations outside it that logged its
 // values, why no order of it is accepted (the refused operation, the conjunct, the spec state by
-// variable, a value nothing is left to take out), and the real-time order among its operations.
+// variable, a value nothing is left to take out), the real-time order among its operations and, for
+// a recorded run, the interleaving that produced it with its atomicity hints.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "explain/explanation.hpp"
 
@@ -13,6 +15,10 @@ namespace omnilink::report {
 /// The explanation as text, `core_path` naming the core's history file and `validate_hint` the
 /// command that validates it (empty: not shown).
 std::string explanation_text(const explain::Explanation& e, const std::string& core_path, const std::string& validate_hint);
+
+/// The atomicity hints of `runs` explained failing runs of one signature, ranked by how many runs
+/// show each (explain::rank_hints); nothing when fewer than two runs have hints to compare.
+std::string ranked_hints_text(const std::vector<explain::RankedHint>& ranked, std::size_t runs);
 
 /// The same in a few lines, for a campaign's or sweep's summary: the headline, the table, and
 /// where every order stops.

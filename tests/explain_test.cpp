@@ -9,6 +9,9 @@
 #include <set>
 
 #include "explain/explain.hpp"
+#include "platform/code_under_test.hpp"
+#include "replay/rr_events.hpp"
+#include "replay/schedule_probe.hpp"
 #include "platform/subprocess.hpp"
 #include "report/explanation_text.hpp"
 #include "support/test_support.hpp"
@@ -197,8 +200,123 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
   bad["core"][0]["start"] = "soon";
   CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("E.json: core[0]: start"));
   bad = j;
-  bad["version"] = 2;
-  CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("version 2"));
+  bad["version"] = 3;
+  CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("version 3"));
+  // Version 1 (before interleavings) still reads.
+  nlohmann::json v1 = j;
+  v1["version"] = 1;
+  CHECK(explain::parse_explanation(v1, "x").core.size() == e.core.size());
+
+  // With an interleaving: every field round-trips, and a bad step kind names its field.
+  explain::Explanation with = e;
+  explain::Interleaving in;
+  in.first_event = 10;
+  in.last_event = 20;
+  in.switches = 3;
+  in.located = 1;
+  explain::ScheduleStep out;
+  out.kind = explain::ScheduleStep::Kind::switched_out;
+  out.thread = 1;
+  out.op = "T1.4";
+  out.call = "Enqueue(elem = 5)";
+  out.event = 12;
+  out.where = explain::CodeLocation{"Queue::enqueue", "/src/queue.cpp", 88};
+  out.callers = {{"run", "/src/main.cpp", 9}};
+  out.stopped_at = "SCHED";
+  out.next_thread = 2;
+  in.steps = {{explain::ScheduleStep::Kind::start, 1, "T1.4", "", 11, {}, {}, "", {}}, out};
+  in.hints = {{"T1.4", "Enqueue", *out.where, out.callers, {"T2.7"}, {"Enqueue"}}};
+  in.note = "1 switch point(s) not located";
+  with.interleaving = in;
+  const nlohmann::json wj = explain::to_json(with);
+  const explain::Explanation back = explain::parse_explanation(wj, "x");
+  REQUIRE(back.interleaving.has_value());
+  CHECK(*back.interleaving == in);
+  CHECK(explain::to_json(back) == wj);
+  bad = wj;
+  bad["interleaving"]["steps"][1]["kind"] = "paused";
+  CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("E.json: interleaving: steps[1]: kind"));
+}
+
+TEST_CASE("rr's event log: events, their threads and kinds, and the thread switches between them", "[explain][interleaving]") {
+  // As `rr dump` (rr.soft 5.9) prints three events, registers cut short.
+  const std::string dump =
+      "{\n"
+      "  real_time:2131.707399 global_time:260, event:`SYSCALL: getppid' (state:EXITING_SYSCALL) tid:11275, ticks:68\n"
+      "rax:0x2bb9 rbx:0x12c08480 rip:0x543179 eflags:0x246\n"
+      "}\n"
+      "{\n"
+      "  real_time:2131.707547 global_time:261, event:`SCHED' tid:11275, ticks:151\n"
+      "rax:0x10490 rsp:0x7ffec7d51f90 rip:0x50b543 eflags:0x202\n"
+      "}\n"
+      "{\n"
+      "  real_time:2131.707703 global_time:262, event:`SYSCALL: sched_yield' (state:EXITING_SYSCALL) tid:11274, ticks:57\n"
+      "}\n";
+  const auto events = replay::parse_rr_dump(dump);
+  REQUIRE(events.size() == 3);
+  CHECK(events[0].event == 260);
+  CHECK(events[0].kind == "SYSCALL: getppid");
+  CHECK(events[1].kind == "SCHED");
+  CHECK(events[1].tid == 11275);
+  CHECK(events[1].ticks == 151);
+  CHECK(events[1].rip == 0x50b543);
+  CHECK_FALSE(events[2].rip.has_value());
+  const auto switches = replay::thread_switches(events);
+  REQUIRE(switches.size() == 1);
+  CHECK(switches[0].after == 261);
+  CHECK(switches[0].from == 11275);
+  CHECK(switches[0].to == 11274);
+  CHECK(switches[0].kind == "SCHED");
+}
+
+TEST_CASE("the schedule probes' output: boundaries, threads, stacks, and what they could not reach", "[explain][interleaving]") {
+  const auto boundaries = replay::parse_boundary_probe(
+      "omnilink-thread 1 501\nomnilink-boundary start 1 4 501 30 1\nomnilink-boundary start 2 9 502 31 0\n"
+      "omnilink-boundary end 1 4 501 33 1\nomnilink-done 0\n",
+      1);
+  CHECK(boundaries.complete);
+  CHECK(boundaries.note.empty());
+  REQUIRE(boundaries.boundaries.size() == 3);
+  CHECK(boundaries.boundaries[1].target == false);
+  CHECK(boundaries.boundaries[2].kind == replay::OpBoundary::Kind::end);
+  CHECK(boundaries.boundaries[2].completed_event == 33);
+  CHECK(boundaries.threads.at(501) == 1);
+  const auto old_harness = replay::parse_boundary_probe("omnilink-no-end-hook\nomnilink-boundary start 1 4 501 30 1\nomnilink-done 1\n", 1);
+  CHECK_FALSE(old_harness.complete);
+  CHECK(old_harness.note.find("omnilink_op_end") != std::string::npos);
+
+  const auto stacks = replay::parse_stack_probe(
+      "omnilink-frame 261 11368 0 0 0x50c1f9\t??\tmalloc\n"
+      "omnilink-frame 261 11368 1 64 0x40a806\t/src/ms_queue.cpp\t(anonymous namespace)::MsQueue::enqueue\n"
+      "omnilink-stack-end 261 11368\n"
+      "omnilink-unreached 270 the replay stopped after event 271\nomnilink-done 0\n");
+  REQUIRE(stacks.stacks.size() == 1);
+  CHECK(stacks.stacks[0].at.event == 261);
+  REQUIRE(stacks.stacks[0].frames.size() == 2);
+  CHECK(stacks.stacks[0].frames[1].file == "/src/ms_queue.cpp");
+  CHECK(stacks.stacks[0].frames[1].line == 64);
+  CHECK(stacks.stacks[0].frames[1].function == "(anonymous namespace)::MsQueue::enqueue");
+  CHECK(stacks.stacks[0].frames[0].function == "malloc");
+  CHECK(stacks.stacks[0].frames[0].file == "??");
+  CHECK(stacks.note.find("1 switch point(s) not located") != std::string::npos);
+  CHECK(plain_function_name(stacks.stacks[0].frames[1].function) == "MsQueue::enqueue");
+  CHECK(plain_function_name("Op<int>::operator()(int) const") == "Op::operator()");
+  CHECK(in_code_under_test("/src/ms_queue.cpp", 64));
+  CHECK_FALSE(in_code_under_test("/usr/include/c++/12/bits/invoke.h", 61));
+  CHECK_FALSE(in_code_under_test("/repo/harness/include/omnilink/harness.hpp", 290));
+}
+
+TEST_CASE("atomicity hints of several runs are ranked by how many runs show the same place and operations", "[explain][interleaving]") {
+  const explain::CodeLocation push{"Stack::push", "/src/stack.cpp", 55}, pop{"Stack::pop", "/src/stack.cpp", 70};
+  const explain::AtomicityHint a{"T0.3", "Push", push, {}, {"T1.2"}, {"Pop"}};
+  const explain::AtomicityHint a_again{"T2.9", "Push", push, {}, {"T0.1", "T0.2"}, {"Pop"}};  // other ids, same place and operations
+  const explain::AtomicityHint b{"T1.5", "Pop", pop, {}, {"T0.4"}, {"Push"}};
+  const auto ranked = explain::rank_hints({{b, a}, {a_again}, {a, a_again}});
+  REQUIRE(ranked.size() == 2);
+  CHECK(ranked[0].example.at == push);
+  CHECK(ranked[0].runs == 3);  // once per run, however often a run shows it
+  CHECK(ranked[1].example.at == pop);
+  CHECK(ranked[1].runs == 1);
 }
 
 TEST_CASE("the history file writer: what it writes reads back as the same operations", "[explain][file]") {

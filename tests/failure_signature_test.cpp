@@ -6,6 +6,7 @@
 #include <set>
 
 #include "findings/failure_signature.hpp"
+#include "platform/code_under_test.hpp"
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
 #include "validation/validate.hpp"
@@ -193,7 +194,7 @@ TEST_CASE("a crash is signed by its signal and innermost frame in the code under
   const auto site = crash_in("lockfree::Stack<Node<int> >::pop(int&) [clone .cold]", "/src/stack/stack.hpp", 42);
   REQUIRE(site.innermost_under_test() != nullptr);
   CHECK(site.innermost_under_test()->line == 42);
-  CHECK(findings::plain_function_name(site.innermost_under_test()->function) == "lockfree::Stack::pop");
+  CHECK(omnilink::plain_function_name(site.innermost_under_test()->function) == "lockfree::Stack::pop");
   const auto s = findings::crash_signature("stack", site);
   CHECK(s.title == "SIGSEGV in lockfree::Stack::pop (stack.hpp:42)");
   // The same crash after an edit above it in the file; another function; another signal.

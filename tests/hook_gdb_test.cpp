@@ -1,11 +1,13 @@
-// The replay hook under a real gdb: a breakpoint on omnilink_op_start in an -O3 build fires once
-// per logged operation, and the header it receives (thread, index, start) matches the trace. This
-// is the contract replay/ builds its conditional breakpoints on. SKIPPED (exit 77) without gdb.
+// The replay hooks under a real gdb: breakpoints on omnilink_op_start and omnilink_op_end in an -O3
+// build each fire once per logged operation, start before end, and the header they receive
+// (thread, index, start) matches the trace. This is the contract replay/ and explain/ build their
+// breakpoints on. SKIPPED (exit 77) without gdb.
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
 
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "platform/subprocess.hpp"
@@ -18,9 +20,10 @@ using namespace omnilink;
 
 struct Hit {
   std::uint64_t start;
+  std::optional<std::uint64_t> end_hook_start;  // the start omnilink_op_end received
 };
 
-// Runs the -O3 target under gdb with a breakpoint on the hook; returns (thread, index) -> start.
+// Runs the -O3 target under gdb with a breakpoint on each hook; returns (thread, index) -> hits.
 std::map<std::pair<std::uint32_t, std::uint64_t>, Hit> hook_hits(const std::filesystem::path& out, const std::string& threads,
                                                                 const std::string& ops) {
   const auto script = out.parent_path() / (out.filename().string() + ".gdb");
@@ -30,6 +33,12 @@ std::map<std::pair<std::uint32_t, std::uint64_t>, Hit> hook_hits(const std::file
                            "commands\n"
                            "silent\n"
                            "printf \"HOOK %u %lu %lu\\n\", header->thread, header->index, header->start\n"
+                           "continue\n"
+                           "end\n"
+                           "break omnilink_op_end\n"
+                           "commands\n"
+                           "silent\n"
+                           "printf \"END %u %lu %lu\\n\", header->thread, header->index, header->start\n"
                            "continue\n"
                            "end\n"
                            "run\n";
@@ -51,6 +60,12 @@ std::map<std::pair<std::uint32_t, std::uint64_t>, Hit> hook_hits(const std::file
     if (in >> word && word == "HOOK" && in >> thread >> index >> start) {
       INFO(line);
       REQUIRE(hits.emplace(std::pair{thread, index}, Hit{start}).second);  // each op hits once
+    } else if (word == "END" && in >> thread >> index >> start) {
+      INFO(line);
+      const auto hit = hits.find({thread, index});
+      REQUIRE(hit != hits.end());  // after its start
+      REQUIRE_FALSE(hit->second.end_hook_start.has_value());  // once
+      hit->second.end_hook_start = start;
     }
   }
   return hits;
@@ -58,7 +73,7 @@ std::map<std::pair<std::uint32_t, std::uint64_t>, Hit> hook_hits(const std::file
 
 }  // namespace
 
-TEST_CASE("the replay hook fires once per operation with the logged identity, at -O3", "[hook][gdb]") {
+TEST_CASE("the replay hooks fire once per operation with the logged identity, at -O3", "[hook][gdb]") {
   testing::ScratchDir dir;
   const auto out = dir.path() / "run";
   auto hits = hook_hits(out, "2", "200");
@@ -71,6 +86,7 @@ TEST_CASE("the replay hook fires once per operation with the logged identity, at
       auto it = hits.find({op.thread, op.index});
       REQUIRE(it != hits.end());
       CHECK(it->second.start == op.replay_start());
+      CHECK(it->second.end_hook_start == op.replay_start());
       ++ops;
     }
   }

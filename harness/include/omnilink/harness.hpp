@@ -289,6 +289,7 @@ class Harness {
       }
       fn(sut_, ctx_, op);
       const std::uint64_t end = ctx_.end_refined_ ? ctx_.end_ : clock_.after();
+      omnilink_op_end(&header);
       if (ctx_.unsupported_) {
         log_.cancel_op();
         return;

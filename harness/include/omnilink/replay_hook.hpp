@@ -37,6 +37,14 @@ OMNILINK_HOOK_ATTRS inline void omnilink_op_start(const omnilink_op_header* head
   asm volatile("" : : "r"(header) : "memory");
 }
 
+// At the end of every operation (its end timestamp taken, before it is logged) the harness calls
+// omnilink_op_end() with the same header. `omnilink explain` stops there (and at omnilink_op_start)
+// for the operations of a failing core, to place their starts and ends among the recording's thread
+// switches (docs/explain.md, "Interleaving").
+OMNILINK_HOOK_ATTRS inline void omnilink_op_end(const omnilink_op_header* header) {
+  asm volatile("" : : "r"(header) : "memory");
+}
+
 // Fast seek (docs/replay.md): every kOmnilinkCheckpointInterval-th operation of each thread also
 // calls omnilink_checkpoint() (same header, just before omnilink_op_start). It makes one cheap
 // system call, because rr numbers its events by system calls and signals: an indexing replay notes
