@@ -3,7 +3,7 @@
 // operations (the striped map: 8 keys, checked key by key), the native validation's wall time, the
 // failing core's (minimisation, then the core and its context checked), the ratio, and the core's
 // size. Runs are found by seed from 1 until `--runs` of each fail natively. The recording's
-// analysis (issue 29's interleaving) is not measured yet: it does not exist yet.
+// analysis (the interleaving) is measured by bench/explain_recorded, on recorded runs.
 //
 // Usage: explain_cost [--runs 5]
 #include <algorithm>
