@@ -48,6 +48,10 @@ void explain_failure(const validation::ValidateOptions& options, validation::Val
   o.validate = options;
   o.validate.checker = validation::Checker::native;
   o.core.time_limit = kCoreTimeLimit;
+  // Reading the interleaving replays the recording twice: `omnilink explain` does it on demand.
+  o.no_interleaving = std::filesystem::is_directory(trace::RunLayout(options.run_dir).recording())
+                          ? "not read by the campaign; omnilink explain reads it from the run's recording"
+                          : "the run was not recorded with rr";
   try {
     explain::explain_run(o);
   } catch (const explain::NothingToExplain&) {

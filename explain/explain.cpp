@@ -117,6 +117,7 @@ Explanation explain_run(const ExplainOptions& options) {
   if (options.reuse)
     if (auto cached = read_explanation(dir); cached && cached->spec == spec && cached->mc == mc && cached->spec_digest == digest) {
       if (options.recording && !cached->interleaving) add_interleaving(*cached, options, dir);
+      if (!options.recording && !cached->interleaving) cached->no_interleaving = options.no_interleaving;
       return std::move(*cached);
     }
 
@@ -193,6 +194,7 @@ Explanation explain_run(const ExplainOptions& options) {
       e.refused->in_place_logged_by = tied(r.in_place->logged_by);
     }
   }
+  if (!options.recording) e.no_interleaving = options.no_interleaving;
   fs::create_directories(dir);
   validation::write_history_file(dir / e.core_file, story);
   write_explanation(dir, e);

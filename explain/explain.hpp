@@ -36,6 +36,7 @@ struct ExplainOptions {
   /// (once: an explanation that has one keeps it). None: no interleaving is read.
   std::optional<replay::Recording> recording;
   std::filesystem::path rr;
+  std::string no_interleaving;  // without `recording`: why, said in the explanation
   InterleavingOptions interleaving;
 };
 

@@ -95,13 +95,12 @@ int ExplainCommand::run() {
     v.next = next_;
   }
   v.checker = validation::Checker::native;
-  std::string no_interleaving;  // why the interleaving is not read, when it is not
   if (no_interleaving_) {
-    no_interleaving = "not asked for (--no-interleaving)";
+    options.no_interleaving = "not asked for (--no-interleaving)";
   } else if (!fs::is_directory(trace::RunLayout(v.run_dir).recording())) {
-    no_interleaving = "the run was not recorded with rr";
+    options.no_interleaving = "the run was not recorded with rr";
   } else if (const ToolLocation rr = find_rr(); !rr.found()) {
-    no_interleaving = "rr " + rr.explain_missing();
+    options.no_interleaving = "rr " + rr.explain_missing();
   } else {
     options.recording = replay::Recording{v.run_dir, campaign::recorded_with_soft_counters(v.run_dir)};
     options.rr = *rr.path;
@@ -123,7 +122,6 @@ int ExplainCommand::run() {
   } catch (const explain::ExplanationFileError& bad) {
     throw CommandError(kExitUsage, std::string(bad.what()) + " (--fresh finds the core again)");
   }
-  if (!e.interleaving && e.no_interleaving.empty()) e.no_interleaving = no_interleaving;
   if (json_) {
     std::cout << explain::to_json(e).dump(2) << "\n";
     return kExitOk;

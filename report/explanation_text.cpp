@@ -69,23 +69,6 @@ std::string overlapping(const std::vector<ExplainedOp>& core) {
   return out;
 }
 
-/// "Failing core: 2 of 12000 operations are rejected on their own, ...".
-std::string headline(const explain::Explanation& e) {
-  return "Failing core: " + std::to_string(e.core.size()) + " of " + std::to_string(e.run_operations) + " operations" +
-         (e.part.empty() ? "" : " (of the part " + e.part + ")") + " are rejected on their own, whatever the run's other operations did";
-}
-
-/// Where every order of the core and its context stops, and the conjunct that stops it.
-std::string stops_at(const explain::Explanation& e) {
-  if (!e.refused)
-    return "no operation is refused as a whole at the deepest state (" + std::to_string(e.linearized) +
-           " linearized); every one that may go next leads nowhere";
-  const explain::CoreRefusal& r = *e.refused;
-  const ExplainedOp* op = e.find(r.op);
-  return "every order stops at " + r.op + " " + (op != nullptr ? op->call() : "") + " after " + std::to_string(e.linearized) + " operation" +
-         (e.linearized == 1 ? "" : "s") + ";\n  " + r.action + " is refused there by  " + (r.conjunct.empty() ? "?" : r.conjunct) + "  (" + r.at + ")";
-}
-
 /// "preempted" (rr's SCHED) or the system call the thread stopped in.
 std::string why_switched(const std::string& stopped_at) {
   if (stopped_at == "SCHED") return "preempted";
@@ -100,7 +83,26 @@ std::string called_from(const std::vector<explain::CodeLocation>& callers) {
   return out.empty() ? "" : ", called from " + out;
 }
 
-std::string step_line(const explain::ScheduleStep& step, const explain::Explanation& e) {
+}  // namespace
+
+/// "Failing core: 2 of 12000 operations are rejected on their own, ...".
+std::string core_headline(const explain::Explanation& e) {
+  return "Failing core: " + std::to_string(e.core.size()) + " of " + std::to_string(e.run_operations) + " operations" +
+         (e.part.empty() ? "" : " (of the part " + e.part + ")") + " are rejected on their own, whatever the run's other operations did";
+}
+
+/// Where every order of the core and its context stops, and the conjunct that stops it.
+std::string core_stops_at(const explain::Explanation& e) {
+  if (!e.refused)
+    return "no operation is refused as a whole at the deepest state (" + std::to_string(e.linearized) +
+           " linearized); every one that may go next leads nowhere";
+  const explain::CoreRefusal& r = *e.refused;
+  const ExplainedOp* op = e.find(r.op);
+  return "every order stops at " + r.op + " " + (op != nullptr ? op->call() : "") + " after " + std::to_string(e.linearized) + " operation" +
+         (e.linearized == 1 ? "" : "s") + ";\n  " + r.action + " is refused there by  " + (r.conjunct.empty() ? "?" : r.conjunct) + "  (" + r.at + ")";
+}
+
+std::string schedule_step_text(const explain::ScheduleStep& step, const explain::Explanation& e) {
   const std::string thread = "T" + std::to_string(step.thread);
   const ExplainedOp* op = e.find(step.op);
   const std::string call = op != nullptr ? " " + op->call() : "";
@@ -114,7 +116,7 @@ std::string step_line(const explain::ScheduleStep& step, const explain::Explanat
   return "";
 }
 
-std::string hint_line(const explain::AtomicityHint& h) {
+std::string atomicity_hint_text(const explain::AtomicityHint& h) {
   constexpr std::size_t kShown = 6;
   std::string between;
   for (std::size_t k = 0; k < h.between.size() && k < kShown; ++k) between += (k ? ", " : "") + h.between[k];
@@ -123,6 +125,8 @@ std::string hint_line(const explain::AtomicityHint& h) {
   for (const auto& n : h.between_names) names += (names.empty() ? "" : ", ") + n;
   return h.op + " " + h.op_name + " was switched out in " + h.at.text() + called_from(h.callers) + " while " + between + " ran (" + names + ")";
 }
+
+namespace {
 
 /// The interleaving and its hints, or why there is none.
 std::string interleaving_text(const explain::Explanation& e) {
@@ -134,12 +138,12 @@ std::string interleaving_text(const explain::Explanation& e) {
   const explain::Interleaving& in = *e.interleaving;
   s << "\n\nHow the recording ran it (rr events " << in.first_event << " to " << in.last_event << ", " << in.switches << " thread switch"
     << (in.switches == 1 ? "" : "es") << ", " << in.located << " located in the middle of an operation):";
-  for (const auto& step : in.steps) s << "\n  " << step_line(step, e);
+  for (const auto& step : in.steps) s << "\n  " << schedule_step_text(step, e);
   if (!in.note.empty()) s << "\n  (" << in.note << ")";
   if (!in.hints.empty()) {
     s << "\n\nAtomicity hints (observed: where an operation's thread was switched out in its middle, and what other threads ran"
          "\nbefore it ran again; the hint: that code region may need to run atomically against those operations):";
-    for (const auto& h : in.hints) s << "\n  " << hint_line(h);
+    for (const auto& h : in.hints) s << "\n  " << atomicity_hint_text(h);
   }
   return s.str();
 }
@@ -162,15 +166,15 @@ std::string ranked_hints_text(const std::vector<explain::RankedHint>& ranked, st
 
 std::string core_summary(const explain::Explanation& e) {
   std::ostringstream s;
-  s << headline(e) << (e.minimal ? "" : " (not proven minimal)") << "\n" << ops_table(e) << "  " << stops_at(e) << "\n";
+  s << core_headline(e) << (e.minimal ? "" : " (not proven minimal)") << "\n" << ops_table(e) << "  " << core_stops_at(e) << "\n";
   if (e.interleaving)
-    for (const auto& h : e.interleaving->hints) s << "  atomicity hint: " << hint_line(h) << "\n";
+    for (const auto& h : e.interleaving->hints) s << "  atomicity hint: " << atomicity_hint_text(h) << "\n";
   return s.str();
 }
 
 std::string explanation_text(const explain::Explanation& e, const std::string& core_path, const std::string& validate_hint) {
   std::ostringstream s;
-  s << headline(e);
+  s << core_headline(e);
   s << "\n  " << (e.minimal ? "one-minimal: leaving out any one of them lets the rest pass" : "not proven minimal: " + e.not_minimal) << " (" << e.questions
     << " searches, " << std::fixed << std::setprecision(1) << static_cast<double>(e.core_ms) / 1000.0 << " s, from " << e.seed << ")\n\n";
   s << "  the core" << (e.context.empty() ? "" : " and the operations outside it that logged its values (which it fails with or without)")
@@ -181,7 +185,7 @@ std::string explanation_text(const explain::Explanation& e, const std::string& c
   std::stable_sort(shown.begin(), shown.end(), [](const ExplainedOp& a, const ExplainedOp& b) { return a.start < b.start; });
   if (const std::string order = real_time_order(shown); !order.empty()) s << "\n  real-time order: " << order;
   if (const std::string concurrent = overlapping(shown); !concurrent.empty()) s << "\n  overlapping: " << concurrent;
-  s << "\n\nWhy no order works: " << stops_at(e);
+  s << "\n\nWhy no order works: " << core_stops_at(e);
   if (!e.spec_variables.empty()) {
     s << "\n  spec state there:";
     for (const auto& [name, value] : e.spec_variables) s << "\n    " << name << " = " << value;

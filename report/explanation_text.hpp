@@ -16,6 +16,16 @@ namespace omnilink::report {
 /// command that validates it (empty: not shown).
 std::string explanation_text(const explain::Explanation& e, const std::string& core_path, const std::string& validate_hint);
 
+/// "Failing core: 2 of 12000 operations are rejected on their own, ...", and where every order of
+/// the core and its context stops and the conjunct that stops it.
+std::string core_headline(const explain::Explanation& e);
+std::string core_stops_at(const explain::Explanation& e);
+
+/// One step of the core's interleaving as a line ("T1  switched out during T1.4 in Queue::push at
+/// queue.cpp:88 (preempted); T2 runs"), and one atomicity hint.
+std::string schedule_step_text(const explain::ScheduleStep& step, const explain::Explanation& e);
+std::string atomicity_hint_text(const explain::AtomicityHint& hint);
+
 /// The atomicity hints of `runs` explained failing runs of one signature, ranked by how many runs
 /// show each (explain::rank_hints); nothing when fewer than two runs have hints to compare.
 std::string ranked_hints_text(const std::vector<explain::RankedHint>& ranked, std::size_t runs);

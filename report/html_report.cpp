@@ -5,15 +5,19 @@
 #include <ctime>
 #include <fstream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
+#include "explain/explain.hpp"
+#include "explain/explanation.hpp"
 #include "findings/crash_site.hpp"
 #include "findings/failure_signature.hpp"
 #include "campaign/recording.hpp"
 #include "report/campaign_report.hpp"
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
+#include "report/explanation_text.hpp"
 #include "report/frontier_timeline.hpp"
 #include "report/html.hpp"
 #include "sweep/sweep_clock.hpp"
@@ -175,6 +179,75 @@ std::string timeline_section(const RunRecord& run, const FrontierTimeline& t, bo
   return b.str();
 }
 
+/// The core as a timeline: the refused operation, those linearized at the deepest state of the
+/// core's own search, and the rest (outlined), drawn as the frontier timeline draws its bars.
+FrontierTimeline core_timeline(const explain::Explanation& e) {
+  FrontierTimeline t;
+  std::set<std::string> linearized;
+  if (e.refused)
+    for (const auto* list : {&e.refused->related, &e.refused->lost_logged_by, &e.refused->in_place_logged_by})
+      for (const auto& tied : *list)
+        if (tied.linearized) linearized.insert(tied.id);
+  std::set<std::uint32_t> threads;
+  for (const auto* list : {&e.core, &e.context})
+    for (const explain::ExplainedOp& op : *list) {
+      threads.insert(op.thread);
+      const Place place = e.refused && e.refused->op == op.id() ? Place::refused : linearized.count(op.id()) ? Place::linearized : Place::context;
+      t.bars.push_back({op.thread, op.index, op.call(), op.start, op.end, place, false});
+    }
+  t.threads.assign(threads.begin(), threads.end());
+  return t;
+}
+
+std::string core_section(const RunRecord& run, const explain::Explanation& e, const std::vector<explain::RankedHint>& ranked,
+                         std::size_t hinted_runs) {
+  std::ostringstream b;
+  b << "<h2 id=\"core\">Failing core of " << code(run.key()) << "</h2>\n<p>" << html_escape(core_headline(e))
+    << (e.minimal ? " (one-minimal)" : " (not proven minimal: " + html_escape(e.not_minimal) + ")") << ". Its context (outlined, "
+    << "with the core's operations neither refused nor linearized) logged its values. From " << code("omnilink explain " + run.key())
+    << ".</p>\n<p class=\"legend\"><span><i class=\"swatch\" style=\"background:#e4572e\"></i>refused at the deepest state of the core's "
+       "own search</span><span><i class=\"swatch linearized\" style=\"background:#c8c8cc\"></i>linearized there</span></p>\n"
+    << "<div class=\"scroll\">" << timeline_svg(core_timeline(e)) << "</div>\n";
+  b << "<table id=\"core-operations\">\n<tr><th>operation</th><th>call</th><th>in the core</th><th>start</th><th>end</th></tr>\n";
+  std::uint64_t origin = UINT64_MAX;
+  for (const auto* list : {&e.core, &e.context})
+    for (const auto& op : *list) origin = std::min(origin, op.start);
+  for (const auto* list : {&e.core, &e.context})
+    for (const auto& op : *list)
+      b << "<tr>" << td(op.id()) << "<td>" << code(op.call()) << "</td>" << td(list == &e.core ? "yes" : "context")
+        << td_num(static_cast<double>(op.start - origin)) << td_num(static_cast<double>(op.end - origin)) << "</tr>\n";
+  b << "</table>\n<p id=\"core-refusal\">Why no order works: " << html_escape(core_stops_at(e)) << "</p>\n";
+  if (e.interleaving) {
+    const explain::Interleaving& in = *e.interleaving;
+    b << "<h2 id=\"interleaving\">How the recording ran it</h2>\n<p>rr events " << in.first_event << " to " << in.last_event << ": "
+      << in.switches << " thread switches, " << in.located << " located in the middle of an operation (the innermost frame in the code "
+      << "under test where the thread stopped)." << (in.note.empty() ? "" : " " + html_escape(in.note)) << "</p>\n<ol id=\"schedule\">\n";
+    for (const auto& step : in.steps) b << "<li><code>" << html_escape(schedule_step_text(step, e)) << "</code></li>\n";
+    b << "</ol>\n";
+    if (!in.hints.empty()) {
+      b << "<h2 id=\"atomicity-hints\">Atomicity hints</h2>\n<p>Observed: where an operation's thread was switched out in its "
+           "middle, and what other threads ran before it ran again. The hint: that code region may need to run atomically against "
+           "those operations.</p>\n<ul id=\"hints\">\n";
+      for (const auto& h : in.hints) b << "<li>" << html_escape(atomicity_hint_text(h)) << "</li>\n";
+      b << "</ul>\n";
+    }
+  } else if (!e.no_interleaving.empty()) {
+    b << "<p id=\"no-interleaving\">No interleaving: " << html_escape(e.no_interleaving) << "</p>\n";
+  }
+  if (hinted_runs >= 2 && !ranked.empty()) {
+    b << "<table id=\"ranked-hints\">\n<tr><th>runs (of " << hinted_runs << ")</th><th>operation</th><th>switched out in</th>"
+      << "<th>while</th></tr>\n";
+    for (const auto& r : ranked) {
+      std::string between;
+      for (const auto& n : r.example.between_names) between += (between.empty() ? "" : ", ") + n;
+      b << "<tr>" << td_num(static_cast<double>(r.runs)) << td(r.example.op_name) << "<td>" << code(r.example.at.text()) << "</td>"
+        << td(between) << "</tr>\n";
+    }
+    b << "</table>\n";
+  }
+  return b.str();
+}
+
 std::string crash_section(const RunRecord& run, const findings::CrashSite& site) {
   std::ostringstream b;
   b << "<h2 id=\"crash\">Where " << code(run.key()) << " crashed</h2>\n<p>" << html_escape(site.signal_name) << " in "
@@ -221,6 +294,26 @@ std::string signature_page(store::Store& store, const findings::SignatureHistory
       << "</td><td>" << code(report::replay_hint(run)) << "</td></tr>\n";
   }
   b << "</table>\n";
+
+  // The first evidence run with an explanation shows its core; the hints of all are ranked.
+  const RunRecord* explained = nullptr;
+  std::optional<explain::Explanation> explanation;
+  std::vector<std::vector<explain::AtomicityHint>> hints;
+  for (const auto& run : evidence) {
+    std::optional<explain::Explanation> e;
+    try {
+      e = explain::read_explanation(explain::explanation_dir(run.dir));
+    } catch (const explain::ExplanationFileError& bad) {
+      b << "<p class=\"error\">" << html_escape(bad.what()) << "</p>\n";
+    }
+    if (!e) continue;
+    if (e->interleaving) hints.push_back(e->interleaving->hints);
+    if (!explained) {
+      explained = &run;
+      explanation = std::move(e);
+    }
+  }
+  if (explained) b << core_section(*explained, *explanation, explain::rank_hints(hints), hints.size());
 
   if (!evidence.empty()) {
     const RunRecord& first = evidence.front();

@@ -192,6 +192,12 @@ TEST_CASE("a sweep's HTML report and `omnilink report` write the same pages: cam
   CHECK_THAT(page, Contains("id=\"refusal\""));
   CHECK_THAT(page, Contains("id=\"symptom-table\""));
   CHECK_THAT(page, Contains("Pop("));
+  // The failing core, as the sweep's validation explained it: drawn, listed, and why it fails.
+  CHECK_THAT(page, Contains("id=\"core\""));
+  CHECK_THAT(page, Contains("Failing core: "));
+  CHECK_THAT(page, Contains("id=\"core-operations\""));
+  CHECK_THAT(page, Contains("id=\"core-refusal\""));
+  CHECK_THAT(page, Contains("No interleaving: "));  // rr off: why there is none
   // No page loads or runs anything.
   for (const std::string& html : {index, page}) {
     CHECK_THAT(html, !Contains("<script"));
@@ -252,7 +258,8 @@ TEST_CASE("Chromium opens the report pages from disk with no console message and
 
   const BrowserView page = open_in_chromium(chromium, pages[0], dir / "profile", screenshot_dir() / "sweep-signature.png");
   CHECK(page.console == std::vector<std::string>{});
-  check_elements(page.dom, {"title", "facts", "symptom-table", "evidence-runs", "frontier", "refusal", "frontier-operations", "spec-state"});
+  check_elements(page.dom, {"title", "facts", "symptom-table", "evidence-runs", "core", "core-operations", "core-refusal", "frontier", "refusal",
+                            "frontier-operations", "spec-state"});
   CHECK_THAT(page.dom, Contains("class=\"timeline\""));
   CHECK_THAT(page.dom, Contains("class=\"bar refused"));
   check_screenshot(page.screenshot);
