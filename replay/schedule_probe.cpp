@@ -133,6 +133,13 @@ ProcessResult run_probe(const fs::path& rr, const Recording& recording, const st
   return run_process(rr, args, options);
 }
 
+// "NAME = [(a, b), ...]": the probe's input, as a Python list of pairs.
+std::string python_pairs(const std::string& name, const std::vector<std::pair<std::uint64_t, std::uint64_t>>& pairs) {
+  std::string out = name + " = [";
+  for (const auto& [a, b] : pairs) out += "(" + std::to_string(a) + ", " + std::to_string(b) + "), ";
+  return out + "]\n";
+}
+
 std::string why_incomplete(const ProcessResult& r, std::chrono::milliseconds time_limit) {
   if (r.timed_out) return "the replay did not finish within " + std::to_string(time_limit.count() / 1000) + " s";
   if (!r.ok()) return "the replay failed (" + r.describe() + "): " + summarize_output(r.err + "\n" + r.out);
@@ -142,11 +149,9 @@ std::string why_incomplete(const ProcessResult& r, std::chrono::milliseconds tim
 }  // namespace
 
 std::string boundary_probe_script(const std::vector<ProbeTarget>& targets) {
-  std::string python = kBoundaryPython;
-  python += "omnilink_targets = [";
-  for (const ProbeTarget& t : targets) python += "(" + std::to_string(t.thread) + ", " + std::to_string(t.hook_start) + "), ";
-  python += "]\n";
-  return script(python, "omnilink_set_boundary_breakpoints()");
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> pairs;
+  for (const ProbeTarget& t : targets) pairs.emplace_back(t.thread, t.hook_start);
+  return script(kBoundaryPython + python_pairs("omnilink_targets", pairs), "omnilink_set_boundary_breakpoints()");
 }
 
 BoundaryProbe parse_boundary_probe(const std::string& output, std::size_t targets) {
@@ -203,11 +208,9 @@ BoundaryProbe probe_boundaries(const fs::path& rr, const Recording& recording, c
 }
 
 std::string stack_probe_script(const std::vector<StackPoint>& points) {
-  std::string python = kStackPython;
-  python += "omnilink_points = [";
-  for (const StackPoint& p : points) python += "(" + std::to_string(p.event) + ", " + std::to_string(p.tid) + "), ";
-  python += "]\n";
-  return script(python, "omnilink_set_stack_breakpoints()");
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> pairs;
+  for (const StackPoint& p : points) pairs.emplace_back(p.event, static_cast<std::uint64_t>(p.tid));
+  return script(kStackPython + python_pairs("omnilink_points", pairs), "omnilink_set_stack_breakpoints()");
 }
 
 StackProbe parse_stack_probe(const std::string& output) {
