@@ -1,7 +1,9 @@
 #include "sweep/sweep_source.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <ostream>
+#include <tuple>
 
 #include "campaign/recording.hpp"
 #include "store/outcome.hpp"
@@ -10,6 +12,7 @@
 #include "platform/fnv1a.hpp"
 #include "sweep/retention.hpp"
 #include "findings/signature_history.hpp"
+#include "trace/run_layout.hpp"
 
 namespace omnilink::sweep {
 
@@ -69,22 +72,29 @@ void SweepSource::prepare(store::Store& store) {
   if (config_.campaign.shard)
     if (const auto record = store.campaign(campaign_id_)) seed_basis_ = campaign_id_ + "@" + std::to_string(record->created_ms);
   // What is evidence already, in every sweep of the name (signature_history.hpp): runs finishing
-  // now are evidence only where those leave room.
+  // now are evidence only where those leave room. Those runs started before any of this night's;
+  // they stand here as placeholders, never dropped: one per known symptom, and as many more as
+  // fill the evidence runs they hold.
   for (const auto& h : findings::signature_history(store, config_.campaign.name, {config_.sweep.fixed_confidence, config_.sweep.evidence_runs, ""})) {
-    EvidenceSoFar& e = evidence_[h.signature.id];
-    e.runs = static_cast<std::uint32_t>(std::min<std::uint64_t>(h.count, config_.sweep.evidence_runs));
-    for (const auto& symptom : h.symptoms) e.symptoms.insert(symptom.symptom.id);
+    std::vector<FinishedFailure>& earlier = finished_failures_[h.signature.id];
+    for (const auto& symptom : h.symptoms) earlier.push_back({INT64_MIN, 0, symptom.symptom.id, {}, true});
+    while (earlier.size() < std::min<std::uint64_t>(h.count, config_.sweep.evidence_runs)) earlier.push_back({INT64_MIN, 0, "", {}, true});
   }
   for (const RunRecord& run : store.runs(campaign_id_)) {
     if (!owns(run)) continue;  // the engine refuses it with the reason
     const std::size_t c = index_of(run);
     next_number_[c] = std::max(next_number_[c], run.number + number_step_);
     allocator_.started(c);
-    ++runs_;
+    draw_order_[run.id] = runs_++;
     if (store::has_outcome(run)) {
       RunRecord here = run;
       here.dir = store::run_directory(config_.campaign.store, campaign_id_, run.id).string();
       count_finished(here);
+      // A resumed night: its finished failures, their recordings as the earlier session left them.
+      if (failing(here))
+        if (const auto signature = findings::failure_signature(here))
+          finished_failures_[signature->id].push_back({here.started_ms, draw_order_[here.id], signature->symptom.id, here.dir,
+                                                       !fs::exists(trace::RunLayout(here.dir).recording())});
     }
   }
 }
@@ -141,7 +151,7 @@ std::optional<RunRecord> SweepSource::next(store::Store& store) {
   run.dir = store::run_directory(config_.campaign.store, campaign_id_, run.id).string();
   store.add_runs({run});
   allocator_.started(c);
-  ++runs_;
+  draw_order_[run.id] = runs_++;
   return run;
 }
 
@@ -163,32 +173,44 @@ void SweepSource::finished(const RunRecord& run) {
   // A passing run's recording replays nothing anyone will look at, nor does a failure's beyond
   // its signature's evidence: a recurring bug would otherwise fill the disk in a night. Traces and
   // verdicts stay.
-  const bool drop = store::outcome(run) == store::Outcome::pass ? !config_.sweep.keep_passing_recordings
-                                                     : failing(run) && !config_.sweep.keep_failing_recordings && !kept_as_evidence(run);
-  if (drop) {
-    try {
-      if (const std::uint64_t bytes = prune_recording(run.dir); bytes > 0) {
-        dropped_.freed += bytes;
-        dropped_.pruned.push_back(run.key() + ": rr (" + std::to_string(bytes) + " bytes)");
-      }
-    } catch (const fs::filesystem_error&) {
-      // A recording left behind costs space, not correctness; gc removes it later.
-    }
+  if (store::outcome(run) == store::Outcome::pass) {
+    if (!config_.sweep.keep_passing_recordings) drop_recording(run.dir, run.key());
+  } else if (failing(run) && !config_.sweep.keep_failing_recordings) {
+    for (const fs::path& dir : no_longer_evidence(run)) drop_recording(dir, run.campaign + "/" + dir.filename().string());
   }
   clock_.save();
 }
 
-bool SweepSource::kept_as_evidence(const RunRecord& run) {
-  const auto signature = findings::failure_signature(run);
-  if (!signature) return true;  // unsigned (a crash without a crash site): keep what explains it
-  EvidenceSoFar& e = evidence_[signature->id];
-  bool kept = false;
-  if (e.runs < config_.sweep.evidence_runs) {
-    ++e.runs;
-    kept = true;
+void SweepSource::drop_recording(const fs::path& run_dir, const std::string& key) {
+  try {
+    if (const std::uint64_t bytes = prune_recording(run_dir); bytes > 0) {
+      dropped_.freed += bytes;
+      dropped_.pruned.push_back(key + ": rr (" + std::to_string(bytes) + " bytes)");
+    }
+  } catch (const fs::filesystem_error&) {
+    // A recording left behind costs space, not correctness; gc removes it later.
   }
-  if (e.symptoms.insert(signature->symptom.id).second) kept = true;  // the first run of each symptom
-  return kept;
+}
+
+std::vector<fs::path> SweepSource::no_longer_evidence(const RunRecord& run) {
+  const auto signature = findings::failure_signature(run);
+  if (!signature) return {};  // unsigned (a crash without a crash site): keep what explains it
+  std::vector<FinishedFailure>& runs = finished_failures_[signature->id];
+  runs.push_back({run.started_ms, draw_order_.count(run.id) ? draw_order_.at(run.id) : UINT64_MAX, signature->symptom.id, run.dir, false});
+  // As the report orders them: by start, then as the store holds them (the order they were drawn).
+  std::stable_sort(runs.begin(), runs.end(), [](const auto& a, const auto& b) {
+    return std::tie(a.started_ms, a.drawn) < std::tie(b.started_ms, b.drawn);
+  });
+  std::set<std::string> symptoms;
+  std::vector<fs::path> out;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const bool evidence = symptoms.insert(runs[k].symptom).second || k < config_.sweep.evidence_runs;
+    if (!evidence && !runs[k].recording_dropped) {
+      runs[k].recording_dropped = true;
+      out.push_back(runs[k].dir);
+    }
+  }
+  return out;
 }
 
 void SweepSource::tick() {

@@ -69,9 +69,13 @@ class SweepSource : public campaign::RunSource {
  private:
   std::size_t index_of(const store::RunRecord& run) const;
   void count_finished(const store::RunRecord& run);
-  /// Whether a failing run is among its signature's evidence (its first evidence_runs failing
-  /// runs, or the first of its symptom), counting it as such when it is.
-  bool kept_as_evidence(const store::RunRecord& run);
+  /// The failing runs of `run`'s signature finished so far (it included) whose recordings are no
+  /// longer evidence. Evidence is what the report will point to (findings/signature_history.hpp):
+  /// the first evidence_runs failing runs by start, and the first of each symptom. Runs finish out
+  /// of start order (two at a time, a failure's validation longer), so a run kept when it finished
+  /// may stop being evidence when an earlier-started one finishes after it; it is returned then.
+  std::vector<std::filesystem::path> no_longer_evidence(const store::RunRecord& run);
+  void drop_recording(const std::filesystem::path& run_dir, const std::string& key);
 
   const SweepConfig& config_;
   std::string campaign_id_;
@@ -87,11 +91,15 @@ class SweepSource : public campaign::RunSource {
   std::string seed_basis_;  // the sweep's id, and for a shard when it was created
   std::uint64_t runs_ = 0;
   std::uint64_t failing_runs_ = 0;
-  struct EvidenceSoFar {
-    std::uint32_t runs = 0;
-    std::set<std::string> symptoms;
+  struct FinishedFailure {
+    std::int64_t started_ms = 0;
+    std::uint64_t drawn = 0;  // its place among the runs drawn (the store's order)
+    std::string symptom;
+    std::filesystem::path dir;
+    bool recording_dropped = false;
   };
-  std::map<std::string, EvidenceSoFar> evidence_;  // by signature id
+  std::map<std::string, std::vector<FinishedFailure>> finished_failures_;  // by signature id
+  std::map<std::string, std::uint64_t> draw_order_;                         // by run id
   PruneReport dropped_;
   unsigned ticks_ = 0;
 };
