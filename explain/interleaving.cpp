@@ -29,14 +29,6 @@ std::vector<CodeLocation> frames_under_test(const replay::ThreadStack& stack) {
   return out;
 }
 
-}  // namespace
-
-std::string CodeLocation::text() const {
-  return (function.empty() ? "??" : function) + " at " + fs::path(file).filename().string() + ":" + std::to_string(line);
-}
-
-namespace {
-
 using OpKey = std::pair<std::uint32_t, std::uint64_t>;
 
 /// The run's operations by thread and index, as its traces logged them.
@@ -69,6 +61,10 @@ std::optional<OpKey> running_at(const std::vector<const replay::OpBoundary*>& bo
 
 }  // namespace
 
+std::string CodeLocation::text() const {
+  return (function.empty() ? "??" : function) + " at " + fs::path(file).filename().string() + ":" + std::to_string(line);
+}
+
 Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& recording, const std::vector<ExplainedOp>& core,
                                 const InterleavingOptions& options) {
   Interleaving out;
@@ -78,22 +74,16 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
     return it == logged.end() ? nullptr : &it->second;
   };
   std::vector<replay::ProbeTarget> targets;
+  std::vector<OpKey> target_ids;
   for (const ExplainedOp& op : core) {
     const trace::Operation* found = op_of({op.thread, op.index});
     if (found == nullptr) throw std::runtime_error("the run's traces have no operation " + op.id());
     targets.push_back({op.thread, op.index, found->replay_start()});
+    target_ids.emplace_back(op.thread, op.index);
   }
-  // Start where every target is still ahead: the earliest of their threads' checkpoints before them.
-  std::optional<std::uint64_t> start_event;
-  const replay::SeekIndex index = replay::load_seek_index(recording.run_dir).value_or(replay::SeekIndex{});
-  for (const auto& t : targets) {
-    const auto before = index.event_before(t.thread, t.index);
-    if (!before) {
-      start_event.reset();
-      break;
-    }
-    start_event = start_event ? std::min(*start_event, *before) : *before;
-  }
+  // Start where every target is still ahead.
+  const std::optional<std::uint64_t> start_event =
+      replay::load_seek_index(recording.run_dir).value_or(replay::SeekIndex{}).event_before_all(target_ids);
   const replay::BoundaryProbe probe = replay::probe_boundaries(rr, recording, targets, start_event, options.time_limit);
   std::vector<std::string> notes;
   if (!probe.note.empty()) notes.push_back(probe.note);

@@ -190,15 +190,9 @@ int ReplayCommand::run() {
     if (!rr.found()) throw CommandError(kExitUsage, "rr: " + rr.explain_missing());
     exe = *rr.path;
     if (!no_seek_) {
-      const replay::SeekIndex index = replay::seek_index(exe, recording, complain());
-      for (const auto& op : stops) {  // where every stop is still ahead
-        const auto before = index.event_before(op.thread, op.index);
-        if (!before) {
-          start_event.reset();
-          break;
-        }
-        start_event = start_event ? std::min(*start_event, *before) : *before;
-      }
+      std::vector<std::pair<std::uint32_t, std::uint64_t>> ops;
+      for (const auto& op : stops) ops.emplace_back(op.thread, op.index);
+      start_event = replay::seek_index(exe, recording, complain()).event_before_all(ops);
     }
     args = replay_to_operation(start_event);
   }

@@ -1,5 +1,6 @@
 #include "replay/seek_index.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -25,6 +26,16 @@ std::optional<std::uint64_t> SeekIndex::event_before(std::uint32_t thread, std::
     }
   }
   return event;
+}
+
+std::optional<std::uint64_t> SeekIndex::event_before_all(const std::vector<std::pair<std::uint32_t, std::uint64_t>>& ops) const {
+  std::optional<std::uint64_t> earliest;
+  for (const auto& [thread, index] : ops) {
+    const auto before = event_before(thread, index);
+    if (!before) return std::nullopt;
+    earliest = earliest ? std::min(*earliest, *before) : *before;
+  }
+  return earliest;
 }
 
 std::string index_commands() {

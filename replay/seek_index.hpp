@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace omnilink::replay {
@@ -27,6 +28,9 @@ struct SeekIndex {
   // The event to start a replay at to reach (thread, index): its thread's last checkpoint at or
   // before it. Nullopt when there is none (then replay from the start).
   std::optional<std::uint64_t> event_before(std::uint32_t thread, std::uint64_t index) const;
+  // The event to start a replay at to reach every one of `ops` (thread, index): the earliest of
+  // their event_before. Nullopt when one has none.
+  std::optional<std::uint64_t> event_before_all(const std::vector<std::pair<std::uint32_t, std::uint64_t>>& ops) const;
 };
 
 // The gdb command file of the indexing replay: at each checkpoint, print its identity and rr's `when`.

@@ -4,6 +4,8 @@
 #include <iomanip>
 #include <sstream>
 
+#include "platform/join.hpp"
+
 namespace omnilink::report {
 namespace {
 
@@ -78,9 +80,9 @@ std::string why_switched(const std::string& stopped_at) {
 
 /// " (in find at striped_map.cpp:121, ...)": the calls around a switch point.
 std::string called_from(const std::vector<explain::CodeLocation>& callers) {
-  std::string out;
-  for (const auto& c : callers) out += (out.empty() ? "" : ", ") + c.text();
-  return out.empty() ? "" : ", called from " + out;
+  std::vector<std::string> texts;
+  for (const auto& c : callers) texts.push_back(c.text());
+  return texts.empty() ? "" : ", called from " + join(texts, ", ");
 }
 
 }  // namespace
@@ -121,9 +123,8 @@ std::string atomicity_hint_text(const explain::AtomicityHint& h) {
   std::string between;
   for (std::size_t k = 0; k < h.between.size() && k < kShown; ++k) between += (k ? ", " : "") + h.between[k];
   if (h.between.size() > kShown) between += " and " + std::to_string(h.between.size() - kShown) + " more";
-  std::string names;
-  for (const auto& n : h.between_names) names += (names.empty() ? "" : ", ") + n;
-  return h.op + " " + h.op_name + " was switched out in " + h.at.text() + called_from(h.callers) + " while " + between + " ran (" + names + ")";
+  return h.op + " " + h.op_name + " was switched out in " + h.at.text() + called_from(h.callers) + " while " + between + " ran (" +
+         join(h.between_names, ", ") + ")";
 }
 
 namespace {
@@ -155,10 +156,8 @@ std::string ranked_hints_text(const std::vector<explain::RankedHint>& ranked, st
   std::ostringstream s;
   s << "\nAtomicity hints across the " << runs << " explained failing runs of this signature with an interleaving, by how many show each:";
   for (const auto& r : ranked) {
-    std::string between;
-    for (const auto& n : r.example.between_names) between += (between.empty() ? "" : ", ") + n;
     s << "\n  " << std::setw(3) << r.runs << " run" << (r.runs == 1 ? " " : "s") << "  " << r.example.op_name << " switched out in "
-      << r.example.at.text() << " while " << between << " ran";
+      << r.example.at.text() << " while " << join(r.example.between_names, ", ") << " ran";
   }
   s << "\n";
   return s.str();

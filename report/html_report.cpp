@@ -17,6 +17,7 @@
 #include "report/campaign_report.hpp"
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
+#include "platform/join.hpp"
 #include "report/explanation_text.hpp"
 #include "report/frontier_timeline.hpp"
 #include "report/html.hpp"
@@ -238,10 +239,8 @@ std::string core_section(const RunRecord& run, const explain::Explanation& e, co
     b << "<table id=\"ranked-hints\">\n<tr><th>runs (of " << hinted_runs << ")</th><th>operation</th><th>switched out in</th>"
       << "<th>while</th></tr>\n";
     for (const auto& r : ranked) {
-      std::string between;
-      for (const auto& n : r.example.between_names) between += (between.empty() ? "" : ", ") + n;
       b << "<tr>" << td_num(static_cast<double>(r.runs)) << td(r.example.op_name) << "<td>" << code(r.example.at.text()) << "</td>"
-        << td(between) << "</tr>\n";
+        << td(join(r.example.between_names, ", ")) << "</tr>\n";
     }
     b << "</table>\n";
   }
