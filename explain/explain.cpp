@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
-#include <map>
 #include <set>
 #include <sstream>
 
@@ -14,6 +13,7 @@
 #include "validation/history_file.hpp"
 #include "validation/native_check.hpp"
 #include "validation/spec_cache.hpp"
+#include "validation/value_index.hpp"
 
 namespace omnilink::explain {
 namespace {
@@ -48,35 +48,25 @@ std::vector<TiedOp> tied(const std::vector<validation::RefusedOp::Related>& ops)
   return out;
 }
 
-/// Who logged each value (TLA+ text) in the run; booleans are flags and tie nothing.
-using ValueUsers = std::map<std::string, std::vector<const trace::Operation*>>;
-
-ValueUsers value_users(const validation::History& history) {
-  ValueUsers users;
-  for (const auto& thread : history.threads)
-    for (const auto& op : thread)
-      for (const auto& [name, value] : op.fields)
-        if (!value.is<bool>()) users[trace::to_tla(value)].push_back(&op);
-  return users;
-}
-
 /// Operations by thread and index.
 using OpIds = std::set<std::pair<std::uint32_t, std::uint64_t>>;
 
-/// The operations outside the core (`core`, whose ids are `in_core`) that logged an identifying
-/// value of a core operation.
-std::vector<const trace::Operation*> context_of(const ValueUsers& users, const validation::History& core, const OpIds& in_core) {
+/// The operations of `problem` outside the core (`core`, whose ids are `in_core`) that logged an
+/// identifying value of a core operation (`index` is the problem's).
+std::vector<const trace::Operation*> context_of(const validation::Problem& problem, const validation::ValueIndex& index,
+                                                const validation::History& core, const OpIds& in_core) {
   OpIds added;
   std::vector<const trace::Operation*> out;
   for (const auto& thread : core.threads)
     for (const auto& op : thread)
       for (const auto& [name, value] : op.fields) {
-        if (value.is<bool>()) continue;
-        const auto& logged = users.at(trace::to_tla(value));  // the core's own value: logged at least once
-        if (logged.size() > validation::kIdentifyingUses) continue;
-        for (const trace::Operation* other : logged)
+        const auto* logged = index.identifying(trace::to_tla(value));
+        if (logged == nullptr) continue;
+        for (const auto& [t, position] : *logged) {
+          const trace::Operation* other = problem.threads[t][position].op;
           if (!in_core.count({other->thread, other->index}) && added.emplace(other->thread, other->index).second)
             out.push_back(other);
+        }
       }
   std::stable_sort(out.begin(), out.end(), [](const trace::Operation* a, const trace::Operation* b) { return a->start < b->start; });
   return out;
@@ -141,11 +131,11 @@ Explanation explain_run(const ExplainOptions& options) {
   // The core and its context (the operations that logged its values) as one history: the story
   // reads whole (a dequeue with its enqueue), and it is rejected on its own, the core being rejected
   // with any of the run's other operations. Its search's refusal says why.
-  const ValueUsers users = value_users(problem.history);
+  const validation::ValueIndex users(problem);
   OpIds shown_ops;
   for (const auto& thread : core.history.threads)
     for (const auto& op : thread) shown_ops.emplace(op.thread, op.index);
-  const std::vector<const trace::Operation*> context = context_of(users, core.history, shown_ops);
+  const std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops);
   for (const trace::Operation* op : context) shown_ops.emplace(op->thread, op->index);
   validation::History story;
   story.clock = problem.history.clock;
@@ -184,7 +174,7 @@ Explanation explain_run(const ExplainOptions& options) {
     e.refused = CoreRefusal{r.op.id(), r.action, r.at, r.conjunct, tied(r.related), {}, {}, {}, {}, {}};
     // Unmatched in the run, not only among the operations shown: a value no other operation logged.
     for (const auto& [name, value] : r.op.fields)
-      if (!value.is<bool>() && users.at(trace::to_tla(value)).size() <= 1) e.refused->unmatched.push_back(name);
+      if (!value.is<bool>() && users.users(trace::to_tla(value)).size() <= 1) e.refused->unmatched.push_back(name);
     if (r.lost) {
       e.refused->lost = validation::shown(r.lost->value);
       e.refused->lost_logged_by = tied(r.lost->logged_by);
