@@ -58,7 +58,8 @@ constexpr std::array<std::string_view, 10> kTopFields{"format", "name", "store",
 // tlc.timeout_s and tlc.jobs are the older names of validation.timeout_s and validation.jobs,
 // from when TLC was the only checker; still read.
 constexpr std::array<std::string_view, 3> kTlcFields{"heap", "timeout_s", "jobs"};
-constexpr std::array<std::string_view, 5> kValidationFields{"checker", "confirm_failures", "jobs", "timeout_s", "memory"};
+constexpr std::array<std::string_view, 7> kValidationFields{"checker", "confirm_failures", "jobs", "timeout_s", "memory",
+                                                           "interleavings", "interleavings_budget_s"};
 constexpr std::array<std::string_view, 13> kTargetFields{"name", "description", "harness", "args", "spec",
                                                          "mc",   "init",        "next",    "view", "threads",
                                                          "ops",  "runs",        "seed_base"};
@@ -251,6 +252,8 @@ void read_checks(const ObjectReader& o, ValidationConfig& v) {
     if (!mb) o.fail("memory", "'" + *memory + "' is not a size of at least 1m (e.g. 512m, 4g)");
     else v.native.memory_mb = *mb;
   }
+  if (const auto n = o.integer("interleavings", Range{0, std::numeric_limits<unsigned>::max()})) v.interleavings = static_cast<unsigned>(*n);
+  if (const auto budget = o.integer("interleavings_budget_s", kSeconds)) v.interleavings_budget = std::chrono::seconds(*budget);
 }
 
 ValidationConfig read_validation(const ObjectReader& top) {
@@ -375,7 +378,9 @@ json CampaignConfig::to_json() const {
           {"validation", {{"checker", omnilink::validation::checker_name(validation.checker)},
                           {"confirm_failures", validation.confirm_failures},
                           {"jobs", or_null(validation.jobs)},
-                          {"timeout_s", validation.timeout.count()}}},
+                          {"timeout_s", validation.timeout.count()},
+                          {"interleavings", validation.interleavings},
+                          {"interleavings_budget_s", validation.interleavings_budget.count()}}},
           {"targets", std::move(target_list)}};
   // As the file gives it, so that the effective configuration reads back as a campaign file.
   if (validation.native.memory_mb != 0) out["validation"]["memory"] = std::to_string(validation.native.memory_mb) + "m";
@@ -481,6 +486,9 @@ CampaignConfig stored_campaign(const json& effective, const std::string& origin)
     config.validation.timeout = std::chrono::seconds(timeout_s.get<std::int64_t>());
     const json& jobs = checks.contains("jobs") ? checks.at("jobs") : tlc.value("jobs", json());
     if (!jobs.is_null()) config.validation.jobs = jobs.get<unsigned>();
+    // Absent in stores written before campaigns read interleavings: the defaults.
+    config.validation.interleavings = checks.value("interleavings", config.validation.interleavings);
+    config.validation.interleavings_budget = std::chrono::seconds(checks.value("interleavings_budget_s", config.validation.interleavings_budget.count()));
     for (const json& t : effective.at("targets")) {
       TargetConfig target;
       target.name = t.at("name").get<std::string>();

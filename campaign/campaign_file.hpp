@@ -67,6 +67,10 @@ struct ValidationConfig {
   std::chrono::seconds timeout{600};  // one validation, either checker; past it the verdict is unknown
   NativeBudget native;
   TlcBudget tlc;
+  // After the runs, the interleaving of each failure signature's first this many recorded runs is
+  // read from their rr recordings (campaign/evidence_interleavings.hpp); 0: none.
+  unsigned interleavings = 3;
+  std::chrono::seconds interleavings_budget{600};  // all of them together; past it the rest are not read
 };
 
 inline constexpr std::uint64_t kDefaultRrTimesliceTicks = 2000;

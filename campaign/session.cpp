@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "campaign/evidence_interleavings.hpp"
 #include "campaign/validation_pool.hpp"
 #include "platform/toolchain.hpp"
 
@@ -98,6 +99,11 @@ bool Session::run(Executor& executor) {
     const std::string name = executor.name();
     throw SessionFailed(name.empty() ? e.what() : name + ": " + e.what());
   }
+}
+
+void Session::read_interleavings(const std::vector<store::RunRecord>& evidence, std::ostream& out) const {
+  if (config_->validation.interleavings == 0 || recording_.mode == RrMode::off || !recording_.rr) return;
+  out << campaign::read_interleavings(evidence, *config_, *recording_.rr, out).text() << std::flush;
 }
 
 }  // namespace omnilink::campaign

@@ -1,7 +1,8 @@
 // A campaign's (or a sweep's) session, what `campaign` and `sweep` do around their runs: open the
 // store, find the campaign that --resume continues (refusing one whose plan differs) or create a
 // new one, lock it, resolve the rr mode and how many validations run at once, print the header,
-// and run an executor (executor.hpp), setting the campaign's status from how it ended.
+// and run an executor (executor.hpp), setting the campaign's status from how it ended; then read
+// the interleavings of the failures the verb's report points to.
 // The verb keeps what is its own: its file, its run source, its header line about runs, its report.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -67,6 +69,10 @@ class Session {
   /// Runs `executor` and sets the campaign's status from how it ended; whether it completed
   /// (false: interrupted). Throws SessionFailed with what it threw, the campaign left interrupted.
   bool run(Executor& executor);
+  /// After the runs: reads the interleavings of `evidence` (the runs the verb's report points to)
+  /// from their recordings (evidence_interleavings.hpp), when the campaign recorded with rr and
+  /// validation.interleavings is not 0, and says on `out` what it read.
+  void read_interleavings(const std::vector<store::RunRecord>& evidence, std::ostream& out) const;
 
  private:
   Session() = default;

@@ -48,9 +48,10 @@ void explain_failure(const validation::ValidateOptions& options, validation::Val
   o.validate = options;
   o.validate.checker = validation::Checker::native;
   o.core.time_limit = kCoreTimeLimit;
-  // Reading the interleaving replays the recording twice: `omnilink explain` does it on demand.
+  // Reading the interleaving replays the recording: the campaign does it after its runs, for each
+  // signature's first runs (evidence_interleavings.hpp); `omnilink explain` for any run.
   o.no_interleaving = std::filesystem::is_directory(trace::RunLayout(options.run_dir).recording())
-                          ? "not read by the campaign; omnilink explain reads it from the run's recording"
+                          ? "not read: a campaign reads it for each signature's first runs (validation.interleavings); omnilink explain reads it for any"
                           : "the run was not recorded with rr";
   try {
     explain::explain_run(o);

@@ -10,6 +10,7 @@
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "store/store.hpp"
+#include "campaign/evidence_interleavings.hpp"
 #include "campaign/session.hpp"
 #include "slurm/task_spec.hpp"
 #include "platform/subprocess.hpp"
@@ -64,6 +65,8 @@ int CampaignCommand::run() {
 
   store::Store& store = session.store();
   const auto runs = store.runs(campaign_id);
+  // The summary shows each signature's first runs: their interleavings, read once, appear in it.
+  if (completed) session.read_interleavings(first_runs_per_signature(runs, config.validation.interleavings), std::cout);
   const auto campaign = store.campaign(campaign_id);
   std::cout << "\n" << report::summary_table(runs);
   if (const std::string problems = report::problem_report(runs); !problems.empty()) std::cout << "\n" << problems;

@@ -20,6 +20,20 @@ namespace omnilink::cli {
 namespace fs = std::filesystem;
 using namespace omnilink::sweep;
 
+namespace {
+
+/// The first `per_signature` evidence runs of each signature of the summary (what its report and
+/// HTML pages point to), as the store has them.
+std::vector<store::RunRecord> evidence(store::Store& store, const report::SweepSummary& summary, unsigned per_signature) {
+  std::vector<store::RunRecord> out;
+  for (const auto& signature : summary.signatures)
+    for (std::size_t k = 0; k < signature.runs.size() && k < per_signature; ++k)
+      if (auto run = store.run(signature.runs[k])) out.push_back(std::move(*run));
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> SweepCommand::resume_command(const fs::path& store, const std::string& sweep_id) const {
   std::vector<std::string> argv{"omnilink", "sweep", fs::absolute(file_).string(), "--resume", "--id", sweep_id,
                                 "--store", fs::absolute(store).string()};
@@ -186,6 +200,7 @@ int SweepCommand::run() {
   const bool completed = *ran;
 
   report::SweepSummary summary = summarize(session.store(), config, id);
+  if (completed) session.read_interleavings(evidence(session.store(), summary, config.campaign.validation.interleavings), std::cout);
   summary.shares = source.shares();
   summary.spent = clock->spent();
   summary.stop_reason = source.ended_by(completed);

@@ -140,6 +140,8 @@ TEST_CASE("a minimal campaign file gets every default") {
   CHECK(c.validation.timeout == std::chrono::seconds(600));
   CHECK(c.validation.checker == validation::Checker::automatic);
   CHECK(c.validation.confirm_failures == 3);
+  CHECK(c.validation.interleavings == 3);
+  CHECK(c.validation.interleavings_budget == std::chrono::seconds(600));
   REQUIRE(c.targets.size() == 1);
   CHECK(c.targets[0].threads == std::vector<std::uint32_t>{2});  // a single integer means [n]
   CHECK(c.targets[0].ops == std::vector<std::uint64_t>{10});
@@ -247,6 +249,16 @@ TEST_CASE("wrong types and values out of range are errors naming the field") {
   CHECK(f.load(checker).validation.native.memory_mb == 0);
   CHECK(f.load(checker).validation.checker == validation::Checker::both);
   CHECK(f.load(checker).validation.confirm_failures == 0);
+  // How many of each signature's first runs have their interleaving read, within what time.
+  checker["validation"]["interleavings"] = -1;
+  CHECK_THAT(f.error(checker), Contains(": validation.interleavings:"));
+  checker["validation"]["interleavings"] = 0;
+  checker["validation"]["interleavings_budget_s"] = 0;
+  CHECK_THAT(f.error(checker), Contains(": validation.interleavings_budget_s:"));
+  checker["validation"]["interleavings_budget_s"] = 90;
+  CHECK(f.load(checker).validation.interleavings == 0);
+  CHECK(f.load(checker).validation.interleavings_budget == std::chrono::seconds(90));
+  CHECK(f.load(checker).to_json()["validation"]["interleavings_budget_s"] == 90);  // reads back as a campaign file
 
   json heap_ok = minimal();
   heap_ok["tlc"] = {{"heap", "512M"}, {"jobs", 2}};
@@ -497,7 +509,13 @@ TEST_CASE("to_json is stable, complete, reflects overrides and reads back as the
   older.erase("rr_timeslice_ticks");
   CHECK(stored_campaign(older, "store").rr_timeslice_ticks == kRrOwnTimesliceTicks);
   CHECK(stored_campaign(first, "store").rr_timeslice_ticks == kDefaultRrTimesliceTicks);
-  CHECK(first["validation"] == json({{"checker", "auto"}, {"confirm_failures", 3}, {"jobs", nullptr}, {"timeout_s", 300}}));
+  CHECK(first["validation"] == json({{"checker", "auto"}, {"confirm_failures", 3}, {"jobs", nullptr}, {"timeout_s", 300},
+                                     {"interleavings", 3}, {"interleavings_budget_s", 600}}));
+  // One written before campaigns read interleavings gets the defaults.
+  json before_interleavings = first;
+  before_interleavings["validation"].erase("interleavings");
+  before_interleavings["validation"].erase("interleavings_budget_s");
+  CHECK(stored_campaign(before_interleavings, "store").validation.interleavings == 3);
   // One written before the validation section existed was validated by TLC, and had the
   // validation's time limit and jobs in its tlc section.
   older.erase("validation");

@@ -185,7 +185,7 @@ TEST_CASE("the three injected bugs are three signatures under rr chaos, every fa
   ScratchDir dir;
   std::ifstream in(fs::path(OMNILINK_SOURCE_DIR) / "examples" / "sweeps" / "injected-bugs.json");
   json file = json::parse(in);
-  file["validation"] = {{"checker", "native"}, {"confirm_failures", 0}};
+  file["validation"] = {{"checker", "native"}, {"confirm_failures", 0}, {"interleavings", 1}};
   std::ofstream(dir / "sweep.json") << file.dump(2);
   // At least min_runs (2) of each of the five configurations, then as UCB1 allocates them.
   const Night night = sweep(dir, {"--rr", "chaos", "--max-runs", "25"});
@@ -230,6 +230,18 @@ TEST_CASE("the three injected bugs are three signatures under rr chaos, every fa
   }
   CHECK(night.report.at("retention").at("pruned").size() == dropped);
   CHECK(night.report.at("retention").at("evidence_runs") == evidence.size());
+
+  // After the night, each signature's first evidence run has its interleaving read from its
+  // recording (validation.interleavings = 1), for the report and its HTML pages.
+  for (const auto& s : night.report.at("signatures")) {
+    const std::string first = s.at("runs").at(0).get<std::string>();
+    INFO(first);
+    std::ifstream explanation(store / first / "explain" / "explanation.json");
+    const json e = json::parse(explanation, nullptr, false);
+    REQUIRE(e.is_object());
+    CHECK(e.contains("interleaving"));
+  }
+  CHECK_THAT(night.output, Contains("interleavings: read 3 of 3 evidence runs' recordings"));
 }
 
 TEST_CASE("retention: a store quota prunes what is not evidence, oldest first, and never a signature's evidence") {
