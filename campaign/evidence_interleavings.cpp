@@ -11,6 +11,7 @@
 #include "campaign/validation_pool.hpp"
 #include "explain/explain.hpp"
 #include "findings/failure_signature.hpp"
+#include "platform/stop_request.hpp"
 #include "replay/rr_replay.hpp"
 #include "store/outcome.hpp"
 #include "trace/run_layout.hpp"
@@ -24,18 +25,26 @@ using std::chrono::milliseconds;
 /// The most one probing replay may take (InterleavingOptions' default, as `omnilink explain`).
 constexpr milliseconds kProbeLimit{60'000};
 
+bool recorded(const store::RunRecord& run) {
+  std::error_code ec;
+  return fs::is_directory(trace::RunLayout(run.dir).recording(), ec);
+}
+
 /// What explaining `run` with its recording asks for, or nothing when there is nothing to read:
-/// not a failure, not recorded, its target unknown, no core of its target's spec, or an
-/// interleaving already read. A damaged explanation.json is thrown (ExplanationFileError).
+/// not a failure, not recorded, its target unknown, no core of its target's spec and MC module, or
+/// an interleaving already read. A damaged explanation.json is thrown (ExplanationFileError).
 std::optional<explain::ExplainOptions> interleaving_request(const store::RunRecord& run, const CampaignConfig& config) {
-  if (store::outcome(run) != store::Outcome::fail || !fs::is_directory(trace::RunLayout(run.dir).recording())) return std::nullopt;
+  if (store::outcome(run) != store::Outcome::fail || !recorded(run)) return std::nullopt;
   const TargetConfig* target = config.target(run.target);
   if (target == nullptr) return std::nullopt;
   explain::ExplainOptions o;
   o.validate = validate_options(*target, config.validation, false, run.dir);
   o.validate.checker = validation::Checker::native;
   const std::optional<explain::Explanation> kept = explain::read_explanation(explain::explanation_dir(run.dir));
-  if (!kept || kept->interleaving || kept->spec != fs::absolute(o.validate.spec).string()) return std::nullopt;
+  const std::string mc = o.validate.mc ? fs::absolute(*o.validate.mc).string() : "";
+  if (!kept || kept->interleaving || kept->spec != fs::absolute(o.validate.spec).string() || kept->mc != mc) return std::nullopt;
+  // A spec edited since the core was found is explained again: within the validation pool's bound.
+  o.core.time_limit = kCampaignCoreTimeLimit;
   o.recording = replay::Recording{run.dir, recorded_with_soft_counters(run.dir)};
   return o;
 }
@@ -43,56 +52,55 @@ std::optional<explain::ExplainOptions> interleaving_request(const store::RunReco
 }  // namespace
 
 std::string InterleavingsRead::text() const {
-  if (asked == 0) return "";
+  if (asked == 0 && failed.empty()) return "";
   std::ostringstream s;
   s << "interleavings: read " << read << " of " << asked << (asked == 1 ? " evidence run's recording" : " evidence runs' recordings")
     << " in " << std::fixed << std::setprecision(1) << static_cast<double>(spent.count()) / 1000.0 << " s";
   if (!not_read.empty())
-    s << "; " << not_read.size() << " not read, past validation.interleavings_budget_s (omnilink explain " << not_read.front() << " reads one)";
+    s << "; " << not_read.size() << " not read, " << (stopped ? "stopped by a signal" : "past validation.interleavings_budget_s")
+      << " (omnilink explain " << not_read.front() << " reads one)";
   s << "\n";
   for (const std::string& why : failed) s << "  not read: " << why << "\n";
   return s.str();
 }
 
-std::vector<store::RunRecord> first_runs_per_signature(const std::vector<store::RunRecord>& runs, unsigned per_signature) {
+std::vector<store::RunRecord> first_recorded_runs_per_signature(const std::vector<store::RunRecord>& runs, unsigned per_signature) {
   std::vector<const store::RunRecord*> failing;
   for (const auto& run : runs)
-    if (store::outcome(run) == store::Outcome::fail) failing.push_back(&run);
+    if (store::outcome(run) == store::Outcome::fail && recorded(run)) failing.push_back(&run);
   std::stable_sort(failing.begin(), failing.end(), [](const auto* a, const auto* b) { return a->started_ms < b->started_ms; });
   std::map<std::string, unsigned> taken;  // by signature id
+  std::vector<std::pair<unsigned, const store::RunRecord*>> ranked;  // its rank within its signature
+  for (const store::RunRecord* run : failing)
+    if (const auto signature = findings::failure_signature(*run); signature && taken[signature->id] < per_signature)
+      ranked.emplace_back(taken[signature->id]++, run);
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<store::RunRecord> out;
-  for (const store::RunRecord* run : failing) {
-    const auto signature = findings::failure_signature(*run);
-    if (signature && taken[signature->id]++ < per_signature) out.push_back(*run);
-  }
+  for (const auto& [rank, run] : ranked) out.push_back(*run);
   return out;
 }
 
 InterleavingsRead read_interleavings(const std::vector<store::RunRecord>& runs, const CampaignConfig& config, const fs::path& rr,
                                      std::ostream& progress) {
   InterleavingsRead result;
+  const StopRequest stop;
   const auto started = std::chrono::steady_clock::now();
   const auto spent = [&] { return std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - started); };
   for (const auto& run : runs) {
-    std::optional<explain::ExplainOptions> request;
     try {
-      request = interleaving_request(run, config);
-    } catch (const explain::ExplanationFileError& damaged) {
-      result.failed.push_back(run.key() + ": " + damaged.what());
-      continue;
-    }
-    if (!request) continue;
-    ++result.asked;
-    const milliseconds left = config.validation.interleavings_budget - spent();
-    if (left <= milliseconds::zero()) {
-      result.not_read.push_back(run.key());
-      continue;
-    }
-    request->rr = rr;
-    request->interleaving.time_limit = std::min(kProbeLimit, left);
-    progress << "reading the interleaving of " << run.key() << " from its recording\n" << std::flush;
-    try {
-      replay::seek_index(rr, *request->recording, progress);  // the probes start near the core with it
+      std::optional<explain::ExplainOptions> request = interleaving_request(run, config);
+      if (!request) continue;
+      ++result.asked;
+      const milliseconds left = config.validation.interleavings_budget - spent();
+      result.stopped |= stop.requested();
+      if (left <= milliseconds::zero() || result.stopped) {
+        result.not_read.push_back(run.key());
+        continue;
+      }
+      request->rr = rr;
+      request->interleaving.time_limit = kProbeLimit;
+      progress << "reading the interleaving of " << run.key() << " from its recording\n" << std::flush;
+      replay::seek_index(rr, *request->recording, progress, left);  // the probes start near the core with it
       const explain::Explanation e = explain::explain_run(*request);
       if (e.interleaving) ++result.read;
       else result.failed.push_back(run.key() + ": " + e.no_interleaving);
@@ -100,6 +108,7 @@ InterleavingsRead read_interleavings(const std::vector<store::RunRecord>& runs, 
       result.failed.push_back(run.key() + ": " + error.what());
     }
   }
+  result.stopped |= stop.requested();
   result.spent = spent();
   return result;
 }

@@ -35,11 +35,6 @@ store::ValidationRecord validation_record(const validation::ValidationResult& re
   return v;
 }
 
-/// The minimisation's share of a campaign's validation of a failing run: the injected bugs' cores
-/// take tens of milliseconds (docs/explain.md); past this, the core found so far is kept, said not
-/// minimal.
-constexpr std::chrono::seconds kCoreTimeLimit{10};
-
 /// A failing run's core, found while this worker holds the spec (explain/), kept in RUN/explain/
 /// for the campaign's summary to show. A failure the native checker cannot explain (a spec outside
 /// its fragment, decided by TLC) keeps only its frontier; the result itself is never changed.
@@ -47,7 +42,7 @@ void explain_failure(const validation::ValidateOptions& options, validation::Val
   explain::ExplainOptions o;
   o.validate = options;
   o.validate.checker = validation::Checker::native;
-  o.core.time_limit = kCoreTimeLimit;
+  o.core.time_limit = kCampaignCoreTimeLimit;
   // Reading the interleaving replays the recording: the campaign does it after its runs, for each
   // signature's first runs (evidence_interleavings.hpp); `omnilink explain` for any run.
   o.no_interleaving = std::filesystem::is_directory(trace::RunLayout(options.run_dir).recording())

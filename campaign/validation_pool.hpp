@@ -7,6 +7,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -20,6 +21,11 @@
 #include "validation/validate.hpp"
 
 namespace omnilink::campaign {
+
+/// The minimisation's share of a campaign's validation of a failing run: the injected bugs' cores
+/// take tens of milliseconds (docs/explain.md); past this, the core found so far is kept, said not
+/// minimal.
+inline constexpr std::chrono::seconds kCampaignCoreTimeLimit{10};
 
 class ValidationPool {
  public:

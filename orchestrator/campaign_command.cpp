@@ -65,8 +65,10 @@ int CampaignCommand::run() {
 
   store::Store& store = session.store();
   const auto runs = store.runs(campaign_id);
-  // The summary shows each signature's first runs: their interleavings, read once, appear in it.
-  if (completed) session.read_interleavings(first_runs_per_signature(runs, config.validation.interleavings), std::cout);
+  // The summary shows cores; the interleavings of each signature's first runs, read once, appear
+  // with them. A shard or a Slurm campaign leaves them where the runs were recorded (the header).
+  if (completed && !config.shard && !scale_out_.on_slurm())
+    session.read_interleavings(first_recorded_runs_per_signature(runs, config.validation.interleavings), std::cout);
   const auto campaign = store.campaign(campaign_id);
   std::cout << "\n" << report::summary_table(runs);
   if (const std::string problems = report::problem_report(runs); !problems.empty()) std::cout << "\n" << problems;

@@ -22,13 +22,20 @@ using namespace omnilink::sweep;
 
 namespace {
 
-/// The first `per_signature` evidence runs of each signature of the summary (what its report and
-/// HTML pages point to), as the store has them.
+/// The first `per_signature` evidence runs of each signature of the summary (what its HTML pages
+/// point to), as the store has them: every signature's first, then every signature's second, ...
+/// A run the store cannot give is left out (the store's error is the report's to say).
 std::vector<store::RunRecord> evidence(store::Store& store, const report::SweepSummary& summary, unsigned per_signature) {
   std::vector<store::RunRecord> out;
-  for (const auto& signature : summary.signatures)
-    for (std::size_t k = 0; k < signature.runs.size() && k < per_signature; ++k)
-      if (auto run = store.run(signature.runs[k])) out.push_back(std::move(*run));
+  for (std::size_t k = 0; k < per_signature; ++k)
+    for (const auto& signature : summary.signatures) {
+      if (k >= signature.runs.size()) continue;
+      try {
+        if (auto run = store.run(signature.runs[k])) out.push_back(std::move(*run));
+      } catch (const store::StoreError&) {
+        // Left out: the report reads the same store, and says what fails there.
+      }
+    }
   return out;
 }
 
@@ -200,7 +207,8 @@ int SweepCommand::run() {
   const bool completed = *ran;
 
   report::SweepSummary summary = summarize(session.store(), config, id);
-  if (completed) session.read_interleavings(evidence(session.store(), summary, config.campaign.validation.interleavings), std::cout);
+  if (completed && !config.campaign.shard && !scale_out_.on_slurm())
+    session.read_interleavings(evidence(session.store(), summary, config.campaign.validation.interleavings), std::cout);
   summary.shares = source.shares();
   summary.spent = clock->spent();
   summary.stop_reason = source.ended_by(completed);

@@ -19,7 +19,7 @@ std::vector<std::string> rr_replay_args(const Recording& recording, const fs::pa
   return args;
 }
 
-SeekIndex seek_index(const fs::path& rr, const Recording& recording, std::ostream& progress) {
+SeekIndex seek_index(const fs::path& rr, const Recording& recording, std::ostream& progress, std::chrono::milliseconds time_limit) {
   if (auto cached = load_seek_index(recording.run_dir)) return *cached;
   fs::create_directories(replay_dir(recording.run_dir));
   const fs::path commands = replay_dir(recording.run_dir) / "seek-index.gdb";
@@ -27,7 +27,7 @@ SeekIndex seek_index(const fs::path& rr, const Recording& recording, std::ostrea
   std::vector<std::string> args = rr_replay_args(recording, commands, std::nullopt);
   args.insert(args.end(), {"-batch", "-ex", "continue"});
   ProcessOptions options;
-  options.timeout = std::chrono::hours(2);
+  options.timeout = time_limit;
   progress << "indexing the recording for fast seek (once per run)...\n";
   const ProcessResult r = run_process(rr, args, options);
   const SeekIndex index = parse_index_output(r.out);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <ostream>
@@ -29,8 +30,9 @@ std::vector<std::string> rr_replay_args(const Recording& recording, const std::f
                                         std::optional<std::uint64_t> start_event);
 
 /// The run's seek index, from RUN/replay/seek-index.json or built by one indexing replay (said on
-/// `progress`, which it takes minutes on a long run). An index of a replay that failed is returned
-/// but not kept.
-SeekIndex seek_index(const std::filesystem::path& rr, const Recording& recording, std::ostream& progress);
+/// `progress`, which it takes minutes on a long run) of at most `time_limit`. An index of a replay
+/// that failed or ran out of time is returned but not kept.
+SeekIndex seek_index(const std::filesystem::path& rr, const Recording& recording, std::ostream& progress,
+                     std::chrono::milliseconds time_limit = std::chrono::hours(2));
 
 }  // namespace omnilink::replay

@@ -93,7 +93,7 @@ SearchReport Search::report(SearchReport::Outcome outcome, const Node& at, const
     r.pending_taken.push_back(std::move(entry));
   }
   // A search out of room names its deepest refusal too: what a smaller proof may start from.
-  if (outcome == SearchReport::Outcome::rejected || outcome == SearchReport::Outcome::limit) r.refused = explainer_.explain(at);
+  if (outcome == SearchReport::Outcome::rejected || outcome == SearchReport::Outcome::limit) r.refused = explainer_.explain(at, heuristics_.order(at));
   r.states_generated = generated_;
   r.states_distinct = visited_.size();
   return r;

@@ -37,8 +37,7 @@ auto first_among_operands(const language::Evaluator::Refusal& how, const Pick& p
 
 }  // namespace
 
-std::optional<SearchReport::Refused> RefusalExplainer::explain(const Node& n) {
-  std::vector<std::uint32_t> threads = space_.viable(n);
+std::optional<SearchReport::Refused> RefusalExplainer::explain(const Node& n, std::vector<std::uint32_t> threads) {
   std::stable_sort(threads.begin(), threads.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return space_.next_op(n, a).end < space_.next_op(n, b).end; });
   for (std::uint32_t t : threads)

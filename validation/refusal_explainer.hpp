@@ -24,8 +24,9 @@ class RefusalExplainer {
 
   /// Why the search got no further than `n`: the first operation, by end, that may go next and
   /// that every action and argument tuple of it refuses (an operation that could go failed only
-  /// later, so it says nothing here). None if each could go.
-  std::optional<SearchReport::Refused> explain(const Node& n);
+  /// later, so it says nothing here). `threads`: those that may go, in the order the search tries
+  /// them, which decides among equal ends (pending operations'). None if each could go.
+  std::optional<SearchReport::Refused> explain(const Node& n, std::vector<std::uint32_t> threads);
 
   /// Thread t's next operation in `n`, if every action and argument tuple of it refuses: how (the
   /// deepest refusal, whose operands say what the state held), with its ties.
