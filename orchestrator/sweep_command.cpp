@@ -22,20 +22,15 @@ using namespace omnilink::sweep;
 
 namespace {
 
-/// The first `per_signature` evidence runs of each signature of the summary (what its HTML pages
-/// point to), as the store has them: every signature's first, then every signature's second, ...
-/// A run the store cannot give is left out (the store's error is the report's to say).
+/// The first `per_signature` evidence runs of each signature of the summary (what its reports
+/// point to): every signature's first, then every signature's second, ...
 std::vector<store::RunRecord> evidence(store::Store& store, const report::SweepSummary& summary, unsigned per_signature) {
+  std::vector<std::vector<store::RunRecord>> of_signature;
+  for (const auto& h : summary.signatures) of_signature.push_back(report::evidence_runs(store, h));
   std::vector<store::RunRecord> out;
   for (std::size_t k = 0; k < per_signature; ++k)
-    for (const auto& signature : summary.signatures) {
-      if (k >= signature.runs.size()) continue;
-      try {
-        if (auto run = store.run(signature.runs[k])) out.push_back(std::move(*run));
-      } catch (const store::StoreError&) {
-        // Left out: the report reads the same store, and says what fails there.
-      }
-    }
+    for (const auto& runs : of_signature)
+      if (k < runs.size()) out.push_back(runs[k]);
   return out;
 }
 
@@ -131,6 +126,7 @@ int SweepCommand::report_only(const SweepConfig& config) const {
     SweepSource source(config, record->id, clock);
     source.prepare(store);
     report::SweepSummary summary = summarize(store, config, record->id);
+    report::read_explanations(store, summary);
     summary.shares = source.shares();
     // A sweep merged from shards has no clock of its own: the time its runs took stands for it.
     std::int64_t first = 0, last = 0;
@@ -209,6 +205,7 @@ int SweepCommand::run() {
   report::SweepSummary summary = summarize(session.store(), config, id);
   if (completed && !config.campaign.shard && !scale_out_.on_slurm())
     session.read_interleavings(evidence(session.store(), summary, config.campaign.validation.interleavings), std::cout);
+  report::read_explanations(session.store(), summary);
   summary.shares = source.shares();
   summary.spent = clock->spent();
   summary.stop_reason = source.ended_by(completed);

@@ -9,7 +9,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "explain/explain.hpp"
 #include "explain/explanation.hpp"
 #include "findings/crash_site.hpp"
 #include "findings/failure_signature.hpp"
@@ -18,6 +17,7 @@
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "platform/join.hpp"
+#include "report/evidence_explanations.hpp"
 #include "report/explanation_text.hpp"
 #include "report/frontier_timeline.hpp"
 #include "report/html.hpp"
@@ -271,12 +271,7 @@ std::string signature_page(store::Store& store, const findings::SignatureHistory
     << "<tr><th>runs of its target since</th>" << td_num(static_cast<double>(h.runs_since)) << "</tr>\n"
     << "<tr><th>key</th><td>" << code(h.signature.key) << "</td></tr>\n</table>\n";
 
-  std::vector<RunRecord> evidence;
-  for (const auto& key : h.runs)
-    if (auto run = store.run(key)) {
-      run->dir = store::run_directory(store.directory(), run->campaign, run->id).string();  // where it is now
-      evidence.push_back(std::move(*run));
-    }
+  const std::vector<RunRecord> evidence = evidence_runs(store, h);
   b << "<h2 id=\"symptoms\">Symptoms</h2>\n<p>How its runs showed it (the refusal in detail).</p>\n<table id=\"symptom-table\">\n"
        "<tr><th>symptom</th><th>what</th><th>runs</th><th>first seen</th><th>first run</th></tr>\n";
   for (const auto& symptom : h.symptoms)
@@ -295,24 +290,10 @@ std::string signature_page(store::Store& store, const findings::SignatureHistory
   b << "</table>\n";
 
   // The first evidence run with an explanation shows its core; the hints of all are ranked.
-  const RunRecord* explained = nullptr;
-  std::optional<explain::Explanation> explanation;
-  std::vector<std::vector<explain::AtomicityHint>> hints;
-  for (const auto& run : evidence) {
-    std::optional<explain::Explanation> e;
-    try {
-      e = explain::read_explanation(explain::explanation_dir(run.dir));
-    } catch (const explain::ExplanationFileError& bad) {
-      b << "<p class=\"error\">" << html_escape(bad.what()) << "</p>\n";
-    }
-    if (!e) continue;
-    if (e->interleaving) hints.push_back(e->interleaving->hints);
-    if (!explained) {
-      explained = &run;
-      explanation = std::move(e);
-    }
-  }
-  if (explained) b << core_section(*explained, *explanation, explain::rank_hints(hints), hints.size());
+  const EvidenceExplanations explained = evidence_explanations(evidence);
+  for (const std::string& bad : explained.damaged) b << "<p class=\"error\">" << html_escape(bad) << "</p>\n";
+  if (explained.explained)
+    b << core_section(*explained.explained, *explained.explanation, explain::rank_hints(explained.hints), explained.hints.size());
 
   if (!evidence.empty()) {
     const RunRecord& first = evidence.front();

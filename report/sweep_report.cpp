@@ -6,6 +6,7 @@
 
 #include "report/campaign_report.hpp"
 #include "report/escape.hpp"
+#include "report/explanation_text.hpp"
 #include "store/outcome.hpp"
 
 namespace omnilink::report {
@@ -86,6 +87,20 @@ std::string sweep_markdown(const SweepSummary& s) {
     out << "| `" << h.signature.id << "` | " << h.status << " | " << markdown_text(h.target) << " | " << markdown_text(h.signature.title) << " | "
         << h.count << " | " << h.first_seen << " | " << h.last_seen << " | " << h.runs_since << " | " << findings::fixed_after(h) << " |\n";
   if (s.signatures.empty()) out << "| (none) | | | | | | | | |\n";
+
+  // Each signature seen now: its core, read from its first explained evidence run.
+  bool cores = false;
+  for (const auto& h : s.signatures) {
+    const auto found = s.explanations.find(h.signature.id);
+    if (found == s.explanations.end() || !found->second.explanation) continue;
+    const EvidenceExplanations& e = found->second;
+    if (!cores) out << "\n## Failing cores\n\nOf each signature seen in this sweep, from its first explained evidence run (`omnilink explain RUN` says why in full).\n";
+    cores = true;
+    out << "\n### `" << h.signature.id << "` " << markdown_text(h.target) << ": " << markdown_text(h.signature.title) << "\n\n"
+        << "The core of " << markdown_code(e.explained->key()) << ":\n\n" << markdown_block(core_summary(*e.explanation));
+    if (const std::string ranked = ranked_hints_text(explain::rank_hints(e.hints), e.hints.size()); !ranked.empty())
+      out << "\n" << markdown_block(ranked);
+  }
 
   out << "\n## Symptoms\n\nHow the runs of each signature showed it (docs/campaign.md, Failure signatures).\n\n"
       << "| signature | symptom | runs | first seen | first run |\n|---|---|---|---|---|\n";
@@ -193,6 +208,11 @@ std::string sweep_junit(const SweepSummary& s) {
   else out << "/>\n";
   out << "  </testsuite>\n</testsuites>\n";
   return out.str();
+}
+
+void read_explanations(store::Store& store, SweepSummary& summary) {
+  for (const auto& h : summary.signatures)
+    if (findings::seen_now(h.status)) summary.explanations[h.signature.id] = evidence_explanations(evidence_runs(store, h));
 }
 
 }  // namespace omnilink::report

@@ -72,6 +72,10 @@ TEST_CASE("night to night: a planted bug is new, then recurring, fixed when its 
   CHECK(first.report.at("outcomes").value("fail", 0) == first.signature().at("count").get<int>());
   CHECK(first.report.at("outcomes").value("fail", 0) >= 2);
   CHECK_THAT(first.output, Contains("**NEW** `" + first.signature().at("id").get<std::string>() + "`"));
+  // The Markdown report shows the bug's failing core, not the search's frontier.
+  CHECK_THAT(first.output, Contains("## Failing cores"));
+  CHECK_THAT(first.output, Contains("### `" + first.signature().at("id").get<std::string>() + "`"));
+  CHECK_THAT(first.output, Contains("Failing core: "));
   // JUnit: one test case per signature (failing while it is seen) and one for the sweep.
   CHECK_THAT(first.junit, Contains("tests=\"2\" failures=\"1\" errors=\"0\""));
   CHECK_THAT(first.junit, Contains("<failure type=\"new\""));
@@ -242,6 +246,7 @@ TEST_CASE("the three injected bugs are three signatures under rr chaos, every fa
     CHECK(e.contains("interleaving"));
   }
   CHECK_THAT(night.output, Contains("interleavings: read 3 of 3 evidence runs' recordings"));
+  CHECK_THAT(night.output, Contains("atomicity hint: "));  // the Markdown report's cores show them
 }
 
 TEST_CASE("retention: a store quota prunes what is not evidence, oldest first, and never a signature's evidence") {
