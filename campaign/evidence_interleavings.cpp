@@ -64,20 +64,28 @@ std::string InterleavingsRead::text() const {
   return s.str();
 }
 
+std::vector<store::RunRecord> first_runs_round_robin(const std::vector<std::vector<store::RunRecord>>& by_signature, unsigned per_signature) {
+  std::vector<store::RunRecord> out;
+  for (std::size_t k = 0; k < per_signature; ++k)
+    for (const auto& runs : by_signature)
+      if (k < runs.size()) out.push_back(runs[k]);
+  return out;
+}
+
 std::vector<store::RunRecord> first_recorded_runs_per_signature(const std::vector<store::RunRecord>& runs, unsigned per_signature) {
   std::vector<const store::RunRecord*> failing;
   for (const auto& run : runs)
     if (store::outcome(run) == store::Outcome::fail && recorded(run)) failing.push_back(&run);
   std::stable_sort(failing.begin(), failing.end(), [](const auto* a, const auto* b) { return a->started_ms < b->started_ms; });
-  std::map<std::string, unsigned> taken;  // by signature id
-  std::vector<std::pair<unsigned, const store::RunRecord*>> ranked;  // its rank within its signature
+  std::map<std::string, std::size_t> group_of;  // signature id -> its place in by_signature
+  std::vector<std::vector<store::RunRecord>> by_signature;
   for (const store::RunRecord* run : failing)
-    if (const auto signature = findings::failure_signature(*run); signature && taken[signature->id] < per_signature)
-      ranked.emplace_back(taken[signature->id]++, run);
-  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  std::vector<store::RunRecord> out;
-  for (const auto& [rank, run] : ranked) out.push_back(*run);
-  return out;
+    if (const auto signature = findings::failure_signature(*run)) {
+      const auto [group, added] = group_of.try_emplace(signature->id, by_signature.size());
+      if (added) by_signature.emplace_back();
+      by_signature[group->second].push_back(*run);
+    }
+  return first_runs_round_robin(by_signature, per_signature);
 }
 
 InterleavingsRead read_interleavings(const std::vector<store::RunRecord>& runs, const CampaignConfig& config, const fs::path& rr,

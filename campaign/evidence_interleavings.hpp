@@ -41,9 +41,13 @@ struct InterleavingsRead {
   std::string text() const;
 };
 
+/// The first `per_signature` runs of each signature (`by_signature`: each signature's runs in
+/// order): every signature's first, then every signature's second, and so on, so that a budget
+/// that runs out leaves each signature's later runs first.
+std::vector<store::RunRecord> first_runs_round_robin(const std::vector<std::vector<store::RunRecord>>& by_signature, unsigned per_signature);
+
 /// The first `per_signature` failing runs of each failure signature among `runs` (a campaign's)
-/// that were recorded with rr, by start: every signature's first, then every signature's second,
-/// and so on, so that a budget that runs out leaves each signature's later runs first.
+/// that were recorded with rr, by start, in first_runs_round_robin's order.
 std::vector<store::RunRecord> first_recorded_runs_per_signature(const std::vector<store::RunRecord>& runs, unsigned per_signature);
 
 /// Reads the interleaving of each of `runs` that failed, was recorded (RUN/rr), has a failing core

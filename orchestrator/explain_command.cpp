@@ -10,6 +10,7 @@
 #include "findings/failure_signature.hpp"
 #include "platform/toolchain.hpp"
 #include "replay/rr_replay.hpp"
+#include "report/evidence_explanations.hpp"
 #include "report/explanation_text.hpp"
 #include "trace/run_layout.hpp"
 #include "validation/history.hpp"
@@ -24,20 +25,15 @@ namespace {
 std::pair<std::vector<explain::RankedHint>, std::size_t> signature_hints(store::Store& store, const store::RunRecord& run) {
   const auto signature = findings::failure_signature(run);
   if (!signature) return {};
-  std::vector<std::vector<explain::AtomicityHint>> hints;
+  std::vector<store::RunRecord> same;
   for (const store::RunRecord& other : store.runs(run.campaign)) {
     if (other.target != run.target) continue;
     const auto other_signature = findings::failure_signature(other);
-    if (!other_signature || other_signature->key != signature->key) continue;
-    std::optional<explain::Explanation> e;
-    try {
-      e = explain::read_explanation(explain::explanation_dir(other.dir));
-    } catch (const explain::ExplanationFileError&) {
-      continue;  // a damaged explanation of another run is that run's to report
-    }
-    if (e && e->interleaving) hints.push_back(e->interleaving->hints);
+    if (other_signature && other_signature->key == signature->key) same.push_back(other);
   }
-  return {explain::rank_hints(hints), hints.size()};
+  // A damaged explanation of another run is that run's to report: only the hints are read here.
+  const report::EvidenceExplanations kept = report::evidence_explanations(same);
+  return {explain::rank_hints(kept.hints), kept.hints.size()};
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include "campaign/evidence_interleavings.hpp"
 #include "campaign/progress.hpp"
 #include "campaign/session.hpp"
 #include "slurm/task_spec.hpp"
@@ -27,11 +28,7 @@ namespace {
 std::vector<store::RunRecord> evidence(store::Store& store, const report::SweepSummary& summary, unsigned per_signature) {
   std::vector<std::vector<store::RunRecord>> of_signature;
   for (const auto& h : summary.signatures) of_signature.push_back(report::evidence_runs(store, h));
-  std::vector<store::RunRecord> out;
-  for (std::size_t k = 0; k < per_signature; ++k)
-    for (const auto& runs : of_signature)
-      if (k < runs.size()) out.push_back(runs[k]);
-  return out;
+  return campaign::first_runs_round_robin(of_signature, per_signature);
 }
 
 }  // namespace
