@@ -22,9 +22,6 @@ namespace {
 namespace fs = std::filesystem;
 using std::chrono::milliseconds;
 
-/// The most one probing replay may take (InterleavingOptions' default, as `omnilink explain`).
-constexpr milliseconds kProbeLimit{60'000};
-
 bool recorded(const store::RunRecord& run) {
   std::error_code ec;
   return fs::is_directory(trace::RunLayout(run.dir).recording(), ec);
@@ -106,9 +103,10 @@ InterleavingsRead read_interleavings(const std::vector<store::RunRecord>& runs, 
         continue;
       }
       request->rr = rr;
-      request->interleaving.time_limit = kProbeLimit;
+      // Each probe keeps InterleavingOptions' 60 s, as `omnilink explain`: never cut short by the budget.
+      request->interleaving.index_time_limit = left;
+      request->interleaving.progress = &progress;
       progress << "reading the interleaving of " << run.key() << " from its recording\n" << std::flush;
-      replay::seek_index(rr, *request->recording, progress, left);  // the probes start near the core with it
       const explain::Explanation e = explain::explain_run(*request);
       if (e.interleaving) ++result.read;
       else result.failed.push_back(run.key() + ": " + e.no_interleaving);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <ostream>
 #include <stdexcept>
 #include <set>
 #include <tuple>
@@ -82,8 +83,10 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
     target_ids.emplace_back(op.thread, op.index);
   }
   // Start where every target is still ahead.
+  std::ostream quiet(nullptr);
   const std::optional<std::uint64_t> start_event =
-      replay::load_seek_index(recording.run_dir).value_or(replay::SeekIndex{}).event_before_all(target_ids);
+      replay::seek_index(rr, recording, options.progress != nullptr ? *options.progress : quiet, options.index_time_limit)
+          .event_before_all(target_ids);
   const replay::BoundaryProbe probe = replay::probe_boundaries(rr, recording, targets, start_event, options.time_limit);
   std::vector<std::string> notes;
   if (!probe.note.empty()) notes.push_back(probe.note);

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,6 +88,10 @@ struct Interleaving {
 
 struct InterleavingOptions {
   std::chrono::milliseconds time_limit{60'000};  // for each of the two probing replays
+  /// The probes start near the core with the run's seek index (replay::seek_index): kept in the
+  /// run, or built by an indexing replay of at most this long, said on `progress` (none: quietly).
+  std::chrono::milliseconds index_time_limit{std::chrono::hours(2)};
+  std::ostream* progress = nullptr;
   std::size_t max_located = 32;                  // switches located by a stack; further ones are counted only
   std::size_t look_back = 4;                     // switches in the middle of an operation before the core, shown too
 };

@@ -101,8 +101,7 @@ int ExplainCommand::run() {
     options.recording = replay::Recording{v.run_dir, campaign::recorded_with_soft_counters(v.run_dir)};
     options.rr = *rr.path;
     options.interleaving.time_limit = std::chrono::seconds(replay_time_limit_s_);
-    // The probes start near the core with the run's seek index (built once, by `omnilink replay` too).
-    replay::seek_index(options.rr, *options.recording, complain());
+    options.interleaving.progress = &complain();  // building the seek index takes a while on a long run
   }
   options.core.time_limit = std::chrono::seconds(time_limit_s_);
   options.reuse = !fresh_;
