@@ -197,15 +197,15 @@ TEST_CASE("a pending operation's results come from the values logged under the f
 
 TEST_CASE("a pending multi-step operation takes its steps with the arguments it chose", "[pending][tlc]") {
   testing::ScratchDir dir;
-  // A bulk dequeue in flight when the run died took both elements of a bulk enqueue (one step
-  // each), or the later Dequeue could not have found 6 at the head of producer 1's stream. Its
+  // A bulk dequeue in flight when the run died took both elements of a bulk enqueue (in one
+  // step, or two), or the later Dequeue could not have found 6 at the head of producer 1's stream. Its
   // elems, a result, come from the values logged under "elems"; it need not have finished.
   TraceBuilder b(2);
-  b.inputs("EnqueueBulk", {"producer", "elems"}).inputs("Enqueue", {"producer", "elem"}).inputs("DequeueBulk", {}).inputs("Dequeue", {});
+  b.inputs("EnqueueBulk", {"producer", "elems"}).inputs("Enqueue", {"producer", "elem"}).inputs("DequeueBulk", {"token"}).inputs("Dequeue", {});
   b.op(0, "EnqueueBulk", 1, 2, F::fields("producer", 1, "elems", std::vector<std::int64_t>{4, 5}));
   b.op(0, "Enqueue", 4, 5, F::fields("producer", 1, "elem", 6));
   b.op(0, "Dequeue", 6, 7, F::fields("elem", 6, "ok", true));
-  b.pending(1, "DequeueBulk", 3, F::fields());
+  b.pending(1, "DequeueBulk", 3, F::fields("token", false));
   b.write(dir / "run");
   const auto r = validate(dir / "run", kSpecs / "PerProducerQueue.tla");
   INFO(r.summary());

@@ -173,10 +173,10 @@ TEST_CASE("every spec accepts a correct trace and rejects a wrong one", "[valida
     TraceBuilder good(3), bad(3);
     const std::vector<std::int64_t> all{1, 2, 3, 4, 5}, front{1, 2}, back{3, 4, 5};
     good.op(0, "EnqueueBulk", 1, 2, F::fields("producer", 0, "elems", all));
-    good.op(1, "DequeueBulk", 3, 4, F::fields("elems", front)).op(2, "DequeueBulk", 5, 6, F::fields("elems", back));
+    good.op(1, "DequeueBulk", 3, 4, F::fields("elems", front, "token", false)).op(2, "DequeueBulk", 5, 6, F::fields("elems", back, "token", false));
     good.op(2, "Dequeue", 7, 8, F::fields("elem", 0, "ok", false));
     bad.op(0, "EnqueueBulk", 1, 2, F::fields("producer", 0, "elems", all));
-    bad.op(1, "DequeueBulk", 3, 4, F::fields("elems", back)).op(2, "DequeueBulk", 5, 6, F::fields("elems", front));
+    bad.op(1, "DequeueBulk", 3, 4, F::fields("elems", back, "token", false)).op(2, "DequeueBulk", 5, 6, F::fields("elems", front, "token", false));
     cases.push_back({"per-producer queue", "PerProducerQueue.tla", {}, good, bad});
   }
   for (auto& c : cases) {
@@ -298,13 +298,15 @@ TEST_CASE("--checker both: the checkers agree on Figure 2's verdicts", "[validat
 }
 
 TEST_CASE("bulk dequeues interleave step by step", "[validate][tlc][specs]") {
-  // Two overlapping bulk dequeues take 1, 3 and 2, 4 from one producer's stream 1, 2, 3, 4:
-  // only an interleaving of their steps explains it.
+  // Producers 7 and 8 queue 1, 2 and 3, 4; two overlapping bulk dequeues take 1, 4 and 3, 2,
+  // each visiting both producers in its own order. No order of the whole calls explains it (the
+  // first to run would take both heads): only an interleaving of their steps does.
   testing::ScratchDir dir;
-  TraceBuilder b(3);
-  b.op(0, "EnqueueBulk", 1, 2, F::fields("producer", 7, "elems", std::vector<std::int64_t>{1, 2, 3, 4}));
-  b.op(1, "DequeueBulk", 3, 10, F::fields("elems", std::vector<std::int64_t>{1, 3}));
-  b.op(2, "DequeueBulk", 4, 11, F::fields("elems", std::vector<std::int64_t>{2, 4}));
+  TraceBuilder b(4);
+  b.op(0, "EnqueueBulk", 1, 2, F::fields("producer", 7, "elems", std::vector<std::int64_t>{1, 2}));
+  b.op(3, "EnqueueBulk", 1, 2, F::fields("producer", 8, "elems", std::vector<std::int64_t>{3, 4}));
+  b.op(1, "DequeueBulk", 3, 10, F::fields("elems", std::vector<std::int64_t>{1, 4}, "token", false));
+  b.op(2, "DequeueBulk", 4, 11, F::fields("elems", std::vector<std::int64_t>{3, 2}, "token", false));
   b.write(dir / "run");
   CHECK(validate(dir / "run", "PerProducerQueue.tla").verdict == Verdict::pass);
 }
@@ -315,7 +317,7 @@ TEST_CASE("sets and maps with non-string keys reach TLC intact", "[validate][tlc
   testing::ScratchDir dir;
   TraceBuilder b(1);
   b.op(0, "EnqueueBulk", 1, 2, F::fields("producer", 1, "elems", std::vector<std::int64_t>{5, 6}));
-  b.op(0, "DequeueBulk", 3, 4, F::fields("elems", std::vector<std::int64_t>{5, 6}));
+  b.op(0, "DequeueBulk", 3, 4, F::fields("elems", std::vector<std::int64_t>{5, 6}, "token", false));
   b.write(dir / "run");
   CHECK(validate(dir / "run", "PerProducerQueue.tla").verdict == Verdict::pass);
 }

@@ -2,17 +2,24 @@
 // validated against tla/specs/PerProducerQueue.tla: items from one producer come out in that
 // producer's order, with no order across producers (OmniLink paper, Sections 7.1.3 and 7.2.3).
 //
+// Two binaries from this file: moodycamel-queue uses the library's default traits (blocks of 32
+// items); moodycamel-queue-small (OMNILINK_CQ_SMALL_TRAITS) the traits the OmniLink authors ran
+// (blocks of 4, an initial implicit-producer hash of 8), so that bulks cross block boundaries and
+// the producers' block indexes grow, wrap and get replaced within a short run.
+//
 // Producers, as the trace names them: thread t's implicit producer (token-less enqueues) is t; its
 // explicit producer (its own ProducerToken, created before the run and used for enqueues by t
-// only) is 1000 + t. The value an enqueue inserts is producer * 1'000'000 + 4 * index + k + 1 (k-th
-// item of the operation): unique in the run, and its producer readable at a glance.
+// only) is 1000 + t. The value an enqueue inserts is producer * 1'000'000 + max_bulk * index + k +
+// 1 (k-th item of the operation): unique in the run, and its producer readable at a glance.
 //
-// Every call of the API is exercised: enqueue and enqueue_bulk with and without a producer token,
-// try_dequeue and try_dequeue_bulk with and without the thread's ConsumerToken (the trace does not
-// tell them apart: the spec's semantics is the same), try_dequeue_from_producer on a random
-// thread's explicit producer, and size_approx. Weights keep dequeue capacity above the enqueue
-// rate, so the producers' streams stay short and validation tractable (paper, Section 7.3.3).
-// Timeboxes are narrowed to the library call itself.
+// Every call of the API can be exercised: enqueue and enqueue_bulk with and without a producer
+// token, try_dequeue and try_dequeue_bulk with and without the thread's ConsumerToken (the trace
+// tells them apart only for try_dequeue_bulk, whose semantics differ), try_dequeue_from_producer on a
+// random thread's explicit producer, and size_approx. Which ones and how often, the bulk sizes and
+// a cap on queued items are --params (struct Workload below; `--param mix=paper` is the authors'
+// workload). The default weights keep dequeue capacity above the enqueue rate, so the producers'
+// streams stay short and validation tractable (paper, Section 7.3.3). Timeboxes are narrowed to
+// the library call itself.
 //
 // Native runs need a fenced clock: an enqueue publishes its items with a plain release store,
 // which can still sit in the core's store buffer when an unfenced end stamp is read; a size_approx
@@ -20,10 +27,16 @@
 // run (measured: 4 of 15 native 8-thread runs of 2000 operations per thread with the monotonic
 // clock before it was fenced). Every clock is fenced now (harness/include/omnilink/clock.hpp);
 // examples/campaigns/moodycamel-queue.json passes --clock rdtsc, the cheapest one natively.
+#include <algorithm>
 #include <array>
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #if __has_include(<concurrentqueue/concurrentqueue.h>)
@@ -36,7 +49,16 @@
 
 namespace {
 
-using Queue = moodycamel::ConcurrentQueue<std::int64_t>;
+#ifdef OMNILINK_CQ_SMALL_TRAITS
+// "Deliberately small numbers to help reach edge cases" (the OmniLink authors' workload).
+struct Traits : moodycamel::ConcurrentQueueDefaultTraits {
+  static const std::size_t BLOCK_SIZE = 4;
+  static const std::size_t INITIAL_IMPLICIT_PRODUCER_HASH_SIZE = 8;
+};
+#else
+using Traits = moodycamel::ConcurrentQueueDefaultTraits;
+#endif
+using Queue = moodycamel::ConcurrentQueue<std::int64_t, Traits>;
 
 // The operations of PerProducerQueue.tla not shared with the other queues (Dequeue is).
 struct Enqueue {
@@ -77,13 +99,19 @@ struct DequeueFromProducer {
   }
 };
 
-// What try_dequeue_bulk returned, possibly nothing (a legal observation: DequeueBulk(<<>>)).
+// What try_dequeue_bulk returned, possibly nothing (a legal observation: DequeueBulk(<<>>, token)),
+// and whether the call had the thread's ConsumerToken (which changes how often it may take from
+// one producer: the spec's header says how).
 struct DequeueBulk {
   static constexpr std::string_view omnilink_name = "DequeueBulk";
-  static constexpr std::array<std::string_view, 0> omnilink_inputs{};  // elems is the result
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"token"};  // elems is the result
   std::vector<std::int64_t> elems;
+  bool token = false;
   template <class V>
-  void omnilink_fields(V&& field) const { field("elems", elems); }
+  void omnilink_fields(V&& field) const {
+    field("elems", elems);
+    field("token", token);
+  }
 };
 
 // `call` is unique in the run: the spec keys the call's starting snapshot by it.
@@ -101,18 +129,76 @@ struct SizeApprox {
 
 constexpr std::int64_t kExplicitBase = 1000;
 constexpr std::int64_t kPerProducer = 1'000'000;
-constexpr std::int64_t kMaxBulk = 4;
-// Values must stay below kPerProducer per producer: 4 * index + k + 1 < 1'000'000.
-constexpr std::uint64_t kMaxOps = kPerProducer / kMaxBulk - 1;
+constexpr std::int64_t kBulkLimit = 64;  // the largest max_bulk: a bulk dequeue's buffer
+
+/// The workload's shape, from --param: which calls and how often, bulk sizes, the element cap.
+/// `mix` names a set of defaults (the others' defaults), each of which a parameter overrides:
+///   all    every call, bulks of 1 to 4, no cap: the API's coverage (the shipped campaign)
+///   paper  the OmniLink authors' ConcurrentQueue workload (paper, Section 7.2.3): a third each of
+///          enqueue_bulk through the thread's ProducerToken, token-less try_dequeue_bulk and
+///          size_approx; bulks of 0 to 10; an enqueue that would take the workload's count of
+///          queued items past 16 is skipped
+struct Workload {
+  static constexpr std::array<std::string_view, 10> kCalls{
+      "enqueue", "enqueue_token", "enqueue_bulk", "enqueue_bulk_token", "dequeue",
+      "dequeue_token", "dequeue_bulk", "dequeue_bulk_token", "dequeue_from_producer", "size_approx"};
+  std::array<std::uint32_t, kCalls.size()> weights{};  // --param weight.<call>=N, in kCalls' order
+  std::int64_t min_bulk = 1;  // --param min_bulk=N: a bulk call's size (enqueued, or asked for) ...
+  std::int64_t max_bulk = 4;  // --param max_bulk=N: ... is uniform in [min_bulk, max_bulk]
+  std::int64_t elem_cap = 0;  // --param elem_cap=N: at most N items queued (0: no cap)
+
+  std::uint32_t weight(std::string_view call) const {
+    for (std::size_t i = 0; i < kCalls.size(); ++i)
+      if (kCalls[i] == call) return weights[i];
+    return 0;
+  }
+
+  // The workload the options ask for, or an error message naming the parameter.
+  static std::variant<Workload, std::string> from(const omnilink::Options& options) try {
+    Workload w;
+    const std::string mix = options.param_text("mix", "all");
+    if (mix == "all") {
+      w.weights = {2, 2, 1, 1, 3, 3, 1, 1, 2, 1};
+    } else if (mix == "paper") {
+      w.weights = {0, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+      w.min_bulk = 0;
+      w.max_bulk = 10;
+      w.elem_cap = 16;
+    } else {
+      return "--param mix=" + mix + ": must be all or paper";
+    }
+    for (std::size_t i = 0; i < kCalls.size(); ++i) {
+      const std::string key = "weight." + std::string(kCalls[i]);
+      const std::int64_t v = options.param_int(key, w.weights[i]);
+      if (v < 0 || v > 1000) return "--param " + key + "=" + std::to_string(v) + ": must be 0 to 1000";
+      w.weights[i] = static_cast<std::uint32_t>(v);
+    }
+    w.min_bulk = options.param_int("min_bulk", w.min_bulk);
+    w.max_bulk = options.param_int("max_bulk", w.max_bulk);
+    w.elem_cap = options.param_int("elem_cap", w.elem_cap);
+    if (w.max_bulk < 1 || w.max_bulk > kBulkLimit)
+      return "--param max_bulk=" + std::to_string(w.max_bulk) + ": must be 1 to " + std::to_string(kBulkLimit);
+    if (w.min_bulk < 0 || w.min_bulk > w.max_bulk)
+      return "--param min_bulk=" + std::to_string(w.min_bulk) + ": must be 0 to max_bulk (" + std::to_string(w.max_bulk) + ")";
+    if (w.elem_cap < 0) return "--param elem_cap=" + std::to_string(w.elem_cap) + ": must be 0 (no cap) or more";
+    if (std::all_of(w.weights.begin(), w.weights.end(), [](std::uint32_t x) { return x == 0; }))
+      return "every weight.<call> is 0: no operation to run";
+    // Values are unique per producer below kPerProducer: max_bulk * index + k + 1 < kPerProducer.
+    const auto max_ops = static_cast<std::uint64_t>(kPerProducer / w.max_bulk - 1);
+    if (options.ops > max_ops)
+      return "--ops " + std::to_string(options.ops) + ": at most " + std::to_string(max_ops) + " with max_bulk " +
+             std::to_string(w.max_bulk) + " (values are unique per producer below " + std::to_string(kPerProducer) + ")";
+    return w;
+  } catch (const std::invalid_argument& e) {  // a parameter that is not an integer
+    return std::string(e.what());
+  }
+};
 
 std::int64_t implicit_producer(const omnilink::Context& ctx) { return ctx.thread(); }
 std::int64_t explicit_producer(std::uint32_t thread) { return kExplicitBase + thread; }
-std::int64_t value(std::int64_t producer, const omnilink::Context& ctx, std::int64_t k) {
-  return producer * kPerProducer + kMaxBulk * static_cast<std::int64_t>(ctx.index()) + k + 1;
-}
 
 struct System {
-  explicit System(std::uint32_t threads) {
+  System(std::uint32_t threads, Workload shape) : workload(shape) {
     producers.reserve(threads);
     consumers.reserve(threads);
     for (std::uint32_t t = 0; t < threads; ++t) {
@@ -123,38 +209,77 @@ struct System {
   Queue queue;
   std::vector<moodycamel::ProducerToken> producers;  // [t]: thread t's explicit producer
   std::vector<moodycamel::ConsumerToken> consumers;  // [t]: thread t's consumer token
+  const Workload workload;
+  // The workload's count of queued items, kept only with a cap: items are counted in before an
+  // enqueue and out after a dequeue, so it never falls below the queue's length (and the cap is
+  // never passed), at the cost of a shared cache line every operation touches.
+  std::atomic<std::int64_t> queued{0};
+
+  std::int64_t value(std::int64_t producer, const omnilink::Context& ctx, std::int64_t k) const {
+    return producer * kPerProducer + workload.max_bulk * static_cast<std::int64_t>(ctx.index()) + k + 1;
+  }
+  std::int64_t bulk_size(omnilink::Context& ctx) const { return ctx.uniform(workload.min_bulk, workload.max_bulk); }
+  // Counts n items in, or returns false (and counts nothing) if the cap does not allow them.
+  bool reserve(std::int64_t n) {
+    if (workload.elem_cap == 0) return true;
+    if (queued.fetch_add(n, std::memory_order_relaxed) + n <= workload.elem_cap) return true;
+    queued.fetch_sub(n, std::memory_order_relaxed);
+    return false;
+  }
+  void release(std::int64_t n) {
+    if (workload.elem_cap != 0 && n != 0) queued.fetch_sub(n, std::memory_order_relaxed);
+  }
 };
 
 // enqueue and enqueue_bulk fail only when memory cannot be allocated; then nothing was queued.
+// An enqueue the cap does not allow is skipped before it touches the queue (not logged).
 template <class Call>
-void enqueue_one(omnilink::Context& ctx, Enqueue& op, std::int64_t producer, Call call) {
+void enqueue_one(System& s, omnilink::Context& ctx, Enqueue& op, std::int64_t producer, Call call) {
+  if (!s.reserve(1)) return ctx.unsupported();
   op.producer = producer;
-  op.elem = value(producer, ctx, 0);
+  op.elem = s.value(producer, ctx, 0);
   ctx.refine_start();
   const bool ok = call(op.elem);
   ctx.refine_end();
-  if (!ok) ctx.failed_without_effect();
+  if (!ok) {
+    s.release(1);
+    ctx.failed_without_effect();
+  }
 }
 
 template <class Call>
-void enqueue_bulk(omnilink::Context& ctx, EnqueueBulk& op, std::int64_t producer, Call call) {
+void enqueue_bulk(System& s, omnilink::Context& ctx, EnqueueBulk& op, std::int64_t producer, Call call) {
+  const std::int64_t n = s.bulk_size(ctx);
+  if (!s.reserve(n)) return ctx.unsupported();
   op.producer = producer;
-  const std::int64_t n = ctx.uniform(1, kMaxBulk);
-  for (std::int64_t k = 0; k < n; ++k) op.elems.push_back(value(producer, ctx, k));
+  for (std::int64_t k = 0; k < n; ++k) op.elems.push_back(s.value(producer, ctx, k));
   ctx.refine_start();
   const bool ok = call(op.elems);
   ctx.refine_end();
-  if (!ok) ctx.failed_without_effect();
+  if (!ok) {
+    s.release(n);
+    ctx.failed_without_effect();
+  }
 }
 
 template <class Call>
-void dequeue_bulk(omnilink::Context& ctx, DequeueBulk& op, Call call) {
-  std::int64_t items[kMaxBulk];
-  const auto max = static_cast<std::size_t>(ctx.uniform(1, kMaxBulk));
+void dequeue_one(System& s, omnilink::Context& ctx, examples::Dequeue& op, Call call) {
   ctx.refine_start();
-  const std::size_t n = call(items, max);
+  op.ok = call(op.elem);
   ctx.refine_end();
-  op.elems.assign(items, items + n);
+  if (op.ok) s.release(1);
+}
+
+template <class Call>
+void dequeue_bulk(System& s, omnilink::Context& ctx, DequeueBulk& op, bool token, Call call) {
+  op.token = token;
+  std::array<std::int64_t, kBulkLimit> items;
+  const auto max = static_cast<std::size_t>(s.bulk_size(ctx));
+  ctx.refine_start();
+  const std::size_t n = call(items.data(), max);
+  ctx.refine_end();
+  op.elems.assign(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(n));
+  s.release(static_cast<std::int64_t>(n));
 }
 
 }  // namespace
@@ -162,48 +287,46 @@ void dequeue_bulk(omnilink::Context& ctx, DequeueBulk& op, Call call) {
 int main(int argc, char** argv) {
   omnilink::Harness<System> harness(argc, argv);
   const std::uint32_t threads = harness.options().threads;
-  if (harness.options().ops > kMaxOps) {
-    std::cerr << argv[0] << ": --ops " << harness.options().ops << ": at most " << kMaxOps
-              << " (values are unique per producer below " << kPerProducer << ")\n";
+  const auto workload = Workload::from(harness.options());
+  if (const auto* error = std::get_if<std::string>(&workload)) {
+    std::cerr << argv[0] << ": " << *error << "\n";
     return omnilink::kExitUsage;
   }
+  const Workload& w = std::get<Workload>(workload);
   using Ctx = omnilink::Context;
+  using examples::Dequeue;
 
   harness.op<Enqueue>([](System& s, Ctx& ctx, Enqueue& op) {
-    enqueue_one(ctx, op, implicit_producer(ctx), [&](std::int64_t v) { return s.queue.enqueue(v); });
-  }, 2);
+    enqueue_one(s, ctx, op, implicit_producer(ctx), [&](std::int64_t v) { return s.queue.enqueue(v); });
+  }, w.weight("enqueue"));
   harness.op<Enqueue>([](System& s, Ctx& ctx, Enqueue& op) {
     auto& token = s.producers[ctx.thread()];
-    enqueue_one(ctx, op, explicit_producer(ctx.thread()), [&](std::int64_t v) { return s.queue.enqueue(token, v); });
-  }, 2);
+    enqueue_one(s, ctx, op, explicit_producer(ctx.thread()), [&](std::int64_t v) { return s.queue.enqueue(token, v); });
+  }, w.weight("enqueue_token"));
   harness.op<EnqueueBulk>([](System& s, Ctx& ctx, EnqueueBulk& op) {
-    enqueue_bulk(ctx, op, implicit_producer(ctx),
+    enqueue_bulk(s, ctx, op, implicit_producer(ctx),
                  [&](const std::vector<std::int64_t>& v) { return s.queue.enqueue_bulk(v.begin(), v.size()); });
-  });
+  }, w.weight("enqueue_bulk"));
   harness.op<EnqueueBulk>([](System& s, Ctx& ctx, EnqueueBulk& op) {
     auto& token = s.producers[ctx.thread()];
-    enqueue_bulk(ctx, op, explicit_producer(ctx.thread()),
+    enqueue_bulk(s, ctx, op, explicit_producer(ctx.thread()),
                  [&](const std::vector<std::int64_t>& v) { return s.queue.enqueue_bulk(token, v.begin(), v.size()); });
-  });
+  }, w.weight("enqueue_bulk_token"));
 
-  harness.op<examples::Dequeue>([](System& s, Ctx& ctx, examples::Dequeue& op) {
-    ctx.refine_start();
-    op.ok = s.queue.try_dequeue(op.elem);
-    ctx.refine_end();
-  }, 3);
-  harness.op<examples::Dequeue>([](System& s, Ctx& ctx, examples::Dequeue& op) {
+  harness.op<Dequeue>([](System& s, Ctx& ctx, Dequeue& op) {
+    dequeue_one(s, ctx, op, [&](std::int64_t& v) { return s.queue.try_dequeue(v); });
+  }, w.weight("dequeue"));
+  harness.op<Dequeue>([](System& s, Ctx& ctx, Dequeue& op) {
     auto& token = s.consumers[ctx.thread()];
-    ctx.refine_start();
-    op.ok = s.queue.try_dequeue(token, op.elem);
-    ctx.refine_end();
-  }, 3);
+    dequeue_one(s, ctx, op, [&](std::int64_t& v) { return s.queue.try_dequeue(token, v); });
+  }, w.weight("dequeue_token"));
   harness.op<DequeueBulk>([](System& s, Ctx& ctx, DequeueBulk& op) {
-    dequeue_bulk(ctx, op, [&](std::int64_t* out, std::size_t max) { return s.queue.try_dequeue_bulk(out, max); });
-  });
+    dequeue_bulk(s, ctx, op, false, [&](std::int64_t* out, std::size_t max) { return s.queue.try_dequeue_bulk(out, max); });
+  }, w.weight("dequeue_bulk"));
   harness.op<DequeueBulk>([](System& s, Ctx& ctx, DequeueBulk& op) {
     auto& token = s.consumers[ctx.thread()];
-    dequeue_bulk(ctx, op, [&](std::int64_t* out, std::size_t max) { return s.queue.try_dequeue_bulk(token, out, max); });
-  });
+    dequeue_bulk(s, ctx, op, true, [&](std::int64_t* out, std::size_t max) { return s.queue.try_dequeue_bulk(token, out, max); });
+  }, w.weight("dequeue_bulk_token"));
   // Any thread's explicit producer: a consumer-side call, safe from every thread.
   harness.op<DequeueFromProducer>([threads](System& s, Ctx& ctx, DequeueFromProducer& op) {
     const auto from = static_cast<std::uint32_t>(ctx.uniform(0, threads - 1));
@@ -211,14 +334,15 @@ int main(int argc, char** argv) {
     ctx.refine_start();
     op.ok = s.queue.try_dequeue_from_producer(s.producers[from], op.elem);
     ctx.refine_end();
-  }, 2);
+    if (op.ok) s.release(1);
+  }, w.weight("dequeue_from_producer"));
   harness.op<SizeApprox>([](System& s, Ctx& ctx, SizeApprox& op) {
     op.call = examples::unique_elem(ctx.thread(), ctx.index());
     ctx.refine_start();
     op.size = static_cast<std::int64_t>(s.queue.size_approx());
     ctx.refine_end();
-  });
+  }, w.weight("size_approx"));
 
-  System system(threads);
+  System system(threads, w);
   return harness.run(system);
 }

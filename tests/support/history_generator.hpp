@@ -205,7 +205,8 @@ inline Model map(std::int64_t keys = 3) {
 }
 
 // moodycamel's per-producer FIFO: a producer per thread, dequeues from any producer's head, bulk
-// operations (a bulk dequeue takes its items step by step in the spec).
+// operations (a bulk dequeue takes runs from producers' heads, each producer at most once without
+// a consumer token, as the spec's steps do).
 inline Model per_producer_queue() {
   auto streams = std::make_shared<std::map<std::int64_t, std::deque<std::int64_t>>>();
   auto next = std::make_shared<std::int64_t>(1);
@@ -231,14 +232,19 @@ inline Model per_producer_queue() {
         return {"Dequeue", {{"elem", v}, {"ok", true}}};
       }
       default: {
+        const bool token = pick(rng, 0, 1) == 1;
+        const auto max = static_cast<std::size_t>(pick(rng, 1, 3));
         std::vector<std::int64_t> taken;
-        for (int k = 0; k < 2 && !heads.empty(); ++k) {
-          auto& from = (*streams)[heads[static_cast<std::size_t>(pick(rng, 0, static_cast<std::int64_t>(heads.size()) - 1))]];
-          if (from.empty()) break;
-          taken.push_back(from.front());
-          from.pop_front();
+        while (taken.size() < max && !heads.empty()) {
+          const auto at = static_cast<std::size_t>(pick(rng, 0, static_cast<std::int64_t>(heads.size()) - 1));
+          auto& from = (*streams)[heads[at]];  // never empty: heads holds those with items
+          for (auto run = pick(rng, 1, static_cast<std::int64_t>(max - taken.size())); run > 0 && !from.empty(); --run) {
+            taken.push_back(from.front());
+            from.pop_front();
+          }
+          if (!token || from.empty()) heads.erase(heads.begin() + static_cast<std::ptrdiff_t>(at));
         }
-        return {"DequeueBulk", {{"elems", taken}}};
+        return {"DequeueBulk", {{"elems", taken}, {"token", token, true}}};
       }
     }
   };

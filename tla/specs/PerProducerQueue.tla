@@ -7,11 +7,28 @@
 (*                                                                          *)
 (* A producer is an implicit one (a thread enqueuing without a token) or   *)
 (* an explicit one (a ProducerToken); the harness names each by a number.  *)
-(* A bulk dequeue takes its items one at a time (DequeueBulk_Step, each    *)
-(* the head of some producer's stream), interleaved with other operations, *)
-(* then finishes (DequeueBulk_Done); one that returned nothing is          *)
-(* DequeueBulk(<<>>): no step, only Done. Values must be unique in a       *)
-(* trace: a bulk dequeue is identified by the items it returned.           *)
+(*                                                                          *)
+(* Bulk calls, as the library (v1.0.3 to v1.0.5) performs them:            *)
+(* - enqueue_bulk is one step: it writes every item into the producer's    *)
+(*   blocks, then publishes them all with one release store of the         *)
+(*   producer's tail index; no consumer can see some of them and not the   *)
+(*   others. Hence EnqueueBulk appends all its items at once.              *)
+(* - try_dequeue_bulk claims from a producer a run of consecutive indexes  *)
+(*   with one fetch_add of that producer's head index, so a bulk dequeue   *)
+(*   takes one contiguous, non-empty prefix of a producer's stream at a    *)
+(*   time (DequeueBulk_Step, interleaved with other operations), then      *)
+(*   finishes (DequeueBulk_Done); one that returned nothing is             *)
+(*   DequeueBulk(<<>>, token): no step, only Done. The call without a      *)
+(*   consumer token walks the producer list once, so it takes from each    *)
+(*   producer at most once: two concurrent token-less bulk dequeues cannot *)
+(*   split one producer's run between them item by item. The call with a  *)
+(*   token (token = TRUE) goes round the list from its current producer    *)
+(*   until a full round takes nothing, moving its current producer to each *)
+(*   producer it takes from, so it can come back to a producer after       *)
+(*   taking from others: any number of steps per producer. The order in    *)
+(*   which a call visits producers (the list's) is not modelled.           *)
+(* Values must be unique in a trace: a bulk dequeue is identified by the   *)
+(* items it returned.                                                       *)
 (* try_dequeue, try_dequeue_bulk and try_dequeue_from_producer may fail    *)
 (* while items are queued (the header says "likely empty": a concurrent    *)
 (* failing dequeue inflates the count they check), so a failure is always  *)
@@ -34,7 +51,7 @@ EXTENDS Sequences, Integers, TLC
 VARIABLES
   streams,   \* producer |-> the items it queued and nobody took yet
   enqueued,  \* producer |-> how many items it ever queued (its tail index)
-  taking,    \* the items of bulk dequeues in progress |-> how many are taken
+  taking,    \* bulk dequeues in progress: their items |-> [taken |-> how many, from |-> producers taken from]
   sizing     \* size_approx calls in progress: call |-> producer |-> [tail, head] when it began
 
 AppendTo(s, p, elems) == [q \in DOMAIN s \cup {p} |-> (IF q \in DOMAIN s THEN s[q] ELSE <<>>) \o (IF q = p THEN elems ELSE <<>>)]
@@ -71,18 +88,28 @@ DequeueFromProducer(producer, elem, ok) ==
   /\ IF ok THEN TakeFrom(producer, elem) ELSE UNCHANGED streams
   /\ UNCHANGED <<enqueued, taking, sizing>>
 
-Taken(elems) == IF elems \in DOMAIN taking THEN taking[elems] ELSE 0
+Progress(elems) == IF elems \in DOMAIN taking THEN taking[elems] ELSE [taken |-> 0, from |-> {}]
 
-\* @type: (Seq(Int)) => Bool;
-DequeueBulk_Step(elems) ==
-  /\ Taken(elems) < Len(elems)
-  /\ TakeHead(elems[Taken(elems) + 1])
-  /\ taking' = [e \in DOMAIN taking \cup {elems} |-> IF e = elems THEN Taken(elems) + 1 ELSE taking[e]]
+\* Takes the next m items of elems, a prefix of producer p's stream; without a token, from a
+\* producer this call has not taken from yet.
+\* @type: (Seq(Int), Bool) => Bool;
+DequeueBulk_Step(elems, token) ==
+  LET done == Progress(elems) IN
+  /\ done.taken < Len(elems)
+  /\ \E p \in DOMAIN streams \ (IF token THEN {} ELSE done.from) :
+       /\ streams[p] # <<>>
+       /\ Head(streams[p]) = elems[done.taken + 1]
+       /\ \E m \in 1..Len(streams[p]) :
+            /\ done.taken + m <= Len(elems)
+            /\ SubSeq(streams[p], 1, m) = SubSeq(elems, done.taken + 1, done.taken + m)
+            /\ streams' = [streams EXCEPT ![p] = SubSeq(@, m + 1, Len(@))]
+            /\ taking' = [e \in DOMAIN taking \cup {elems} |->
+                            IF e = elems THEN [taken |-> done.taken + m, from |-> done.from \cup {p}] ELSE taking[e]]
   /\ UNCHANGED <<enqueued, sizing>>
 
-\* @type: (Seq(Int)) => Bool;
-DequeueBulk_Done(elems) ==
-  /\ Taken(elems) = Len(elems)
+\* @type: (Seq(Int), Bool) => Bool;
+DequeueBulk_Done(elems, token) ==
+  /\ Progress(elems).taken = Len(elems)
   /\ taking' = [e \in DOMAIN taking \ {elems} |-> taking[e]]
   /\ UNCHANGED <<streams, enqueued, sizing>>
 
@@ -121,8 +148,8 @@ Next ==
     \/ EnqueueBulk(p, es)
     \/ Dequeue(e, ok)
     \/ DequeueFromProducer(p, e, ok)
-    \/ DequeueBulk_Step(es)
-    \/ DequeueBulk_Done(es)
+    \/ DequeueBulk_Step(es, ok)
+    \/ DequeueBulk_Done(es, ok)
     \/ SizeApprox_Step(c, n)
     \/ SizeApprox_Done(c, n)
 =============================================================================

@@ -54,6 +54,11 @@ struct Options {
       throw std::invalid_argument("--param " + key + "=" + it->second + ": not an integer");
     return v;
   }
+  // A workload parameter as given, or `fallback` when not given.
+  std::string param_text(const std::string& key, std::string fallback) const {
+    auto it = params.find(key);
+    return it == params.end() ? fallback : it->second;
+  }
 };
 
 inline const char* options_usage() {
