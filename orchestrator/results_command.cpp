@@ -4,10 +4,14 @@
 #include <fstream>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "report/results_doc.hpp"
+#include "sweep/sweep_clock.hpp"
 
 namespace omnilink::cli {
 using namespace omnilink::report;
+using nlohmann::json;
 
 namespace {
 
@@ -23,6 +27,7 @@ void ResultsCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("results", "Write what a store's campaigns found as Markdown (docs/results.md)");
   sub_->add_option("CAMPAIGN", campaigns_, "Campaign ids or names (a name means its newest campaign); default without --hunt: every name in the store");
   sub_->add_option("--hunt", hunts_, "A campaign measuring runs and time to the first failure (id or name; repeatable)");
+  sub_->add_option("--sweep", sweeps_, "A sweep: what it explored and found (id or name; repeatable)");
   sub_->add_option("-o,--output", output_, "Write to this file instead of stdout");
   sub_->add_option("--store-label", store_label_, "How the document names the store (default: its directory)");
   store_.add_to(*sub_);
@@ -39,8 +44,15 @@ int ResultsCommand::run() {
   report::ResultsInput input;
   input.store = store_label_.empty() ? store.directory().string() : store_label_;
   for (const auto& h : hunts_) input.hunts.push_back(load(h));
+  for (const auto& w : sweeps_) {
+    report::CampaignRuns sweep = load(w);
+    if (json::parse(sweep.campaign.config_json, nullptr, false).value("sweep", json()).is_null())
+      throw CommandError(kExitUsage, "--sweep " + w + ": " + sweep.campaign.id + " is a campaign, not a sweep");
+    const auto spent = sweep::recorded_sweep_time(store.directory(), sweep.campaign.id);
+    input.sweeps.push_back({std::move(sweep), spent});
+  }
   std::vector<std::string> wanted = campaigns_;
-  if (wanted.empty() && hunts_.empty())
+  if (wanted.empty() && hunts_.empty() && sweeps_.empty())
     for (const auto& c : store.campaigns())
       if (std::find(wanted.begin(), wanted.end(), c.name) == wanted.end()) wanted.push_back(c.name);
   for (const auto& w : wanted) input.results.push_back(load(w));

@@ -1,7 +1,7 @@
-// `omnilink results [CAMPAIGN ...] [--hunt CAMPAIGN ...] [-o FILE]`: the results document
-// (report/results_doc) for a store's campaigns, as Markdown: docs/results.md is this command's
-// output (scripts/results). A CAMPAIGN is an id (`tbb-2`) or a name (its newest campaign); without
-// any CAMPAIGN or --hunt, every campaign name of the store, oldest first.
+// `omnilink results [CAMPAIGN ...] [--hunt CAMPAIGN ...] [--sweep SWEEP ...] [-o FILE]`: the
+// results document (report/results_doc) for a store's campaigns, as Markdown: docs/results.md is
+// this command's output (scripts/results). A CAMPAIGN or SWEEP is an id (`tbb-2`) or a name (its
+// newest); without any CAMPAIGN, --hunt or --sweep, every campaign name of the store, oldest first.
 // Exit code: 0, or 3 for an unknown campaign, a missing store or an unwritable output file.
 #pragma once
 
@@ -20,7 +20,7 @@ class ResultsCommand : public Command {
 
  private:
   StoreOption store_;
-  std::vector<std::string> campaigns_, hunts_;
+  std::vector<std::string> campaigns_, hunts_, sweeps_;
   std::string output_, store_label_;
 };
 

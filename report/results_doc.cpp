@@ -15,6 +15,7 @@
 #include "report/campaign_report.hpp"
 #include "report/escape.hpp"
 #include "store/outcome.hpp"
+#include "sweep/exploration.hpp"
 #include "trace/reader.hpp"
 #include "validation/result_file.hpp"
 
@@ -84,6 +85,14 @@ std::string rr_text(const std::vector<store::RunRecord>& runs, std::uint64_t tim
     else modes.insert(run.rr_mode + " (" + (run.rr_soft_counters ? "rr -W, " : "") + "timeslice " +
                       std::to_string(timeslice_ticks) + " ticks)");
   }
+  return modes.empty() ? "-" : join({modes.begin(), modes.end()}, ", ");
+}
+
+// How a sweep's runs were recorded, e.g. "chaos (rr -W)"; each configuration names its timeslice.
+std::string rr_modes(const std::vector<store::RunRecord>& runs) {
+  std::set<std::string> modes;
+  for (const auto& run : runs)
+    if (!run.rr_mode.empty()) modes.insert(run.rr_mode + (run.rr_mode != "off" && run.rr_soft_counters ? " (rr -W)" : ""));
   return modes.empty() ? "-" : join({modes.begin(), modes.end()}, ", ");
 }
 
@@ -167,6 +176,51 @@ void write_failure(std::ostream& s, const store::RunRecord& run) {
   s << "  " << markdown_text(replay_hint(run)) << "\n\n";
 }
 
+struct Counts {
+  std::size_t pass = 0, fail = 0;
+  std::string other = "-";  // "2 unknown, 1 crash"
+};
+
+Counts count_outcomes(const std::vector<store::RunRecord>& runs) {
+  std::map<store::Outcome, std::size_t> counts;
+  for (const auto& run : runs) ++counts[store::outcome(run)];
+  std::vector<std::string> other;
+  for (const store::Outcome o : store::kOutcomes)
+    if (o != store::Outcome::pass && o != store::Outcome::fail && counts[o] > 0)
+      other.push_back(std::to_string(counts[o]) + " " + store::to_string(o));
+  return {counts[store::Outcome::pass], counts[store::Outcome::fail], other.empty() ? "-" : join(other, ", ")};
+}
+
+// A target's description and spec, then its failures, or what finding none was worth.
+void write_findings(std::ostream& s, const store::CampaignRecord& campaign, const std::string& target,
+                    const std::vector<store::RunRecord>& runs, std::size_t failures_shown) {
+  const json config = target_config(campaign, target);
+  if (config.is_object() && !config.value("description", "").empty())
+    s << markdown_text(config["description"].get<std::string>()) << "\n\n";
+  if (config.is_object())
+    s << "Spec: " << markdown_code(fs::path(config.value("spec", "")).filename().string())
+      << (config.value("mc", json()).is_string() ? " with " + markdown_code(fs::path(config["mc"].get<std::string>()).filename().string()) : "")
+      << ".\n\n";
+  std::vector<const store::RunRecord*> failed;
+  for (const auto& run : runs)
+    if (store::outcome(run) == store::Outcome::fail) failed.push_back(&run);
+  if (failed.empty()) {
+    // The search budget, plainly: what "nothing found" was worth.
+    std::size_t passed = 0;
+    std::uint64_t operations = 0;
+    for (const auto& run : runs)
+      if (store::outcome(run) == store::Outcome::pass) ++passed, operations += std::uint64_t{run.threads} * run.ops;
+    s << "No violation found: " << passed << " of " << runs.size() << " runs passed validation, " << operations
+      << " operations in all" << (passed < runs.size() ? "; the others have no verdict (see the table)" : "") << ".\n\n";
+    return;
+  }
+  s << failed.size() << " of " << runs.size() << " runs failed validation"
+    << (failed.size() > failures_shown ? "; the first " + std::to_string(failures_shown) + ":" : ":") << "\n\n";
+  for (std::size_t i = 0; i < failed.size() && i < failures_shown; ++i) write_failure(s, *failed[i]);
+  if (failed.size() > failures_shown)
+    s << "All of them: " << markdown_code("omnilink ls " + campaign.id + " --verdict fail") << ".\n\n";
+}
+
 void write_results(std::ostream& s, const ResultsInput& input) {
   s << "## Verdicts\n\n"
     << "| campaign | target | configuration | rr | runs | pass | fail | other | validation time |\n"
@@ -175,12 +229,7 @@ void write_results(std::ostream& s, const ResultsInput& input) {
     for (const auto& target : targets_of(c.runs)) {
       const auto runs = runs_of(c.runs, target);
       const json config = target_config(c.campaign, target);
-      std::map<store::Outcome, std::size_t> counts;
-      for (const auto& run : runs) ++counts[store::outcome(run)];
-      std::vector<std::string> other;
-      for (const store::Outcome o : store::kOutcomes)
-        if (o != store::Outcome::pass && o != store::Outcome::fail && counts[o] > 0)
-          other.push_back(std::to_string(counts[o]) + " " + store::to_string(o));
+      const Counts counts = count_outcomes(runs);
       std::string configuration = "-";
       if (config.is_object()) {
         configuration = "threads " + list_text(config.value("threads", json::array())) + "; ops " +
@@ -190,41 +239,71 @@ void write_results(std::ostream& s, const ResultsInput& input) {
         if (!args.empty()) configuration += "; args " + join(args, " ");
       }
       s << "| " << markdown_text(c.campaign.id) << " | " << markdown_text(target) << " | " << markdown_text(configuration)
-        << " | " << markdown_text(rr_text(runs, rr_timeslice(c.campaign))) << " | " << runs.size() << " | " << counts[store::Outcome::pass] << " | " << counts[store::Outcome::fail]
-        << " | " << (other.empty() ? "-" : markdown_text(join(other, ", "))) << " | " << validation_time(runs) << " |\n";
+        << " | " << markdown_text(rr_text(runs, rr_timeslice(c.campaign))) << " | " << runs.size() << " | " << counts.pass << " | " << counts.fail
+        << " | " << markdown_text(counts.other) << " | " << validation_time(runs) << " |\n";
     }
   }
   s << "\n## Targets and failures\n\n";
-  for (const auto& c : input.results) {
+  for (const auto& c : input.results)
+    for (const auto& target : targets_of(c.runs)) {
+      s << "### " << markdown_text(target) << " (" << markdown_text(c.campaign.id) << ")\n\n";
+      write_findings(s, c.campaign, target, runs_of(c.runs, target), input.failures_shown);
+    }
+}
+
+std::uint64_t operations_of(const std::vector<store::RunRecord>& runs) {
+  std::uint64_t n = 0;
+  for (const auto& run : runs) n += std::uint64_t{run.threads} * run.ops;
+  return n;
+}
+
+// A sweep run's configuration: its id without the ".r<NNNNN>" (docs/sweep.md).
+std::string configuration_of(const store::RunRecord& run) { return run.id.substr(0, run.id.rfind(".r")); }
+
+void write_sweeps(std::ostream& s, const ResultsInput& input) {
+  s << "## Sweeps\n\n"
+    << "A sweep draws runs from every configuration of its file (target x threads x operations x perturbation x rr "
+       "timeslice) until its time budget ends, giving more runs to configurations that keep finding failures or new "
+       "interleavings (docs/sweep.md). *Operations* counts what the harnesses performed; *distinct windows* counts the "
+       "distinct interleavings of " << sweep::kWindowEvents << " consecutive operation starts and ends seen in the "
+       "target's traces (docs/sweep.md, \"Exploration\"): how much different behaviour the budget bought.\n\n";
+  for (const auto& [c, spent] : input.sweeps) {
+    std::set<std::string> configurations;
+    for (const auto& run : c.runs) configurations.insert(configuration_of(run));
+    s << "### " << markdown_text(c.campaign.name) << " (" << markdown_text(c.campaign.id) << ")\n\n"
+      << markdown_code(fs::path(c.campaign.file).filename().string()) << ": ";
+    if (spent) s << std::fixed << std::setprecision(2) << static_cast<double>(spent->count()) / 3.6e6 << " h of runs, ";
+    else s << "time spent not recorded (a sweep merged from shards), ";
+    s << configurations.size() << " configurations, " << c.runs.size() << " runs, " << operations_of(c.runs)
+      << " operations; rr " << markdown_text(rr_modes(c.runs)) << ".\n\n"
+      << "| target | configurations | runs | operations | pass | fail | other | distinct windows |\n"
+      << "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n";
     for (const auto& target : targets_of(c.runs)) {
       const auto runs = runs_of(c.runs, target);
-      const json config = target_config(c.campaign, target);
-      s << "### " << markdown_text(target) << " (" << markdown_text(c.campaign.id) << ")\n\n";
-      if (config.is_object() && !config.value("description", "").empty())
-        s << markdown_text(config["description"].get<std::string>()) << "\n\n";
-      if (config.is_object())
-        s << "Spec: " << markdown_code(fs::path(config.value("spec", "")).filename().string())
-          << (config.value("mc", json()).is_string() ? " with " + markdown_code(fs::path(config["mc"].get<std::string>()).filename().string()) : "")
-          << ".\n\n";
-      std::vector<const store::RunRecord*> failed;
-      for (const auto& run : runs)
-        if (store::outcome(run) == store::Outcome::fail) failed.push_back(&run);
-      if (failed.empty()) {
-        // The search budget, plainly: what "nothing found" was worth.
-        std::size_t passed = 0;
-        std::uint64_t operations = 0;
-        for (const auto& run : runs)
-          if (store::outcome(run) == store::Outcome::pass) ++passed, operations += std::uint64_t{run.threads} * run.ops;
-        s << "No violation found: " << passed << " of " << runs.size() << " runs passed validation, " << operations
-          << " operations in all" << (passed < runs.size() ? "; the others have no verdict (see the table)" : "")
-          << ".\n\n";
-        continue;
+      std::set<std::string> drawn;
+      sweep::ExplorationTally windows;
+      std::size_t unread = 0;
+      for (const auto& run : runs) {
+        drawn.insert(configuration_of(run));
+        if (const auto seen = sweep::explore_run(run.dir)) windows.add(*seen);
+        else ++unread;
       }
-      s << failed.size() << " of " << runs.size() << " runs failed validation"
-        << (failed.size() > input.failures_shown ? "; the first " + std::to_string(input.failures_shown) + ":" : ":") << "\n\n";
-      for (std::size_t i = 0; i < failed.size() && i < input.failures_shown; ++i) write_failure(s, *failed[i]);
-      if (failed.size() > input.failures_shown)
-        s << "All of them: " << markdown_code("omnilink ls " + c.campaign.id + " --verdict fail") << ".\n\n";
+      const Counts counts = count_outcomes(runs);
+      s << "| " << markdown_text(target) << " | " << drawn.size() << " | " << runs.size() << " | " << operations_of(runs)
+        << " | " << counts.pass << " | " << counts.fail << " | " << markdown_text(counts.other) << " | " << windows.windows()
+        << (unread > 0 ? " (" + std::to_string(unread) + " runs without a trace)" : "") << " |\n";
+    }
+    s << "\n";
+    for (const auto& target : targets_of(c.runs)) {
+      s << "#### " << markdown_text(target) << "\n\n";
+      const json config = target_config(c.campaign, target);
+      const auto args = harness_args(config);
+      if (config.is_object())
+        s << "Harness " << markdown_code(fs::path(config.value("harness", "")).filename().string())
+          << (args.empty() ? "" : " " + markdown_code(join(args, " "))) << "; threads "
+          << markdown_text(list_text(config.value("threads", json::array()))) << "; ops "
+          << markdown_text(list_text(config.value("ops", json::array()))) << " (perturbations and rr timeslices: the sweep file).\n\n";
+      write_findings(s, c.campaign, target, runs_of(c.runs, target), input.failures_shown);
     }
   }
 }
@@ -288,8 +367,9 @@ std::string results_markdown(const ResultsInput& input) {
     << "What omnilink's campaigns found on the real systems in `examples/` (docs/results.md is regenerated from the "
        "store " << markdown_code(input.store) << " by `scripts/results`). A verdict is *pass* only when TLC finished and "
        "accepted the trace; a validation that did not finish is *unknown*.\n\n";
-  write_results(s, input);
+  if (!input.results.empty()) write_results(s, input);
   if (!input.hunts.empty()) write_hunts(s, input);
+  if (!input.sweeps.empty()) write_sweeps(s, input);
   return s.str();
 }
 

@@ -4,10 +4,15 @@
 //   - result campaigns: per target its configuration, verdict counts, validation time and, for
 //     every failure, the frontier, a generated explanation and the replay command;
 //   - hunt campaigns (one target each, run with jobs 1): how many runs and how much wall time the
-//     target's first failure took, per lane (rr chaos, native perturbation, neither).
+//     target's first failure took, per lane (rr chaos, native perturbation, neither);
+//   - sweeps: per target the configurations drawn, runs, operations, verdicts and distinct
+//     interleaving windows seen (read from each run's trace), then its failures as a result
+//     campaign's: what a long search explored, whether it found something or not.
 // Everything taken from a trace or a file is escaped: the document may be rendered as HTML.
 #pragma once
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,10 +25,16 @@ struct CampaignRuns {
   std::vector<store::RunRecord> runs;  // plan order
 };
 
+struct SweepRuns {
+  CampaignRuns sweep;
+  std::optional<std::chrono::milliseconds> spent;  // its clock's time in all its sessions; none if unrecorded (merged)
+};
+
 struct ResultsInput {
   std::string store;                  // shown in the header
   std::vector<CampaignRuns> results;  // result campaigns, in the order to show
   std::vector<CampaignRuns> hunts;    // hunt campaigns
+  std::vector<SweepRuns> sweeps;
   std::size_t failures_shown = 3;     // per target; the rest are counted
 };
 

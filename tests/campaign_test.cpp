@@ -143,6 +143,9 @@ TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails 
   const auto unknown = omnilink_cli({"results", "--store", (dir / "store").string(), "nope"});
   CHECK(unknown.exit_code == 3);
   CHECK(unknown.err.find("no campaign 'nope'") != std::string::npos);
+  const auto not_sweep = omnilink_cli({"results", "--store", (dir / "store").string(), "--sweep", "demo"});
+  CHECK(not_sweep.exit_code == 3);
+  CHECK(not_sweep.err.find("--sweep demo: demo-1 is a campaign, not a sweep") != std::string::npos);
 }
 
 TEST_CASE("the README's demo (scripts/run-demo) runs the demo campaign to its verdicts") {

@@ -1,6 +1,6 @@
 // The results document (report/results_doc): escaping of everything taken from traces and files,
 // the generated explanation of a failure from its frontier, the verdict table, and the hunt table's
-// runs and times to the first failure, from synthetic store records.
+// runs and times to the first failure, and a sweep's exploration, from synthetic store records.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -10,6 +10,8 @@
 #include "report/escape.hpp"
 #include "report/results_doc.hpp"
 #include "support/test_support.hpp"
+#include "support/trace_builder.hpp"
+#include "sweep/exploration.hpp"
 
 
 using namespace omnilink;
@@ -144,4 +146,52 @@ TEST_CASE("a target without failures states its search budget, and rr runs show 
   CHECK_THAT(doc, Contains("| old-1 | q | threads 2; ops 10; 3 runs each | chaos (timeslice 2500000 ticks) | 1 | 1 | 0 |"));
   CHECK_THAT(doc, Contains("No violation found: 2 of 3 runs passed validation, 40 operations in all; the others have no verdict"));
   CHECK_THAT(doc, Contains("No violation found: 1 of 1 runs passed validation, 20 operations in all.\n"));
+}
+
+TEST_CASE("a sweep's section counts configurations, runs, operations and the distinct windows of its traces") {
+  omnilink::testing::ScratchDir dir;
+  using omnilink::testing::TraceBuilder;
+  using F = TraceBuilder;
+  // Two interleavings of the same operations: thread 1's Dequeue inside thread 0's Enqueue, or after it.
+  auto trace = [](std::uint64_t dequeue_start) {
+    TraceBuilder b(2);
+    b.op(0, "Enqueue", 1, 10, F::fields("elem", 1)).op(0, "Enqueue", 11, 12, F::fields("elem", 2));
+    b.op(1, "Dequeue", dequeue_start, dequeue_start + 1, F::fields("elem", 1, "ok", true));
+    return b;
+  };
+  trace(5).write(dir / "inside");
+  trace(20).write(dir / "after");
+  trace(5).write(dir / "inside-again");
+  sweep::ExplorationTally expected;  // what the three traces hold together
+  for (const char* run_dir : {"inside", "after"}) expected.add(*sweep::explore_run(dir / run_dir));
+  REQUIRE(expected.windows() > sweep::explore_run(dir / "inside")->windows.size());  // the two differ
+
+  const json targets = json::array({{{"name", "q"}, {"harness", "/build/examples/q-harness"}, {"args", {"--param", "x=1"}},
+                                     {"spec", "/specs/Q.tla"}, {"threads", {2}}, {"ops", {10}}}});
+  report::CampaignRuns c{campaign("qs-1", targets), {}};
+  c.campaign.file = "/somewhere/qs.json";
+  json config = json::parse(c.campaign.config_json);
+  config["sweep"] = {{"budget", {{"for_s", 60}}}};
+  c.campaign.config_json = config.dump();
+  const std::vector<std::pair<const char*, const char*>> runs{
+      {"q.t2.o10.pnone.r00001", "inside"}, {"q.t2.o10.pnone.r00002", "after"}, {"q.t2.o10.pmixed.r00001", "inside-again"},
+      {"q.t2.o10.pmixed.r00002", "no-trace"}};
+  for (const auto& [id, run_dir] : runs) {
+    c.runs.push_back(run("qs-1", "q", "pass", dir / run_dir));
+    c.runs.back().id = id;
+    c.runs.back().rr_mode = "chaos";
+    c.runs.back().rr_soft_counters = true;
+  }
+  report::ResultsInput input;
+  input.sweeps.push_back({c, std::chrono::milliseconds(5'400'000)});
+  const std::string doc = report::results_markdown(input);
+  CHECK(doc.find("## Verdicts") == std::string::npos);  // no result campaign asked for
+  CHECK_THAT(doc, Contains("### qs (qs-1)"));
+  CHECK_THAT(doc, Contains("`qs.json`: 1.50 h of runs, 2 configurations, 4 runs, 80 operations; rr chaos (rr -W)."));
+  CHECK_THAT(doc, Contains("| q | 2 | 4 | 80 | 4 | 0 | - | " + std::to_string(expected.windows()) + " (1 runs without a trace) |"));
+  CHECK_THAT(doc, Contains("Harness `q-harness` `--param x=1`; threads 2; ops 10"));
+  CHECK_THAT(doc, Contains("No violation found: 4 of 4 runs passed validation, 80 operations in all."));
+
+  input.sweeps.front().spent.reset();  // merged from shards: no clock
+  CHECK_THAT(report::results_markdown(input), Contains("time spent not recorded"));
 }

@@ -79,6 +79,14 @@ TEST_CASE("night to night: a planted bug is new, then recurring, fixed when its 
   // JUnit: one test case per signature (failing while it is seen) and one for the sweep.
   CHECK_THAT(first.junit, Contains("tests=\"2\" failures=\"1\" errors=\"0\""));
   CHECK_THAT(first.junit, Contains("<failure type=\"new\""));
+  // The results document's section on the sweep: its runs, verdicts and failures, from the store.
+  const ProcessResult doc = testing::omnilink_cli({"results", "--store", (dir / "store").string(), "--sweep", "nightly"});
+  INFO(doc.out << doc.err);
+  CHECK(doc.exit_code == 0);
+  CHECK_THAT(doc.out, Contains("### nightly (nightly-1)"));
+  CHECK_THAT(doc.out, Contains("| stack | 1 | " + std::to_string(first.report.at("runs").get<int>()) + " | "));
+  CHECK_THAT(doc.out, Contains(std::to_string(first.report.at("outcomes").value("fail", 0)) + " of " +
+                               std::to_string(first.report.at("runs").get<int>()) + " runs failed validation"));
 
   const Night second = sweep(dir, until_two_failures);
   INFO(second.output);
