@@ -79,13 +79,15 @@ class Converter {
     // Comments are units of their own in the tree: an `@type:` or `@inputs:` one belongs to the
     // definition after it.
     std::optional<std::string> type, inputs;
+    const auto read_annotations = [&](TSNode comment) {
+      if (auto a = annotation(text_of(comment), "@type:")) type = a;
+      if (auto a = annotation(text_of(comment), "@inputs:")) inputs = a;
+    };
     const std::uint32_t count = ts_node_named_child_count(mod);
     for (std::uint32_t k = 0; k < count; ++k) {
       TSNode child = ts_node_named_child(mod, k);
-      const char* kind = ts_node_type(child);
-      if (std::strcmp(kind, "comment") == 0 || std::strcmp(kind, "block_comment") == 0) {
-        if (auto a = annotation(text_of(child), "@type:")) type = a;
-        if (auto a = annotation(text_of(child), "@inputs:")) inputs = a;
+      if (is_comment(child)) {
+        read_annotations(child);
         continue;
       }
       const std::size_t before = m.definitions.size();
@@ -96,8 +98,28 @@ class Converter {
       }
       type.reset();
       inputs.reset();
+      // The grammar puts a comment that follows a junction list (`/\ UNCHANGED x` and then
+      // `\* @type: ...;` before the next definition) inside that list: it still belongs to what
+      // comes next.
+      std::vector<TSNode> after;
+      trailing_comments(child, after);
+      for (TSNode comment : after) read_annotations(comment);
     }
     return m;
+  }
+
+  static bool is_comment(TSNode node) {
+    const char* kind = ts_node_type(node);
+    return std::strcmp(kind, "comment") == 0 || std::strcmp(kind, "block_comment") == 0;
+  }
+
+  // The comments a node's text ends with, nested at any depth, in the order they are written.
+  static void trailing_comments(TSNode node, std::vector<TSNode>& out) {
+    const std::uint32_t n = ts_node_named_child_count(node);
+    std::uint32_t last = n;  // the last named child that is not a comment
+    while (last > 0 && is_comment(ts_node_named_child(node, last - 1))) --last;
+    if (last > 0) trailing_comments(ts_node_named_child(node, last - 1), out);
+    for (std::uint32_t k = last; k < n; ++k) out.push_back(ts_node_named_child(node, k));
   }
 
   // What follows `tag` (`@type:`, `@inputs:`) in a comment, up to the `;` that ends it.

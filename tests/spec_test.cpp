@@ -184,6 +184,19 @@ TEST_CASE("gen-hpp declares an action's @inputs as its operation's omnilink_inpu
              Catch::Contains("M.tla:4:1: the @inputs annotation of P names 'val', which is not one of its parameters"));
 }
 
+TEST_CASE("an annotation after a junction list belongs to the definition that follows it", "[spec][gen-hpp]") {
+  // The grammar puts a comment that ends a bulleted list inside the list (the previous definition).
+  const auto l = read("---- MODULE M ----\nVARIABLE x\nA(v) ==\n  /\\ x' = v\n  /\\ v = 1\n\n\\* @type: (Str, Bool) => Bool;\n"
+                      "\\* @inputs: s;\nB(s, ok) ==\n  /\\ x' = s\n  /\\ ok\n\\* @type: (Int) => Bool;\nC(n) == x' = n\n"
+                      "Next == A(1) \\/ B(\"a\", TRUE) \\/ C(2)\n====");
+  const std::string hpp = tla::generate_hpp(l->interface);
+  CHECK_THAT(hpp, Catch::Contains("std::string s{};"));
+  CHECK_THAT(hpp, Catch::Contains("bool ok{};"));
+  CHECK_THAT(hpp, Catch::Contains("omnilink_inputs{\"s\"};"));
+  CHECK_THAT(hpp, Catch::Contains("std::int64_t n{};"));
+  CHECK_THAT(hpp, Catch::Contains("std::int64_t v{};"));  // A is not annotated: Int
+}
+
 TEST_CASE("gen-hpp on a spec whose Next uses exists, nested disjunctions, LET and a definition that only chooses", "[spec][gen-hpp]") {
   const auto l = read(module("\\* @type: (Int, Bool) => Bool;\nD(v, ok) == x' = v\nChoices == \\E v \\in 1..2 : \\/ B(v)\n"
                              "                                 \\/ \\E ok \\in BOOLEAN : D(v, ok)\n"
