@@ -1,0 +1,5 @@
+------------------------- MODULE MCSnapshotKVOptimistic -------------------------
+(* SnapshotKV.tla (and SerializableKV.tla) for RocksDB's OptimisticTransactionDB: no locks, *)
+(* conflicts found at commit.                                                                *)
+Locking == FALSE
+=============================================================================

@@ -1,0 +1,146 @@
+------------------------------- MODULE SnapshotKV -------------------------------
+(***************************************************************************)
+(* A transactional key-value store under snapshot isolation, as RocksDB's  *)
+(* transactions provide it (docs/storage.md says what is modelled, what is *)
+(* left out, and why).                                                      *)
+(*                                                                          *)
+(* A transaction reads the database as it was when it began (its snapshot),*)
+(* plus its own writes, and its writes become visible to others all at     *)
+(* once when it commits. A write to a key that another transaction         *)
+(* committed after this one's snapshot is a write-write conflict: the      *)
+(* first committer wins, and this one is refused with status "busy".       *)
+(* Where the conflict is found depends on the database:                    *)
+(*   Locking = TRUE   TransactionDB (pessimistic): a write locks its key   *)
+(*                    first (waiting while another transaction holds it;   *)
+(*                    "timed_out" when the wait ends first), then checks   *)
+(*                    the snapshot: "busy" refuses the write, the          *)
+(*                    transaction goes on; its commit cannot fail.         *)
+(*   Locking = FALSE  OptimisticTransactionDB: writes take no locks and     *)
+(*                    always succeed; the commit checks every key the      *)
+(*                    transaction wrote or read for update, and fails      *)
+(*                    "busy" (applying nothing; the transaction is then    *)
+(*                    rolled back) if one was committed by another after   *)
+(*                    the snapshot.                                        *)
+(* Error results are parameters of the actions: an operation that returned *)
+(* "busy" is a step the spec must allow in that state, never skipped.      *)
+(*                                                                          *)
+(* Nothing in the state grows with the run: instead of a log of commits    *)
+(* and a snapshot timestamp per transaction, each active transaction keeps *)
+(* its snapshot and the keys committed by others since it (stale); a      *)
+(* finished transaction leaves nothing behind. View (MCSnapshotKV.tla)    *)
+(* forgets the snapshot entries a transaction's own writes hide.           *)
+(*                                                                          *)
+(* Values and transaction ids must be unique in a trace (the harness makes *)
+(* them so): a read's value then names the write it saw.                   *)
+(***************************************************************************)
+EXTENDS Integers, Sequences, FiniteSets, TLC
+CONSTANT Locking  \* TRUE: TransactionDB (row locks); FALSE: OptimisticTransactionDB
+VARIABLES
+  db,    \* key |-> the committed value (a key not in DOMAIN db is not found)
+  txns   \* an active transaction's id |-> its state, a Txn record below
+
+\* A transaction's own writes map a key to <<value>>, or to <<>> for a delete.
+NewTxn == [snap |-> db,       \* the database when it began
+           writes |-> <<>>,   \* key |-> <<value>> or <<>> (deleted)
+           stale |-> {},      \* keys committed by others since it began
+           locks |-> {},      \* keys it holds locks on (Locking only)
+           checked |-> {}]    \* keys its commit checks (not Locking): written or read for update
+
+Active(txn) == txn \in DOMAIN txns
+LockedByOther(txn, key) == \E t \in DOMAIN txns : t # txn /\ key \in txns[t].locks
+
+\* What txn reads for key: <<value>>, or <<>> when not found.
+Visible(txn, key) ==
+  LET t == txns[txn] IN
+  IF key \in DOMAIN t.writes THEN t.writes[key]
+  ELSE IF key \in DOMAIN t.snap THEN <<t.snap[key]>> ELSE <<>>
+
+\* A read's result: "ok" with the value, or "not_found" (its value is not looked at).
+ReadAs(txn, key, value, status) ==
+  LET seen == Visible(txn, key) IN
+  IF seen = <<>> THEN status = "not_found" ELSE status = "ok" /\ value = seen[1]
+
+\* @type: (Int) => Bool;
+Begin(txn) ==
+  /\ ~Active(txn)
+  /\ txns' = (txn :> NewTxn) @@ txns
+  /\ UNCHANGED db
+
+\* @type: (Int, Int, Int, Str) => Bool;
+Get(txn, key, value, status) ==
+  /\ Active(txn)
+  /\ ReadAs(txn, key, value, status)
+  /\ UNCHANGED <<db, txns>>
+
+\* Locks key (Locking) or marks it for the commit's check; `written` is the write to record, if
+\* any: <<<<value>>>>, <<<<>>>> (a delete) or <<>> (GetForUpdate records none).
+Claim(txn, key, status, written) ==
+  LET t == txns[txn]
+      Record == [t EXCEPT !.writes = IF written = <<>> THEN @ ELSE (key :> written[1]) @@ @,
+                          !.locks = IF Locking THEN @ \cup {key} ELSE @,
+                          !.checked = IF Locking THEN @ ELSE @ \cup {key}]
+  IN
+  /\ Active(txn)
+  /\ IF ~Locking THEN status = "ok"
+     ELSE IF key \in t.locks THEN status = "ok"  \* locked and checked before
+     ELSE IF LockedByOther(txn, key) THEN status = "timed_out"
+     ELSE IF key \in t.stale THEN status = "busy"
+     ELSE status = "ok"
+  /\ txns' = IF status = "ok" THEN [txns EXCEPT ![txn] = Record] ELSE txns
+  /\ UNCHANGED db
+
+\* @type: (Int, Int, Int, Str) => Bool;
+Put(txn, key, value, status) == Claim(txn, key, status, <<<<value>>>>)
+
+\* @type: (Int, Int, Str) => Bool;
+Delete(txn, key, status) == Claim(txn, key, status, <<<<>>>>)
+
+\* Reads key and claims it as a write would: under Locking no other transaction can commit it
+\* before this one ends. A refused claim reads nothing (its value is not looked at).
+\* @type: (Int, Int, Int, Str) => Bool;
+GetForUpdate(txn, key, value, status) ==
+  /\ Active(txn)
+  /\ \/ /\ status \in {"ok", "not_found"}
+        /\ ReadAs(txn, key, value, status)
+        /\ Claim(txn, key, "ok", <<>>)
+     \/ /\ status \in {"busy", "timed_out"}
+        /\ Claim(txn, key, status, <<>>)
+
+\* The database after txn's writes.
+Applied(t) ==
+  LET deleted == {k \in DOMAIN t.writes : t.writes[k] = <<>>}
+      kept == (DOMAIN db \cup DOMAIN t.writes) \ deleted
+  IN [k \in kept |-> IF k \in DOMAIN t.writes THEN t.writes[k][1] ELSE db[k]]
+
+Conflicted(txn) == ~Locking /\ txns[txn].checked \cap txns[txn].stale # {}
+
+\* Commit: "ok" applies the writes, makes them stale for every other active transaction and ends
+\* the transaction; "busy" (not Locking: a checked key was committed by another since the
+\* snapshot) changes nothing: the transaction stays, to be rolled back.
+\* @type: (Int, Str) => Bool;
+Commit(txn, status) ==
+  /\ Active(txn)
+  /\ status = IF Conflicted(txn) THEN "busy" ELSE "ok"
+  /\ IF status = "ok"
+       THEN LET written == DOMAIN txns[txn].writes IN
+            /\ db' = Applied(txns[txn])
+            /\ txns' = [t \in DOMAIN txns \ {txn} |-> [txns[t] EXCEPT !.stale = @ \cup written]]
+       ELSE UNCHANGED <<db, txns>>
+
+\* @type: (Int) => Bool;
+Rollback(txn) ==
+  /\ Active(txn)
+  /\ txns' = [t \in DOMAIN txns \ {txn} |-> txns[t]]
+  /\ UNCHANGED db
+
+Init == db = <<>> /\ txns = <<>>
+Next ==
+  \E txn, key, value \in Int, status \in STRING :
+    \/ Begin(txn)
+    \/ Get(txn, key, value, status)
+    \/ GetForUpdate(txn, key, value, status)
+    \/ Put(txn, key, value, status)
+    \/ Delete(txn, key, status)
+    \/ Commit(txn, status)
+    \/ Rollback(txn)
+=============================================================================
