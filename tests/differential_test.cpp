@@ -82,3 +82,9 @@ TEST_CASE("Map (with MCMap): native and TLC agree", "[differential]") { compare(
 TEST_CASE("PerProducerQueue: native and TLC agree", "[differential]") {
   compare("PerProducerQueue.tla", {}, per_producer_queue, 16, 40);
 }
+TEST_CASE("SnapshotKV (with MCSnapshotKV): native and TLC agree", "[differential]") {
+  compare("SnapshotKV.tla", "MCSnapshotKV.tla", snapshot_kv, 17, 40);
+}
+TEST_CASE("SerializableKV (with MCSnapshotKV): native and TLC agree", "[differential]") {
+  compare("SerializableKV.tla", "MCSnapshotKV.tla", snapshot_kv, 18, 40);
+}

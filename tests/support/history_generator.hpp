@@ -21,7 +21,7 @@
 
 namespace omnilink::testing {
 
-using FieldValue = std::variant<std::int64_t, bool, std::vector<std::int64_t>>;
+using FieldValue = std::variant<std::int64_t, bool, std::string, std::vector<std::int64_t>>;
 struct Field {
   std::string name;
   FieldValue value;
@@ -75,7 +75,8 @@ inline void generate(const Model& model, const Shape& shape, std::mt19937_64& rn
     ops.push_back({t, 10 * (k + 1), model(rng, t)});
   }
   if (shape.mutate) {
-    // A result (a non-input field) changed: another integer, or a flipped boolean.
+    // A result (a non-input field) changed: another integer, a flipped boolean, or a status
+    // turned into another ("ok" into "busy", any other into "ok").
     std::vector<Field*> results;
     for (auto& p : ops)
       for (auto& f : p.op.fields)
@@ -83,6 +84,7 @@ inline void generate(const Model& model, const Shape& shape, std::mt19937_64& rn
     if (!results.empty()) {
       Field& f = *results[static_cast<std::size_t>(pick(rng, 0, static_cast<std::int64_t>(results.size()) - 1))];
       if (auto* b = std::get_if<bool>(&f.value)) *b = !*b;
+      else if (auto* s = std::get_if<std::string>(&f.value)) *s = *s == "ok" ? "busy" : "ok";
       else std::get<std::int64_t>(f.value) += pick(rng, 1, 2);
     }
   }
@@ -247,6 +249,84 @@ inline Model per_producer_queue() {
         return {"DequeueBulk", {{"elems", taken}, {"token", token, true}}};
       }
     }
+  };
+}
+
+// RocksDB transactions as SnapshotKV.tla describes a TransactionDB (MCSnapshotKV): at most one
+// transaction per thread, reads of its snapshot and own writes, writes that lock their key ("ok"),
+// find it locked by another transaction ("timed_out") or committed since the snapshot ("busy"),
+// commits that always succeed. Three keys, so conflicts are common; plain reads take no lock, so
+// write skew happens (and SerializableKV.tla refuses it).
+inline Model snapshot_kv() {
+  using Values = std::map<std::int64_t, std::int64_t>;  // key |-> value; absent: not found
+  struct Txn {
+    std::int64_t id = 0;
+    Values snap;
+    std::map<std::int64_t, std::optional<std::int64_t>> writes;  // nullopt: deleted
+    std::set<std::int64_t> stale, locks;
+  };
+  struct State {
+    Values db;
+    std::map<std::uint32_t, Txn> active;  // by thread
+    std::int64_t next_txn = 1, next_value = 100;
+  };
+  auto s = std::make_shared<State>();
+  return [=](std::mt19937_64& rng, std::uint32_t thread) -> GeneratedOp {
+    auto it = s->active.find(thread);
+    if (it == s->active.end()) {
+      Txn t;
+      t.id = s->next_txn++;
+      t.snap = s->db;
+      s->active[thread] = t;
+      return {"Begin", {{"txn", t.id, true}}};
+    }
+    Txn& t = it->second;
+    const std::int64_t key = pick(rng, 1, 3);
+    const auto visible = [&]() -> std::optional<std::int64_t> {
+      if (auto w = t.writes.find(key); w != t.writes.end()) return w->second;
+      if (auto v = t.snap.find(key); v != t.snap.end()) return v->second;
+      return std::nullopt;
+    };
+    // Locks key, or says why it cannot: "timed_out", "busy".
+    const auto claim = [&]() -> std::string {
+      if (t.locks.count(key)) return "ok";
+      for (const auto& [other, u] : s->active)
+        if (other != thread && u.locks.count(key)) return "timed_out";
+      if (t.stale.count(key)) return "busy";
+      t.locks.insert(key);
+      return "ok";
+    };
+    const auto read_fields = [&](const std::string& name, const std::string& status) -> GeneratedOp {
+      const auto v = visible();
+      const std::string shown = status != "ok" ? status : v ? "ok" : "not_found";
+      return {name, {{"txn", t.id, true}, {"key", key, true}, {"value", shown == "ok" ? *v : std::int64_t{0}}, {"status", shown}}};
+    };
+    const std::int64_t kind = pick(rng, 0, 9);
+    if (kind <= 2) return read_fields("Get", "ok");
+    if (kind == 3) return read_fields("GetForUpdate", claim());
+    if (kind <= 6) {
+      const std::string status = claim();
+      if (kind == 6) {
+        if (status == "ok") t.writes[key] = std::nullopt;
+        return {"Delete", {{"txn", t.id, true}, {"key", key, true}, {"status", status}}};
+      }
+      const std::int64_t value = s->next_value++;
+      if (status == "ok") t.writes[key] = value;
+      return {"Put", {{"txn", t.id, true}, {"key", key, true}, {"value", value, true}, {"status", status}}};
+    }
+    const std::int64_t id = t.id;
+    if (kind <= 8) {
+      for (const auto& [k, w] : t.writes) {
+        if (w) s->db[k] = *w;
+        else s->db.erase(k);
+        for (auto& [other, u] : s->active)
+          if (other != thread) u.stale.insert(k);
+      }
+      s->active.erase(it);
+      return {"Commit", {{"txn", id, true}, {"status", std::string("ok")}}};
+    }
+    s->active.erase(it);
+    return {"Rollback", {{"txn", id, true}}};
   };
 }
 
