@@ -55,10 +55,10 @@ Visible(txn, key) ==
   IF key \in DOMAIN t.writes THEN t.writes[key]
   ELSE IF key \in DOMAIN t.snap THEN <<t.snap[key]>> ELSE <<>>
 
-\* A read's result: "ok" with the value, or "not_found" (its value is not looked at).
-ReadAs(txn, key, value, status) ==
-  LET seen == Visible(txn, key) IN
-  IF seen = <<>> THEN status = "not_found" ELSE status = "ok" /\ value = seen[1]
+\* A read's result: "ok" with the value, or "not_found" (its value is not looked at). Named for
+\* what a refusal means: a read that saw a commit made after its snapshot (a non-repeatable read,
+\* read committed) or a value nobody wrote.
+ReadsItsSnapshot(txn, key, value, status) == Visible(txn, key) = IF status = "ok" THEN <<value>> ELSE <<>>
 
 \* @type: (Int) => Bool;
 Begin(txn) ==
@@ -69,8 +69,19 @@ Begin(txn) ==
 \* @type: (Int, Int, Int, Str) => Bool;
 Get(txn, key, value, status) ==
   /\ Active(txn)
-  /\ ReadAs(txn, key, value, status)
+  /\ status \in {"ok", "not_found"}
+  /\ ReadsItsSnapshot(txn, key, value, status)
   /\ UNCHANGED <<db, txns>>
+
+\* Under Locking, what a write (or a read for update) of key may return, each rule named for what
+\* its refusal means. A key txn has locked was checked then: its writes go on.
+HeldBy(txn, key) == key \in txns[txn].locks
+\* "timed_out" exactly when another transaction holds the lock ...
+WaitsOnlyForAHeldLock(txn, key, status) == (status = "timed_out") = (~HeldBy(txn, key) /\ LockedByOther(txn, key))
+\* ... else "busy" exactly when the key was committed by another since the snapshot: a write that
+\* succeeds then would overwrite a value the transaction never saw (a lost update).
+FirstCommitterWins(txn, key, status) ==
+  status # "timed_out" => (status = "busy") = (~HeldBy(txn, key) /\ key \in txns[txn].stale)
 
 \* Locks key (Locking) or marks it for the commit's check; `written` is the write to record, if
 \* any: <<<<value>>>>, <<<<>>>> (a delete) or <<>> (GetForUpdate records none).
@@ -81,11 +92,9 @@ Claim(txn, key, status, written) ==
                           !.checked = IF Locking THEN @ ELSE @ \cup {key}]
   IN
   /\ Active(txn)
-  /\ IF ~Locking THEN status = "ok"
-     ELSE IF key \in t.locks THEN status = "ok"  \* locked and checked before
-     ELSE IF LockedByOther(txn, key) THEN status = "timed_out"
-     ELSE IF key \in t.stale THEN status = "busy"
-     ELSE status = "ok"
+  /\ status \in IF Locking THEN {"ok", "busy", "timed_out"} ELSE {"ok"}
+  /\ Locking => WaitsOnlyForAHeldLock(txn, key, status)
+  /\ Locking => FirstCommitterWins(txn, key, status)
   /\ txns' = IF status = "ok" THEN [txns EXCEPT ![txn] = Record] ELSE txns
   /\ UNCHANGED db
 
@@ -101,7 +110,7 @@ Delete(txn, key, status) == Claim(txn, key, status, <<<<>>>>)
 GetForUpdate(txn, key, value, status) ==
   /\ Active(txn)
   /\ \/ /\ status \in {"ok", "not_found"}
-        /\ ReadAs(txn, key, value, status)
+        /\ ReadsItsSnapshot(txn, key, value, status)
         /\ Claim(txn, key, "ok", <<>>)
      \/ /\ status \in {"busy", "timed_out"}
         /\ Claim(txn, key, status, <<>>)

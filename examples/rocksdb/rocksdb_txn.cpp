@@ -1,0 +1,361 @@
+// Workload: RocksDB transactions (Debian's librocksdb-dev, unmodified), validated against
+// tla/specs/SnapshotKV.tla (snapshot isolation) or SerializableKV.tla (docs/storage.md).
+//
+// Each thread runs one transaction at a time over a few keys, so that transactions conflict
+// often: Begin, then Get, GetForUpdate, Put and Delete, then Commit or Rollback. Every call is
+// logged with its transaction, key, value and status ("ok", "not_found", "busy", "timed_out"; any
+// other status by its name, which no spec allows). A transaction whose write was refused, or
+// whose commit failed, rolls back next, as applications do. The database lives in a scratch
+// directory removed at the end of the run.
+//
+// --param db=pessimistic | optimistic   TransactionDB (row locks taken by writes) or
+//                                       OptimisticTransactionDB (conflicts found at commit)
+// --param snapshot=1 | 0                1: each transaction has a snapshot (set_snapshot) and reads
+//                                       it (ReadOptions::snapshot): snapshot isolation. 0: the
+//                                       misconfiguration users make: no snapshot, so reads see the
+//                                       latest commit (read committed) and writes are not checked
+//                                       against one (lost updates)
+// --param reads=get | for_update        how a transaction reads: Get (no lock: write skew happens)
+//                                       or GetForUpdate (locks what it reads: serializable)
+// --param keys=N                        keys 1..N (default 4)
+// --param txn_ops=N                     at most N reads and writes per transaction (default 4)
+// --param lock_timeout_ms=N             how long a write waits for a lock (default 20; RocksDB's
+//                                       is 1000, which makes deadlocked pairs slow)
+//
+// Transaction ids and values are unique in the run (thread * 1'000'000 + operation index + 1):
+// the spec identifies a transaction by its id, and a read's value names the write it saw.
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <variant>
+#include <vector>
+
+#include <rocksdb/options.h>
+#include <rocksdb/utilities/optimistic_transaction_db.h>
+#include <rocksdb/utilities/transaction.h>
+#include <rocksdb/utilities/transaction_db.h>
+
+#include <omnilink/harness.hpp>
+
+#include "common/queue_ops.hpp"  // unique_elem
+
+namespace {
+
+// The operations of SnapshotKV.tla.
+struct Begin {
+  static constexpr std::string_view omnilink_name = "Begin";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
+  std::int64_t txn = 0;
+  template <class V>
+  void omnilink_fields(V&& field) const { field("txn", txn); }
+};
+
+// Get and GetForUpdate: value is 0 unless status is "ok".
+template <const char* Name>
+struct Read {
+  static constexpr std::string_view omnilink_name = Name;
+  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "key"};
+  std::int64_t txn = 0, key = 0, value = 0;
+  std::string status;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("txn", txn);
+    field("key", key);
+    field("value", value);
+    field("status", status);
+  }
+};
+constexpr char kGet[] = "Get";
+constexpr char kGetForUpdate[] = "GetForUpdate";
+using Get = Read<kGet>;
+using GetForUpdate = Read<kGetForUpdate>;
+
+struct Put {
+  static constexpr std::string_view omnilink_name = "Put";
+  static constexpr std::array<std::string_view, 3> omnilink_inputs{"txn", "key", "value"};
+  std::int64_t txn = 0, key = 0, value = 0;
+  std::string status;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("txn", txn);
+    field("key", key);
+    field("value", value);
+    field("status", status);
+  }
+};
+
+struct Delete {
+  static constexpr std::string_view omnilink_name = "Delete";
+  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "key"};
+  std::int64_t txn = 0, key = 0;
+  std::string status;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("txn", txn);
+    field("key", key);
+    field("status", status);
+  }
+};
+
+struct Commit {
+  static constexpr std::string_view omnilink_name = "Commit";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
+  std::int64_t txn = 0;
+  std::string status;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("txn", txn);
+    field("status", status);
+  }
+};
+
+struct Rollback {
+  static constexpr std::string_view omnilink_name = "Rollback";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
+  std::int64_t txn = 0;
+  template <class V>
+  void omnilink_fields(V&& field) const { field("txn", txn); }
+};
+
+// A status as the spec names it.
+std::string status_name(const rocksdb::Status& s) {
+  if (s.ok()) return "ok";
+  if (s.IsNotFound()) return "not_found";
+  if (s.IsBusy()) return "busy";
+  if (s.IsTimedOut()) return "timed_out";
+  return s.ToString();  // an error no spec allows: validation names it
+}
+
+/// The workload's shape, from --param (the header above).
+struct Workload {
+  bool optimistic = false;
+  bool snapshot = true;
+  bool read_for_update = false;
+  std::int64_t keys = 4;
+  std::int64_t txn_ops = 4;
+  std::int64_t lock_timeout_ms = 20;
+
+  static std::variant<Workload, std::string> from(const omnilink::Options& options) try {
+    Workload w;
+    const std::string db = options.param_text("db", "pessimistic");
+    if (db != "pessimistic" && db != "optimistic") return "--param db=" + db + ": must be pessimistic or optimistic";
+    w.optimistic = db == "optimistic";
+    const std::string reads = options.param_text("reads", "get");
+    if (reads != "get" && reads != "for_update") return "--param reads=" + reads + ": must be get or for_update";
+    w.read_for_update = reads == "for_update";
+    const std::int64_t snapshot = options.param_int("snapshot", 1);
+    if (snapshot != 0 && snapshot != 1) return "--param snapshot=" + std::to_string(snapshot) + ": must be 0 or 1";
+    w.snapshot = snapshot == 1;
+    w.keys = options.param_int("keys", w.keys);
+    if (w.keys < 1 || w.keys > 1000) return "--param keys=" + std::to_string(w.keys) + ": must be 1 to 1000";
+    w.txn_ops = options.param_int("txn_ops", w.txn_ops);
+    if (w.txn_ops < 1 || w.txn_ops > 1000) return "--param txn_ops=" + std::to_string(w.txn_ops) + ": must be 1 to 1000";
+    w.lock_timeout_ms = options.param_int("lock_timeout_ms", w.lock_timeout_ms);
+    if (w.lock_timeout_ms < 0 || w.lock_timeout_ms > 60'000)
+      return "--param lock_timeout_ms=" + std::to_string(w.lock_timeout_ms) + ": must be 0 to 60000";
+    return w;
+  } catch (const std::invalid_argument& e) {  // a parameter that is not an integer
+    return std::string(e.what());
+  }
+};
+
+/// A thread's transaction in progress.
+struct Slot {
+  std::unique_ptr<rocksdb::Transaction> txn;
+  std::int64_t id = 0;
+  std::int64_t ops = 0;        // reads and writes so far
+  bool must_roll_back = false;  // a write was refused, or the commit failed
+};
+
+/// The database in its scratch directory, and each thread's transaction.
+class System {
+ public:
+  System(const Workload& workload, std::uint32_t threads) : workload_(workload), slots_(threads) {}
+  ~System() {
+    for (auto& slot : slots_) slot.txn.reset();  // before the database
+    db_.reset();
+    optimistic_db_ = nullptr;
+    pessimistic_db_ = nullptr;
+    if (!dir_.empty()) {
+      std::error_code ec;
+      std::filesystem::remove_all(dir_, ec);
+    }
+  }
+
+  // Opens a new database in a fresh directory under $TMPDIR; the error, if it cannot.
+  std::optional<std::string> open() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "omnilink-rocksdb-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) return "cannot create a scratch directory under " + pattern;
+    dir_ = pattern;
+    rocksdb::Options options;
+    options.create_if_missing = true;
+    rocksdb::Status s;
+    if (workload_.optimistic) {
+      rocksdb::OptimisticTransactionDB* db = nullptr;
+      s = rocksdb::OptimisticTransactionDB::Open(options, dir_.string(), &db);
+      optimistic_db_ = db;
+      db_.reset(db);
+    } else {
+      rocksdb::TransactionDBOptions txn_options;
+      txn_options.transaction_lock_timeout = workload_.lock_timeout_ms;
+      rocksdb::TransactionDB* db = nullptr;
+      s = rocksdb::TransactionDB::Open(options, txn_options, dir_.string(), &db);
+      pessimistic_db_ = db;
+      db_.reset(db);
+    }
+    if (!s.ok()) return "cannot open RocksDB in " + dir_.string() + ": " + s.ToString();
+    return std::nullopt;
+  }
+
+  const Workload& workload() const { return workload_; }
+  Slot& slot(std::uint32_t thread) { return slots_[thread]; }
+
+  std::unique_ptr<rocksdb::Transaction> begin() {
+    if (workload_.optimistic) {
+      rocksdb::OptimisticTransactionOptions o;
+      o.set_snapshot = workload_.snapshot;
+      return std::unique_ptr<rocksdb::Transaction>(optimistic_db_->BeginTransaction(write_options_, o));
+    }
+    rocksdb::TransactionOptions o;
+    o.set_snapshot = workload_.snapshot;
+    return std::unique_ptr<rocksdb::Transaction>(pessimistic_db_->BeginTransaction(write_options_, o));
+  }
+
+  // Reads of txn: at its snapshot when it has one.
+  rocksdb::ReadOptions read_options(rocksdb::Transaction& txn) const {
+    rocksdb::ReadOptions o;
+    if (workload_.snapshot) o.snapshot = txn.GetSnapshot();
+    return o;
+  }
+
+ private:
+  Workload workload_;
+  std::vector<Slot> slots_;
+  std::filesystem::path dir_;
+  rocksdb::WriteOptions write_options_;
+  std::unique_ptr<rocksdb::DB> db_;  // the one below that is open
+  rocksdb::OptimisticTransactionDB* optimistic_db_ = nullptr;
+  rocksdb::TransactionDB* pessimistic_db_ = nullptr;
+};
+
+std::string key_text(std::int64_t key) { return "k" + std::to_string(key); }
+
+// Whether the thread's transaction may read or write now; if not, the operation is skipped.
+bool may_access(Slot& slot, const System& s, omnilink::Context& ctx) {
+  if (!slot.txn || slot.must_roll_back || slot.ops >= s.workload().txn_ops) {
+    ctx.unsupported();
+    return false;
+  }
+  ++slot.ops;
+  return true;
+}
+
+template <class Op, class Call>
+void read(System& s, omnilink::Context& ctx, Op& op, Call call) {
+  Slot& slot = s.slot(ctx.thread());
+  if (!may_access(slot, s, ctx)) return;
+  op.txn = slot.id;
+  op.key = ctx.uniform(1, s.workload().keys);
+  const std::string key = key_text(op.key);
+  std::string value;
+  const rocksdb::ReadOptions options = s.read_options(*slot.txn);
+  ctx.refine_start();
+  const rocksdb::Status status = call(*slot.txn, options, key, value);
+  ctx.refine_end();
+  op.status = status_name(status);
+  if (status.ok()) op.value = std::stoll(value);
+  if (!status.ok() && !status.IsNotFound()) slot.must_roll_back = true;
+}
+
+template <class Op, class Call>
+void write(System& s, omnilink::Context& ctx, Op& op, Call call) {
+  Slot& slot = s.slot(ctx.thread());
+  if (!may_access(slot, s, ctx)) return;
+  op.txn = slot.id;
+  op.key = ctx.uniform(1, s.workload().keys);
+  ctx.refine_start();
+  const rocksdb::Status status = call(*slot.txn, key_text(op.key));
+  ctx.refine_end();
+  op.status = status_name(status);
+  if (!status.ok()) slot.must_roll_back = true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  omnilink::Harness<System> harness(argc, argv);
+  const auto workload = Workload::from(harness.options());
+  if (const auto* error = std::get_if<std::string>(&workload)) {
+    std::cerr << argv[0] << ": " << *error << "\n";
+    return omnilink::kExitUsage;
+  }
+  const Workload& w = std::get<Workload>(workload);
+  using Ctx = omnilink::Context;
+
+  harness.op<Begin>([](System& s, Ctx& ctx, Begin& op) {
+    Slot& slot = s.slot(ctx.thread());
+    if (slot.txn) return ctx.unsupported();
+    op.txn = examples::unique_elem(ctx.thread(), ctx.index());
+    ctx.refine_start();
+    slot.txn = s.begin();
+    ctx.refine_end();
+    slot.id = op.txn;
+    slot.ops = 0;
+    slot.must_roll_back = false;
+  }, 2);
+  harness.op<Get>([](System& s, Ctx& ctx, Get& op) {
+    read(s, ctx, op, [](rocksdb::Transaction& txn, const rocksdb::ReadOptions& o, const std::string& key, std::string& value) {
+      return txn.Get(o, key, &value);
+    });
+  }, w.read_for_update ? 0 : 4);
+  harness.op<GetForUpdate>([](System& s, Ctx& ctx, GetForUpdate& op) {
+    read(s, ctx, op, [](rocksdb::Transaction& txn, const rocksdb::ReadOptions& o, const std::string& key, std::string& value) {
+      return txn.GetForUpdate(o, key, &value);
+    });
+  }, w.read_for_update ? 4 : 1);
+  harness.op<Put>([](System& s, Ctx& ctx, Put& op) {
+    op.value = examples::unique_elem(ctx.thread(), ctx.index());
+    write(s, ctx, op, [&](rocksdb::Transaction& txn, const std::string& key) { return txn.Put(key, std::to_string(op.value)); });
+  }, 3);
+  harness.op<Delete>([](System& s, Ctx& ctx, Delete& op) {
+    write(s, ctx, op, [](rocksdb::Transaction& txn, const std::string& key) { return txn.Delete(key); });
+  });
+  harness.op<Commit>([](System& s, Ctx& ctx, Commit& op) {
+    Slot& slot = s.slot(ctx.thread());
+    if (!slot.txn || slot.must_roll_back) return ctx.unsupported();
+    op.txn = slot.id;
+    ctx.refine_start();
+    const rocksdb::Status status = slot.txn->Commit();
+    ctx.refine_end();
+    op.status = status_name(status);
+    if (status.ok()) slot.txn.reset();
+    else slot.must_roll_back = true;
+  }, 2);
+  harness.op<Rollback>([](System& s, Ctx& ctx, Rollback& op) {
+    Slot& slot = s.slot(ctx.thread());
+    if (!slot.txn) return ctx.unsupported();
+    op.txn = slot.id;
+    ctx.refine_start();
+    const rocksdb::Status status = slot.txn->Rollback();
+    ctx.refine_end();
+    if (!status.ok()) {
+      std::cerr << "omnilink: Rollback of transaction " << op.txn << " failed: " << status.ToString() << "\n";
+      std::abort();  // the spec has no failing rollback; a crash is reported as one
+    }
+    slot.txn.reset();
+  });
+
+  System system(w, harness.options().threads);
+  if (const auto error = system.open()) {
+    std::cerr << argv[0] << ": " << *error << "\n";
+    return omnilink::kExitUsage;
+  }
+  return harness.run(system);
+}
