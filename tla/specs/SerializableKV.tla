@@ -47,10 +47,14 @@ Put(txn, key, value, status) == SI!Put(txn, key, value, status) /\ UNCHANGED rea
 \* @type: (Int, Int, Str) => Bool;
 Delete(txn, key, status) == SI!Delete(txn, key, status) /\ UNCHANGED reads
 
+\* A transaction that wrote nothing runs at its snapshot; one that wrote, at its commit, where what
+\* it read must still be the database's: none of it committed by another since its snapshot.
+RunsAtItsCommit(txn) == DOMAIN txns[txn].writes = {} \/ reads[txn] \cap txns[txn].stale = {}
+
 \* @type: (Int, Str) => Bool;
 Commit(txn, status) ==
   /\ SI!Commit(txn, status)
-  /\ status = "ok" /\ DOMAIN txns[txn].writes # {} => reads[txn] \cap txns[txn].stale = {}
+  /\ status = "ok" => RunsAtItsCommit(txn)
   /\ reads' = IF status = "ok" THEN [t \in DOMAIN reads \ {txn} |-> reads[t]] ELSE reads
 
 \* @type: (Int) => Bool;
