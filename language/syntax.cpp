@@ -114,12 +114,13 @@ class Converter {
   }
 
   // The comments a node's text ends with, nested at any depth, in the order they are written.
+  // Every child counts, tokens too: a comment before a closing `)` does not end the text.
   static void trailing_comments(TSNode node, std::vector<TSNode>& out) {
-    const std::uint32_t n = ts_node_named_child_count(node);
-    std::uint32_t last = n;  // the last named child that is not a comment
-    while (last > 0 && is_comment(ts_node_named_child(node, last - 1))) --last;
-    if (last > 0) trailing_comments(ts_node_named_child(node, last - 1), out);
-    for (std::uint32_t k = last; k < n; ++k) out.push_back(ts_node_named_child(node, k));
+    const std::uint32_t n = ts_node_child_count(node);
+    std::uint32_t last = n;  // the last child that is not a comment
+    while (last > 0 && is_comment(ts_node_child(node, last - 1))) --last;
+    if (last > 0) trailing_comments(ts_node_child(node, last - 1), out);
+    for (std::uint32_t k = last; k < n; ++k) out.push_back(ts_node_child(node, k));
   }
 
   // What follows `tag` (`@type:`, `@inputs:`) in a comment, up to the `;` that ends it.

@@ -46,7 +46,8 @@ int ResultsCommand::run() {
   for (const auto& h : hunts_) input.hunts.push_back(load(h));
   for (const auto& w : sweeps_) {
     report::CampaignRuns sweep = load(w);
-    if (json::parse(sweep.campaign.config_json, nullptr, false).value("sweep", json()).is_null())
+    const json config = json::parse(sweep.campaign.config_json, nullptr, false);
+    if (!config.is_object() || config.value("sweep", json()).is_null())
       throw CommandError(kExitUsage, "--sweep " + w + ": " + sweep.campaign.id + " is a campaign, not a sweep");
     const auto spent = sweep::recorded_sweep_time(store.directory(), sweep.campaign.id);
     input.sweeps.push_back({std::move(sweep), spent});

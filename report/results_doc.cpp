@@ -272,7 +272,11 @@ void write_sweeps(std::ostream& s, const ResultsInput& input) {
     for (const auto& run : c.runs) configurations.insert(configuration_of(run));
     s << "### " << markdown_text(c.campaign.name) << " (" << markdown_text(c.campaign.id) << ")\n\n"
       << markdown_code(fs::path(c.campaign.file).filename().string()) << ": ";
-    if (spent) s << std::fixed << std::setprecision(2) << static_cast<double>(spent->count()) / 3.6e6 << " h of runs, ";
+    if (spent) {
+      std::ostringstream hours;
+      hours << std::fixed << std::setprecision(2) << static_cast<double>(spent->count()) / 3.6e6;
+      s << hours.str() << " h of runs, ";
+    }
     else s << "time spent not recorded (a sweep merged from shards), ";
     s << configurations.size() << " configurations, " << c.runs.size() << " runs, " << operations_of(c.runs)
       << " operations; rr " << markdown_text(rr_modes(c.runs)) << ".\n\n"

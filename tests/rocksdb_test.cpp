@@ -46,7 +46,7 @@ TEST_CASE("the correct configurations pass, the no-snapshot one fails with a los
     INFO(target);
     CHECK(result.outcomes(target) == std::vector<std::string>(4, "pass"));
   }
-  CHECK(result.count("rocksdb-no-snapshot", "fail") >= 2);
+  CHECK(result.count("rocksdb-no-snapshot", "fail") >= 2);  // measured natively with these sleeps: 8 of 8
   CHECK(result.count("rocksdb-no-snapshot", "fail") + result.count("rocksdb-no-snapshot", "pass") == 4);
   CHECK(result.count("rocksdb-si-as-serializable", "pass") + result.count("rocksdb-si-as-serializable", "fail") == 2);
   // Every failure is signed by the rule it broke: a write that should have been refused (a lost
@@ -122,5 +122,5 @@ TEST_CASE("the RocksDB workload's parameters are checked, and a bad one is named
   CHECK_THAT(error("snapshot=2"), Contains("--param snapshot=2: must be 0 or 1"));
   CHECK_THAT(error("keys=0"), Contains("--param keys=0: must be 1 to 1000"));
   CHECK_THAT(error("txn_ops=x"), Contains("--param txn_ops=x: not an integer"));
-  CHECK_THAT(error("lock_timeout_ms=-1"), Contains("--param lock_timeout_ms=-1"));
+  CHECK_THAT(error("lock_timeout_ms=0"), Contains("--param lock_timeout_ms=0: must be 1 to 60000"));
 }

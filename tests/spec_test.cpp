@@ -195,6 +195,11 @@ TEST_CASE("an annotation after a junction list belongs to the definition that fo
   CHECK_THAT(hpp, Catch::Contains("omnilink_inputs{\"s\"};"));
   CHECK_THAT(hpp, Catch::Contains("std::int64_t n{};"));
   CHECK_THAT(hpp, Catch::Contains("std::int64_t v{};"));  // A is not annotated: Int
+
+  // A comment inside parentheses does not end its definition: it annotates nothing after it.
+  const auto inner = read("---- MODULE M ----\nVARIABLE x\nA(v) == x' = (v \\* @type: (Str) => Bool;\n)\n"
+                          "B(s) == x' = s\nNext == A(1) \\/ B(2)\n====");
+  CHECK_THAT(tla::generate_hpp(inner->interface), Catch::Contains("std::int64_t s{};"));
 }
 
 TEST_CASE("gen-hpp on a spec whose Next uses exists, nested disjunctions, LET and a definition that only chooses", "[spec][gen-hpp]") {

@@ -299,8 +299,9 @@ TEST_CASE("--checker both: the checkers agree on Figure 2's verdicts", "[validat
 
 TEST_CASE("bulk dequeues interleave step by step", "[validate][tlc][specs]") {
   // Producers 7 and 8 queue 1, 2 and 3, 4; two overlapping bulk dequeues take 1, 4 and 3, 2,
-  // each visiting both producers in its own order. No order of the whole calls explains it (the
-  // first to run would take both heads): only an interleaving of their steps does.
+  // each visiting both producers (the spec does not model the order a real call visits them in).
+  // No order of the whole calls explains it (the first to run would take both heads): only an
+  // interleaving of their steps does.
   testing::ScratchDir dir;
   TraceBuilder b(4);
   b.op(0, "EnqueueBulk", 1, 2, F::fields("producer", 7, "elems", std::vector<std::int64_t>{1, 2}));

@@ -5,7 +5,7 @@
 // Two binaries from this file: moodycamel-queue uses the library's default traits (blocks of 32
 // items); moodycamel-queue-small (OMNILINK_CQ_SMALL_TRAITS) the traits the OmniLink authors ran
 // (blocks of 4, an initial implicit-producer hash of 8), so that bulks cross block boundaries and
-// the producers' block indexes grow, wrap and get replaced within a short run.
+// blocks are emptied and reused, and the producers' block indexes wrap, within a short run.
 //
 // Producers, as the trace names them: thread t's implicit producer (token-less enqueues) is t; its
 // explicit producer (its own ProducerToken, created before the run and used for enqueues by t

@@ -25,8 +25,9 @@
 (*   token (token = TRUE) goes round the list from its current producer    *)
 (*   until a full round takes nothing, moving its current producer to each *)
 (*   producer it takes from, so it can come back to a producer after       *)
-(*   taking from others: any number of steps per producer. The order in    *)
-(*   which a call visits producers (the list's) is not modelled.           *)
+(*   taking from another, never right after taking from it: two steps in  *)
+(*   a row take from different producers. The order in which a call       *)
+(*   visits producers (the list's) is not modelled.                        *)
 (* Values must be unique in a trace: a bulk dequeue is identified by the   *)
 (* items it returned.                                                       *)
 (* try_dequeue, try_dequeue_bulk and try_dequeue_from_producer may fail    *)
@@ -51,7 +52,7 @@ EXTENDS Sequences, Integers, TLC
 VARIABLES
   streams,   \* producer |-> the items it queued and nobody took yet
   enqueued,  \* producer |-> how many items it ever queued (its tail index)
-  taking,    \* bulk dequeues in progress: their items |-> [taken |-> how many, from |-> producers taken from]
+  taking,    \* bulk dequeues in progress: their items |-> [taken |-> how many, from |-> producers taken from, last |-> <<the last one>> or <<>>]
   sizing     \* size_approx calls in progress: call |-> producer |-> [tail, head] when it began
 
 AppendTo(s, p, elems) == [q \in DOMAIN s \cup {p} |-> (IF q \in DOMAIN s THEN s[q] ELSE <<>>) \o (IF q = p THEN elems ELSE <<>>)]
@@ -88,15 +89,15 @@ DequeueFromProducer(producer, elem, ok) ==
   /\ IF ok THEN TakeFrom(producer, elem) ELSE UNCHANGED streams
   /\ UNCHANGED <<enqueued, taking, sizing>>
 
-Progress(elems) == IF elems \in DOMAIN taking THEN taking[elems] ELSE [taken |-> 0, from |-> {}]
+Progress(elems) == IF elems \in DOMAIN taking THEN taking[elems] ELSE [taken |-> 0, from |-> {}, last |-> <<>>]
 
 \* Takes the next m items of elems, a prefix of producer p's stream; without a token, from a
-\* producer this call has not taken from yet.
+\* producer this call has not taken from yet; with one, from another than its last step's.
 \* @type: (Seq(Int), Bool) => Bool;
 DequeueBulk_Step(elems, token) ==
   LET done == Progress(elems) IN
   /\ done.taken < Len(elems)
-  /\ \E p \in DOMAIN streams \ (IF token THEN {} ELSE done.from) :
+  /\ \E p \in DOMAIN streams \ (IF token THEN {q \in DOMAIN streams : done.last = <<q>>} ELSE done.from) :
        /\ streams[p] # <<>>
        /\ Head(streams[p]) = elems[done.taken + 1]
        /\ \E m \in 1..Len(streams[p]) :
@@ -104,7 +105,8 @@ DequeueBulk_Step(elems, token) ==
             /\ SubSeq(streams[p], 1, m) = SubSeq(elems, done.taken + 1, done.taken + m)
             /\ streams' = [streams EXCEPT ![p] = SubSeq(@, m + 1, Len(@))]
             /\ taking' = [e \in DOMAIN taking \cup {elems} |->
-                            IF e = elems THEN [taken |-> done.taken + m, from |-> done.from \cup {p}] ELSE taking[e]]
+                            IF e = elems THEN [taken |-> done.taken + m, from |-> done.from \cup {p}, last |-> <<p>>]
+                            ELSE taking[e]]
   /\ UNCHANGED <<enqueued, sizing>>
 
 \* @type: (Seq(Int), Bool) => Bool;
