@@ -13,6 +13,7 @@
   sqlite,
   concurrentqueue,
   onetbb,
+  rocksdb,
   pkg-config,
   tree-sitter,
   tree-sitter-grammars,
@@ -60,6 +61,7 @@ stdenv.mkDerivation (finalAttrs: {
     # Only the example harnesses use these.
     concurrentqueue
     onetbb
+    rocksdb
   ];
 
   # The header-only omnilink::harness links msgpack-cxx, so a consumer's
