@@ -35,8 +35,8 @@ Recording resolve_recording(RrMode requested, std::uint64_t timeslice_ticks) {
   if (recording.soft_counters)
     recording.notes.push_back("rr: recording with software counters (-W): no hardware performance counters here");
   if (!cap.replays)
-    recording.notes.push_back("rr: recordings made here do not replay on this machine (" + cap.replay_error +
-                              "); they are archived for replay elsewhere");
+    recording.notes.push_back("rr: the probe's recording did not replay on this machine (" + cap.replay_error +
+                              "); recordings that do not replay here are archived for replay elsewhere");
   return recording;
 }
 

@@ -59,7 +59,9 @@ RrCapability probe_rr(const fs::path& rr) {
     cap.replays = cap.replay_error.empty();
     if (cap.replay_error.find("Mismatched registers") != std::string::npos)
       cap.replay_error += " -- replay diverged: this host probably does not trap rdtsc (some hypervisors accept the "
-                          "request and ignore it), so recordings made here cannot be replayed";
+                          "request and ignore it), so a recording of a program that executes rdtsc (the probe's "
+                          "dynamically linked /bin/true: its loader does) cannot be replayed here; statically linked "
+                          "programs that do not, such as the example harnesses, can";
   } else {
     cap.replay_error = "nothing could be recorded";
   }
