@@ -16,6 +16,7 @@
 #include "report/escape.hpp"
 #include "store/outcome.hpp"
 #include "sweep/exploration.hpp"
+#include "sweep/sweep_file.hpp"
 #include "trace/reader.hpp"
 #include "validation/result_file.hpp"
 
@@ -76,23 +77,17 @@ std::vector<store::RunRecord> runs_of(const std::vector<store::RunRecord>& runs,
   return out;
 }
 
-// How the runs were recorded, e.g. "chaos (rr -W, timeslice 2000 ticks)" or "off".
-std::string rr_text(const std::vector<store::RunRecord>& runs, std::uint64_t timeslice_ticks) {
+// How the runs were recorded, e.g. "chaos (rr -W, timeslice 2000 ticks)" or "off"; without a
+// timeslice (a sweep's, whose configurations each name theirs) e.g. "chaos (rr -W)".
+std::string rr_text(const std::vector<store::RunRecord>& runs, std::optional<std::uint64_t> timeslice_ticks) {
   std::set<std::string> modes;
   for (const auto& run : runs) {
     if (run.rr_mode.empty()) continue;
-    if (run.rr_mode == "off") modes.insert("off");
-    else modes.insert(run.rr_mode + " (" + (run.rr_soft_counters ? "rr -W, " : "") + "timeslice " +
-                      std::to_string(timeslice_ticks) + " ticks)");
+    std::vector<std::string> how;
+    if (run.rr_mode != "off" && run.rr_soft_counters) how.push_back("rr -W");
+    if (run.rr_mode != "off" && timeslice_ticks) how.push_back("timeslice " + std::to_string(*timeslice_ticks) + " ticks");
+    modes.insert(run.rr_mode + (how.empty() ? "" : " (" + join(how, ", ") + ")"));
   }
-  return modes.empty() ? "-" : join({modes.begin(), modes.end()}, ", ");
-}
-
-// How a sweep's runs were recorded, e.g. "chaos (rr -W)"; each configuration names its timeslice.
-std::string rr_modes(const std::vector<store::RunRecord>& runs) {
-  std::set<std::string> modes;
-  for (const auto& run : runs)
-    if (!run.rr_mode.empty()) modes.insert(run.rr_mode + (run.rr_mode != "off" && run.rr_soft_counters ? " (rr -W)" : ""));
   return modes.empty() ? "-" : join({modes.begin(), modes.end()}, ", ");
 }
 
@@ -257,8 +252,8 @@ std::uint64_t operations_of(const std::vector<store::RunRecord>& runs) {
   return n;
 }
 
-// A sweep run's configuration: its id without the ".r<NNNNN>" (docs/sweep.md).
-std::string configuration_of(const store::RunRecord& run) { return run.id.substr(0, run.id.rfind(".r")); }
+// A sweep run's configuration (sweep_file.hpp reads its id); an id of another shape stands alone.
+std::string configuration_of(const store::RunRecord& run) { return std::string(sweep::configuration_name(run.id).value_or(run.id)); }
 
 void write_sweeps(std::ostream& s, const ResultsInput& input) {
   s << "## Sweeps\n\n"
@@ -279,7 +274,7 @@ void write_sweeps(std::ostream& s, const ResultsInput& input) {
     }
     else s << "time spent not recorded (a sweep merged from shards), ";
     s << configurations.size() << " configurations, " << c.runs.size() << " runs, " << operations_of(c.runs)
-      << " operations; rr " << markdown_text(rr_modes(c.runs)) << ".\n\n"
+      << " operations; rr " << markdown_text(rr_text(c.runs, std::nullopt)) << ".\n\n"
       << "| target | configurations | runs | operations | pass | fail | other | distinct windows |\n"
       << "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n";
     for (const auto& target : targets_of(c.runs)) {

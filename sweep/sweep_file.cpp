@@ -200,15 +200,20 @@ nlohmann::json SweepConfig::to_json() const {
   return out;
 }
 
-const Configuration* configuration_of(const SweepConfig& config, const store::RunRecord& run) {
+std::optional<std::string_view> configuration_name(std::string_view run_id) {
   // "<configuration>.r<digits>"
-  const auto dot = run.id.rfind(".r");
-  if (dot == std::string::npos || dot + 2 == run.id.size() ||
-      !std::all_of(run.id.begin() + static_cast<std::ptrdiff_t>(dot) + 2, run.id.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
-    return nullptr;
-  const std::string_view name(run.id.data(), dot);
+  const auto dot = run_id.rfind(".r");
+  if (dot == std::string_view::npos || dot + 2 == run_id.size() ||
+      !std::all_of(run_id.begin() + static_cast<std::ptrdiff_t>(dot) + 2, run_id.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+    return std::nullopt;
+  return run_id.substr(0, dot);
+}
+
+const Configuration* configuration_of(const SweepConfig& config, const store::RunRecord& run) {
+  const auto name = configuration_name(run.id);
+  if (!name) return nullptr;
   for (const auto& c : config.configurations)
-    if (c.name == name) return &c;
+    if (c.name == *name) return &c;
   return nullptr;
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -80,6 +81,9 @@ std::optional<int> parse_time_of_day(const std::string& text);
 /// caps, jobs and limits may change between sessions.
 std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& now);
 
+/// The configuration a sweep run's id names ("<configuration>.r<digits>"), or nothing for an id
+/// of another shape.
+std::optional<std::string_view> configuration_name(std::string_view run_id);
 /// The configuration a run of this sweep belongs to (by its id), or nullptr.
 const Configuration* configuration_of(const SweepConfig& config, const store::RunRecord& run);
 
