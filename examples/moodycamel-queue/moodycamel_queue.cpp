@@ -167,17 +167,11 @@ struct Workload {
     } else {
       return "--param mix=" + mix + ": must be all or paper";
     }
-    for (std::size_t i = 0; i < kCalls.size(); ++i) {
-      const std::string key = "weight." + std::string(kCalls[i]);
-      const std::int64_t v = options.param_int(key, w.weights[i]);
-      if (v < 0 || v > 1000) return "--param " + key + "=" + std::to_string(v) + ": must be 0 to 1000";
-      w.weights[i] = static_cast<std::uint32_t>(v);
-    }
+    for (std::size_t i = 0; i < kCalls.size(); ++i)
+      w.weights[i] = static_cast<std::uint32_t>(options.param_int("weight." + std::string(kCalls[i]), w.weights[i], 0, 1000));
     w.min_bulk = options.param_int("min_bulk", w.min_bulk);
-    w.max_bulk = options.param_int("max_bulk", w.max_bulk);
+    w.max_bulk = options.param_int("max_bulk", w.max_bulk, 1, kBulkLimit);
     w.elem_cap = options.param_int("elem_cap", w.elem_cap);
-    if (w.max_bulk < 1 || w.max_bulk > kBulkLimit)
-      return "--param max_bulk=" + std::to_string(w.max_bulk) + ": must be 1 to " + std::to_string(kBulkLimit);
     if (w.min_bulk < 0 || w.min_bulk > w.max_bulk)
       return "--param min_bulk=" + std::to_string(w.min_bulk) + ": must be 0 to max_bulk (" + std::to_string(w.max_bulk) + ")";
     if (w.elem_cap < 0) return "--param elem_cap=" + std::to_string(w.elem_cap) + ": must be 0 (no cap) or more";
@@ -189,7 +183,7 @@ struct Workload {
       return "--ops " + std::to_string(options.ops) + ": at most " + std::to_string(max_ops) + " with max_bulk " +
              std::to_string(w.max_bulk) + " (values are unique per producer below " + std::to_string(kPerProducer) + ")";
     return w;
-  } catch (const std::invalid_argument& e) {  // a parameter that is not an integer
+  } catch (const std::invalid_argument& e) {  // a parameter that is not an integer, or out of its range
     return std::string(e.what());
   }
 };

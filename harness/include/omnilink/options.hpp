@@ -54,6 +54,15 @@ struct Options {
       throw std::invalid_argument("--param " + key + "=" + it->second + ": not an integer");
     return v;
   }
+  // A workload parameter that must lie in [lo, hi], or `fallback` when not given. Throws
+  // std::invalid_argument naming it otherwise ("--param keys=0: must be 1 to 1000").
+  std::int64_t param_int(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const {
+    const std::int64_t v = param_int(key, fallback);
+    if (v < lo || v > hi)
+      throw std::invalid_argument("--param " + key + "=" + std::to_string(v) + ": must be " + std::to_string(lo) + " to " +
+                                  std::to_string(hi));
+    return v;
+  }
   // A workload parameter as given, or `fallback` when not given.
   std::string param_text(const std::string& key, std::string fallback) const {
     auto it = params.find(key);
