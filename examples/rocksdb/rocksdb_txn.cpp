@@ -154,17 +154,13 @@ struct Workload {
     const std::int64_t snapshot = options.param_int("snapshot", 1);
     if (snapshot != 0 && snapshot != 1) return "--param snapshot=" + std::to_string(snapshot) + ": must be 0 or 1";
     w.snapshot = snapshot == 1;
-    w.keys = options.param_int("keys", w.keys);
-    if (w.keys < 1 || w.keys > 1000) return "--param keys=" + std::to_string(w.keys) + ": must be 1 to 1000";
-    w.txn_ops = options.param_int("txn_ops", w.txn_ops);
-    if (w.txn_ops < 1 || w.txn_ops > 1000) return "--param txn_ops=" + std::to_string(w.txn_ops) + ": must be 1 to 1000";
-    w.lock_timeout_ms = options.param_int("lock_timeout_ms", w.lock_timeout_ms);
+    w.keys = options.param_int("keys", w.keys, 1, 1000);
+    w.txn_ops = options.param_int("txn_ops", w.txn_ops, 1, 1000);
     // Not 0: RocksDB then only tries the lock table's stripe mutex, and reports TimedOut when
     // another thread merely holds that mutex, for any key: a timeout the spec rightly refuses.
-    if (w.lock_timeout_ms < 1 || w.lock_timeout_ms > 60'000)
-      return "--param lock_timeout_ms=" + std::to_string(w.lock_timeout_ms) + ": must be 1 to 60000";
+    w.lock_timeout_ms = options.param_int("lock_timeout_ms", w.lock_timeout_ms, 1, 60'000);
     return w;
-  } catch (const std::invalid_argument& e) {  // a parameter that is not an integer
+  } catch (const std::invalid_argument& e) {  // a parameter that is not an integer, or out of its range
     return std::string(e.what());
   }
 };
@@ -254,44 +250,45 @@ class System {
 
 std::string key_text(std::int64_t key) { return "k" + std::to_string(key); }
 
-// Whether the thread's transaction may read or write now; if not, the operation is skipped.
-bool may_access(Slot& slot, const System& s, omnilink::Context& ctx) {
+// The thread's transaction, if it may read or write now, with op's transaction and a random key
+// set; otherwise nothing, and the operation is skipped.
+template <class Op>
+Slot* access(System& s, omnilink::Context& ctx, Op& op) {
+  Slot& slot = s.slot(ctx.thread());
   if (!slot.txn || slot.must_roll_back || slot.ops >= s.workload().txn_ops) {
     ctx.unsupported();
-    return false;
+    return nullptr;
   }
   ++slot.ops;
-  return true;
+  op.txn = slot.id;
+  op.key = ctx.uniform(1, s.workload().keys);
+  return &slot;
 }
 
 template <class Op, class Call>
 void read(System& s, omnilink::Context& ctx, Op& op, Call call) {
-  Slot& slot = s.slot(ctx.thread());
-  if (!may_access(slot, s, ctx)) return;
-  op.txn = slot.id;
-  op.key = ctx.uniform(1, s.workload().keys);
+  Slot* slot = access(s, ctx, op);
+  if (slot == nullptr) return;
   const std::string key = key_text(op.key);
   std::string value;
-  const rocksdb::ReadOptions options = s.read_options(*slot.txn);
+  const rocksdb::ReadOptions options = s.read_options(*slot->txn);
   ctx.refine_start();
-  const rocksdb::Status status = call(*slot.txn, options, key, value);
+  const rocksdb::Status status = call(*slot->txn, options, key, value);
   ctx.refine_end();
   op.status = status_name(status);
   if (status.ok()) op.value = std::stoll(value);
-  if (!status.ok() && !status.IsNotFound()) slot.must_roll_back = true;
+  if (!status.ok() && !status.IsNotFound()) slot->must_roll_back = true;
 }
 
 template <class Op, class Call>
 void write(System& s, omnilink::Context& ctx, Op& op, Call call) {
-  Slot& slot = s.slot(ctx.thread());
-  if (!may_access(slot, s, ctx)) return;
-  op.txn = slot.id;
-  op.key = ctx.uniform(1, s.workload().keys);
+  Slot* slot = access(s, ctx, op);
+  if (slot == nullptr) return;
   ctx.refine_start();
-  const rocksdb::Status status = call(*slot.txn, key_text(op.key));
+  const rocksdb::Status status = call(*slot->txn, key_text(op.key));
   ctx.refine_end();
   op.status = status_name(status);
-  if (!status.ok()) slot.must_roll_back = true;
+  if (!status.ok()) slot->must_roll_back = true;
 }
 
 }  // namespace
