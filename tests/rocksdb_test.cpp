@@ -25,13 +25,19 @@ ProcessResult validate(const fs::path& run, const std::string& spec) {
                                 (kSpecs / "MCSnapshotKV.tla").string(), "--checker", "native"});
 }
 
-// The signatures the campaign's output gives its failing runs ("signature <id>: <what>").
-std::set<std::string> signatures(const std::string& output) {
+// What the campaign's summary says its failures' symptoms are: the refused operation's failing
+// conjunct (a signature's title names only the operation and action).
+std::set<std::string> symptom_titles(const testing::CampaignResult& result) {
   std::set<std::string> out;
-  std::istringstream in(output);
-  for (std::string line; std::getline(in, line);)
-    if (const auto at = line.find("  signature "); at == 0) out.insert(line.substr(line.find(": ") + 2));
+  for (const auto& s : result.summary.value("signatures", nlohmann::json::array()))
+    for (const auto& symptom : s.at("symptoms")) out.insert(symptom.at("title").get<std::string>());
   return out;
+}
+
+// Whether op logged `status` (every RocksDB operation but Begin and Rollback logs one).
+bool has_status(const trace::Operation& op, const char* status) {
+  const auto* v = op.field("status");
+  return v != nullptr && v->is<std::string>() && v->as<std::string>() == status;
 }
 
 }  // namespace
@@ -53,7 +59,7 @@ TEST_CASE("the correct configurations pass, the no-snapshot one fails with a los
   // a write that should have been refused (a lost update) or a read of a commit made after the
   // snapshot. (A signature comes from the search's deepest refusal, which in some runs is another
   // rule the wrong order there broke first, such as a lock held: not every one names the anomaly.)
-  const auto signed_as = signatures(result.output);
+  const auto signed_as = symptom_titles(result);
   REQUIRE_FALSE(signed_as.empty());
   bool anomaly_named = false;
   for (const auto& s : signed_as) {
@@ -65,18 +71,9 @@ TEST_CASE("the correct configurations pass, the no-snapshot one fails with a los
   }
   CHECK(anomaly_named);
   // The workload met the conflicts the specs are about.
-  const auto status_of = [](const char* status) {
-    return [status](const trace::Operation& op) {
-      const auto* v = op.field("status");
-      return v != nullptr && v->is<std::string>() && v->as<std::string>() == status;
-    };
-  };
-  CHECK(result.count_logged("rocksdb-si", status_of("busy")) > 0);
-  CHECK(result.count_logged("rocksdb-si", status_of("timed_out")) > 0);
-  CHECK(result.count_logged("rocksdb-optimistic", [](const trace::Operation& op) {
-    const auto* v = op.field("status");
-    return op.name == "Commit" && v != nullptr && v->as<std::string>() == "busy";
-  }) > 0);
+  CHECK(result.count_logged("rocksdb-si", [](const trace::Operation& op) { return has_status(op, "busy"); }) > 0);
+  CHECK(result.count_logged("rocksdb-si", [](const trace::Operation& op) { return has_status(op, "timed_out"); }) > 0);
+  CHECK(result.count_logged("rocksdb-optimistic", [](const trace::Operation& op) { return op.name == "Commit" && has_status(op, "busy"); }) > 0);
 }
 
 TEST_CASE("under rr chaos: snapshot isolation passes, the no-snapshot misconfiguration fails", "[rocksdb]") {
