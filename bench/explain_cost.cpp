@@ -16,6 +16,7 @@
 #include "explain/explain.hpp"
 #include "platform/subprocess.hpp"
 #include "validation/validate.hpp"
+#include "median.hpp"
 
 namespace fs = std::filesystem;
 using namespace omnilink;
@@ -29,12 +30,6 @@ struct Target {
 };
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 }  // namespace
 

@@ -16,6 +16,8 @@
 
 #include <omnilink/harness.hpp>
 
+#include "median.hpp"
+
 namespace {
 
 struct alignas(64) Slot {
@@ -103,11 +105,6 @@ double shared_counter_floor_ns_per_op(std::uint32_t threads, std::uint64_t ops) 
   }
   std::chrono::duration<double, std::nano> d = std::chrono::steady_clock::now() - begin;
   return d.count() / static_cast<double>(ops);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 }  // namespace

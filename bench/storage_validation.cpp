@@ -18,6 +18,7 @@
 
 #include "platform/subprocess.hpp"
 #include "validation/validate.hpp"
+#include "median.hpp"
 
 namespace fs = std::filesystem;
 using omnilink::validation::Verdict;
@@ -62,11 +63,6 @@ Timed validate(const Case& c, const fs::path& dir) {
   const auto begin = std::chrono::steady_clock::now();
   const auto r = omnilink::validation::validate_run(o);
   return {std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(), r.verdict, r.operations};
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 }  // namespace
