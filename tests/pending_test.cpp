@@ -25,14 +25,7 @@ namespace fs = std::filesystem;
 const fs::path kSpecs = OMNILINK_SPECS_DIR;
 
 validation::ValidationResult validate(const fs::path& run, const fs::path& spec, std::optional<fs::path> mc = {}) {
-  validation::ValidateOptions o;
-  o.run_dir = run;
-  o.spec = spec;
-  o.mc = mc;
-  o.heap = "1g";
-  o.timeout = std::chrono::seconds(300);
-  o.checker = testing::test_checker();
-  return validation::validate_run(o);
+  return testing::validate_with_test_checker(run, spec, std::move(mc));
 }
 
 // A queue trace whose Enqueue declares elem as its input and Dequeue has none (all results).

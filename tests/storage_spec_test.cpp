@@ -61,14 +61,8 @@ struct Verdicts {
   Verdict of(const Txns& trace, const std::string& spec, bool optimistic = false) {
     const fs::path run = dir / ("run" + std::to_string(++runs));
     trace.b.write(run);
-    validation::ValidateOptions o;
-    o.run_dir = run;
-    o.spec = kSpecs / spec;
-    o.mc = kSpecs / (optimistic ? "MCSnapshotKVOptimistic.tla" : "MCSnapshotKV.tla");
-    o.heap = "1g";
-    o.timeout = std::chrono::seconds(300);
-    o.checker = testing::test_checker();
-    const auto r = validation::validate_run(o);
+    const auto r = testing::validate_with_test_checker(run, kSpecs / spec,
+                                                       kSpecs / (optimistic ? "MCSnapshotKVOptimistic.tla" : "MCSnapshotKV.tla"));
     INFO(r.summary());
     CHECK((r.verdict == Verdict::pass || r.verdict == Verdict::fail));
     return r.verdict;

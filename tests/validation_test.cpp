@@ -25,14 +25,7 @@ namespace fs = std::filesystem;
 const fs::path kSpecs = OMNILINK_SPECS_DIR;
 
 validation::ValidationResult validate(const fs::path& run, const std::string& spec, std::optional<std::string> mc = {}) {
-  validation::ValidateOptions o;
-  o.run_dir = run;
-  o.spec = kSpecs / spec;
-  if (mc) o.mc = kSpecs / *mc;
-  o.heap = "1g";
-  o.timeout = std::chrono::seconds(300);
-  o.checker = testing::test_checker();
-  auto r = validation::validate_run(o);
+  auto r = testing::validate_with_test_checker(run, kSpecs / spec, mc ? std::optional<fs::path>(kSpecs / *mc) : std::nullopt);
   INFO(r.summary());
   return r;
 }

@@ -3,7 +3,10 @@
 // `--checker tlc` (SKIPPED without TLC), so every case holds for both.
 #pragma once
 
+#include <chrono>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +23,19 @@ inline validation::Checker& test_checker() {
 }
 
 inline bool testing_tlc() { return test_checker() == validation::Checker::tlc; }
+
+/// Validates `run` against `spec` (with `mc`) with this executable's checker: TLC heap 1 GiB, 300 s.
+inline validation::ValidationResult validate_with_test_checker(const std::filesystem::path& run, const std::filesystem::path& spec,
+                                                               std::optional<std::filesystem::path> mc = {}) {
+  validation::ValidateOptions o;
+  o.run_dir = run;
+  o.spec = spec;
+  o.mc = std::move(mc);
+  o.heap = "1g";
+  o.timeout = std::chrono::seconds(300);
+  o.checker = test_checker();
+  return validation::validate_run(o);
+}
 
 /// main() of a validation test: reads `--checker native|tlc` and runs Catch on the rest.
 inline int run_validation_tests(int argc, char** argv) {
