@@ -42,8 +42,9 @@ std::string markdown_text(const std::string& text) {
   std::string out;
   out.reserve(text.size());
   for (const char c : text) {
-    // An apostrophe means nothing to Markdown or to HTML outside attributes: kept readable.
-    if (const char* e = c == '\'' ? nullptr : entity(c)) out += e;
+    // Quotes mean nothing to Markdown or to HTML outside attributes: kept readable (a trace's
+    // string values are quoted, as in status = "ok").
+    if (const char* e = c == '\'' || c == '"' ? nullptr : entity(c)) out += e;
     else if (c == '\n' || c == '\r') out += ' ';
     else if (kMarkdownSpecials.find(c) != std::string_view::npos) (out += '\\') += c;
     else if (printable(c)) out += c;

@@ -14,8 +14,9 @@ std::string xml_escape(const std::string& text);
 /// The same for HTML element content and quoted attribute values.
 std::string html_escape(const std::string& text);
 
-/// Text safe in a Markdown table cell or paragraph, also when rendered as HTML: HTML's specials as
-/// entities, Markdown's inline specials and `|` backslash-escaped, newlines as spaces.
+/// Text safe in a Markdown table cell or paragraph, also when rendered as HTML: `&`, `<` and `>` as
+/// entities (quotes, special only in attributes, kept), Markdown's inline specials and `|`
+/// backslash-escaped, newlines as spaces.
 std::string markdown_text(const std::string& text);
 
 /// An inline code span holding `text` verbatim (its fence longer than any backtick run inside).
