@@ -60,7 +60,7 @@ TEST_CASE("the correct configurations pass, the no-snapshot one fails with a los
   // snapshot. (A signature comes from the search's deepest refusal, which in some runs is another
   // rule the wrong order there broke first, such as a lock held: not every one names the anomaly.
   // Where the snapshot's value there is a committed write nobody read, the symptom is that value,
-  // "lost" (findings/failure_signature.cpp), whichever rule refused: seen in 2 of 12 runs.)
+  // "lost" (findings/failure_signature.cpp), whichever rule refused: seen in 3 of 24 failing runs.)
   const auto signed_as = symptom_titles(result);
   REQUIRE_FALSE(signed_as.empty());
   bool anomaly_named = false;
