@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iostream>
 
+#include "language/action_effects.hpp"
+
 namespace omnilink::language {
 
 namespace {
@@ -15,23 +17,6 @@ std::int64_t floor_div(std::int64_t a, std::int64_t b) {
   return q;
 }
 }  // namespace
-
-bool unchanged_variables(const Expr& unchanged, std::vector<std::size_t>& out) {
-  out.clear();
-  auto visit = [&](const Expr& x, auto&& self) -> bool {
-    if (x.kind == ExprKind::Tuple) {
-      for (const auto& kid : x.kids)
-        if (!self(*kid, self)) return false;
-      return true;
-    }
-    if (x.kind == ExprKind::RefDefinition && x.definition->params.empty() && x.definition->function_bounds.empty() && x.definition->body)
-      return self(*x.definition->body, self);  // vars == <<x, y>>
-    if (x.kind != ExprKind::RefVariable) return false;
-    out.push_back(x.index);
-    return true;
-  };
-  return visit(*unchanged.kids[0], visit);
-}
 
 /// What a LAMBDA or LET definition passed as an operator sees: the bound names where it was
 /// written, whatever the callee binds meanwhile (a recursive callee binds the same names again).

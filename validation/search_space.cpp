@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "language/action_effects.hpp"
 #include "trace/value.hpp"
 
 namespace omnilink::validation {
@@ -120,6 +121,7 @@ void SearchSpace::prepare() {
           throw ValidationError(operation_name(*p.op) + ": its unknown fields' domains allow over a million argument tuples");
       }
       s.candidates = std::move(tuples);
+      s.read = s.action != nullptr && !s.pending && !s.optional && language::only_stutters(*s.action, spec_.variables().size());
       thread.push_back(std::move(s));
     }
     std::vector<std::uint32_t>& required = required_before_.emplace_back(1, 0);
@@ -192,25 +194,43 @@ language::Fingerprint SearchSpace::fingerprint(const Node& n) {
   return language::fingerprint(seen, seed);
 }
 
-std::vector<std::uint32_t> SearchSpace::viable(const Node& n) const {
-  // Two smallest ends among the threads' next operations: thread t is blocked by the smallest
-  // end of the others.
-  std::uint64_t first = kNever, second = kNever;
-  std::size_t first_thread = ops_.size();
+SearchSpace::Blocking SearchSpace::blocking(const Node& n) const {
+  Blocking b{kNever, kNever, ops_.size()};
   for (std::size_t t = 0; t < ops_.size(); ++t) {
     if (n.pc[t] >= ops_[t].size()) continue;
     const std::uint64_t e = ops_[t][n.pc[t]].end;
-    if (e < first) second = first, first = e, first_thread = t;
-    else if (e < second) second = e;
+    if (e < b.first) b.second = b.first, b.first = e, b.first_thread = t;
+    else if (e < b.second) b.second = e;
   }
+  return b;
+}
+
+bool SearchSpace::viable(const Node& n, std::size_t t, const Blocking& b) const {
+  if (n.pc[t] >= ops_[t].size()) return false;
+  const std::uint64_t blocked_by = t == b.first_thread ? b.second : b.first;
+  return n.choice[t] >= 0 || !(blocked_by < ops_[t][n.pc[t]].start);
+}
+
+std::vector<std::uint32_t> SearchSpace::viable(const Node& n) const {
+  const Blocking b = blocking(n);
   std::vector<std::uint32_t> out;
-  for (std::size_t t = 0; t < ops_.size(); ++t) {
-    if (n.pc[t] >= ops_[t].size()) continue;
-    const SearchOp& op = ops_[t][n.pc[t]];
-    const std::uint64_t blocking = t == first_thread ? second : first;
-    if (n.choice[t] >= 0 || !(blocking < op.start)) out.push_back(static_cast<std::uint32_t>(t));
-  }
+  for (std::size_t t = 0; t < ops_.size(); ++t)
+    if (viable(n, t, b)) out.push_back(static_cast<std::uint32_t>(t));
   return out;
+}
+
+bool SearchSpace::forced_step(const Node& n, std::vector<Successor>& out) {
+  out.clear();
+  const Blocking b = blocking(n);
+  for (std::uint32_t t = 0; t < ops_.size(); ++t) {
+    if (!viable(n, t, b) || !ops_[t][n.pc[t]].read) continue;
+    successors(n, t, out);
+    if (!out.empty()) {
+      out.resize(1);  // a read leads to the state it read
+      return true;
+    }
+  }
+  return false;
 }
 
 std::pair<std::size_t, std::size_t> SearchSpace::candidate_range(const Node& n, std::uint32_t t) const {

@@ -28,6 +28,9 @@ struct SearchOp {
   const language::Definition* done = nullptr;
   bool pending = false;
   bool optional = false;  // completed, but may be left out (ProblemOp::optional)
+  /// Completed, required, single-step, and its action only stutters (language/action_effects.hpp):
+  /// a read. Where it is viable and the state accepts it, taking it at once loses no order (forced_step).
+  bool read = false;
   std::uint64_t start = 0, end = 0;
   std::vector<std::vector<language::Value>> candidates;  // argument tuples: one if completed
 };
@@ -83,8 +86,22 @@ class SearchSpace {
   std::pair<std::size_t, std::size_t> candidate_range(const Node& n, std::uint32_t t) const;
   /// The nodes one step of thread t's next operation leads to from `n`, into `out`.
   void successors(const Node& n, std::uint32_t t, std::vector<Successor>& out);
+  /// A step every order from `n` may take first, into `out`: a viable read the state accepts.
+  /// Moving a read earlier, to where real time already allows it, changes no state the others see
+  /// and only frees operations that waited for it, so whatever any order from `n` reaches, the
+  /// order that takes the read first reaches too (as deep or deeper). The search then tries no
+  /// other step from `n`. False (and `out` empty) if there is none.
+  bool forced_step(const Node& n, std::vector<Successor>& out);
 
  private:
+  /// The two smallest ends among the threads' next operations, and whose is the smallest: thread
+  /// t may go next unless an operation of another thread ended before t's began.
+  struct Blocking {
+    std::uint64_t first = kNever, second = kNever;
+    std::size_t first_thread = 0;
+  };
+  Blocking blocking(const Node& n) const;
+  bool viable(const Node& n, std::size_t t, const Blocking& b) const;
   void prepare();
   std::vector<language::Value> domain(const std::string& op, std::size_t k, const Domain& d);
   void index_data_independent_values();
