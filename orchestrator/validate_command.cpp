@@ -28,6 +28,9 @@ void ValidateCommand::add_to(CLI::App& app) {
       ->check(CLI::IsMember({"native", "tlc", "auto", "both"}));
   sub_->add_option("--jobs", options_.jobs, "Parts of a partitioned history (OmniLinkPartitionBy) checked at once, at most (default: cores; one per 2000 operations)")
       ->check(CLI::PositiveNumber);
+  sub_->add_flag("--all-parts", options_.all_parts,
+                 "A partitioned history: decide every part, not only until one fails (the first failing part decides "
+                 "the verdict either way)");
   sub_->add_flag("--no-confirm", no_confirm_, "Do not have TLC confirm a native FAIL (it does where TLC is present)");
   sub_->add_option("--tlc", tlc_, "tla2tools.jar (default: as `omnilink doctor` finds it)");
   sub_->add_option("--java", java_, "java executable (default: as `omnilink doctor` finds it)");

@@ -19,6 +19,11 @@ class FingerprintSet {
   /// Removes `f` if present (backward-shift deletion keeps every probe chain unbroken).
   void erase(language::Fingerprint f);
   std::size_t size() const { return size_; }
+  /// Bytes the next insert would allocate (the doubled table, while the old one is still held),
+  /// or 0 if it fits: a memory limit is checked before the set doubles, not after.
+  std::size_t growth_bytes() const {
+    return 2 * (size_ + 1) > slots_.size() ? (slots_.empty() ? 16 : 2 * slots_.size()) * sizeof(language::Fingerprint) : 0;
+  }
 
  private:
   void rehash(std::size_t capacity);

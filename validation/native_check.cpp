@@ -56,6 +56,7 @@ struct Decision {
   const Problem* decided = nullptr;
   std::vector<std::pair<const Problem*, std::vector<SearchReport::Taken>>> taken;
   std::string failed_part;  // partitioned: the key of the part that was rejected
+  std::size_t undecided_parts = 0;  // partitioned: parts a limit stopped
 };
 
 /// The verdict of a partitioned history from its parts' reports: a part that is rejected decides
@@ -75,6 +76,7 @@ Decision combine(const Partitioned& partitioned, std::vector<SearchReport> repor
     generated += reports[k].states_generated;
     distinct += reports[k].states_distinct;
     linearized += reports[k].linearized;
+    if (reports[k].outcome == O::limit || reports[k].outcome == O::cancelled) ++d.undecided_parts;
     if (rank(reports[k]) < rank(reports[chosen])) chosen = k;
   }
   d.report = std::move(reports[chosen]);
@@ -139,8 +141,12 @@ void check_natively(ValidationResult& result, const Problem& problem, language::
       constexpr std::uint64_t kOperationsPerThread = 2000;
       const unsigned wanted = options.jobs != 0 ? options.jobs : std::max(1u, std::thread::hardware_concurrency());
       const auto jobs = static_cast<unsigned>(std::min<std::uint64_t>(wanted, 1 + (problem.operations + problem.pending) / kOperationsPerThread));
-      decision = combine(*partitioned, search_linearizations(partitioned->parts, spec, search, jobs));
+      const PartsPolicy policy = options.all_parts ? PartsPolicy::every_part : PartsPolicy::until_rejected;
+      decision = combine(*partitioned, search_linearizations(partitioned->parts, spec, search, jobs, policy));
       result.partitions = PartitionSummary{*field, partitioned->parts.size(), decision.failed_part};
+      if (decision.undecided_parts > 0 && decision.report.outcome == SearchReport::Outcome::rejected)
+        result.caveats.push_back(std::to_string(decision.undecided_parts) + " of the " + std::to_string(partitioned->parts.size()) +
+                                 " parts were left undecided: the first failing part decides the verdict (--all-parts decides every one)");
     } else if (!projectable(spec, search.data_independent)) {
       decision.report = search_linearization(problem, spec, search);
     } else {

@@ -93,7 +93,8 @@ SearchReport Search::report(SearchReport::Outcome outcome, const Node& at, const
     r.pending_taken.push_back(std::move(entry));
   }
   // A search out of room names its deepest refusal too: what a smaller proof may start from.
-  if (outcome == SearchReport::Outcome::rejected || outcome == SearchReport::Outcome::limit) r.refused = explainer_.explain(at, heuristics_.order(at));
+  if (outcome == SearchReport::Outcome::rejected || (outcome == SearchReport::Outcome::limit && options_.explain_limit))
+    r.refused = explainer_.explain(at, heuristics_.order(at));
   r.states_generated = generated_;
   r.states_distinct = visited_.size();
   return r;
@@ -101,7 +102,7 @@ SearchReport Search::report(SearchReport::Outcome outcome, const Node& at, const
 
 
 SearchReport Search::run() {
-  started_at_ = std::chrono::steady_clock::now();
+  started_at_ = options_.since.value_or(std::chrono::steady_clock::now());
   // A linearizable history visits about one state per operation, a small rejected one a few
   // thousand: room for those up front (256 KiB), since growing by doubling rehashes everything.
   visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(static_cast<std::uint64_t>(space_.total()) + 16, 8192), options_.max_states)));
@@ -154,10 +155,13 @@ std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
           return r;
         }
       }
-      // Memory: checked every 64k states, about a megabyte of visited set, since reading it costs
-      // a system call. The visited set is not all: the stack's frames hold states too.
-      if ((generated_ & 65535) == 0 && options_.max_memory_mb != 0) {
-        if (platform::resident_memory_bytes() / (1024 * 1024) > options_.max_memory_mb) {
+      // Memory: the process's resident memory, read every 4096 states (a system call: about a
+      // microsecond, against the milliseconds those states take), and before the visited set
+      // doubles, counting the table it would allocate. Between two reads the stack's frames and
+      // the evaluator's values grow by far less than a doubling of the set.
+      if (options_.max_memory_mb != 0 && ((generated_ & 4095) == 0 || visited_.growth_bytes() != 0)) {
+        const std::uint64_t limit = options_.max_memory_mb * 1024 * 1024;
+        if (platform::resident_memory_bytes() + visited_.growth_bytes() > limit) {
           SearchReport r = report(SearchReport::Outcome::limit, deepest_, deepest_taken_);
           r.limit = "the native search reached its memory limit of " + std::to_string(options_.max_memory_mb) + " MiB (" +
                     std::to_string(visited_.size()) + " distinct states)";
@@ -196,7 +200,9 @@ std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
       if (p > deepest_progress_ || (p == deepest_progress_ && space_.optional_passed(s.node) > deepest_optional_)) remember_deepest(s.node, p);
       if (p > best) best = p, stalled_since = generated_;
       if (p == space_.total()) return report(SearchReport::Outcome::accepted, s.node, taken_path_);
-      next.order = heuristics_.order(s.node);
+      // A read the state accepts goes first, alone (SearchSpace::forced_step): the frame has that
+      // one successor and no thread left to try.
+      if (!space_.forced_step(s.node, next.successors)) next.order = heuristics_.order(s.node);
       next.node = std::move(s.node);
       stack.push_back(std::move(next));
       continue;
@@ -230,17 +236,19 @@ SearchReport search_linearization(const Problem& problem, language::LoadedSpec& 
   return search.run();
 }
 
-std::vector<SearchReport> search_linearizations(const std::vector<Problem>& problems, language::LoadedSpec& spec,
-                                                const NativeSearchOptions& options, unsigned jobs) {
+namespace {
+
+/// Searches `problems[k]` for each k in `which`, up to `jobs` at once, into `reports[k]`.
+void search_each(const std::vector<Problem>& problems, const std::vector<std::size_t>& which, language::LoadedSpec& spec,
+                 const NativeSearchOptions& options, unsigned jobs, std::vector<SearchReport>& reports) {
   std::vector<std::unique_ptr<Search>> searches;
-  for (const Problem& p : problems) searches.push_back(std::make_unique<Search>(p, spec, options));  // binds
-  std::vector<SearchReport> reports(problems.size());
-  std::vector<std::exception_ptr> errors(problems.size());
+  for (std::size_t k : which) searches.push_back(std::make_unique<Search>(problems[k], spec, options));  // binds
+  std::vector<std::exception_ptr> errors(searches.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
     for (std::size_t k = next++; k < searches.size(); k = next++) {
       try {
-        reports[k] = searches[k]->run();
+        reports[which[k]] = searches[k]->run();
       } catch (...) {
         errors[k] = std::current_exception();
       }
@@ -253,7 +261,39 @@ std::vector<SearchReport> search_linearizations(const std::vector<Problem>& prob
   for (auto& t : threads) t.join();
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
-  return reports;
+}
+
+}  // namespace
+
+std::vector<SearchReport> search_linearizations(const std::vector<Problem>& problems, language::LoadedSpec& spec,
+                                                const NativeSearchOptions& options, unsigned jobs, PartsPolicy policy) {
+  std::vector<SearchReport> reports(problems.size());
+  std::vector<std::size_t> undecided(problems.size());
+  for (std::size_t k = 0; k < problems.size(); ++k) undecided[k] = k;
+  if (policy == PartsPolicy::every_part) {
+    search_each(problems, undecided, spec, options, jobs, reports);
+    return reports;
+  }
+  NativeSearchOptions shared = options;
+  shared.since = options.since.value_or(std::chrono::steady_clock::now());
+  for (std::uint64_t room = std::min(kFirstRoundStates, options.max_states);; room = std::min(room * 4, options.max_states)) {
+    NativeSearchOptions round = shared;
+    const bool last = room == options.max_states;
+    round.max_states = room;
+    round.explain_limit = last;
+    search_each(problems, undecided, spec, round, jobs, reports);
+    using Outcome = SearchReport::Outcome;
+    std::vector<std::size_t> again;
+    bool rejected = false;
+    for (std::size_t k : undecided) {
+      const SearchReport& r = reports[k];
+      rejected |= r.outcome == Outcome::rejected || r.outcome == Outcome::no_initial_state;
+      // Out of this round's room (not out of time or memory): the next round gives it more.
+      if (r.outcome == Outcome::limit && r.states_distinct > room) again.push_back(k);
+    }
+    if (rejected || again.empty() || last) return reports;
+    undecided = std::move(again);
+  }
 }
 
 }  // namespace omnilink::validation

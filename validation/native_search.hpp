@@ -39,12 +39,18 @@ struct NativeSearchOptions {
   std::string init = "Init";
   std::optional<std::string> view;  // an MC-module operator over the spec's variables
   std::chrono::milliseconds time_limit{600'000};
+  /// When time_limit began to run: the search's own start unless set (several searches of one
+  /// history share one limit).
+  std::optional<std::chrono::steady_clock::time_point> since;
   std::uint64_t max_states = 20'000'000;  // distinct states kept
   std::uint64_t max_memory_mb = 0;         // the process's resident memory, checked as it grows; 0: no limit
   /// Fields whose values the spec treats as atoms (OmniLinkDataIndependent, dead_values.hpp):
   /// states equal up to a renaming of values no operation left has logged are searched once.
   std::vector<std::string> data_independent;
   std::uint64_t restart_budget = 2'000;  // states an attempt may stall before it restarts
+  /// A search stopped by a limit names its deepest refusal too (SearchReport::refused): what a
+  /// projection starts from. Off where the search will be run again with more room.
+  bool explain_limit = true;
   const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -52,10 +58,28 @@ struct NativeSearchOptions {
 /// language::EvalError (the spec failed to evaluate) and language::FragmentError.
 SearchReport search_linearization(const Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options);
 
+/// How search_linearizations treats several problems.
+enum class PartsPolicy {
+  /// Each problem searched to its end (or its limits): a report for every part.
+  every_part,
+  /// The problems are the parts of one history, which any rejected part rejects: they are searched
+  /// in rounds of growing room (kFirstRoundStates distinct states each, then four times as many,
+  /// up to the options' own limits), each round giving every part not yet decided the same room,
+  /// and the first round in which some part is rejected ends the search. A rejection that is
+  /// quick to find is then found quickly however hard the other parts are to decide, as Porcupine
+  /// finds it by running every part at once and stopping at the first failure; and the rounds
+  /// make the result the same whatever the timing. A part cut short reports `limit`.
+  until_rejected,
+};
+
+/// Distinct states each undecided part may take in the first round of PartsPolicy::until_rejected.
+inline constexpr std::uint64_t kFirstRoundStates = 4'096;
+
 /// The same for several problems (the partitions of one history), up to `jobs` at once. Binding
 /// the spec happens first, on this thread; the searches then only evaluate, each with its own
 /// evaluator. Reports in the order of `problems`; the first exception thrown is rethrown.
 std::vector<SearchReport> search_linearizations(const std::vector<Problem>& problems, language::LoadedSpec& spec,
-                                                const NativeSearchOptions& options, unsigned jobs);
+                                                const NativeSearchOptions& options, unsigned jobs,
+                                                PartsPolicy policy = PartsPolicy::every_part);
 
 }  // namespace omnilink::validation

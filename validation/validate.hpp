@@ -44,6 +44,9 @@ struct ValidateOptions {
   std::uint64_t restart_budget = 2'000;    // states a native search attempt may stall (native_search.hpp)
   std::uint64_t projection_after = 250'000;  // states a first search may take before a projection is tried (projection.hpp)
   unsigned jobs = 0;  // partitions (OmniLinkPartitionBy) checked at once; 0: one per core
+  /// Partitioned: decide every part, even after one failed (for reports); by default the first
+  /// failing part decides the verdict (PartsPolicy::until_rejected).
+  bool all_parts = false;
   const std::atomic<bool>* cancel = nullptr;  // set by another thread: the verdict is unknown
 };
 
