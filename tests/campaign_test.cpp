@@ -153,15 +153,17 @@ TEST_CASE("the README's demo (scripts/run-demo) runs the demo campaign to its ve
   ProcessOptions options;
   options.timeout = std::chrono::minutes(10);
   options.env_overrides = {{"OMNILINK", OMNILINK_CLI}};
-  // rr off and longer racy-queue runs, as in the case above, for a verdict that does not flake.
+  // rr off and longer racy-queue runs, as in the case above, for a verdict that does not flake; 12
+  // of them, since under ctest -j2 (both cores busy) 6 runs once all passed: the race needs the
+  // queue's threads to run at the same time.
   auto r = run_process("/bin/bash", {OMNILINK_RUN_DEMO, (dir / "store").string(), "--rr", "off", "--plain", "--set",
-                                     "targets.racy-queue.ops=4000", "--set", "targets.racy-queue.runs=6"}, options);
+                                     "targets.racy-queue.ops=4000", "--set", "targets.racy-queue.runs=12"}, options);
   INFO(r.describe() << "\n" << r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find("== omnilink doctor") != std::string::npos);
   CHECK(r.out.find("campaign demo-1: FAILURES FOUND (exit 1") != std::string::npos);
   const auto runs = stored_runs(dir / "store", "demo-1");
-  CHECK(runs.size() == 10);
+  CHECK(runs.size() == 16);
   for (const auto& run : runs)
     if (run.target == "locked-queue") CHECK(run.validation->verdict == Verdict::pass);
 }

@@ -242,7 +242,7 @@ TEST_CASE("50 clients on one key of a key-value store: decided in seconds, both 
   CHECK(rejected.verdict == Verdict::fail);
 }
 
-TEST_CASE("a partitioned history: the first failing part decides however hard the others are; --all-parts decides every one",
+TEST_CASE("a partitioned history: the first failing part decides however hard the others are, and all_parts decides every one",
           "[hard][parts]") {
   // Key "a": 16 appends at once, then a get of what none of them made: every subset and order of
   // the appends is a state of its own (millions), all searched to reject it. Key "b": a get of a
@@ -276,7 +276,7 @@ TEST_CASE("a partitioned history: the first failing part decides however hard th
   CHECK(every.states_distinct.value_or(0) > o.max_states);
 }
 
-TEST_CASE("--memory bounds the process's resident memory as measured from outside", "[hard][memory]") {
+TEST_CASE("the memory limit (--memory) bounds the process's resident memory as measured from outside", "[hard][memory]") {
   // 28 writes at once, then a read of a value none wrote: 2^28 subsets of the writes, each with its
   // last value, to search before rejecting. Without a limit this takes gigabytes.
   testing::ScratchDir dir;

@@ -117,9 +117,15 @@ void RefusalExplainer::tie(const Node& n, const std::vector<std::string>& reads,
     if (op.args[k] == nullptr || std::holds_alternative<bool>(op.args[k]->data) ||
         std::find(reads.begin(), reads.end(), name) == reads.end())
       continue;
+    // The users come in thread and position order, so an operation that logged the value in two
+    // fields is listed twice in a row; and past kIdentifyingUses the value ties nothing, so
+    // counting stops there (a key logged by 70,000 operations is not walked at every restart).
     std::vector<OpRef> others;
-    for (const auto& user : values_.users(trace::to_tla(*op.args[k])))
-      if (user != self && std::find(others.begin(), others.end(), user) == others.end()) others.push_back(user);
+    for (const auto& user : values_.users(trace::to_tla(*op.args[k]))) {
+      if (user == self || (!others.empty() && others.back() == user)) continue;
+      others.push_back(user);
+      if (others.size() + 1 > kIdentifyingUses) break;
+    }
     if (others.empty()) refused.unmatched.push_back(name);
     if (others.size() + 1 > kIdentifyingUses) continue;
     for (const auto& [u, position] : others)
