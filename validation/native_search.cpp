@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <limits>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <thread>
 
@@ -44,11 +46,19 @@ class Search {
       : options_(options), space_(problem, spec, options), values_(problem), explainer_(space_, values_),
         heuristics_(space_, explainer_, values_) {}
 
-  SearchReport run();
+  /// Searches until it decides or a limit stops it (a report), or until it holds `room` distinct
+  /// states: then it pauses (nothing), and the next call goes on from where it stopped, with the
+  /// same visited set, stack and learning, so pausing costs nothing (PartsPolicy::until_rejected).
+  std::optional<SearchReport> run(std::uint64_t room = std::numeric_limits<std::uint64_t>::max());
+  /// The report of a search paused and never resumed: out of room, `why`.
+  SearchReport paused(const std::string& why);
 
  private:
-  /// One depth-first pass from the initial states: a report, or nothing if it stalled and learned.
-  std::optional<SearchReport> attempt(std::uint64_t budget);
+  /// A new depth-first pass from the initial states.
+  void begin_attempt();
+  /// Goes on with the pass under way: a report; or nothing if it stalled and learned (a new pass
+  /// is due), or if it holds `room` states (paused_ set).
+  std::optional<SearchReport> attempt(std::uint64_t room);
   /// Takes out of the visited set what an abandoned attempt had not finished exploring.
   void forget_unfinished(const std::vector<Frame>& stack);
   void remember_deepest(const Node& n, std::int64_t p) {
@@ -57,7 +67,7 @@ class Search {
     deepest_ = n;
     deepest_taken_ = taken_path_;
   }
-  SearchReport report(SearchReport::Outcome outcome, const Node& at, const TakenPath& taken);
+  SearchReport report(SearchReport::Outcome outcome, const Node& at, const TakenPath& taken, bool explain = true);
 
   const NativeSearchOptions& options_;
   SearchSpace space_;
@@ -65,6 +75,13 @@ class Search {
   RefusalExplainer explainer_;
   SearchHeuristics heuristics_;
   std::vector<Node> initial_;
+  bool begun_ = false;  // run() has found the initial states
+  bool paused_ = false;
+  // The pass under way: its stack, its restart budget (doubled while learning adds nothing), the
+  // deepest it got and since when it has not got deeper.
+  std::vector<Frame> stack_;
+  std::uint64_t budget_ = 0, attempt_budget_ = 0, stalled_since_ = 0;
+  std::int64_t attempt_best_ = -1, best_at_last_restart_ = -1;
   std::chrono::steady_clock::time_point started_at_;
   std::vector<Fingerprint> unsettled_;  // visited states inside a multi-step operation
   FingerprintSet visited_;
@@ -76,7 +93,7 @@ class Search {
   TakenPath deepest_taken_;
 };
 
-SearchReport Search::report(SearchReport::Outcome outcome, const Node& at, const TakenPath& taken) {
+SearchReport Search::report(SearchReport::Outcome outcome, const Node& at, const TakenPath& taken, bool explain) {
   SearchReport r;
   r.outcome = outcome;
   r.linearized = space_.progress(at);
@@ -93,7 +110,7 @@ SearchReport Search::report(SearchReport::Outcome outcome, const Node& at, const
     r.pending_taken.push_back(std::move(entry));
   }
   // A search out of room names its deepest refusal too: what a smaller proof may start from.
-  if (outcome == SearchReport::Outcome::rejected || (outcome == SearchReport::Outcome::limit && options_.explain_limit))
+  if (explain && (outcome == SearchReport::Outcome::rejected || outcome == SearchReport::Outcome::limit))
     r.refused = explainer_.explain(at, heuristics_.order(at));
   r.states_generated = generated_;
   r.states_distinct = visited_.size();
@@ -101,44 +118,67 @@ SearchReport Search::report(SearchReport::Outcome outcome, const Node& at, const
 }
 
 
-SearchReport Search::run() {
-  started_at_ = options_.since.value_or(std::chrono::steady_clock::now());
-  // A linearizable history visits about one state per operation, a small rejected one a few
-  // thousand: room for those up front (256 KiB), since growing by doubling rehashes everything.
-  visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(static_cast<std::uint64_t>(space_.total()) + 16, 8192), options_.max_states)));
-  initial_ = space_.initial_nodes();
-  if (initial_.empty()) {
-    SearchReport r;
-    r.outcome = SearchReport::Outcome::no_initial_state;
-    r.linearized = -1;
-    return r;
+std::optional<SearchReport> Search::run(std::uint64_t room) {
+  if (!begun_) {
+    begun_ = true;
+    started_at_ = options_.since.value_or(std::chrono::steady_clock::now());
+    // A linearizable history visits about one state per operation, a small rejected one a few
+    // thousand: room for those up front (256 KiB), since growing by doubling rehashes everything.
+    visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(static_cast<std::uint64_t>(space_.total()) + 16, 8192), options_.max_states)));
+    initial_ = space_.initial_nodes();
+    if (initial_.empty()) {
+      SearchReport r;
+      r.outcome = SearchReport::Outcome::no_initial_state;
+      r.linearized = -1;
+      return r;
+    }
+    budget_ = std::max<std::uint64_t>(1, options_.restart_budget);
+    begin_attempt();
   }
-  std::uint64_t budget = std::max<std::uint64_t>(1, options_.restart_budget);
-  std::int64_t best_at_last_restart = -1;
   for (;;) {
-    if (std::optional<SearchReport> r = attempt(budget)) return std::move(*r);
+    if (std::optional<SearchReport> r = attempt(room)) return r;
+    if (paused_) {
+      paused_ = false;
+      return std::nullopt;
+    }
     // A restart that got further than the one before starts a new stretch of trouble: it gets the
     // first budget again. Otherwise the budget doubles, so the search stays complete: progress is
     // bounded, and an attempt whose budget exceeds every state left finishes.
-    if (deepest_progress_ > best_at_last_restart) {
-      best_at_last_restart = deepest_progress_;
-      budget = std::max<std::uint64_t>(1, options_.restart_budget);
+    if (deepest_progress_ > best_at_last_restart_) {
+      best_at_last_restart_ = deepest_progress_;
+      budget_ = std::max<std::uint64_t>(1, options_.restart_budget);
     } else {
-      budget *= 2;
+      budget_ *= 2;
     }
+    begin_attempt();
   }
 }
 
-std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
+SearchReport Search::paused(const std::string& why) {
+  SearchReport r = begun_ && !initial_.empty() ? report(SearchReport::Outcome::limit, deepest_, deepest_taken_, false) : SearchReport{};
+  r.outcome = SearchReport::Outcome::limit;
+  r.limit = why;
+  return r;
+}
+
+void Search::begin_attempt() {
   // The root frame's successors are the initial states.
-  std::vector<Frame> stack(1);
-  for (const Node& n : initial_) stack[0].successors.push_back({n, -1, -1});
+  stack_.assign(1, Frame{});
+  for (const Node& n : initial_) stack_[0].successors.push_back({n, -1, -1});
   taken_path_.clear();
   heuristics_.new_attempt();
-  std::int64_t best = -1;
-  std::uint64_t stalled_since = generated_;
+  attempt_best_ = -1;
+  attempt_budget_ = budget_;
+  stalled_since_ = generated_;
+}
 
+std::optional<SearchReport> Search::attempt(std::uint64_t room) {
+  std::vector<Frame>& stack = stack_;
   while (!stack.empty()) {
+    if (visited_.size() >= room) {
+      paused_ = true;
+      return std::nullopt;
+    }
     Frame& f = stack.back();
     if (f.next_successor < f.successors.size()) {
       Successor s = std::move(f.successors[f.next_successor++]);
@@ -168,13 +208,14 @@ std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
           return r;
         }
       }
-      if (generated_ - stalled_since > budget) {
+      if (generated_ - stalled_since_ > attempt_budget_) {
         if (heuristics_.learn()) {
           forget_unfinished(stack);
+          stack.clear();
           return std::nullopt;
         }
-        stalled_since = generated_;  // nothing new to learn: go on, and look again after as long once more
-        budget *= 2;
+        stalled_since_ = generated_;  // nothing new to learn: go on, and look again after as long once more
+        attempt_budget_ *= 2;
       }
       const Fingerprint id = space_.fingerprint(s.node);
       if (!visited_.insert(id)) continue;
@@ -198,7 +239,7 @@ std::optional<SearchReport> Search::attempt(std::uint64_t budget) {
       }
       const std::int64_t p = space_.progress(s.node);
       if (p > deepest_progress_ || (p == deepest_progress_ && space_.optional_passed(s.node) > deepest_optional_)) remember_deepest(s.node, p);
-      if (p > best) best = p, stalled_since = generated_;
+      if (p > attempt_best_) attempt_best_ = p, stalled_since_ = generated_;
       if (p == space_.total()) return report(SearchReport::Outcome::accepted, s.node, taken_path_);
       // A read the state accepts goes first, alone (SearchSpace::forced_step): the frame has that
       // one successor and no thread left to try.
@@ -233,30 +274,29 @@ void Search::forget_unfinished(const std::vector<Frame>& stack) {
 
 SearchReport search_linearization(const Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options) {
   Search search(problem, spec, options);
-  return search.run();
+  return *search.run();
 }
 
 namespace {
 
-/// Searches `problems[k]` for each k in `which`, up to `jobs` at once, into `reports[k]`.
-void search_each(const std::vector<Problem>& problems, const std::vector<std::size_t>& which, language::LoadedSpec& spec,
-                 const NativeSearchOptions& options, unsigned jobs, std::vector<SearchReport>& reports) {
-  std::vector<std::unique_ptr<Search>> searches;
-  for (std::size_t k : which) searches.push_back(std::make_unique<Search>(problems[k], spec, options));  // binds
-  std::vector<std::exception_ptr> errors(searches.size());
+/// Runs `searches[k]` with `room` for each k in `which`, up to `jobs` at once: each report (or
+/// nothing, paused) into `reports[k]`. A search that decided is released.
+void run_each(std::vector<std::unique_ptr<Search>>& searches, const std::vector<std::size_t>& which, std::uint64_t room,
+              unsigned jobs, std::vector<std::optional<SearchReport>>& reports) {
+  std::vector<std::exception_ptr> errors(which.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
-    for (std::size_t k = next++; k < searches.size(); k = next++) {
+    for (std::size_t k = next++; k < which.size(); k = next++) {
       try {
-        reports[which[k]] = searches[k]->run();
+        reports[which[k]] = searches[which[k]]->run(room);
+        if (reports[which[k]]) searches[which[k]].reset();  // its memory back as soon as it is done
       } catch (...) {
         errors[k] = std::current_exception();
       }
-      searches[k].reset();  // its memory back as soon as it is done
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned j = 1; j < std::max(1u, jobs) && j < searches.size(); ++j) threads.emplace_back(worker);
+  for (unsigned j = 1; j < std::max(1u, jobs) && j < which.size(); ++j) threads.emplace_back(worker);
   worker();
   for (auto& t : threads) t.join();
   for (const auto& e : errors)
@@ -266,34 +306,34 @@ void search_each(const std::vector<Problem>& problems, const std::vector<std::si
 }  // namespace
 
 std::vector<SearchReport> search_linearizations(const std::vector<Problem>& problems, language::LoadedSpec& spec,
-                                                const NativeSearchOptions& options, unsigned jobs, PartsPolicy policy) {
-  std::vector<SearchReport> reports(problems.size());
-  std::vector<std::size_t> undecided(problems.size());
-  for (std::size_t k = 0; k < problems.size(); ++k) undecided[k] = k;
-  if (policy == PartsPolicy::every_part) {
-    search_each(problems, undecided, spec, options, jobs, reports);
-    return reports;
-  }
-  NativeSearchOptions shared = options;
+                                                const NativeSearchOptions& options, unsigned jobs, PartsPolicy policy,
+                                                unsigned later_jobs) {
+  NativeSearchOptions shared = options;  // one time limit for all the parts
   shared.since = options.since.value_or(std::chrono::steady_clock::now());
-  for (std::uint64_t room = std::min(kFirstRoundStates, options.max_states);; room = std::min(room * 4, options.max_states)) {
-    NativeSearchOptions round = shared;
-    const bool last = room == options.max_states;
-    round.max_states = room;
-    round.explain_limit = last;
-    search_each(problems, undecided, spec, round, jobs, reports);
-    using Outcome = SearchReport::Outcome;
-    std::vector<std::size_t> again;
+  std::vector<std::unique_ptr<Search>> searches;
+  for (const Problem& p : problems) searches.push_back(std::make_unique<Search>(p, spec, shared));  // binds
+  std::vector<std::optional<SearchReport>> reports(problems.size());
+  std::vector<std::size_t> undecided(problems.size());
+  std::iota(undecided.begin(), undecided.end(), std::size_t{0});
+  // Every part to its end; or in rounds of growing room, until a round in which one is rejected.
+  // A part paused at the end of a round goes on from there in the next: no work is repeated.
+  std::uint64_t room = policy == PartsPolicy::every_part ? std::numeric_limits<std::uint64_t>::max() : kFirstRoundStates;
+  for (;; room = room > std::numeric_limits<std::uint64_t>::max() / 4 ? room : room * 4) {
+    run_each(searches, undecided, room, jobs, reports);
+    std::vector<std::size_t> paused;
     bool rejected = false;
     for (std::size_t k : undecided) {
-      const SearchReport& r = reports[k];
-      rejected |= r.outcome == Outcome::rejected || r.outcome == Outcome::no_initial_state;
-      // Out of this round's room (not out of time or memory): the next round gives it more.
-      if (r.outcome == Outcome::limit && r.states_distinct > room) again.push_back(k);
+      if (!reports[k]) paused.push_back(k);
+      else rejected |= reports[k]->outcome == SearchReport::Outcome::rejected || reports[k]->outcome == SearchReport::Outcome::no_initial_state;
     }
-    if (rejected || again.empty() || last) return reports;
-    undecided = std::move(again);
+    if (rejected || paused.empty()) break;
+    undecided = std::move(paused);
+    jobs = std::max(jobs, later_jobs);
   }
+  std::vector<SearchReport> out;
+  for (std::size_t k = 0; k < problems.size(); ++k)
+    out.push_back(reports[k] ? std::move(*reports[k]) : searches[k]->paused("left undecided: another part was rejected first"));
+  return out;
 }
 
 }  // namespace omnilink::validation

@@ -48,9 +48,6 @@ struct NativeSearchOptions {
   /// states equal up to a renaming of values no operation left has logged are searched once.
   std::vector<std::string> data_independent;
   std::uint64_t restart_budget = 2'000;  // states an attempt may stall before it restarts
-  /// A search stopped by a limit names its deepest refusal too (SearchReport::refused): what a
-  /// projection starts from. Off where the search will be run again with more room.
-  bool explain_limit = true;
   const std::atomic<bool>* cancel = nullptr;
 };
 
@@ -65,21 +62,24 @@ enum class PartsPolicy {
   /// The problems are the parts of one history, which any rejected part rejects: they are searched
   /// in rounds of growing room (kFirstRoundStates distinct states each, then four times as many,
   /// up to the options' own limits), each round giving every part not yet decided the same room,
-  /// and the first round in which some part is rejected ends the search. A rejection that is
-  /// quick to find is then found quickly however hard the other parts are to decide, as Porcupine
-  /// finds it by running every part at once and stopping at the first failure; and the rounds
-  /// make the result the same whatever the timing. A part cut short reports `limit`.
+  /// and the first round in which some part is rejected ends the search. A part out of room pauses
+  /// and goes on from there in the next round, so no work is repeated. A rejection that is quick
+  /// to find is then found quickly however hard the other parts are to decide, as Porcupine finds
+  /// it by running every part at once and stopping at the first failure; and the rounds make the
+  /// result the same whatever the timing. A part left undecided reports `limit`.
   until_rejected,
 };
 
 /// Distinct states each undecided part may take in the first round of PartsPolicy::until_rejected.
 inline constexpr std::uint64_t kFirstRoundStates = 4'096;
 
-/// The same for several problems (the partitions of one history), up to `jobs` at once. Binding
-/// the spec happens first, on this thread; the searches then only evaluate, each with its own
-/// evaluator. Reports in the order of `problems`; the first exception thrown is rethrown.
+/// The same for several problems (the partitions of one history), up to `jobs` at once (after
+/// the first round of PartsPolicy::until_rejected, up to `later_jobs` if more: parts still
+/// undecided then are worth a thread each). Binding the spec happens first, on this thread; the
+/// searches then only evaluate, each with its own evaluator. Reports in the order of `problems`;
+/// the first exception thrown is rethrown.
 std::vector<SearchReport> search_linearizations(const std::vector<Problem>& problems, language::LoadedSpec& spec,
                                                 const NativeSearchOptions& options, unsigned jobs,
-                                                PartsPolicy policy = PartsPolicy::every_part);
+                                                PartsPolicy policy = PartsPolicy::every_part, unsigned later_jobs = 0);
 
 }  // namespace omnilink::validation
