@@ -206,6 +206,26 @@ inline Model map(std::int64_t keys = 3) {
   };
 }
 
+// KV.tla's store of strings (Porcupine's kv model): Get, Put and AppendValue on a few keys, short
+// values so that appends repeat what a get may read.
+inline Model key_value(std::int64_t keys = 2) {
+  auto store = std::make_shared<std::map<std::string, std::string>>();
+  return [=](std::mt19937_64& rng, std::uint32_t) -> GeneratedOp {
+    const std::string key = "k" + std::to_string(pick(rng, 1, keys));
+    const std::string value(1, static_cast<char>('a' + pick(rng, 0, 2)));
+    switch (pick(rng, 0, 2)) {
+      case 0:
+        return {"Get", {{"key", key, true}, {"value", (*store)[key]}}};
+      case 1:
+        (*store)[key] = value;
+        return {"Put", {{"key", key, true}, {"value", value, true}}};
+      default:
+        (*store)[key] += value;
+        return {"AppendValue", {{"key", key, true}, {"value", value, true}}};
+    }
+  };
+}
+
 // moodycamel's per-producer FIFO: a producer per thread, dequeues from any producer's head, bulk
 // operations (a bulk dequeue takes runs from producers' heads, each producer at most once without
 // a consumer token, as the spec's steps do).
