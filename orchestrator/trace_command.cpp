@@ -8,6 +8,8 @@
 
 #include "trace/reader.hpp"
 #include "trace/run_dir.hpp"
+#include "validation/history.hpp"
+#include "validation/history_file.hpp"
 
 namespace omnilink::cli {
 namespace {
@@ -48,9 +50,25 @@ void TraceCommand::add_to(CLI::App& app) {
   stats_ = sub_->add_subcommand("stats", "Summarise a run: operations per thread and name, timebox widths, errors");
   stats_->add_option("RUN_DIR", run_dir_, "Run directory (holds meta.json and trace/)")->required();
   stats_->add_flag("--json", json_, "Print the summary as JSON");
+  export_ = sub_->add_subcommand("export", "Write the run's history as a history file (docs/history-format.md): completed and "
+                                           "pending operations, failed-without-effect ones left out");
+  export_->add_option("RUN_DIR", run_dir_, "Run directory (holds meta.json and trace/)")->required();
+  export_->add_option("FILE", out_, "The history file to write (JSON lines)")->required();
 }
 
-int TraceCommand::run() { return show_->parsed() ? show() : stats(); }
+int TraceCommand::run() {
+  if (export_->parsed()) return export_history();
+  return show_->parsed() ? show() : stats();
+}
+
+int TraceCommand::export_history() {
+  const validation::History history = validation::read_history(trace::RunDir::open(run_dir_));
+  validation::write_history_file(out_, history);
+  std::size_t operations = 0;
+  for (const auto& thread : history.threads) operations += thread.size();
+  std::cout << out_ << ": " << operations << " operations of " << history.threads.size() << " threads\n";
+  return kExitOk;
+}
 
 int TraceCommand::show() {
   const trace::RunDir run = trace::RunDir::open(run_dir_);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -78,6 +79,33 @@ TEST_CASE("a verb that stops says why on one line naming it, with the exit code 
   CHECK(gen.exit_code == 1);
   one_line(gen, "omnilink gen-hpp: ");
   CHECK_THAT(gen.err, Catch::Contains("Bad.tla"));
+}
+
+TEST_CASE("trace export writes the run's history as a history file", "[cli]") {
+  testing::ScratchDir dir;
+  make_run(dir.path() / "run", 2, 4);
+  const auto exported = omnilink_cli({"trace", "export", (dir.path() / "run").string(), (dir.path() / "h.jsonl").string()});
+  INFO(exported.out << exported.err);
+  REQUIRE(exported.exit_code == 0);
+  CHECK_THAT(exported.out, Catch::Contains("8 operations of 2 threads"));
+  std::ifstream in(dir.path() / "h.jsonl");
+  std::string line;
+  std::vector<nlohmann::json> lines;
+  while (std::getline(in, line)) lines.push_back(nlohmann::json::parse(line));
+  REQUIRE(lines.size() == 9);  // the header, then one line an operation
+  CHECK(lines[0]["format"] == "omnilink-history");
+  std::map<int, int> per_process;
+  for (std::size_t k = 1; k < lines.size(); ++k) {
+    CHECK(lines[k]["op"] == "Op");
+    CHECK(lines[k]["fields"].contains("x"));
+    CHECK(lines[k]["outcome"] == "ok");
+    ++per_process[lines[k]["process"].get<int>()];
+  }
+  CHECK(per_process == std::map<int, int>{{0, 4}, {1, 4}});
+  // A run that is not there: exit 3, nothing written.
+  const auto missing = omnilink_cli({"trace", "export", (dir.path() / "none").string(), (dir.path() / "x.jsonl").string()});
+  CHECK(missing.exit_code == 3);
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "x.jsonl"));
 }
 
 TEST_CASE("trace show and stats on a good run", "[cli]") {
