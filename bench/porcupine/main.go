@@ -5,6 +5,8 @@
 //	kv        tla/specs/KV.tla        Get/Put/Append on string keys, partitioned by key (Porcupine's kv model)
 //	register  tla/specs/Register.tla  Read/Write/CAS from 0 (etcd's nil, as etcd_from_jepsen writes it)
 //	rangeset  tla/specs/RangeSet.tla  the OmniLink paper's Fig. 4 set with range queries
+//	stack     tla/specs/Stack.tla     Push/Pop (a failed pop: ok false, the stack empty)
+//	queue     tla/specs/LinearizableQueue.tla  Enqueue/Dequeue (likewise)
 //
 // Built outside the omnilink repository, against a checkout of Porcupine (go.mod's replace).
 // Prints one line per file: "name verdict" (ok or illegal). Pending operations return at the end of
@@ -157,6 +159,54 @@ var rangeSetModel = porcupine.Model{
 	Hash: func(state interface{}) uint64 { return uint64(state.(uint32)) },
 }
 
+// A stack or queue of ints as Porcupine states: values, copied on change; hashed over their items.
+func sequenceModel(push, pop string, lifo bool) porcupine.Model {
+	return porcupine.Model{
+		Init: func() interface{} { return []int{} },
+		Step: func(state, input, output interface{}) (bool, interface{}) {
+			c, s := input.(call), state.([]int)
+			if c.op == push {
+				next := make([]int, len(s), len(s)+1)
+				copy(next, s)
+				return true, append(next, c.num("elem"))
+			}
+			if !c.flag("ok") {
+				return len(s) == 0, s
+			}
+			if len(s) == 0 {
+				return false, s
+			}
+			if lifo {
+				return s[len(s)-1] == c.num("elem"), s[:len(s)-1]
+			}
+			return s[0] == c.num("elem"), s[1:]
+		},
+		Equal: func(a, b interface{}) bool {
+			x, y := a.([]int), b.([]int)
+			if len(x) != len(y) {
+				return false
+			}
+			for k := range x {
+				if x[k] != y[k] {
+					return false
+				}
+			}
+			return true
+		},
+		Hash: func(state interface{}) uint64 {
+			h := fnv.New64a()
+			for _, v := range state.([]int) {
+				var b [8]byte
+				for k := 0; k < 8; k++ {
+					b[k] = byte(uint64(v) >> (8 * k))
+				}
+				h.Write(b[:])
+			}
+			return h.Sum64()
+		},
+	}
+}
+
 func read(path string) ([]porcupine.Operation, error) {
 	file, err := os.Open(path)
 	if err != nil {
@@ -192,12 +242,13 @@ func read(path string) ([]porcupine.Operation, error) {
 }
 
 func main() {
-	modelName := flag.String("model", "", "kv, register or rangeset")
+	modelName := flag.String("model", "", "kv, register, rangeset, stack or queue")
 	flag.Parse()
-	models := map[string]porcupine.Model{"kv": kvModel, "register": registerModel, "rangeset": rangeSetModel}
+	models := map[string]porcupine.Model{"kv": kvModel, "register": registerModel, "rangeset": rangeSetModel,
+		"stack": sequenceModel("Push", "Pop", true), "queue": sequenceModel("Enqueue", "Dequeue", false)}
 	model, ok := models[*modelName]
 	if !ok {
-		fmt.Fprintln(os.Stderr, "porcupine-check: -model kv|register|rangeset FILE...")
+		fmt.Fprintln(os.Stderr, "porcupine-check: -model kv|register|rangeset|stack|queue FILE...")
 		os.Exit(2)
 	}
 	for _, path := range flag.Args() {
