@@ -33,6 +33,7 @@ struct Frame {
   std::uint32_t taken = 0;
   Fingerprint id;                    // of `node`, in the visited set
   std::vector<Fingerprint> replaced;  // the exhausted parents this frame replaced: settled when it is
+  std::vector<std::uint32_t> refused_reads;  // threads whose next operation has no step (forced_step)
 };
 
 /// Pending operations linearized on a path: thread and candidate.
@@ -243,14 +244,16 @@ std::optional<SearchReport> Search::attempt(std::uint64_t room) {
       if (p == space_.total()) return report(SearchReport::Outcome::accepted, s.node, taken_path_);
       // A read the state accepts goes first, alone (SearchSpace::forced_step): the frame has that
       // one successor and no thread left to try.
-      if (!space_.forced_step(s.node, next.successors)) next.order = heuristics_.order(s.node);
+      if (!space_.forced_step(s.node, next.successors, next.refused_reads)) next.order = heuristics_.order(s.node);
       next.node = std::move(s.node);
       stack.push_back(std::move(next));
       continue;
     }
     if (f.next_thread < f.order.size()) {
       f.next_successor = 0;
-      space_.successors(f.node, f.order[f.next_thread++], f.successors);
+      const std::uint32_t t = f.order[f.next_thread++];
+      if (std::find(f.refused_reads.begin(), f.refused_reads.end(), t) != f.refused_reads.end()) f.successors.clear();
+      else space_.successors(f.node, t, f.successors);
       // The most urgent operation cannot go (the root frame has no threads to try).
       if (f.successors.empty() && f.next_thread == 1) heuristics_.stuck(f.node, space_.progress(f.node), f.order);
       continue;

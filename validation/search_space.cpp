@@ -219,16 +219,19 @@ std::vector<std::uint32_t> SearchSpace::viable(const Node& n) const {
   return out;
 }
 
-bool SearchSpace::forced_step(const Node& n, std::vector<Successor>& out) {
+bool SearchSpace::forced_step(const Node& n, std::vector<Successor>& out, std::vector<std::uint32_t>& refused) {
   out.clear();
+  refused.clear();
   const Blocking b = blocking(n);
   for (std::uint32_t t = 0; t < ops_.size(); ++t) {
     if (!viable(n, t, b) || !ops_[t][n.pc[t]].read) continue;
     successors(n, t, out);
     if (!out.empty()) {
       out.resize(1);  // a read leads to the state it read
+      refused.clear();
       return true;
     }
+    refused.push_back(t);
   }
   return false;
 }

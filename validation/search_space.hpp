@@ -90,8 +90,10 @@ class SearchSpace {
   /// Moving a read earlier, to where real time already allows it, changes no state the others see
   /// and only frees operations that waited for it, so whatever any order from `n` reaches, the
   /// order that takes the read first reaches too (as deep or deeper). The search then tries no
-  /// other step from `n`. False (and `out` empty) if there is none.
-  bool forced_step(const Node& n, std::vector<Successor>& out);
+  /// other step from `n`. False (and `out` empty) if there is none; then `refused` holds the
+  /// threads whose next operation is a viable read the state refuses (none has a step from `n`,
+  /// so the search need not evaluate them again).
+  bool forced_step(const Node& n, std::vector<Successor>& out, std::vector<std::uint32_t>& refused);
 
  private:
   /// The two smallest ends among the threads' next operations, and whose is the smallest: thread
