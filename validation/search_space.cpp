@@ -90,6 +90,7 @@ void SearchSpace::prepare() {
           known->second.done = evaluable(p.spec_op->done);
         } else {
           known->second.action = evaluable(p.spec_op->action);
+          known->second.read = language::only_stutters(*known->second.action, spec_.variables().size());
         }
       }
       SearchOp s = known->second;
@@ -121,7 +122,7 @@ void SearchSpace::prepare() {
           throw ValidationError(operation_name(*p.op) + ": its unknown fields' domains allow over a million argument tuples");
       }
       s.candidates = std::move(tuples);
-      s.read = s.action != nullptr && !s.pending && !s.optional && language::only_stutters(*s.action, spec_.variables().size());
+      s.read = s.read && !s.pending && !s.optional;  // the action's syntax, read once per spec operation above
       thread.push_back(std::move(s));
     }
     std::vector<std::uint32_t>& required = required_before_.emplace_back(1, 0);
