@@ -1,6 +1,7 @@
 #include "explain/interleaving.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <ostream>
 #include <stdexcept>
@@ -196,7 +197,9 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
     // event; a boundary with completed event N runs before event N+1): those with a start or end
     // in between, and those the other threads were running at their events in between.
     if (step.where) {
-      std::uint64_t resumes = out.last_event + 1;
+      // Not back before the window ends (the events are read up to its last core boundary): every
+      // boundary in the window ran while it was out.
+      std::uint64_t resumes = std::numeric_limits<std::uint64_t>::max();
       for (const auto& e : events)
         if (e.event > l.at->after && e.tid == l.at->from) {
           resumes = e.event;
