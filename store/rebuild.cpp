@@ -268,7 +268,7 @@ void index_campaigns(Store& store, std::vector<FoundCampaign>& found) {
 }  // namespace
 
 RebuildReport rebuild_index(const fs::path& given) {
-  const fs::path store_dir = fs::absolute(given);  // run directories are indexed by absolute path, as omnilink writes them
+  const fs::path store_dir = fs::absolute(given);  // run directories named as a campaign names them: absolute, under the store
   // A store is its directory: a rebuild never makes one where there was none (a mistyped path).
   if (!fs::is_directory(store_dir)) throw StoreError(store_dir.string() + ": no such directory, so no store to rebuild");
   if (has_index(store_dir)) throw StoreError(index_file(store_dir).string() + " is an index already; rebuild makes one only where it is missing or empty");

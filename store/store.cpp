@@ -65,7 +65,7 @@ nlohmann::json json_or_null(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
-// Schema version 2. runs.ord numbers runs in insertion order (plan order within a campaign).
+// Schema version 3. runs.dir is relative to the store ("<campaign>/<run>"). runs.ord numbers runs in insertion order (plan order within a campaign).
 // validations.id is an explicit INTEGER PRIMARY KEY (an alias of the rowid) so that VACUUM cannot
 // renumber it: the highest id is a run's newest validation. campaigns.ended_seq (version 2) is
 // NULL while a campaign runs.
@@ -181,6 +181,50 @@ void check_version(Connection& db) {
                      std::to_string(kStoreSchemaVersion) + " (upgrade omnilink)");
 }
 
+// A run directory as the index keeps it (schema 3): relative to the store. Version 2 kept it
+// absolute; a path under the store, or one ending in the run's own "<campaign>/<run>" (the only
+// place omnilink ever puts a run: a store copied or moved since names the original's), becomes
+// "<campaign>/<run>". Anything else is nullopt.
+std::optional<std::string> relative_run_directory(const fs::path& store, const std::string& campaign, const std::string& run,
+                                                  const std::string& dir) {
+  const fs::path own = fs::path(campaign) / run;
+  const fs::path given = fs::path(dir).lexically_normal();
+  if (given.is_relative()) return given == own ? std::optional(own.string()) : std::nullopt;
+  if (given.lexically_relative(store) == own) return own.string();
+  // The tail: as many components as the run's own path has.
+  const auto depth = std::distance(own.begin(), own.end());
+  if (std::distance(given.begin(), given.end()) <= depth) return std::nullopt;
+  auto tail = given.end();
+  for (auto k = depth; k > 0; --k) --tail;
+  fs::path suffix;
+  for (auto it = tail; it != given.end(); ++it) suffix /= *it;
+  return suffix == own ? std::optional(own.string()) : std::nullopt;
+}
+
+// Version 2 to 3, in the caller's transaction: every run directory relative to the store, or none
+// (the store is refused, naming the runs whose directory lies elsewhere).
+void upgrade_run_directories(Connection& db, const fs::path& store) {
+  std::vector<std::array<std::string, 3>> rows;  // campaign, id, relative directory
+  std::vector<std::string> elsewhere;
+  Statement read(db, "SELECT campaign, id, dir FROM runs");
+  while (read.step()) {
+    std::array<std::string, 3> row{read.text(), read.text(), ""};
+    const std::string dir = read.text();
+    if (const auto relative = relative_run_directory(store, row[0], row[1], dir)) row[2] = *relative;
+    else elsewhere.push_back(row[0] + "/" + row[1] + " (" + dir + ")");
+    rows.push_back(std::move(row));
+  }
+  if (!elsewhere.empty())
+    throw StoreError(db.path().string() + ": cannot upgrade the index to schema version 3: run directories outside " + store.string() +
+                     ", where no omnilink puts them: " + name_list(elsewhere));
+  Statement write(db, "UPDATE runs SET dir = ? WHERE campaign = ? AND id = ?");
+  for (const auto& [campaign, id, dir] : rows) {
+    write.reset();
+    write.bind(dir).bind(campaign).bind(id).run();
+  }
+  db.exec("PRAGMA user_version = 3");
+}
+
 // Creates the schema of a new database, or checks that an existing one is a version this build
 // knows. Two processes may open a new store at once: the version is read again under the write
 // lock, so only one of them creates the tables. An empty database beside campaign directories is
@@ -207,6 +251,11 @@ void ensure_schema(Connection& db, const fs::path& store) {
       db.exec("UPDATE campaigns SET ended_seq = CASE WHEN status = 'running' THEN NULL ELSE rowid END");
       db.exec("PRAGMA user_version = 2");
     }
+    t.commit();
+  }
+  if (user_version(db) == 2) {
+    Transaction t(db);
+    if (user_version(db) == 2) upgrade_run_directories(db, store);
     t.commit();
   }
 }
@@ -264,7 +313,21 @@ ValidationRecord read_validation(Statement& s) {
   return v;
 }
 
-RunRecord read_run(Statement& s) {
+// The run directory of an index row as an absolute path under `store`: relative (schema 3) or as
+// version 2 wrote it, read as if upgraded (a read-only verb does not upgrade).
+std::string resolved_run_directory(const fs::path& store, const std::string& campaign, const std::string& run, const std::string& dir) {
+  const auto relative = relative_run_directory(store, campaign, run, dir);
+  return relative ? (store / *relative).string() : dir;
+}
+
+// The run directory as the index keeps it; a directory outside the store is omnilink's own error.
+std::string indexed_run_directory(const fs::path& store, const RunRecord& r) {
+  const auto relative = relative_run_directory(store, r.campaign, r.id, r.dir);
+  if (!relative) throw StoreError("run " + r.key() + ": its directory " + r.dir + " is not " + run_directory(store, r.campaign, r.id).string());
+  return *relative;
+}
+
+RunRecord read_run(Statement& s, const fs::path& store) {
   RunRecord r;
   r.campaign = s.text();
   r.id = s.text();
@@ -283,7 +346,7 @@ RunRecord read_run(Statement& s) {
   r.rr_soft_counters = s.int64() != 0;
   r.exit_code = s.optional(&Statement::int32);
   r.exit_signal = s.optional(&Statement::int32);
-  r.dir = s.text();
+  r.dir = resolved_run_directory(store, r.campaign, r.id, s.text());
   r.started_ms = s.int64();
   r.finished_ms = s.int64();
   r.harness_ms = s.int64();
@@ -306,6 +369,16 @@ void write_campaign_status(const fs::path& store, const CampaignRecord& c) {
   platform::write_json_file<StoreError>(file, record);
 }
 
+}  // namespace
+
+namespace {
+// The store's directory, absolute and without a trailing separator: run directories are resolved
+// against it and made relative to it.
+fs::path absolute_store_directory(const fs::path& directory) {
+  fs::path p = fs::absolute(directory).lexically_normal();
+  if (!p.has_filename() && p != p.root_path()) p = p.parent_path();
+  return p;
+}
 }  // namespace
 
 // WAL lets readers (`omnilink ls`) run beside a writer and makes commits cheap; synchronous=NORMAL
@@ -351,7 +424,7 @@ struct Store::Db {
 };
 
 Store::Store(fs::path directory, int mode)
-    : directory_(std::move(directory)), db_(std::make_unique<Db>(directory_, static_cast<Connection::Mode>(mode))) {}
+    : directory_(absolute_store_directory(directory)), db_(std::make_unique<Db>(directory_, static_cast<Connection::Mode>(mode))) {}
 
 Store Store::open(const fs::path& directory) {
   std::error_code ec;
@@ -460,7 +533,7 @@ void Store::set_campaign_status(const std::string& id, CampaignStatus status) {
 namespace {
 
 // Inserts the rows `runs` that their campaigns do not have yet, inside the caller's transaction.
-void insert_new_runs(Connection& db, const std::vector<RunRecord>& runs) {
+void insert_new_runs(Connection& db, const fs::path& store, const std::vector<RunRecord>& runs) {
   // ord numbers rows in insertion order across the store, which within a campaign is plan order.
   Statement last(db, "SELECT COALESCE(MAX(ord), 0) FROM runs");
   last.step();
@@ -473,7 +546,7 @@ void insert_new_runs(Connection& db, const std::vector<RunRecord>& runs) {
     insert.reset();
     insert.bind(r.campaign).bind(r.id).bind(ord + 1).bind(r.target).bind(r.threads).bind(r.ops).bind(r.number).bind(r.seed);
     insert.bind(to_string(r.status)).bind(r.detail).bind(r.rr_mode).bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal);
-    insert.bind(r.dir).bind(r.started_ms).bind(r.finished_ms).bind(r.harness_ms).bind(r.pack_ms);
+    insert.bind(indexed_run_directory(store, r)).bind(r.started_ms).bind(r.finished_ms).bind(r.harness_ms).bind(r.pack_ms);
     if (insert.run() == 1) ++ord;  // an existing run (resume) keeps its row and its place
   }
 }
@@ -482,21 +555,21 @@ void insert_new_runs(Connection& db, const std::vector<RunRecord>& runs) {
 
 void Store::add_runs(const std::vector<RunRecord>& runs) {
   Transaction t(db_->connection);
-  insert_new_runs(db_->connection, runs);
+  insert_new_runs(db_->connection, directory_, runs);
   t.commit();
 }
 
 namespace {
 
 // The statements behind update_run, add_validation and import_runs, inside the caller's transaction.
-void write_run(Connection& db, const RunRecord& r) {
+void write_run(Connection& db, const fs::path& store, const RunRecord& r) {
   Statement s(db, R"sql(
     UPDATE runs SET target = ?, threads = ?, ops = ?, number = ?, seed = ?, status = ?, detail = ?, rr_mode = ?,
                     rr_soft_counters = ?, exit_code = ?, exit_signal = ?, dir = ?, started_ms = ?, finished_ms = ?,
                     harness_ms = ?, pack_ms = ?
     WHERE campaign = ? AND id = ?)sql");
   s.bind(r.target).bind(r.threads).bind(r.ops).bind(r.number).bind(r.seed).bind(to_string(r.status)).bind(r.detail).bind(r.rr_mode);
-  s.bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal).bind(r.dir).bind(r.started_ms).bind(r.finished_ms);
+  s.bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal).bind(indexed_run_directory(store, r)).bind(r.started_ms).bind(r.finished_ms);
   s.bind(r.harness_ms).bind(r.pack_ms).bind(r.campaign).bind(r.id);
   if (s.run() == 0) throw StoreError(db.path().string() + ": no run " + r.key());
 }
@@ -515,7 +588,7 @@ void insert_validation(Connection& db, const std::string& campaign, const std::s
 
 void Store::update_run(const RunRecord& r) {
   Transaction t(db_->connection);
-  write_run(db_->connection, r);
+  write_run(db_->connection, directory_, r);
   mirror_run(r.campaign, r.id);
   t.commit();
 }
@@ -534,7 +607,7 @@ void Store::mirror_run(const std::string& campaign, const std::string& id) {
   if (!fs::is_directory(dir)) return;
   Statement s(db_->connection, std::string(kRunSelect) + "WHERE r.campaign = ? AND r.id = ?");
   s.bind(campaign).bind(id).step();
-  const RunRecord run = read_run(s);
+  const RunRecord run = read_run(s, directory_);
   Statement ord(db_->connection, "SELECT ord FROM runs WHERE campaign = ? AND id = ?");
   ord.bind(campaign).bind(id).step();
   write_run_record_file(dir, run, ord.int64());
@@ -542,9 +615,9 @@ void Store::mirror_run(const std::string& campaign, const std::string& id) {
 
 void Store::import_runs(const std::vector<RunRecord>& runs) {
   Transaction t(db_->connection);
-  insert_new_runs(db_->connection, runs);
+  insert_new_runs(db_->connection, directory_, runs);
   for (const RunRecord& r : runs) {
-    write_run(db_->connection, r);
+    write_run(db_->connection, directory_, r);
     if (r.validation) insert_validation(db_->connection, r.campaign, r.id, *r.validation);
   }
   t.commit();
@@ -557,7 +630,7 @@ std::optional<RunRecord> Store::run(const std::string& key) {
   Statement s(db_->connection, (std::string(kRunSelect) + "WHERE r.campaign = ? AND r.id = ?"));
   s.bind(key.substr(0, slash)).bind(key.substr(slash + 1));
   if (!s.step()) return std::nullopt;
-  return read_run(s);
+  return read_run(s, directory_);
 }
 
 std::vector<RunRecord> Store::runs(const std::string& campaign, const std::optional<RunStatus>& status) {
@@ -565,7 +638,7 @@ std::vector<RunRecord> Store::runs(const std::string& campaign, const std::optio
               (std::string(kRunSelect) + "WHERE r.campaign = ?1 AND (?2 IS NULL OR r.status = ?2) ORDER BY r.ord"));
   s.bind(campaign).bind(status ? std::optional<std::string>(to_string(*status)) : std::nullopt);
   std::vector<RunRecord> runs;
-  while (s.step()) runs.push_back(read_run(s));
+  while (s.step()) runs.push_back(read_run(s, directory_));
   return runs;
 }
 

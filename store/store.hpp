@@ -25,9 +25,10 @@
 
 namespace omnilink::store {
 
-// 2: campaigns.ended_seq (the order in which campaigns ended). A version-1 store is upgraded when
-// opened for writing and read as if upgraded when opened read-only.
-inline constexpr int kStoreSchemaVersion = 2;
+// 2: campaigns.ended_seq (the order in which campaigns ended). 3: runs.dir relative to the store,
+// so that a store can be copied or moved. An older store is upgraded when opened for writing and
+// read as if upgraded when opened read-only.
+inline constexpr int kStoreSchemaVersion = 3;
 
 class StoreError : public std::runtime_error {
  public:
@@ -118,7 +119,9 @@ struct RunRecord {
   bool rr_soft_counters = false;  // recorded with rr -W
   std::optional<int> exit_code;
   std::optional<int> exit_signal;
-  std::string dir;              // the run directory, absolute
+  /// The run directory, absolute: STORE/<campaign>/<id> under the store as it was opened (the
+  /// index keeps it relative to the store, so a copied or moved store names its own runs).
+  std::string dir;
   std::int64_t started_ms = 0;
   std::int64_t finished_ms = 0;
   std::int64_t harness_ms = 0;  // the harness (under rr: rr record) process's own wall time
