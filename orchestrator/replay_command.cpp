@@ -20,6 +20,7 @@
 #include "replay/seek_index.hpp"
 #include "trace/run_dir.hpp"
 #include "trace/run_layout.hpp"
+#include "validation/result_file.hpp"
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
@@ -99,7 +100,14 @@ std::vector<std::string> rerun_argv(const trace::RunMeta& meta, const fs::path& 
 // them (its interleaving's starts), else by logged start.
 std::vector<trace::Operation> core_stops(const fs::path& run_dir, const std::string& run_name) {
   const std::optional<explain::Explanation> e = explain::read_explanation(explain::explanation_dir(run_dir));
-  if (!e) throw CommandError(kExitUsage, run_name + " has no explanation yet: run omnilink explain " + run_name + " first");
+  if (!e) {
+    // Only a failing run has a core: a passing one is said so, not sent to explain.
+    const auto result = validation::read_result_file(run_dir);
+    if (result && result->verdict != validation::Verdict::fail)
+      throw CommandError(kExitUsage, run_name + " did not fail (its verdict is " + validation::to_string(result->verdict) +
+                                         "): it has no failing core to stop at; give an operation instead (replay " + run_name + " T0.5)");
+    throw CommandError(kExitUsage, run_name + " has no explanation yet: run omnilink explain " + run_name + " first");
+  }
   std::vector<std::string> order;
   if (e->interleaving)
     for (const auto& step : e->interleaving->steps)

@@ -8,6 +8,7 @@
 #include "campaign/campaign_file.hpp"
 #include "campaign/recording.hpp"
 #include "report/campaign_report.hpp"
+#include "store/campaign_lock.hpp"
 #include "store/outcome.hpp"
 #include "campaign/validation_pool.hpp"
 #include "platform/memory.hpp"
@@ -41,6 +42,11 @@ int RevalidateCommand::run() {
   const std::string campaign_id = slash == std::string::npos ? what_ : what_.substr(0, slash);
   const auto campaign = store.campaign(campaign_id);
   if (!campaign) throw CommandError(kExitUsage, "no campaign '" + campaign_id + "'; " + campaigns_note(store));
+  // One writer at a time: a live session of this campaign (or another revalidate) would have its
+  // runs' results rewritten underneath it, and its in-flight runs marked interrupted.
+  std::string held_by;
+  const std::optional<store::CampaignLock> lock = store::CampaignLock::acquire(store.directory() / campaign_id, held_by);
+  if (!lock) throw CommandError(kExitUsage, campaign_id + ": " + held_by + "; revalidate when it has ended");
   std::vector<store::RunRecord> runs;
   if (slash == std::string::npos) {
     runs = store.runs(campaign_id);

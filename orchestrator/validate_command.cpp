@@ -6,6 +6,7 @@
 
 #include "campaign/validation_pool.hpp"
 #include "platform/memory.hpp"
+#include "store/store.hpp"
 #include "validation/history_file.hpp"
 
 namespace omnilink::cli {
@@ -59,6 +60,13 @@ int ValidateCommand::run() {
   std::map<validation::Verdict, std::size_t> counts;
   nlohmann::json all = nlohmann::json::array();
   int exit_code = 0;
+  // A store's run is validated through the store, which writes its result and index together.
+  for (const std::string& run_dir : run_dirs_)
+    if (const auto stored = store::stored_run(run_dir))
+      throw CommandError(kExitUsage, run_dir + " is run " + stored->key() + " of the store " + stored->store.string() +
+                                         ": validating it here would change its result behind the store's index. Use `omnilink revalidate " +
+                                         stored->key() + " --store " + stored->store.string() +
+                                         " --spec ...`, or validate a copy of the run directory made outside the store");
   for (const std::string& run_dir : run_dirs_) {
     options_.run_dir = run_dir;
     const validation::ValidationResult result = validation::validate_run(options_);

@@ -646,6 +646,16 @@ fs::path campaign_record_file(const fs::path& store, const std::string& campaign
 
 fs::path index_file(const fs::path& store) { return store / kDatabaseFile; }
 
+std::optional<StoredRun> stored_run(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return std::nullopt;
+  const fs::path run = fs::absolute(dir).lexically_normal();
+  const fs::path named = run.has_filename() ? run : run.parent_path();
+  const fs::path store = named.parent_path().parent_path();
+  if (!fs::is_regular_file(index_file(store), ec)) return std::nullopt;
+  return StoredRun{store, named.parent_path().filename().string(), named.filename().string()};
+}
+
 bool has_index(const fs::path& store) {
   if (!fs::exists(index_file(store))) return false;
   Connection connection(index_file(store), Connection::Mode::read_only);

@@ -204,6 +204,15 @@ bool has_index(const std::filesystem::path& store);
 // STORE/omnilink.db, the index.
 std::filesystem::path index_file(const std::filesystem::path& store);
 
+/// A directory that is a run of a store: STORE/<campaign-id>/<run-id> beside STORE/omnilink.db.
+struct StoredRun {
+  std::filesystem::path store;
+  std::string campaign, run;
+  std::string key() const { return campaign + "/" + run; }
+};
+/// Nullopt for a directory that lies in no store (a run made with the harness alone, a copy).
+std::optional<StoredRun> stored_run(const std::filesystem::path& dir);
+
 // A run's directory: STORE/<campaign-id>/<run-id>, derived from the ids, never read back.
 inline std::filesystem::path run_directory(const std::filesystem::path& store, const std::string& campaign_id, const std::string& run_id) {
   return store / campaign_id / run_id;

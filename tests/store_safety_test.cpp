@@ -6,11 +6,13 @@
 #include <catch2/catch.hpp>
 
 #include <sys/mount.h>
+#include <unistd.h>
 
 #include <fstream>
 
 #include <nlohmann/json.hpp>
 
+#include "store/campaign_lock.hpp"
 #include "store/store.hpp"
 #include "platform/subprocess.hpp"
 #include "support/mount_namespace.hpp"
@@ -141,4 +143,48 @@ TEST_CASE("ls, show and results work on a store on a read-only file system", "[s
   const auto [results_code, results_out] = read_only({"results", "--store", mount_point.string()});
   INFO(results_out);
   CHECK(results_code == 0);
+}
+
+TEST_CASE("one writer at a time: revalidate refuses a campaign another omnilink holds, validate refuses a store's run",
+          "[store][safety][writers]") {
+  testing::ScratchDir dir;
+  const fs::path store = dir / "store";
+  run_campaign(dir.path());
+  REQUIRE(omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"}).exit_code != 3);
+  const auto before = outcomes(store, "steps-1");
+  const fs::path run = store / "steps-1" / before.begin()->first;
+  const std::string result_before = read_bytes(run / "validation" / "result.json");
+  const std::string lax = std::string(OMNILINK_TEST_SPECS) + "/Steps.tla";
+  {
+    // The lock a campaign's session holds (an flock, as a live campaign or another revalidate has it).
+    std::string why;
+    const auto held = store::CampaignLock::acquire(store / "steps-1", why);
+    REQUIRE(held);
+    const auto refused = omnilink_cli({"revalidate", "steps-1", "--store", store.string(), "--spec", lax, "--checker", "native"});
+    CHECK(refused.exit_code == 3);
+    CHECK_THAT(refused.err, Catch::Contains("pid " + std::to_string(::getpid())) && Catch::Contains("is running this campaign now"));
+    CHECK(outcomes(store, "steps-1") == before);
+    CHECK(read_bytes(run / "validation" / "result.json") == result_before);
+  }
+  // Released: revalidate goes on.
+  const auto allowed = omnilink_cli({"revalidate", "steps-1", "--store", store.string(), "--spec", lax, "--checker", "native"});
+  INFO(allowed.out << allowed.err);
+  CHECK(allowed.exit_code == 0);
+
+  // validate of a store's run directory would write its result.json behind the index: refused,
+  // pointing at revalidate; a copy made outside the store validates as any run directory.
+  const std::string revalidated = read_bytes(run / "validation" / "result.json");
+  const auto direct = omnilink_cli({"validate", run.string(), "--spec", lax, "--checker", "native"});
+  CHECK(direct.exit_code == 3);
+  CHECK_THAT(direct.err, Catch::Contains("omnilink revalidate steps-1/" + before.begin()->first));
+  CHECK(read_bytes(run / "validation" / "result.json") == revalidated);
+  fs::copy(run, dir / "outside", fs::copy_options::recursive);
+  const auto copy = omnilink_cli({"validate", (dir / "outside").string(), "--spec", lax, "--checker", "native"});
+  INFO(copy.out << copy.err);
+  CHECK(copy.exit_code == 0);
+
+  // A passing run has no failing core: replay --core says so, rather than sending the user to explain.
+  const auto core = omnilink_cli({"replay", "steps-1/" + before.begin()->first, "--core", "--batch", "--store", store.string()});
+  CHECK(core.exit_code == 3);
+  CHECK_THAT(core.err, Catch::Contains("did not fail (its verdict is pass): it has no failing core"));
 }
