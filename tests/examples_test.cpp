@@ -97,3 +97,26 @@ TEST_CASE("racy-queue: writes a readable trace (its race shows as duplicate dequ
   WARN("racy-queue duplicate dequeues in this run: " << duplicates);
   CHECK(times_dequeued.size() > 0);
 }
+
+TEST_CASE("a workload parameter the harness does not take, or cannot read, ends it before it writes anything", "[examples][params]") {
+  testing::ScratchDir dir;
+  const std::filesystem::path out = dir / "run";
+  for (const auto& [param, says] : std::vector<std::pair<std::string, std::string>>{
+           {"max_len=abc", "--param max_len=abc: not an integer"},
+           {"max_len=99999999999999999999", "--param max_len=99999999999999999999: out of range"},
+           {"max_len=-1", "--param max_len=-1: must be 0 to"},
+           {"capacityy=4", "--param capacityy=4: no such parameter; this harness takes max_len, bad_last"}}) {
+    const ProcessResult r = run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE, {"--threads", "2", "--ops", "10", "--out", out.string(), "--param", param});
+    INFO(r.describe() << "\n" << r.err);
+    CHECK(r.exit_code == 2);  // the harness's usage error, not a crash (abort would be 134)
+    CHECK_THAT(r.err, Catch::Contains(says));
+    CHECK_FALSE(std::filesystem::exists(out));  // no thread started, no file written
+  }
+  const ProcessResult twice = run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE, {"--out", out.string(), "--param", "max_len=4", "--param", "max_len=5"});
+  CHECK(twice.exit_code == 2);
+  CHECK_THAT(twice.err, Catch::Contains("--param max_len: given twice"));
+  const ProcessResult help = run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE, {"--help"});
+  CHECK(help.exit_code == 0);
+  CHECK_THAT(help.out, Catch::Contains("Workload parameters:") && Catch::Contains("--param max_len=0") &&
+                           Catch::Contains("0 to 1000000000, default 0"));
+}

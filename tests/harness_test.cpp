@@ -224,8 +224,15 @@ TEST_CASE("option parsing names the bad flag", "[options]") {
   CHECK(o->seed == 5);
   CHECK(o->clock == ClockKind::counter);
   CHECK(o->perturb == PerturbMode::yield);
-  CHECK(o->param_int("range", 0) == 9);
-  CHECK(o->param_int("absent", 17) == 17);
+  o->check_params({Param::integer("range", 3, 1, 10, "a range"), Param::integer("absent", 17, 0, 20, "not given"),
+                   Param::word("mode", {"fast", "slow"}, "a mode")});
+  CHECK(o->param_int("range") == 9);
+  CHECK(o->param_int("absent") == 17);
+  CHECK(o->param_word("mode") == "fast");
+  CHECK(o->param_given("range"));
+  CHECK_FALSE(o->param_given("absent"));
+  CHECK_THROWS_AS(o->param_int("undeclared"), std::logic_error);  // the harness's own bug
+  CHECK_THROWS_AS(o->param_int("mode"), std::logic_error);
   CHECK_FALSE(parse({"--help"}).has_value());
   CHECK_THROWS_WITH(parse({"--threads", "0"}), Catch::Contains("--threads"));
   CHECK_THROWS_WITH(parse({"--threads", "2000"}), Catch::Contains("--threads"));
@@ -234,6 +241,29 @@ TEST_CASE("option parsing names the bad flag", "[options]") {
   CHECK_THROWS_WITH(parse({"--ops"}), Catch::Contains("--ops"));
   CHECK_THROWS_WITH(parse({"--perturb-rate", "1.5"}), Catch::Contains("--perturb-rate"));
   CHECK_THROWS_WITH(parse({"--param", "novalue"}), Catch::Contains("--param"));
+}
+
+TEST_CASE("declared parameters: unknown, repeated and malformed ones are refused, naming them", "[options][params]") {
+  auto check = [](std::vector<const char*> args) {
+    args.insert(args.begin(), "harness");
+    auto o = parse_options(static_cast<int>(args.size()), args.data());
+    REQUIRE(o.has_value());
+    o->check_params({Param::integer("keys", 8, 1, 1000, "keys 1..N"), Param::word("db", {"pessimistic", "optimistic"}, "which")});
+    return *o;
+  };
+  CHECK(check({"--param", "keys=4", "--param", "db=optimistic"}).param_int("keys") == 4);
+  CHECK_THROWS_WITH(check({"--param", "capacityy=4"}),
+                    "--param capacityy=4: no such parameter; this harness takes keys, db");
+  CHECK_THROWS_WITH(check({"--param", "keys=abc"}), "--param keys=abc: not an integer");
+  CHECK_THROWS_WITH(check({"--param", "keys=4.5"}), "--param keys=4.5: not an integer");
+  CHECK_THROWS_WITH(check({"--param", "keys="}), "--param keys=: not an integer");
+  CHECK_THROWS_WITH(check({"--param", "keys=99999999999999999999"}), Catch::Contains("out of range: must be 1 to 1000"));
+  CHECK_THROWS_WITH(check({"--param", "keys=0"}), "--param keys=0: must be 1 to 1000");
+  CHECK_THROWS_WITH(check({"--param", "db=fast"}), "--param db=fast: must be pessimistic or optimistic");
+  CHECK_THROWS_WITH(check({"--param", "keys=4", "--param", "keys=5"}), "--param keys: given twice");
+  Options none;
+  none.params = {{"x", "1"}};
+  CHECK_THROWS_WITH(none.check_params({}), "--param x=1: no such parameter; this harness takes none");
 }
 
 TEST_CASE("a run writes meta.json describing it", "[driver][meta]") {

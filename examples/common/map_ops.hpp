@@ -60,12 +60,8 @@ struct Find {
 // unique across the run (unique_elem), so a find that returns a stale or torn value is visible.
 template <class Map>
 int run_map_workload(int argc, char** argv, Map& map) {
-  omnilink::Harness<Map> harness(argc, argv);
-  const std::int64_t keys = harness.options().param_int("keys", 8);
-  if (keys < 1) {
-    std::fprintf(stderr, "--param keys=%lld: must be at least 1\n", static_cast<long long>(keys));
-    return 2;
-  }
+  omnilink::Harness<Map> harness(argc, argv, {omnilink::Param::integer("keys", 8, 1, 1'000'000, "keys are drawn from 1..N")});
+  const std::int64_t keys = harness.options().param_int("keys");
   harness.template op<Insert>([keys](Map& m, omnilink::Context& ctx, Insert& op) {
     op.key = ctx.uniform(1, keys);
     op.value = unique_elem(ctx.thread(), ctx.index());

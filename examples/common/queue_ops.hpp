@@ -58,13 +58,12 @@ inline std::int64_t unique_elem(std::uint32_t thread, std::uint64_t index) {
 // (used by the benchmarks).
 template <class Queue>
 int run_queue_workload(int argc, char** argv) {
-  omnilink::Harness<Queue> harness(argc, argv);
-  const bool bad_last = harness.options().param_int("bad_last", 0) != 0;
-  const std::int64_t max_len = harness.options().param_int("max_len", 0);
-  if (max_len < 0) {
-    std::fprintf(stderr, "--param max_len=%lld: must be 0 (unbounded) or more\n", static_cast<long long>(max_len));
-    return 2;
-  }
+  omnilink::Harness<Queue> harness(
+      argc, argv,
+      {omnilink::Param::integer("max_len", 0, 0, 1'000'000'000, "skip an Enqueue while N elements are queued (0: unbounded)"),
+       omnilink::Param::integer("bad_last", 0, 0, 1, "1: thread 0's last operation dequeues an element nobody enqueued")});
+  const bool bad_last = harness.options().param_int("bad_last") != 0;
+  const std::int64_t max_len = harness.options().param_int("max_len");
   const std::uint64_t last = harness.options().ops - 1;
   std::atomic<std::int64_t> queued{0};  // only kept with max_len: a shared line every operation touches
   harness.template op<Enqueue>([&, bad_last, last](Queue& q, omnilink::Context& ctx, Enqueue& op) {

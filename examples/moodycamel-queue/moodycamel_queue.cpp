@@ -153,28 +153,40 @@ struct Workload {
     return 0;
   }
 
+  static constexpr std::array<std::uint32_t, kCalls.size()> kAllWeights{2, 2, 1, 1, 3, 3, 1, 1, 2, 1};
+
+  // The parameters the harness declares; the defaults shown are mix=all's.
+  static std::vector<omnilink::Param> params() {
+    std::vector<omnilink::Param> out{omnilink::Param::word("mix", {"all", "paper"}, "a set of defaults for the others (see the source)"),
+                                     omnilink::Param::integer("min_bulk", 1, 0, kBulkLimit, "a bulk call's smallest size"),
+                                     omnilink::Param::integer("max_bulk", 4, 1, kBulkLimit, "a bulk call's largest size"),
+                                     omnilink::Param::integer("elem_cap", 0, 0, 1'000'000'000, "at most N items queued (0: no cap)")};
+    for (std::size_t i = 0; i < kCalls.size(); ++i)
+      out.push_back(omnilink::Param::integer("weight." + std::string(kCalls[i]), kAllWeights[i], 0, 1000,
+                                             "how often " + std::string(kCalls[i]) + " is called, relative to the others"));
+    return out;
+  }
+
   // The workload the options ask for, or an error message naming the parameter.
-  static std::variant<Workload, std::string> from(const omnilink::Options& options) try {
+  static std::variant<Workload, std::string> from(const omnilink::Options& options) {
     Workload w;
-    const std::string mix = options.param_text("mix", "all");
-    if (mix == "all") {
-      w.weights = {2, 2, 1, 1, 3, 3, 1, 1, 2, 1};
-    } else if (mix == "paper") {
+    w.weights = kAllWeights;
+    if (options.param_word("mix") == "paper") {
       w.weights = {0, 0, 0, 1, 0, 0, 1, 0, 0, 1};
       w.min_bulk = 0;
       w.max_bulk = 10;
       w.elem_cap = 16;
-    } else {
-      return "--param mix=" + mix + ": must be all or paper";
     }
-    for (std::size_t i = 0; i < kCalls.size(); ++i)
-      w.weights[i] = static_cast<std::uint32_t>(options.param_int("weight." + std::string(kCalls[i]), w.weights[i], 0, 1000));
-    w.min_bulk = options.param_int("min_bulk", w.min_bulk);
-    w.max_bulk = options.param_int("max_bulk", w.max_bulk, 1, kBulkLimit);
-    w.elem_cap = options.param_int("elem_cap", w.elem_cap);
-    if (w.min_bulk < 0 || w.min_bulk > w.max_bulk)
+    // Each given parameter overrides the mix's default.
+    auto given = [&](const std::string& name, auto& field) {
+      if (options.param_given(name)) field = static_cast<std::remove_reference_t<decltype(field)>>(options.param_int(name));
+    };
+    for (std::size_t i = 0; i < kCalls.size(); ++i) given("weight." + std::string(kCalls[i]), w.weights[i]);
+    given("min_bulk", w.min_bulk);
+    given("max_bulk", w.max_bulk);
+    given("elem_cap", w.elem_cap);
+    if (w.min_bulk > w.max_bulk)
       return "--param min_bulk=" + std::to_string(w.min_bulk) + ": must be 0 to max_bulk (" + std::to_string(w.max_bulk) + ")";
-    if (w.elem_cap < 0) return "--param elem_cap=" + std::to_string(w.elem_cap) + ": must be 0 (no cap) or more";
     if (std::all_of(w.weights.begin(), w.weights.end(), [](std::uint32_t x) { return x == 0; }))
       return "every weight.<call> is 0: no operation to run";
     // Values are unique per producer below kPerProducer: max_bulk * index + k + 1 < kPerProducer.
@@ -183,8 +195,6 @@ struct Workload {
       return "--ops " + std::to_string(options.ops) + ": at most " + std::to_string(max_ops) + " with max_bulk " +
              std::to_string(w.max_bulk) + " (values are unique per producer below " + std::to_string(kPerProducer) + ")";
     return w;
-  } catch (const std::invalid_argument& e) {  // a parameter that is not an integer, or out of its range
-    return std::string(e.what());
   }
 };
 
@@ -279,7 +289,7 @@ void dequeue_bulk(System& s, omnilink::Context& ctx, DequeueBulk& op, bool token
 }  // namespace
 
 int main(int argc, char** argv) {
-  omnilink::Harness<System> harness(argc, argv);
+  omnilink::Harness<System> harness(argc, argv, Workload::params());
   const std::uint32_t threads = harness.options().threads;
   const auto workload = Workload::from(harness.options());
   if (const auto* error = std::get_if<std::string>(&workload)) {

@@ -35,7 +35,6 @@
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <variant>
 #include <vector>
 
 #include <rocksdb/options.h>
@@ -134,34 +133,35 @@ std::string status_name(const rocksdb::Status& s) {
   return s.ToString();  // an error no spec allows: validation names it
 }
 
-/// The workload's shape, from --param (the header above).
+/// The workload's shape, from --param (the header above; the defaults are the declarations' below).
 struct Workload {
   bool optimistic = false;
-  bool snapshot = true;
+  bool snapshot = false;
   bool read_for_update = false;
-  std::int64_t keys = 4;
-  std::int64_t txn_ops = 4;
-  std::int64_t lock_timeout_ms = 20;
+  std::int64_t keys = 0;
+  std::int64_t txn_ops = 0;
+  std::int64_t lock_timeout_ms = 0;
 
-  static std::variant<Workload, std::string> from(const omnilink::Options& options) try {
+  static std::vector<omnilink::Param> params() {
+    return {omnilink::Param::word("db", {"pessimistic", "optimistic"}, "TransactionDB (row locks) or OptimisticTransactionDB"),
+            omnilink::Param::integer("snapshot", 1, 0, 1, "1: each transaction reads from its snapshot"),
+            omnilink::Param::word("reads", {"get", "for_update"}, "how a transaction reads: Get, or GetForUpdate"),
+            omnilink::Param::integer("keys", 4, 1, 1000, "keys 1..N"),
+            omnilink::Param::integer("txn_ops", 4, 1, 1000, "at most N reads and writes per transaction"),
+            // Not 0: RocksDB then only tries the lock table's stripe mutex, and reports TimedOut when
+            // another thread merely holds that mutex, for any key: a timeout the spec rightly refuses.
+            omnilink::Param::integer("lock_timeout_ms", 20, 1, 60'000, "how long a write waits for a row lock")};
+  }
+
+  static Workload from(const omnilink::Options& options) {
     Workload w;
-    const std::string db = options.param_text("db", "pessimistic");
-    if (db != "pessimistic" && db != "optimistic") return "--param db=" + db + ": must be pessimistic or optimistic";
-    w.optimistic = db == "optimistic";
-    const std::string reads = options.param_text("reads", "get");
-    if (reads != "get" && reads != "for_update") return "--param reads=" + reads + ": must be get or for_update";
-    w.read_for_update = reads == "for_update";
-    const std::int64_t snapshot = options.param_int("snapshot", 1);
-    if (snapshot != 0 && snapshot != 1) return "--param snapshot=" + std::to_string(snapshot) + ": must be 0 or 1";
-    w.snapshot = snapshot == 1;
-    w.keys = options.param_int("keys", w.keys, 1, 1000);
-    w.txn_ops = options.param_int("txn_ops", w.txn_ops, 1, 1000);
-    // Not 0: RocksDB then only tries the lock table's stripe mutex, and reports TimedOut when
-    // another thread merely holds that mutex, for any key: a timeout the spec rightly refuses.
-    w.lock_timeout_ms = options.param_int("lock_timeout_ms", w.lock_timeout_ms, 1, 60'000);
+    w.optimistic = options.param_word("db") == "optimistic";
+    w.read_for_update = options.param_word("reads") == "for_update";
+    w.snapshot = options.param_int("snapshot") == 1;
+    w.keys = options.param_int("keys");
+    w.txn_ops = options.param_int("txn_ops");
+    w.lock_timeout_ms = options.param_int("lock_timeout_ms");
     return w;
-  } catch (const std::invalid_argument& e) {  // a parameter that is not an integer, or out of its range
-    return std::string(e.what());
   }
 };
 
@@ -294,13 +294,8 @@ void write(System& s, omnilink::Context& ctx, Op& op, Call call) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  omnilink::Harness<System> harness(argc, argv);
-  const auto workload = Workload::from(harness.options());
-  if (const auto* error = std::get_if<std::string>(&workload)) {
-    std::cerr << argv[0] << ": " << *error << "\n";
-    return omnilink::kExitUsage;
-  }
-  const Workload& w = std::get<Workload>(workload);
+  omnilink::Harness<System> harness(argc, argv, Workload::params());
+  const Workload w = Workload::from(harness.options());
   if (harness.options().ops >= 1'000'000) {
     std::cerr << argv[0] << ": --ops " << harness.options().ops << ": at most 999999 (ids and values are unique per thread below 1000000)\n";
     return omnilink::kExitUsage;

@@ -42,16 +42,21 @@ volatile int seven = 7;  // GCC rewrites 1 / x without a division; an opaque num
 }  // namespace
 
 int main(int argc, char** argv) {
-  omnilink::Harness<Config> harness(argc, argv);
+  omnilink::Harness<Config> harness(
+      argc, argv,
+      {omnilink::Param::integer("crash_at", 50, -1, INT64_MAX, "thread 0 crashes at this operation (-1: never)"),
+       omnilink::Param::integer("others_ops", -1, -1, INT64_MAX, "the other threads stop after N operations (-1: never)"),
+       omnilink::Param::integer("wait_ms", 0, 0, 3'600'000, "thread 0 waits this long before crashing"),
+       omnilink::Param::integer("sleep_us", 0, 0, 60'000'000, "every operation sleeps this long"),
+       omnilink::Param::word("how", {"segv", "abort", "fpe", "hang", "corrupt"}, "how thread 0 crashes")});
   Config config;
-  const auto& params = harness.options().params;
-  config.crash_at = harness.options().param_int("crash_at", 50);
-  config.others_ops = harness.options().param_int("others_ops", -1);
-  config.wait_ms = harness.options().param_int("wait_ms", 0);
-  config.sleep_us = harness.options().param_int("sleep_us", 0);
-  if (auto it = params.find("how"); it != params.end()) {
-    config.how = it->second == "abort" ? 1 : it->second == "fpe" ? 2 : it->second == "hang" ? 3 : it->second == "corrupt" ? 4 : 0;
-  }
+  const omnilink::Options& options = harness.options();
+  config.crash_at = options.param_int("crash_at");
+  config.others_ops = options.param_int("others_ops");
+  config.wait_ms = options.param_int("wait_ms");
+  config.sleep_us = options.param_int("sleep_us");
+  const std::string how = options.param_word("how");
+  config.how = how == "abort" ? 1 : how == "fpe" ? 2 : how == "hang" ? 3 : how == "corrupt" ? 4 : 0;
   harness.op<Step>([](Config& c, omnilink::Context& ctx, Step& op) {
     op.n = static_cast<std::int64_t>(ctx.index());
     ctx.inputs_ready();

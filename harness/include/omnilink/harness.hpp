@@ -54,17 +54,26 @@ enum HarnessExit : int { kExitOk = 0, kExitUsage = 2, kExitStopped = 3, kExitWri
 template <class Sut>
 class Harness {
  public:
-  // Parses the standard options; prints usage and exits on --help (0) or a bad flag (2).
-  Harness(int argc, char** argv) {
+  // Parses the standard options and the workload parameters this harness declares (`params`);
+  // prints usage and exits on --help (0), or on a bad flag or parameter (2), before any thread
+  // starts or any file is written.
+  Harness(int argc, char** argv, std::vector<Param> params = {}) {
+    auto usage = [&] {
+      std::string text = options_usage();
+      if (!params.empty()) text += "Workload parameters:\n";
+      for (const Param& p : params) text += p.usage();
+      return text;
+    };
     try {
       auto parsed = parse_options(argc, argv);
       if (!parsed) {
-        std::cout << "usage: " << argv[0] << " [options]\n" << options_usage();
+        std::cout << "usage: " << argv[0] << " [options]\n" << usage();
         std::exit(kExitOk);
       }
       options_ = std::move(*parsed);
+      options_.check_params(params);
     } catch (const std::exception& e) {
-      std::cerr << argv[0] << ": " << e.what() << "\n" << options_usage();
+      std::cerr << argv[0] << ": " << e.what() << "\n" << usage();
       std::exit(kExitUsage);
     }
     argv_.assign(argv, argv + argc);

@@ -28,6 +28,51 @@ inline constexpr std::string_view perturb_name(PerturbMode m) {
   return "?";
 }
 
+/// A workload parameter a harness declares (`--param NAME=VALUE`, docs/harness.md): an integer in
+/// [lo, hi], or one of a few words, with its default and a line of help. The harness refuses an
+/// undeclared, repeated or malformed parameter before any thread starts, and lists its
+/// parameters in --help.
+struct Param {
+  std::string name;
+  std::string help;
+  std::int64_t fallback = 0, lo = 0, hi = 0;  // an integer parameter
+  std::vector<std::string> words;            // a word parameter: one of these (the first is the default)
+
+  static Param integer(std::string name, std::int64_t fallback, std::int64_t lo, std::int64_t hi, std::string help) {
+    return {std::move(name), std::move(help), fallback, lo, hi, {}};
+  }
+  static Param word(std::string name, std::vector<std::string> words, std::string help) {
+    return {std::move(name), std::move(help), 0, 0, 0, std::move(words)};
+  }
+  bool is_word() const { return !words.empty(); }
+
+  /// What is wrong with `value` for this parameter, or nullopt.
+  std::optional<std::string> problem(std::string_view value) const {
+    if (is_word()) {
+      for (const auto& w : words)
+        if (w == value) return std::nullopt;
+      std::string list;
+      for (std::size_t i = 0; i < words.size(); ++i) list += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+      return "must be " + list;
+    }
+    std::int64_t v = 0;
+    auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec == std::errc::result_out_of_range) return "out of range: must be " + range();
+    if (ec != std::errc() || p != value.data() + value.size() || value.empty()) return "not an integer";
+    if (v < lo || v > hi) return "must be " + range();
+    return std::nullopt;
+  }
+  /// An integer parameter's values in words: "1 to 1000", or "0 or 1".
+  std::string range() const { return std::to_string(lo) + (hi == lo + 1 ? " or " : " to ") + std::to_string(hi); }
+  /// "  --param keys=8   keys 1..N (1 to 1000, default 8)": a line of --help.
+  std::string usage() const {
+    const std::string values = is_word() ? "" : range() + ", ";
+    std::string shown = name + "=" + (is_word() ? words.front() : std::to_string(fallback));
+    if (shown.size() < 24) shown.resize(24, ' ');
+    return "  --param " + shown + " " + help + " (" + values + "default " + (is_word() ? words.front() : std::to_string(fallback)) + ")\n";
+  }
+};
+
 struct Options {
   std::uint32_t threads = 2;
   std::uint64_t ops = 1000;  // per thread
@@ -41,32 +86,54 @@ struct Options {
   int pin_cpu = -1;              // -1: no pinning
   std::uint32_t max_unsupported = 1000;  // consecutive unsupported() before a thread stops
   bool quiet = false;
-  std::map<std::string, std::string> params;  // --param key=value, for the workload
+  std::map<std::string, std::string> params;  // --param key=value, for the workload (each key once)
+  std::vector<Param> declared;                // the parameters the harness takes (check_params)
 
-  // A workload parameter, or `fallback` when not given. Throws std::invalid_argument on a
-  // value that is not an integer.
-  std::int64_t param_int(const std::string& key, std::int64_t fallback) const {
-    auto it = params.find(key);
-    if (it == params.end()) return fallback;
+  /// Every given parameter declared and well-formed; throws std::invalid_argument naming the first
+  /// that is not.
+  void check_params(std::vector<Param> harness_params) {
+    declared = std::move(harness_params);
+    for (const auto& [key, value] : params) {
+      const Param* p = find(key);
+      if (p == nullptr) {
+        std::string known;
+        for (const Param& d : declared) known += (known.empty() ? "" : ", ") + d.name;
+        throw std::invalid_argument("--param " + key + "=" + value + ": no such parameter; " +
+                                    (known.empty() ? "this harness takes none" : "this harness takes " + known));
+      }
+      if (const auto problem = p->problem(value)) throw std::invalid_argument("--param " + key + "=" + value + ": " + *problem);
+    }
+  }
+  /// Whether the run was given this parameter (a default may then depend on others).
+  bool param_given(const std::string& name) const { return params.count(name) != 0; }
+  /// A declared integer parameter: as given, else its default.
+  std::int64_t param_int(const std::string& name) const {
+    const Param& p = declared_param(name, false);
+    const auto it = params.find(name);
+    if (it == params.end()) return p.fallback;
     std::int64_t v = 0;
-    auto [p, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
-    if (ec != std::errc() || p != it->second.data() + it->second.size())
-      throw std::invalid_argument("--param " + key + "=" + it->second + ": not an integer");
+    std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);  // checked by check_params
     return v;
   }
-  // A workload parameter that must lie in [lo, hi], or `fallback` when not given. Throws
-  // std::invalid_argument naming it otherwise ("--param keys=0: must be 1 to 1000").
-  std::int64_t param_int(const std::string& key, std::int64_t fallback, std::int64_t lo, std::int64_t hi) const {
-    const std::int64_t v = param_int(key, fallback);
-    if (v < lo || v > hi)
-      throw std::invalid_argument("--param " + key + "=" + std::to_string(v) + ": must be " + std::to_string(lo) + " to " +
-                                  std::to_string(hi));
-    return v;
+  /// A declared word parameter: as given, else its default.
+  std::string param_word(const std::string& name) const {
+    const Param& p = declared_param(name, true);
+    const auto it = params.find(name);
+    return it == params.end() ? p.words.front() : it->second;
   }
-  // A workload parameter as given, or `fallback` when not given.
-  std::string param_text(const std::string& key, std::string fallback) const {
-    auto it = params.find(key);
-    return it == params.end() ? fallback : it->second;
+
+ private:
+  const Param* find(const std::string& name) const {
+    for (const Param& p : declared)
+      if (p.name == name) return &p;
+    return nullptr;
+  }
+  // A harness asking for a parameter it did not declare (or as the other kind) is its own bug.
+  const Param& declared_param(const std::string& name, bool word) const {
+    const Param* p = find(name);
+    if (p == nullptr || p->is_word() != word)
+      throw std::logic_error("the harness reads --param " + name + " without declaring it as " + (word ? "a word" : "an integer"));
+    return *p;
   }
 };
 
@@ -148,7 +215,8 @@ inline std::optional<Options> parse_options(int argc, const char* const* argv) {
     } else if (flag == "--param") {
       auto eq = v.find('=');
       if (eq == std::string_view::npos || eq == 0) throw std::invalid_argument("--param: expected KEY=VALUE, got '" + std::string(v) + "'");
-      o.params[std::string(v.substr(0, eq))] = std::string(v.substr(eq + 1));
+      if (!o.params.emplace(std::string(v.substr(0, eq)), std::string(v.substr(eq + 1))).second)
+        throw std::invalid_argument("--param " + std::string(v.substr(0, eq)) + ": given twice");
     } else {
       throw std::invalid_argument("unknown flag '" + std::string(flag) + "'");
     }
