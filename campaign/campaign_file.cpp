@@ -235,7 +235,7 @@ OlderNames read_tlc(const ObjectReader& top, TlcBudget& tlc) {
     if (!platform::parse_byte_size(*heap)) o.fail("heap", "'" + *heap + "' is not a heap size: digits, then k, m or g (e.g. 2g)");
     tlc.heap = *heap;
   }
-  return {o.integer("timeout_s", kSeconds), o.integer("jobs", kPositive)};
+  return {o.integer("timeout_s", kSeconds), o.integer("jobs", kJobs)};
 }
 
 // The `validation` object's checker, confirmations and the native checker's memory.
@@ -265,13 +265,27 @@ ValidationConfig read_validation(const ObjectReader& top) {
     const ObjectReader o(top.errors(), *value, top.path("validation"), kValidationFields);
     read_checks(o, v);
     timeout_s = o.integer("timeout_s", kSeconds);
-    jobs = o.integer("jobs", kPositive);
+    jobs = o.integer("jobs", kJobs);
     if (timeout_s && older.timeout_s) o.fail("timeout_s", "given twice: here and as tlc.timeout_s, its older name");
     if (jobs && older.jobs) o.fail("jobs", "given twice: here and as tlc.jobs, its older name");
   }
   if (const auto t = timeout_s ? timeout_s : older.timeout_s) v.timeout = std::chrono::seconds(*t);
   if (const auto n = jobs ? jobs : older.jobs) v.jobs = static_cast<unsigned>(*n);
   return v;
+}
+
+// What omnilink sets for each run, if `args` sets it: given again there, the harness would take
+// the target's (its last value wins) while the run's id and record say omnilink's. --clock is the
+// target's to choose; under rr omnilink's counter clock comes last and wins, as recording needs.
+std::optional<std::string> omnilink_owned_argument(const std::vector<std::string>& args) {
+  for (const std::string& arg : args)
+    for (const std::string_view owned : {"--threads", "--ops", "--seed", "--out", "--help", "-h"})
+      if (arg == owned || arg.starts_with(std::string(owned) + "="))
+        return "'" + arg + "' is omnilink's to set for each run" +
+               (owned == "--threads" || owned == "--ops" ? " (use the target's \"" + std::string(owned.substr(2)) + "\")"
+                : owned == "--seed"                      ? " (use \"seed_base\")"
+                                                         : "");
+  return std::nullopt;
 }
 
 TargetConfig read_target(const ObjectReader& o, const PathResolver& paths) {
@@ -281,6 +295,7 @@ TargetConfig read_target(const ObjectReader& o, const PathResolver& paths) {
   if (const auto description = o.string("description")) target.description = *description;
   target.harness = paths.harness(o.required_string("harness"), o.path("harness"));
   target.args = o.string_list("args");
+  if (const auto problem = omnilink_owned_argument(target.args)) o.fail("args", *problem);
   target.spec = paths.spec(o.required_string("spec"), o.path("spec"));
   if (const auto mc = o.string("mc")) target.mc = paths.spec(*mc, o.path("mc"));
   if (const auto init = o.identifier("init")) target.init = *init;
@@ -405,6 +420,7 @@ void select_targets(std::vector<TargetConfig>& targets, const LoadOptions& optio
     std::erase_if(targets, [&](const TargetConfig& t) {
       return std::find(options.only_targets.begin(), options.only_targets.end(), t.name) == options.only_targets.end();
     });
+  if (const auto problem = omnilink_owned_argument(options.extra_harness_args)) errors.fail("--harness-arg", *problem);
   for (auto& t : targets) t.args.insert(t.args.end(), options.extra_harness_args.begin(), options.extra_harness_args.end());
 }
 
@@ -438,7 +454,7 @@ CampaignConfig check_campaign(const json& document, const fs::path& file, const 
     config.rr = *mode;
   }
   config.rr_timeslice_ticks = top.integer("rr_timeslice_ticks", kTicks).value_or(kDefaultRrTimesliceTicks);
-  config.jobs = static_cast<unsigned>(top.integer("jobs", kPositive).value_or(default_jobs()));
+  config.jobs = static_cast<unsigned>(top.integer("jobs", kJobs).value_or(default_jobs()));
   if (const auto timeout = top.integer("run_timeout_s", kSeconds)) config.run_timeout = std::chrono::seconds(*timeout);
   config.validation = read_validation(top);
   config.targets = read_targets(top, paths, extension);

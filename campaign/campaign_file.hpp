@@ -1,5 +1,5 @@
 // The campaign file (docs/campaign.md, format 1): what to run, how often, under which rr mode and
-// with which TLC limits. This module owns that format: it parses the JSON, applies command-line
+// with which validation limits (either checker's). This module owns that format: it parses the JSON, applies command-line
 // overrides, checks every field strictly (unknown fields and bad values are errors naming the
 // field), and resolves the paths in it. The result is the effective configuration the engine runs
 // and the store records (for `--resume`, which must continue the same plan).

@@ -35,6 +35,9 @@ inline constexpr Range kPositive{1, std::numeric_limits<unsigned>::max()};
 // Time limits end up as milliseconds in a signed 64-bit count; a year is far beyond any use.
 inline constexpr Range kSeconds{1, 365ULL * 24 * 3600};
 inline constexpr Range kThreads{1, 1024};  // the harness's own limit on --threads
+// Harness runs or validations at once: each a process or a thread of this one; past a thousand,
+// a machine spends its time starting them (100,000 started no run in a minute).
+inline constexpr Range kJobs{1, 1024};
 inline constexpr Range kTicks{1, 1'000'000'000'000};  // rr's tick counts are 64-bit; a trillion is far beyond any use
 inline constexpr Range kOps{1, 100'000'000};
 inline constexpr Range kRuns{1, 100'000};

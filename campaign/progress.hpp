@@ -24,7 +24,7 @@ class Progress {
   // `total` runs in the campaign, of which `already` were finished by an earlier (resumed) session.
   void begin(std::size_t total, const std::vector<store::RunRecord>& already);
   void note(const std::string& text);                              // a line above the live block
-  // recording | running | packing | waiting for TLC | validating; or a Slurm task's state
+  // recording | running | packing | waiting to validate | validating; or a Slurm task's state
   void phase(const std::string& run, const std::string& phase);
   void finished(const store::RunRecord& run);                             // the run has its final outcome
   void clear(const std::string& name);                             // `name` is no longer active (a Slurm task merged)

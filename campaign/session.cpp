@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "campaign/evidence_interleavings.hpp"
+#include "campaign/spec_names.hpp"
 #include "campaign/validation_pool.hpp"
 #include "platform/toolchain.hpp"
 
@@ -10,6 +11,12 @@ namespace omnilink::campaign {
 
 Session Session::open(const Request& request) {
   const CampaignConfig& config = *request.config;
+  // Before the store is touched or anything runs.
+  if (const auto undefined = undefined_spec_names(config); !undefined.empty()) {
+    std::string lines;
+    for (const auto& line : undefined) lines += (lines.empty() ? "" : "; ") + line;
+    throw SessionError(config.file.string() + ": " + lines);
+  }
   Session s;
   s.kind_ = request.kind;
   s.config_ = &config;

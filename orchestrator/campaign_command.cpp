@@ -61,7 +61,18 @@ int CampaignCommand::run() {
   for (auto& a : options_.run_arguments()) task.arguments.push_back(std::move(a));
   if (runs_) task.arguments.insert(task.arguments.end(), {"--runs", std::to_string(*runs_)});
   task.arguments.push_back("--plain");
-  const bool completed = session.run(*scale_out_.executor(session, plan, std::move(task), progress));
+  bool completed = false;
+  try {
+    completed = session.run(*scale_out_.executor(session, plan, std::move(task), progress));
+  } catch (const SessionFailed& e) {
+    // A full disk, a store that failed: the runs stored so far stay, the campaign is marked
+    // interrupted where the store still takes it (else its "running" is read as such), and what was
+    // in flight runs again on resume.
+    complain() << e.what() << "\n";
+    std::cout << "\ncampaign " << campaign_id << ": INTERRUPTED; continue it with: "
+              << shell_command_line(resume_command(config.store, campaign_id)) << " (exit " << kExitIncomplete << ")\n";
+    return kExitIncomplete;
+  }
 
   store::Store& store = session.store();
   const auto runs = store.runs(campaign_id);

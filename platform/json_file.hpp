@@ -3,6 +3,8 @@
 // file, so each format's owner keeps its own error type.
 #pragma once
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -18,12 +20,19 @@ namespace omnilink::platform {
 template <class Error>
 void write_json_file(const std::filesystem::path& file, const nlohmann::json& value, int indent = 2) {
   const std::filesystem::path temporary = file.parent_path() / ("." + file.filename().string() + ".tmp");
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << value.dump(indent) << "\n";
-    if (!out.flush()) throw Error("cannot write " + temporary.string());
-  }
   std::error_code ec;
+  {
+    errno = 0;
+    std::ofstream out(temporary, std::ios::trunc);
+    if (out) out << value.dump(indent) << "\n";
+    if (!out || !out.flush()) {
+      // The reason (a full disk: "No space left on device") is what the user acts on.
+      const int error = errno;
+      out.close();
+      std::filesystem::remove(temporary, ec);
+      throw Error("cannot write " + temporary.string() + ": " + (error != 0 ? std::strerror(error) : "the write failed"));
+    }
+  }
   std::filesystem::rename(temporary, file, ec);
   if (ec) throw Error("cannot write " + file.string() + ": " + ec.message());
 }

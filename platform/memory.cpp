@@ -1,6 +1,7 @@
 #include "platform/memory.hpp"
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include <unistd.h>
@@ -15,12 +16,16 @@ std::optional<std::uint64_t> parse_byte_size(const std::string& text) {
     if (text[i] < '0' || text[i] > '9') return std::nullopt;
     n = n * 10 + static_cast<std::uint64_t>(text[i] - '0');
   }
+  unsigned shift = 0;
   switch (text.back()) {
-    case 'k': case 'K': return n << 10;
-    case 'm': case 'M': return n << 20;
-    case 'g': case 'G': return n << 30;
+    case 'k': case 'K': shift = 10; break;
+    case 'm': case 'M': shift = 20; break;
+    case 'g': case 'G': shift = 30; break;
     default: return std::nullopt;
   }
+  // A size past 64 bits is refused, not wrapped around to a small one.
+  if (n > (std::numeric_limits<std::uint64_t>::max() >> shift)) return std::nullopt;
+  return n << shift;
 }
 
 std::optional<std::uint64_t> parse_memory_limit_mb(const std::string& text) {

@@ -197,8 +197,10 @@ TEST_CASE("wrong types and values out of range are errors naming the field") {
     d["targets"][0][field] = std::move(value);
     return d;
   };
-  CHECK_THAT(f.error(with("jobs", "4")), Contains(": jobs: must be a positive integer (got \"4\")"));
-  CHECK_THAT(f.error(with("jobs", 2.5)), Contains(": jobs: must be a positive integer"));
+  CHECK_THAT(f.error(with("jobs", "4")), Contains(": jobs: must be an integer from 1 to 1024 (got \"4\")"));
+  CHECK_THAT(f.error(with("jobs", 2.5)), Contains(": jobs: must be an integer from 1 to 1024"));
+  CHECK_THAT(f.error(with("jobs", 100000)), Contains(": jobs: must be an integer from 1 to 1024"));
+  CHECK(f.load(with("jobs", 1024)).jobs == 1024);
   CHECK_THAT(f.error(with("run_timeout_s", -1)), Contains(": run_timeout_s: must be an integer from 1 to"));
   CHECK_THAT(f.error(with("name", 7)), Contains(": name: must be a string (got 7)"));
   CHECK_THAT(f.error(with("targets", json::object())), Contains(": targets: must be a list of targets"));
@@ -238,7 +240,8 @@ TEST_CASE("wrong types and values out of range are errors naming the field") {
   CHECK(f.load(checker).validation.jobs == 2u);
   CHECK(f.load(checker).validation.timeout == std::chrono::seconds(40));
   checker.erase("tlc");
-  for (const char* memory : {"2", "0g", "4x", "1k"}) {
+  // ... and never wrapped around past 64 bits to a small one: 2^64 bytes + 64 MiB, and 10^14 GiB.
+  for (const char* memory : {"2", "0g", "4x", "1k", "17592186044480m", "99999999999999g"}) {
     checker["validation"]["memory"] = memory;
     CHECK_THAT(f.error(checker), Contains(": validation.memory: '" + std::string(memory) + "' is not a size of at least 1m"));
   }
@@ -445,7 +448,7 @@ TEST_CASE("only-targets keep the file order and extra harness args go after ever
 TEST_CASE("bad overrides are errors naming the override or the field") {
   Fixture f;
   CHECK_THAT(f.error(minimal(), {"targets.nope.runs=3"}), Contains("override 'targets.nope.runs=3': no target named 'nope'"));
-  CHECK_THAT(f.error(minimal(), {"jobs=0"}), Contains("c.json: jobs: must be a positive integer (got 0) (set by override 'jobs=0')"));
+  CHECK_THAT(f.error(minimal(), {"jobs=0"}), Contains("c.json: jobs: must be an integer from 1 to 1024 (got 0) (set by override 'jobs=0')"));
   CHECK_THAT(f.error(minimal(), {"targets.*.threads=[1, 0]"}),
              Contains(": targets[0] (q).threads[1]: must be an integer from 1 to 1024 (got 0) (set by override 'targets.*.threads=[1, 0]')"));
   CHECK_THAT(f.error(minimal(), {"jbos=2"}), Contains(": jbos: unknown field") && Contains("(set by override 'jbos=2')"));
@@ -573,4 +576,23 @@ TEST_CASE("plan_runs: the cross product of threads and ops, wide run numbers, wr
   std::set<std::string> ids;
   for (const auto& run : plan) ids.insert(run.id);
   CHECK(ids.size() == plan.size());
+}
+
+TEST_CASE("a target's args may not set what omnilink sets for each run") {
+  Fixture f;
+  auto with_args = [](json args) {
+    json d = minimal();
+    d["targets"][0]["args"] = std::move(args);
+    return d;
+  };
+  CHECK_THAT(f.error(with_args({"--threads", "1"})),
+             Contains(": targets[0] (q).args: '--threads' is omnilink's to set for each run (use the target's \"threads\")"));
+  CHECK_THAT(f.error(with_args({"--perturb", "sleep", "--seed", "7"})), Contains("'--seed' is omnilink's to set for each run (use \"seed_base\")"));
+  CHECK_THAT(f.error(with_args({"--out", "/elsewhere"})), Contains("'--out' is omnilink's to set"));
+  CHECK_THAT(f.error(with_args({"--ops=5"})), Contains("'--ops=5' is omnilink's to set"));
+  LoadOptions extra = f.options;
+  extra.extra_harness_args = {"--seed", "3"};
+  CHECK_THROWS_WITH(load_campaign(f.write(minimal()), extra), Contains("--harness-arg: '--seed' is omnilink's to set for each run"));
+  // The target's own choices stay its own: a clock (under rr omnilink's counter comes last), a workload parameter.
+  CHECK(f.load(with_args({"--clock", "rdtsc", "--param", "keys=4"})).targets[0].args.size() == 4);
 }

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
 #include "support/campaign_support.hpp"
+#include "support/mount_namespace.hpp"
 
 using omnilink::validation::Verdict;
 
@@ -233,6 +235,50 @@ TEST_CASE("a segfaulting harness is crashed, its trace prefix kept and validated
   REQUIRE(runs[0].validation);
   CHECK(runs[0].validation->verdict == Verdict::pass);  // the prefix is a valid behaviour
   CHECK(read_text(fs::path(runs[0].dir) / "harness.err").size() < 100000);
+}
+
+TEST_CASE("a parameter the harness refuses is the campaign's configuration error, never a crash of the system under test") {
+  ScratchDir dir;
+  write_text(dir / "typo.json", steps_campaign("typo", {"--param", "crash_at=abc"}));
+  const auto r = omnilink_cli({"campaign", (dir / "typo.json").string(), "--store", (dir / "store").string(), "--plain"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 2);
+  const auto runs = stored_runs(dir / "store", "typo-1");
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].status == store::RunStatus::error);
+  CHECK_THAT(runs[0].detail, Catch::Contains("the harness refused its arguments") && Catch::Contains("--param crash_at=abc: not an integer"));
+}
+
+TEST_CASE("a campaign whose disk fills ends as interrupted: the reason, exit 2 and the resume command", "[disk]") {
+  ScratchDir dir;
+  const fs::path small = dir / "small", out = dir / "out.txt";
+  fs::create_directories(small);
+  // A 2 MiB tmpfs for the store; a few locked-queue runs of 2 x 20,000 operations fill it.
+  const auto [code, output] = testing::cli_with_mounts(
+      [&] { return mount("tmpfs", small.c_str(), "tmpfs", 0, "size=2m") == 0; },
+      {"campaign", std::string(OMNILINK_SOURCE_DIR) + "/examples/campaigns/demo.json", "--rr", "off", "--only", "locked-queue", "--set",
+       "targets.locked-queue.ops=20000", "--set", "targets.locked-queue.runs=20", "--store", (small / "store").string(), "--plain"},
+      out, "cannot mount a small tmpfs here (needs CAP_SYS_ADMIN)");
+  INFO(output);
+  CHECK(code == 2);  // not -1: no abort
+  CHECK_THAT(output, Catch::Contains("No space left on device") || Catch::Contains("database or disk is full"));
+  CHECK_THAT(output, Catch::Contains("INTERRUPTED; continue it with: omnilink campaign") && Catch::Contains("--resume --id demo-1"));
+  CHECK_THAT(output, !Catch::Contains("terminate called"));
+}
+
+TEST_CASE("a misspelt next, init or view is found before any run, naming the target") {
+  ScratchDir dir;
+  for (const auto& [field, value] : std::vector<std::pair<std::string, std::string>>{{"next", "Nxet"}, {"init", "Intt"}, {"view", "Veiw"}}) {
+    INFO(field);
+    nlohmann::json file = nlohmann::json::parse(steps_campaign("names", {"--param", "crash_at=-1"}));
+    file["targets"][0][field] = value;
+    write_text(dir / "names.json", file.dump());
+    const auto r = omnilink_cli({"campaign", (dir / "names.json").string(), "--store", (dir / "store").string(), "--plain"});
+    CHECK(r.exit_code == 3);
+    CHECK_THAT(r.err, Catch::Contains("target 'steps': " + field + " '" + value + "' is not defined in " +
+                                      (field == "view" ? "its MC module (it has none)" : "Steps.tla")));
+    CHECK_FALSE(fs::exists(dir / "store" / "names-1"));  // nothing ran
+  }
 }
 
 TEST_CASE("crashes are signed by where they struck: two segfaults share a signature, an abort has its own") {

@@ -6,7 +6,6 @@
 // refused, naming the runs, where a directory lies where no omnilink puts a run.
 #include <catch2/catch.hpp>
 
-#include <sqlite3.h>
 
 #include <fstream>
 #include <map>
@@ -15,6 +14,7 @@
 
 #include "store/store.hpp"
 #include "support/campaign_support.hpp"
+#include "support/store_sql.hpp"
 
 namespace {
 
@@ -34,19 +34,7 @@ std::map<std::string, std::string> file_bytes(const fs::path& dir) {
   return files;
 }
 
-// Runs one SQL statement on STORE/omnilink.db; the first column of its first row.
-std::string sql(const fs::path& store, const std::string& statement) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open((store / "omnilink.db").c_str(), &db) == SQLITE_OK);
-  sqlite3_stmt* stmt = nullptr;
-  REQUIRE(sqlite3_prepare_v2(db, statement.c_str(), -1, &stmt, nullptr) == SQLITE_OK);
-  std::string value;
-  if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0) != nullptr)
-    value = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
-  sqlite3_finalize(stmt);
-  sqlite3_close(db);
-  return value;
-}
+const auto sql = testing::store_sql;
 
 // Two runs of the crashing harness (never crashing, rr off, the native checker) against a spec
 // that refuses every step: quick, and every run fails, so there is something to explain.

@@ -3,7 +3,6 @@
 // commands reading it, `omnilink ls` and `omnilink show`, run as real processes.
 #include <catch2/catch.hpp>
 
-#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,8 +15,10 @@
 
 #include "store/outcome.hpp"
 #include "store/run_record_file.hpp"
+#include "platform/json_file.hpp"
 #include "store/store.hpp"
 #include "platform/subprocess.hpp"
+#include "support/store_sql.hpp"
 #include "support/test_support.hpp"
 
 using omnilink::validation::Verdict;
@@ -31,20 +32,7 @@ using store::StoreError;
 using store::ValidationRecord;
 namespace fs = std::filesystem;
 
-// Runs one SQL statement on the store's database with SQLite itself (not through Store) and
-// returns the first column of its first row, as text.
-std::string sql(const fs::path& store, const std::string& statement) {
-  sqlite3* db = nullptr;
-  REQUIRE(sqlite3_open((store / "omnilink.db").c_str(), &db) == SQLITE_OK);
-  sqlite3_stmt* stmt = nullptr;
-  REQUIRE(sqlite3_prepare_v2(db, statement.c_str(), -1, &stmt, nullptr) == SQLITE_OK);
-  std::string value;
-  if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_text(stmt, 0) != nullptr)
-    value = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
-  sqlite3_finalize(stmt);
-  sqlite3_close(db);
-  return value;
-}
+const auto sql = testing::store_sql;
 
 RunRecord planned(const std::string& campaign, const std::string& id, std::uint64_t seed = 7) {
   RunRecord r;
@@ -654,4 +642,16 @@ TEST_CASE("ls and show name a missing store, campaign or run and exit 3", "[cli]
   CHECK(no_run_campaign.exit_code == 3);
   CHECK(contains(no_run_campaign.err, "no run nope-1/zzz"));
   CHECK(contains(no_run_campaign.err, "campaigns in the store: " + c));
+}
+
+TEST_CASE("a file that cannot be written for a full disk says so, and leaves the previous one", "[store][disk-full]") {
+  testing::ScratchDir dir;
+  const fs::path file = dir / "run.json";
+  platform::write_json_file<StoreError>(file, nlohmann::json{{"before", 1}});
+  // The temporary beside it is where the bytes go first: there, /dev/full (every write: ENOSPC).
+  fs::create_symlink("/dev/full", dir / ".run.json.tmp");
+  CHECK_THROWS_WITH(platform::write_json_file<StoreError>(file, nlohmann::json{{"after", 2}}),
+                    "cannot write " + (dir / ".run.json.tmp").string() + ": No space left on device");
+  CHECK(platform::read_json_file<StoreError>(file) == nlohmann::json{{"before", 1}});
+  CHECK_FALSE(fs::exists(fs::symlink_status(dir / ".run.json.tmp")));  // the temporary is not left behind
 }
