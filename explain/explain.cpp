@@ -125,6 +125,8 @@ Explanation explain_run(const ExplainOptions& options) {
   } catch (const language::FragmentError& e) {
     throw NothingToExplain(std::string("the native checker cannot evaluate this spec (") + e.what() + "); a core is found natively");
   }
+  // An error (the spec or the trace cannot be read together) is the input's, as validate says it.
+  if (decided.verdict == Verdict::error) throw validation::ValidationError(decided.reason);
   if (decided.verdict != Verdict::fail) throw NothingToExplain("the run does not fail natively: " + verdict_text(decided));
 
   validation::FailingCore core = validation::find_failing_core(problem, decided, loaded, v, options.core);

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <fstream>
 #include <memory>
@@ -772,12 +775,54 @@ Module parse_module(const std::string& file, const std::string& text) {
 
 std::string grammar_description() { return "@tlaplus/tree-sitter-tlaplus " OMNILINK_TLAPLUS_GRAMMAR_VERSION; }
 
+namespace {
+
+std::uint64_t max_spec_bytes() {
+  const char* env = std::getenv("OMNILINK_MAX_SPEC_BYTES");
+  if (env == nullptr || *env == '\0') return kDefaultMaxSpecBytes;
+  std::uint64_t n = 0;
+  const auto [end, ec] = std::from_chars(env, env + std::strlen(env), n);
+  if (ec != std::errc() || *end != '\0' || n == 0)
+    throw SyntaxError(std::string("OMNILINK_MAX_SPEC_BYTES=") + env + ": not a positive number of bytes");
+  return n;
+}
+
+// What a path that is no regular file is, for the message.
+std::string file_kind(std::filesystem::file_type type) {
+  switch (type) {
+    case std::filesystem::file_type::directory: return "a directory";
+    case std::filesystem::file_type::character: return "a character device";
+    case std::filesystem::file_type::block: return "a block device";
+    case std::filesystem::file_type::fifo: return "a FIFO";
+    case std::filesystem::file_type::socket: return "a socket";
+    default: return "not a regular file";
+  }
+}
+
+}  // namespace
+
 Module parse_module_file(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);  // through symbolic links: what would be read
+  if (ec || !std::filesystem::exists(status)) throw SyntaxError(path + ": cannot read the file" + (ec ? ": " + ec.message() : ""));
+  if (!std::filesystem::is_regular_file(status))
+    throw SyntaxError(path + ": " + file_kind(status.type()) + ", not a spec file" +
+                      (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec)) ? " (the symbolic link points there)" : ""));
+  const std::uint64_t limit = max_spec_bytes();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SyntaxError(path + ": cannot read the file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_module(path, text.str());
+  // Read to one byte past the limit, whatever the file's size said (it may grow meanwhile).
+  std::string text(static_cast<std::size_t>(std::min<std::uint64_t>(limit + 1, std::filesystem::file_size(path, ec) + 1)), '\0');
+  std::size_t got = 0;
+  while (in && got <= limit) {
+    if (got == text.size()) text.resize(std::min<std::uint64_t>(limit + 1, text.size() * 2 + 4096));
+    in.read(text.data() + got, static_cast<std::streamsize>(text.size() - got));
+    got += static_cast<std::size_t>(in.gcount());
+  }
+  if (got > limit)
+    throw SyntaxError(path + ": larger than " + std::to_string(limit) + " bytes, the most a spec file may be (OMNILINK_MAX_SPEC_BYTES raises it)");
+  text.resize(got);
+  return parse_module(path, text);
 }
 
 }  // namespace omnilink::language

@@ -3,6 +3,7 @@
 // syntax tree into the abstract syntax of ast.hpp. It knows nothing of what names mean.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -30,7 +31,14 @@ Module parse_module(const std::string& file, const std::string& text);
 /// Which grammar omnilink was built with: "@tlaplus/tree-sitter-tlaplus 1.5.0".
 std::string grammar_description();
 
-/// Reads and parses `path`. Throws SyntaxError (also when it cannot be read).
+/// The largest module file read, in bytes, unless OMNILINK_MAX_SPEC_BYTES says otherwise: far
+/// above any spec written by hand (the TLA+ examples' largest modules are tens of kilobytes), and
+/// low enough that a file that is no spec is refused before the parser spends memory on it.
+inline constexpr std::uint64_t kDefaultMaxSpecBytes = 4u << 20;
+
+/// Reads and parses `path`: a regular file (a device, FIFO or directory is named as such) of at
+/// most kDefaultMaxSpecBytes (or OMNILINK_MAX_SPEC_BYTES). Throws SyntaxError (also when it cannot
+/// be read).
 Module parse_module_file(const std::string& path);
 
 }  // namespace omnilink::language

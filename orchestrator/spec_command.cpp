@@ -95,8 +95,12 @@ int SpecCommand::run() {
         std::cout << "explored: " << explored.distinct << " distinct states in " << explored.levels << " level(s)"
                   << (explored.truncated ? " (stopped at --max-states)" : "") << ", " << explored.initial << " initial\n";
     } catch (const std::exception& e) {
+      // Not a pass: the spec went wrong in a state it reaches (1), or the embedded checker cannot
+      // evaluate what it met there (2, TLC would decide).
       out["explore_error"] = e.what();
       if (!json_) std::cout << "exploring failed: " << e.what() << "\n";
+      if (dynamic_cast<const language::FragmentError*>(&e) == nullptr) code = kExitProblem;
+      else if (code == kExitOk) code = kExitNeedsTlc;
     }
   }
   out["module"] = spec.module;

@@ -6,6 +6,7 @@
 
 #include <fstream>
 
+#include "platform/printable_text.hpp"
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
 #include "validation/validate.hpp"
@@ -363,6 +364,12 @@ TEST_CASE("a damaged history file is an error naming the line", "[history][file]
   CHECK_THAT(history_error(history_file(dir, "a.jsonl", {"[1, 2]"})), Catch::Contains("a.jsonl:2: not a JSON object"));
   CHECK_THAT(history_error(history_file(dir, "n.jsonl", {R"({"process": 1, "op": "X", "start": -1, "end": 6, "outcome": "ok"})"})),
              Catch::Contains("n.jsonl:2: start: a non-negative integer"));
+  // Bytes that are not printable UTF-8 are never echoed raw, whoever quotes them (here the JSON
+  // parser's "last read: ..."): a terminal shows \xNN instead.
+  const std::string bad_utf8 = history_error(history_file(dir, "b.jsonl", {"{\"process\": 1, \"op\": \"Wr\xffite\", \"start\": 1}"}));
+  CHECK_THAT(bad_utf8, Catch::Contains("b.jsonl:2: invalid JSON") && Catch::Contains("Wr\\xff"));
+  CHECK(bad_utf8.find('\xff') == std::string::npos);
+  CHECK(platform::printable_text("caf\xc3\xa9 \x1b[31m\t\xed\xa0\x80\xc0\xaf!") == "caf\xc3\xa9 \\x1b[31m\\x09\\xed\\xa0\\x80\\xc0\\xaf!");
   // Validating it is an error too, nothing half-done.
   const auto r = validate(dir / "o.jsonl");
   CHECK(r.verdict == Verdict::error);
@@ -393,6 +400,14 @@ TEST_CASE("a history file's types are strict: every mistake is an error naming F
   CHECK_THAT(field(R"({"$set": [1], "x": 2})"), Catch::Contains("$set is the object's only key"));
   CHECK_THAT(field(R"({"$sett": [1]})"), Catch::Contains("fields.elem.$sett: a key starting with $"));
   CHECK(field(R"({"$set": [1, 2]})") == "no error");
+  // A function maps each key once, and a set's elements or a function's keys are of one kind
+  // (TLC cannot compare 1 with "a"): said at the line, not later as an error of the spec.
+  CHECK_THAT(field(R"({"$map": [[1, 2], [1, 3]]})"), Catch::Contains("s.jsonl:2: fields.elem.$map: the key 1 is given twice"));
+  CHECK_THAT(field(R"({"$set": [1, "a"]})"),
+             Catch::Contains("s.jsonl:2: fields.elem.$set: elements of different kinds (an integer, 1, and a string, \"a\"), which TLC cannot compare"));
+  CHECK_THAT(field(R"({"$map": [[1, 2], ["a", 3]]})"), Catch::Contains("fields.elem.$map: keys of different kinds"));
+  CHECK(field(R"({"$set": [1, 1]})") == "no error");  // a set, not a list: a repeated element is the same element
+  CHECK(field(R"({"$set": []})") == "no error");
   // A key given twice is an error, in a line or in a value.
   CHECK_THAT(history_error(history_file(dir, "d.jsonl", {R"({"process": 1, "process": 2, "op": "X", "start": 1, "end": 2, "outcome": "ok"})"})),
              Catch::Contains("d.jsonl:2: the key \"process\" is given twice"));

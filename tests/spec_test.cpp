@@ -252,3 +252,43 @@ TEST_CASE("omnilink spec says what it reads, and whether the embedded checker ev
   CHECK(bad.exit_code == 1);
   CHECK_THAT(bad.err, Catch::Contains("Bad.tla:4:14: unknown name Nope"));
 }
+
+TEST_CASE("a spec file is read within bounds: special files named, and a size limit the environment may raise", "[spec][cli][bounds]") {
+  testing::ScratchDir dir;
+  const fs::path zero = dir / "Zero.tla";
+  fs::create_symlink("/dev/zero", zero);  // read as a file, it never ends
+  const auto device = run_process(OMNILINK_CLI, {"spec", zero.string()});
+  CHECK(device.exit_code == 1);
+  CHECK_THAT(device.err, Catch::Contains("Zero.tla: a character device, not a spec file (the symbolic link points there)"));
+  fs::create_directory(dir / "Dir.tla");
+  CHECK_THAT(run_process(OMNILINK_CLI, {"spec", (dir / "Dir.tla").string()}).err, Catch::Contains("Dir.tla: a directory, not a spec file"));
+
+  // 5 MB of junk: refused for its size before the parser sees it.
+  std::ofstream(dir / "Junk.tla") << std::string(5'000'000, '(');
+  const auto junk = run_process(OMNILINK_CLI, {"spec", (dir / "Junk.tla").string()});
+  CHECK(junk.exit_code == 1);
+  CHECK_THAT(junk.err, Catch::Contains("Junk.tla: larger than 4194304 bytes, the most a spec file may be (OMNILINK_MAX_SPEC_BYTES raises it)"));
+
+  const std::string queue = std::string(OMNILINK_TEST_SPECS) + "/Queue.tla";
+  ProcessOptions small;
+  small.env_overrides["OMNILINK_MAX_SPEC_BYTES"] = "100";
+  CHECK_THAT(run_process(OMNILINK_CLI, {"spec", queue}, small).err, Catch::Contains("larger than 100 bytes"));
+  ProcessOptions large;
+  large.env_overrides["OMNILINK_MAX_SPEC_BYTES"] = std::to_string(fs::file_size(queue));  // exactly its size
+  CHECK(run_process(OMNILINK_CLI, {"spec", queue}, large).exit_code == 0);
+  ProcessOptions bad;
+  bad.env_overrides["OMNILINK_MAX_SPEC_BYTES"] = "lots";
+  CHECK_THAT(run_process(OMNILINK_CLI, {"spec", queue}, bad).err, Catch::Contains("OMNILINK_MAX_SPEC_BYTES=lots: not a positive number of bytes"));
+}
+
+TEST_CASE("spec --explore that fails is not a pass", "[spec][cli]") {
+  testing::ScratchDir dir;
+  // Reachable in two steps: x = 2, where 1 \div (x - 2) divides by zero.
+  std::ofstream(dir / "Div.tla") << "---- MODULE Div ----\nEXTENDS Integers\nVARIABLE x\n"
+                                    "Step == x' = x + 1 /\\ x' = x + 1 + 0 * (1 \\div (2 - x))\nInit == x = 0\nNext == Step\n====\n";
+  std::ofstream(dir / "Div.cfg") << "INIT Init\nNEXT Next\n";
+  const auto r = run_process(OMNILINK_CLI, {"spec", (dir / "Div.tla").string(), "--cfg", (dir / "Div.cfg").string(), "--explore", "5"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains("exploring failed: "));
+}

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platform/printable_text.hpp"
+
 namespace omnilink::validation {
 namespace {
 
@@ -60,7 +62,7 @@ json parse_line(const std::string& text, const Where& at) {
     line = json::parse(text, check);
   } catch (const json::parse_error& e) {
     // nlohmann's message: "[json.exception.parse_error.101] parse error at line 1, column 7: ..."
-    const std::string what = e.what();
+    const std::string what = platform::printable_text(e.what());  // it quotes the bytes it read
     const auto column = what.find("column ");
     throw HistoryError(at.text("invalid JSON" + (column == std::string::npos ? ": " + what : " at " + what.substr(column))));
   }
@@ -71,6 +73,18 @@ json parse_line(const std::string& text, const Where& at) {
 /// No control characters (a NUL would cut the name short wherever it is printed).
 bool printable(const std::string& name) {
   return std::none_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+// A set's elements or a function's keys are of one kind: TLC cannot compare an integer with a
+// string (or a set with a sequence), so such a value is an error of the file, said where it is,
+// not later of the spec.
+void check_one_kind(const std::vector<trace::Value>& values, const Where& at, const std::string& path, const char* what) {
+  static constexpr const char* kKinds[] = {"a boolean", "an integer", "a string", "a sequence", "a set", "a function"};
+  for (const trace::Value& value : values)
+    if (value.data.index() != values.front().data.index())
+      throw HistoryError(at.text(path + ": " + what + " of different kinds (" + kKinds[values.front().data.index()] + ", " +
+                                 trace::to_tla(values.front()) + ", and " + kKinds[value.data.index()] + ", " + trace::to_tla(value) +
+                                 "), which TLC cannot compare"));
 }
 
 trace::Value to_trace_value(const json& v, const Where& at, const std::string& path) {
@@ -102,14 +116,21 @@ trace::Value to_trace_value(const json& v, const Where& at, const std::string& p
     if (v.contains("$set")) {
       trace::Set s;
       for (const auto& item : v["$set"]) s.items.push_back(to_trace_value(item, at, path + ".$set"));
+      check_one_kind(s.items, at, path + ".$set", "elements");
       return trace::Value(std::move(s));
     }
     trace::Map m;
     if (v.contains("$map")) {
+      std::vector<trace::Value> keys;
       for (const auto& pair : v["$map"]) {
         if (!pair.is_array() || pair.size() != 2) throw HistoryError(at.text(path + ".$map: each entry is [key, value]"));
         m.entries.push_back({to_trace_value(pair[0], at, path + ".$map"), to_trace_value(pair[1], at, path + ".$map")});
+        keys.push_back(m.entries.back().key);
       }
+      check_one_kind(keys, at, path + ".$map", "keys");
+      std::sort(keys.begin(), keys.end());
+      if (const auto twice = std::adjacent_find(keys.begin(), keys.end()); twice != keys.end())
+        throw HistoryError(at.text(path + ".$map: the key " + trace::to_tla(*twice) + " is given twice (a function maps each key once)"));
       return trace::Value(std::move(m));
     }
     for (const auto& [key, value] : v.items()) m.entries.push_back({trace::Value(key), to_trace_value(value, at, path + "." + key)});
