@@ -1,6 +1,6 @@
 // The results document (docs/results.md): what a store's campaigns found, as Markdown, computed
 // from store records and each failed run's validation/result.json, never typed by hand
-// (scripts/results regenerates it). Two kinds of campaign feed it:
+// (scripts/results regenerates it). Three kinds of campaign feed it:
 //   - result campaigns: per target its configuration, verdict counts, validation time and, for
 //     every failure, the frontier, a generated explanation and the replay command;
 //   - hunt campaigns (one target each, run with jobs 1): how many runs and how much wall time the

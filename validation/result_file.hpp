@@ -1,4 +1,4 @@
-// Reading RUN/validation/result.json (format "omnilink-validation-result", versions 1 to 5,
+// Reading RUN/validation/result.json (format "omnilink-validation-result", versions 1 to 6,
 // docs/validation.md): the one reader of what ValidationResult::to_json writes, for everything
 // that looks at a validation after the fact (reports, failure signatures, the results document,
 // the frontier timeline, a store rebuild). The file holds values as TLA+ text, cut for reports,

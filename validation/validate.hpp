@@ -37,7 +37,7 @@ struct ValidateOptions {
   bool confirm_failures = true;  // a native FAIL is checked again by TLC, where TLC is present
   std::optional<std::filesystem::path> tlc_jar;  // else found as `omnilink doctor` says
   std::optional<std::filesystem::path> java;
-  std::string heap = "2g";
+  std::string heap = "2g";  // TLC's Java heap (-Xmx); the native checker's limit is max_memory_mb
   std::chrono::seconds timeout{600};        // either checker; past it the verdict is unknown
   std::uint64_t max_states = 20'000'000;    // the native search's limit of distinct states
   std::uint64_t max_memory_mb = 0;          // the native search's memory limit; 0: half the machine's
