@@ -125,13 +125,7 @@ void SearchSpace::prepare() {
       s.read = s.read && !s.pending && !s.optional;  // the action's syntax, read once per spec operation above
       thread.push_back(std::move(s));
     }
-    std::vector<std::uint32_t>& required = required_before_.emplace_back(1, 0);
-    std::vector<std::uint32_t>& optional = optional_before_.emplace_back(1, 0);
-    for (const SearchOp& s : thread) {
-      required.push_back(required.back() + (s.pending || s.optional ? 0 : 1));
-      optional.push_back(optional.back() + (s.optional ? 1 : 0));
-    }
-    total_ += required.back();
+    for (const SearchOp& s : thread) total_ += s.pending || s.optional ? 0 : 1;
   }
   init_ = spec_.spec_definition(options_.init);
   if (init_ == nullptr)
@@ -163,20 +157,8 @@ void SearchSpace::index_data_independent_values() {
 std::vector<Node> SearchSpace::initial_nodes() {
   std::vector<Node> nodes;
   for (language::State& s : evaluator_.initial_states(*init_))
-    nodes.push_back({std::vector<std::uint32_t>(ops_.size(), 0), std::vector<std::int32_t>(ops_.size(), -1), std::move(s)});
+    nodes.push_back({std::vector<std::uint32_t>(ops_.size(), 0), std::vector<std::int32_t>(ops_.size(), -1), std::move(s), 0, 0});
   return nodes;
-}
-
-std::int64_t SearchSpace::progress(const Node& n) const {
-  std::int64_t p = 0;
-  for (std::size_t t = 0; t < n.pc.size(); ++t) p += required_before_[t][n.pc[t]];
-  return p;
-}
-
-std::int64_t SearchSpace::optional_passed(const Node& n) const {
-  std::int64_t passed = 0;
-  for (std::size_t t = 0; t < n.pc.size(); ++t) passed += optional_before_[t][n.pc[t]];
-  return passed;
 }
 
 bool SearchSpace::begun(const Node& n) {
@@ -257,10 +239,12 @@ void SearchSpace::successors(const Node& n, std::uint32_t t, std::vector<Success
         // left out simulates: every step open to it is open there too. Searching it is waste,
         // and each pending operation would double the states.
         if ((op.pending || op.optional) && finishes && n.choice[t] < 0 && s == n.spec) continue;
-        Successor next{Node{n.pc, n.choice, std::move(s)}, -1, -1};
+        Successor next{Node{n.pc, n.choice, std::move(s), n.progress, n.optional_passed}, -1, -1};
         if (finishes) {
           ++next.node.pc[t];
           next.node.choice[t] = -1;
+          if (op.optional) ++next.node.optional_passed;
+          else if (!op.pending) ++next.node.progress;
         } else {
           next.node.choice[t] = static_cast<std::int32_t>(c);
         }
@@ -279,7 +263,7 @@ void SearchSpace::successors(const Node& n, std::uint32_t t, std::vector<Success
   // that the threads' positions still advance in real-time order (leaving it out anywhere else
   // allows no order this does not).
   if (op.optional && n.choice[t] < 0) {
-    Successor skipped{Node{n.pc, n.choice, n.spec}, -1, -1};
+    Successor skipped{Node{n.pc, n.choice, n.spec, n.progress, n.optional_passed + 1}, -1, -1};
     ++skipped.node.pc[t];
     out.push_back(std::move(skipped));
   }

@@ -39,6 +39,9 @@ struct Node {
   std::vector<std::uint32_t> pc;     // per thread: operations linearized (or left out)
   std::vector<std::int32_t> choice;  // per thread: -1, or the candidate its begun multi-step operation uses
   language::State spec;
+  // Kept as the steps are taken, not summed over the threads at every state: the required
+  // operations linearized (SearchSpace::progress) and the optional ones passed.
+  std::int64_t progress = 0, optional_passed = 0;
 };
 
 struct Successor {
@@ -67,10 +70,10 @@ class SearchSpace {
   /// Completed operations that must be linearized (neither pending nor optional).
   std::int64_t total() const { return total_; }
   /// Of those, how many `n` has linearized.
-  std::int64_t progress(const Node& n) const;
+  static std::int64_t progress(const Node& n) { return n.progress; }
   /// Optional operations `n` is past (linearized or left out): of two states as deep, the one
   /// further past them is where a refusal of a required operation shows (ProblemOp::optional).
-  std::int64_t optional_passed(const Node& n) const;
+  static std::int64_t optional_passed(const Node& n) { return n.optional_passed; }
   /// Some thread is inside a multi-step operation: such a state may lie on a cycle of steps, so
   /// finishing it proves nothing beyond the attempt that finished it.
   static bool begun(const Node& n);
@@ -116,10 +119,7 @@ class SearchSpace {
   const language::Definition* init_ = nullptr;
   const language::Definition* view_ = nullptr;
   std::vector<std::vector<SearchOp>> ops_;
-  // Per thread: how many of its first k operations must be linearized (neither pending nor
-  // optional), and how many are optional.
-  std::vector<std::vector<std::uint32_t>> required_before_, optional_before_;
-  std::int64_t total_ = 0;
+  std::int64_t total_ = 0;  // completed operations that must be linearized
   DeadValues dead_values_;
   std::vector<language::State> states_;  // successors' scratch
 };
