@@ -244,7 +244,7 @@ std::optional<SearchReport> Search::attempt(std::uint64_t room) {
       if (p == space_.total()) return report(SearchReport::Outcome::accepted, s.node, taken_path_);
       // A read the state accepts goes first, alone (SearchSpace::forced_step): the frame has that
       // one successor and no thread left to try.
-      if (!space_.forced_step(s.node, next.successors, next.refused_reads)) next.order = heuristics_.order(s.node);
+      if (!space_.forced_step(s.node, next.successors, next.refused_reads, next.order)) heuristics_.order(s.node, next.order);
       next.node = std::move(s.node);
       stack.push_back(std::move(next));
       continue;

@@ -15,6 +15,11 @@ SearchHeuristics::SearchHeuristics(SearchSpace& space, RefusalExplainer& explain
 
 std::vector<std::uint32_t> SearchHeuristics::order(const Node& n) const {
   std::vector<std::uint32_t> out = space_.viable(n);
+  order(n, out);
+  return out;
+}
+
+void SearchHeuristics::order(const Node& n, std::vector<std::uint32_t>& out) const {
   std::stable_sort(out.begin(), out.end(), [&](std::uint32_t a, std::uint32_t b) {
     // An operation whose learned predecessor has not yet come waits behind the others.
     if (!learned_after_.empty()) {
@@ -24,7 +29,6 @@ std::vector<std::uint32_t> SearchHeuristics::order(const Node& n) const {
     const std::uint32_t pa = preferred_[a][n.pc[a]], pb = preferred_[b][n.pc[b]];
     return pa != pb ? pa > pb : space_.next_op(n, a).end < space_.next_op(n, b).end;
   });
-  return out;
 }
 
 bool SearchHeuristics::waits_for_predecessor(const Node& n, std::uint32_t t) const {

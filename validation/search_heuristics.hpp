@@ -35,6 +35,8 @@ class SearchHeuristics {
 
   /// The threads to try in `n`: SearchSpace::viable, in the order above.
   std::vector<std::uint32_t> order(const Node& n) const;
+  /// The same, given SearchSpace::viable(n), sorted in place.
+  void order(const Node& n, std::vector<std::uint32_t>& viable) const;
   /// The first of `order` (the most urgent operation) cannot be linearized in `n`, `progress`
   /// deep: noted for learning, and the threads whose next operation would let it go moved first.
   void stuck(const Node& n, std::int64_t progress, std::vector<std::uint32_t>& order);

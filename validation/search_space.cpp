@@ -202,16 +202,21 @@ std::vector<std::uint32_t> SearchSpace::viable(const Node& n) const {
   return out;
 }
 
-bool SearchSpace::forced_step(const Node& n, std::vector<Successor>& out, std::vector<std::uint32_t>& refused) {
+bool SearchSpace::forced_step(const Node& n, std::vector<Successor>& out, std::vector<std::uint32_t>& refused,
+                              std::vector<std::uint32_t>& viable_threads) {
   out.clear();
   refused.clear();
+  viable_threads.clear();
   const Blocking b = blocking(n);
   for (std::uint32_t t = 0; t < ops_.size(); ++t) {
-    if (!viable(n, t, b) || !ops_[t][n.pc[t]].read) continue;
+    if (!viable(n, t, b)) continue;
+    viable_threads.push_back(t);
+    if (!ops_[t][n.pc[t]].read) continue;
     successors(n, t, out);
     if (!out.empty()) {
       out.resize(1);  // a read leads to the state it read
       refused.clear();
+      viable_threads.clear();
       return true;
     }
     refused.push_back(t);

@@ -90,13 +90,14 @@ class SearchSpace {
   /// The nodes one step of thread t's next operation leads to from `n`, into `out`.
   void successors(const Node& n, std::uint32_t t, std::vector<Successor>& out);
   /// A step every order from `n` may take first, into `out`: a viable read the state accepts.
+  /// Otherwise `viable` holds viable(n) (one pass over the threads for both).
   /// Moving a read earlier, to where real time already allows it, changes no state the others see
   /// and only frees operations that waited for it, so whatever any order from `n` reaches, the
   /// order that takes the read first reaches too (as deep or deeper). The search then tries no
   /// other step from `n`. False (and `out` empty) if there is none; then `refused` holds the
   /// threads whose next operation is a viable read the state refuses (none has a step from `n`,
   /// so the search need not evaluate them again).
-  bool forced_step(const Node& n, std::vector<Successor>& out, std::vector<std::uint32_t>& refused);
+  bool forced_step(const Node& n, std::vector<Successor>& out, std::vector<std::uint32_t>& refused, std::vector<std::uint32_t>& viable);
 
  private:
   /// The two smallest ends among the threads' next operations, and whose is the smallest: thread
