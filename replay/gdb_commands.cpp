@@ -35,7 +35,9 @@ std::string stop_at_operation(const trace::Operation& op, const std::string& lab
           std::to_string(op.replay_start()) + "\n";
   file += "set pagination off\n";
   file += "set breakpoint pending on\n";
-  file += "break omnilink_op_start if " + breakpoint_condition(op) + "\n";
+  // Set through Python with its output kept: gdb's "Breakpoint 1 at 0x...: file ..." would print
+  // under omnilink's name, before anything was replayed. `commands` applies to it all the same.
+  file += "python gdb.execute(\"break omnilink_op_start if " + breakpoint_condition(op) + "\", to_string=True)\n";
   file += "commands\n";
   file += "  silent\n";
   if (!label.empty()) file += "  printf \"omnilink: " + gdb_string_body(label) + "\\n\"\n";

@@ -71,6 +71,7 @@ TEST_CASE("under plain gdb, --rerun stops a deterministic run at an early and at
     CHECK(r.out.find("omnilink: stopped at operation " + op) != std::string::npos);
     CHECK(r.out.find("omnilink: logged call " + call) != std::string::npos);
     CHECK(r.out.find("omnilink_op_start") != std::string::npos);  // the backtrace
+    CHECK(r.out.find("Breakpoint 1 at") == std::string::npos);  // gdb's own line, not under omnilink's name
   }
   CHECK(fs::exists(run / "replay" / "T0.3.gdb"));
   CHECK(fs::exists(run / "trace" / "thread-0000.msgpack"));  // the run's own trace is untouched
