@@ -30,6 +30,7 @@ void ResultsCommand::add_to(CLI::App& app) {
   sub_->add_option("--sweep", sweeps_, "A sweep: what it explored and found (id or name; repeatable)");
   sub_->add_option("-o,--output", output_, "Write to this file instead of stdout");
   sub_->add_option("--store-label", store_label_, "How the document names the store (default: its directory)");
+  sub_->add_option("--relative-to", relative_to_, "Write paths under this directory relative to it (scripts/results: the repository)");
   store_.add_to(*sub_);
 }
 
@@ -43,6 +44,7 @@ int ResultsCommand::run() {
   };
   report::ResultsInput input;
   input.store = store_label_.empty() ? store.directory().string() : store_label_;
+  if (!relative_to_.empty()) input.relative_to = std::filesystem::absolute(relative_to_).lexically_normal().string();
   for (const auto& h : hunts_) input.hunts.push_back(load(h));
   for (const auto& w : sweeps_) {
     report::CampaignRuns sweep = load(w);

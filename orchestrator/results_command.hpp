@@ -21,7 +21,7 @@ class ResultsCommand : public Command {
  private:
   StoreOption store_;
   std::vector<std::string> campaigns_, hunts_, sweeps_;
-  std::string output_, store_label_;
+  std::string output_, store_label_, relative_to_;
 };
 
 }  // namespace omnilink::cli

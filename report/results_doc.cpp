@@ -370,7 +370,12 @@ std::string results_markdown(const ResultsInput& input) {
   if (!input.results.empty()) write_results(s, input);
   if (!input.hunts.empty()) write_hunts(s, input);
   if (!input.sweeps.empty()) write_sweeps(s, input);
-  return s.str();
+  std::string doc = s.str();
+  if (!input.relative_to.empty()) {
+    const std::string prefix = input.relative_to.back() == '/' ? input.relative_to : input.relative_to + "/";
+    for (std::size_t at = doc.find(prefix); at != std::string::npos; at = doc.find(prefix, at)) doc.erase(at, prefix.size());
+  }
+  return doc;
 }
 
 }  // namespace omnilink::report

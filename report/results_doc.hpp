@@ -36,6 +36,9 @@ struct ResultsInput {
   std::vector<CampaignRuns> hunts;    // hunt campaigns
   std::vector<SweepRuns> sweeps;
   std::size_t failures_shown = 3;     // per target; the rest are counted
+  /// Paths under this directory (the repository, for docs/results.md) are written relative to it:
+  /// a committed document names no directory of the machine it was made on. Empty: as they are.
+  std::string relative_to;
 };
 
 std::string results_markdown(const ResultsInput& input);

@@ -104,6 +104,15 @@ TEST_CASE("the verdict table and a failure's generated explanation come from the
   CHECK_THAT(doc, Contains("Not in the spec state there: elem 9."));
   CHECK_THAT(doc, Contains("1 of 2 runs failed validation"));
   CHECK(doc.find("T0.6 Enqueue") == std::string::npos);  // not viable: not a candidate
+
+  // Made for the repository: no path of the machine it was made on. A refusal names its spec's
+  // file (here under the scratch directory, as the repository's specs are under the repository).
+  input.results[0].runs[1].validation->frontier_summary += "\n  refused: by Dequeue (" + (dir / "specs" / "Q.tla").string() + ":22:17)";
+  CHECK(report::results_markdown(input).find(dir.path().string() + "/specs/Q.tla:22:17") != std::string::npos);
+  input.relative_to = dir.path().string();
+  const std::string relative = report::results_markdown(input);
+  CHECK(relative.find(dir.path().string()) == std::string::npos);
+  CHECK_THAT(relative, Contains("(specs/Q.tla:22:17)"));
 }
 
 TEST_CASE("the hunt table counts runs and times up to the first failure, or says none was found") {
