@@ -4,6 +4,7 @@
 
 #include "campaign/evidence_interleavings.hpp"
 #include "campaign/spec_names.hpp"
+#include "platform/join.hpp"
 #include "campaign/validation_pool.hpp"
 #include "platform/toolchain.hpp"
 
@@ -12,11 +13,8 @@ namespace omnilink::campaign {
 Session Session::open(const Request& request) {
   const CampaignConfig& config = *request.config;
   // Before the store is touched or anything runs.
-  if (const auto undefined = undefined_spec_names(config); !undefined.empty()) {
-    std::string lines;
-    for (const auto& line : undefined) lines += (lines.empty() ? "" : "; ") + line;
-    throw SessionError(config.file.string() + ": " + lines);
-  }
+  if (const auto undefined = undefined_spec_names(config); !undefined.empty())
+    throw SessionError(config.file.string() + ": " + join(undefined, "; "));
   Session s;
   s.kind_ = request.kind;
   s.config_ = &config;

@@ -181,24 +181,26 @@ void check_version(Connection& db) {
                      std::to_string(kStoreSchemaVersion) + " (upgrade omnilink)");
 }
 
-// A run directory as the index keeps it (schema 3): relative to the store. Version 2 kept it
-// absolute; a path under the store, or one ending in the run's own "<campaign>/<run>" (the only
-// place omnilink ever puts a run: a store copied or moved since names the original's), becomes
-// "<campaign>/<run>". Anything else is nullopt.
-std::optional<std::string> relative_run_directory(const fs::path& store, const std::string& campaign, const std::string& run,
-                                                  const std::string& dir) {
+// A run directory as the index keeps it (schema 3): "<campaign>/<run>", relative to the store.
+std::string indexed_directory(const std::string& campaign, const std::string& run) { return (fs::path(campaign) / run).string(); }
+
+// Whether `dir`, as an index or a caller gives it, names the run's own directory: its relative
+// form; a path under the store; or, as version 2 wrote them, an absolute path ending in the run's
+// own "<campaign>/<run>" (the only place omnilink ever puts a run: a store copied or moved since
+// names the original's).
+bool names_own_run_directory(const fs::path& store, const std::string& campaign, const std::string& run, const std::string& dir) {
   const fs::path own = fs::path(campaign) / run;
   const fs::path given = fs::path(dir).lexically_normal();
-  if (given.is_relative()) return given == own ? std::optional(own.string()) : std::nullopt;
-  if (given.lexically_relative(store) == own) return own.string();
+  if (given.is_relative()) return given == own;
+  if (given.lexically_relative(store) == own) return true;
   // The tail: as many components as the run's own path has.
   const auto depth = std::distance(own.begin(), own.end());
-  if (std::distance(given.begin(), given.end()) <= depth) return std::nullopt;
+  if (std::distance(given.begin(), given.end()) <= depth) return false;
   auto tail = given.end();
   for (auto k = depth; k > 0; --k) --tail;
   fs::path suffix;
   for (auto it = tail; it != given.end(); ++it) suffix /= *it;
-  return suffix == own ? std::optional(own.string()) : std::nullopt;
+  return suffix == own;
 }
 
 // Version 2 to 3, in the caller's transaction: every run directory relative to the store, or none
@@ -210,7 +212,7 @@ void upgrade_run_directories(Connection& db, const fs::path& store) {
   while (read.step()) {
     std::array<std::string, 3> row{read.text(), read.text(), ""};
     const std::string dir = read.text();
-    if (const auto relative = relative_run_directory(store, row[0], row[1], dir)) row[2] = *relative;
+    if (names_own_run_directory(store, row[0], row[1], dir)) row[2] = indexed_directory(row[0], row[1]);
     else elsewhere.push_back(row[0] + "/" + row[1] + " (" + dir + ")");
     rows.push_back(std::move(row));
   }
@@ -316,15 +318,14 @@ ValidationRecord read_validation(Statement& s) {
 // The run directory of an index row as an absolute path under `store`: relative (schema 3) or as
 // version 2 wrote it, read as if upgraded (a read-only verb does not upgrade).
 std::string resolved_run_directory(const fs::path& store, const std::string& campaign, const std::string& run, const std::string& dir) {
-  const auto relative = relative_run_directory(store, campaign, run, dir);
-  return relative ? (store / *relative).string() : dir;
+  return names_own_run_directory(store, campaign, run, dir) ? run_directory(store, campaign, run).string() : dir;
 }
 
 // The run directory as the index keeps it; a directory outside the store is omnilink's own error.
 std::string indexed_run_directory(const fs::path& store, const RunRecord& r) {
-  const auto relative = relative_run_directory(store, r.campaign, r.id, r.dir);
-  if (!relative) throw StoreError("run " + r.key() + ": its directory " + r.dir + " is not " + run_directory(store, r.campaign, r.id).string());
-  return *relative;
+  if (!names_own_run_directory(store, r.campaign, r.id, r.dir))
+    throw StoreError("run " + r.key() + ": its directory " + r.dir + " is not " + run_directory(store, r.campaign, r.id).string());
+  return indexed_directory(r.campaign, r.id);
 }
 
 RunRecord read_run(Statement& s, const fs::path& store) {
