@@ -1,6 +1,9 @@
 #include "campaign/spec_names.hpp"
 
+#include <map>
 #include <memory>
+#include <optional>
+#include <utility>
 
 #include "language/modules.hpp"
 
@@ -8,13 +11,18 @@ namespace omnilink::campaign {
 
 std::vector<std::string> undefined_spec_names(const CampaignConfig& config) {
   std::vector<std::string> problems;
+  // Targets often share a spec (a campaign's configurations of one system): each is read once.
+  std::map<std::pair<std::filesystem::path, std::optional<std::filesystem::path>>, std::unique_ptr<language::LoadedSpec>> read;
   for (const TargetConfig& t : config.targets) {
-    std::unique_ptr<language::LoadedSpec> spec;
-    try {
-      spec = language::LoadedSpec::load(t.spec, t.mc);
-    } catch (const std::exception&) {
-      continue;
+    auto [it, first] = read.try_emplace({t.spec, t.mc});
+    if (first) {
+      try {
+        it->second = language::LoadedSpec::load(t.spec, t.mc);
+      } catch (const std::exception&) {
+      }
     }
+    if (it->second == nullptr) continue;
+    language::LoadedSpec* spec = it->second.get();
     // Whether the name is defined, whatever the embedded checker makes of its body.
     auto defined = [](auto&& find) {
       try {
