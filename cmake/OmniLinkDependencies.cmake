@@ -23,3 +23,28 @@ find_package(SQLite3 REQUIRED)
 # The tree-sitter runtime that runs the TLA+ grammar (language/).
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(TreeSitter REQUIRED IMPORTED_TARGET tree-sitter)
+
+# The omnilink CLI is linked statically where the toolchain and the libraries' archives allow
+# (OMNILINK_STATIC_CLI): `omnilink validate` is started once per trace by sweeps and scripts, and on
+# a small history the dynamic loader (symbol lookup, one mapping per library) is a quarter of the
+# process's time (docs/performance.md). Modules link the three shared libraries below through
+# omnilink_<name> targets, which give the library's archive instead to a target whose OMNILINK_STATIC
+# property is set; every other target (tests, benchmarks) keeps the shared library.
+option(OMNILINK_STATIC_CLI "Link the omnilink CLI statically when the toolchain and static archives allow" ON)
+function(omnilink_library_with_archive name imported archive)
+  find_library(OMNILINK_ARCHIVE_${name} NAMES ${archive})
+  add_library(omnilink_${name} INTERFACE)
+  if(OMNILINK_ARCHIVE_${name})
+    target_link_libraries(omnilink_${name} INTERFACE
+      "$<IF:$<BOOL:$<TARGET_PROPERTY:OMNILINK_STATIC>>,${OMNILINK_ARCHIVE_${name}},${imported}>")
+    # Headers are the shared library's either way.
+    target_include_directories(omnilink_${name} SYSTEM INTERFACE $<TARGET_PROPERTY:${imported},INTERFACE_INCLUDE_DIRECTORIES>)
+  else()
+    target_link_libraries(omnilink_${name} INTERFACE ${imported})
+    set(OMNILINK_MISSING_ARCHIVES ${OMNILINK_MISSING_ARCHIVES} ${archive} PARENT_SCOPE)
+  endif()
+endfunction()
+set(OMNILINK_MISSING_ARCHIVES "")
+omnilink_library_with_archive(sqlite3 SQLite::SQLite3 libsqlite3.a)
+omnilink_library_with_archive(tree_sitter PkgConfig::TreeSitter libtree-sitter.a)
+omnilink_library_with_archive(boost_filesystem Boost::filesystem libboost_filesystem.a)

@@ -77,6 +77,7 @@ stdenv.mkDerivation (finalAttrs: {
     (lib.cmakeBool "OMNILINK_BUILD_EXAMPLES" true) # installed under libexec/omnilink/examples
     (lib.cmakeBool "OMNILINK_BUILD_BENCH" withBench)
     (lib.cmakeBool "OMNILINK_STATIC_EXAMPLES" false) # no static glibc in the default stdenv
+    (lib.cmakeBool "OMNILINK_STATIC_CLI" false) # likewise: the CLI links libstdc++ in, the rest shared
     # The TLA+ grammar's sources (its generated src/parser.c), which CMake compiles in: nixpkgs'
     # build of the same community grammar that scripts/setup fetches from npm.
     (lib.cmakeFeature "OMNILINK_TLAPLUS_GRAMMAR_DIR" "${tree-sitter-grammars.tree-sitter-tlaplus.src}")

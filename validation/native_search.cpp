@@ -123,9 +123,10 @@ std::optional<SearchReport> Search::run(std::uint64_t room) {
   if (!begun_) {
     begun_ = true;
     started_at_ = options_.since.value_or(std::chrono::steady_clock::now());
-    // A linearizable history visits about one state per operation, a small rejected one a few
-    // thousand: room for those up front (256 KiB), since growing by doubling rehashes everything.
-    visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(static_cast<std::uint64_t>(space_.total()) + 16, 8192), options_.max_states)));
+    // A linearizable history visits about one state per operation: room for those up front, since
+    // growing by doubling rehashes everything. At least 1,024 (32 KiB, below malloc's mmap
+    // threshold): a part of a small history otherwise maps, faults in and unmaps its own table.
+    visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(static_cast<std::uint64_t>(space_.total()) + 16, 1024), options_.max_states)));
     initial_ = space_.initial_nodes();
     if (initial_.empty()) {
       SearchReport r;
