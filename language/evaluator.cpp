@@ -1,6 +1,7 @@
 #include "language/evaluator.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <iostream>
 
 #include "language/action_effects.hpp"
@@ -754,7 +755,12 @@ Value Evaluator::builtin(const Expr& e) {
   };
   auto boolean = [&](std::size_t k) { return truth(*e.kids.at(k)); };
   auto B = Value::boolean;
-  auto I = [&](std::int64_t v) { return Value::integer(checked_int(v, e.text.c_str())); };
+  const char* const operation = e.text.c_str();
+  auto I = [&](std::int64_t v) {
+    if (tlc_integers_ && (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max()))
+      fail(e, "integer overflow in " + e.text + ": " + std::to_string(v) + " is outside TLC's 32-bit integers");
+    return Value::integer(v);
+  };
   switch (e.builtin) {
     case Builtin::Not: return B(!boolean(0));
     case Builtin::And: return B(boolean(0) && boolean(1));  // /\ passed as an operator
@@ -812,26 +818,32 @@ Value Evaluator::builtin(const Expr& e) {
       for (std::size_t k = 0; k < e.kids.size(); ++k) sets.push_back(set(k));
       return Value::product(std::move(sets));
     }
-    case Builtin::Plus: return I(integer(0) + integer(1));
-    case Builtin::Minus: return I(integer(0) - integer(1));
-    case Builtin::Negate: return I(-integer(0));
-    case Builtin::Mul: return I(integer(0) * integer(1));
+    case Builtin::Plus: return I(checked_add(integer(0), integer(1), operation));
+    case Builtin::Minus: return I(checked_sub(integer(0), integer(1), operation));
+    case Builtin::Negate: return I(checked_sub(0, integer(0), operation));
+    case Builtin::Mul: return I(checked_mul(integer(0), integer(1), operation));
     case Builtin::Div: {
       const std::int64_t a = integer(0), b = integer(1);
       if (b == 0) fail(e, "division by zero");
+      if (b == -1) return I(checked_sub(0, a, operation));  // the one quotient outside 64 bits
       return I(floor_div(a, b));
     }
     case Builtin::Mod: {
       const std::int64_t a = integer(0), b = integer(1);
       if (b <= 0) fail(e, "the divisor of % must be positive, not " + std::to_string(b));
-      return I(a - b * floor_div(a, b));
+      const std::int64_t r = a % b;  // a - b * floor(a / b), without the product's overflow
+      return I(r < 0 ? r + b : r);
     }
     case Builtin::Pow: {
       const std::int64_t a = integer(0), b = integer(1);
       if (b < 0) fail(e, "a negative exponent");
       if (a == 0 && b == 0) fail(e, "0^0 is undefined (as in TLC)");
       std::int64_t r = 1;
-      for (std::int64_t k = 0; k < b; ++k) r = checked_int(r * a, "^");
+      // Squaring, so that 1^(2^62) is 62 steps; every product is checked (TLC's is too).
+      for (std::int64_t base = a, n = b; n > 0; n >>= 1) {
+        if (n & 1) r = checked_mul(r, base, operation);
+        if (n > 1) base = checked_mul(base, base, operation);
+      }
       return I(r);
     }
     case Builtin::Lt: return B(integer(0) < integer(1));

@@ -55,6 +55,10 @@ class Evaluator {
   /// The refusal of `action` applied to `args` in `from`; nothing if it has a successor there.
   std::optional<Refusal> refusal(const Definition& action, const std::vector<Value>& args, const State& from);
 
+  /// Integer results outside TLC's 32 bits are overflow errors from here on, as in TLC: for
+  /// comparing the two evaluators where TLC errs. Validation keeps 64-bit integers.
+  void use_tlc_integers() { tlc_integers_ = true; }
+
  private:
   /// What happens once an action's conjuncts so far hold: a reference to a callable, not an owner
   /// (std::function would allocate for every conjunct of every action evaluated).
@@ -118,6 +122,7 @@ class Evaluator {
 
   const LoadedSpec& spec_;
   TraceHooks hooks_;
+  bool tlc_integers_ = false;
   const State* current_ = nullptr;
   std::vector<std::optional<Value>> next_;  // the successor (or initial state) being built
   bool init_mode_ = false;

@@ -365,8 +365,8 @@ class Converter {
     for (char c : digits) {
       const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
       if (d >= base) throw SyntaxError(at.text() + ": bad digit in the number " + digits);
-      v = v * base + d;
-      if (v > std::numeric_limits<std::int32_t>::max()) throw SyntaxError(at.text() + ": the number " + digits + " does not fit TLC's 32-bit integers");
+      if (__builtin_mul_overflow(v, base, &v) || __builtin_add_overflow(v, d, &v))
+        throw SyntaxError(at.text() + ": the number " + digits + " does not fit 64-bit integers");
     }
     return v;
   }

@@ -36,8 +36,6 @@ struct ValueNode {
 
 namespace {
 
-constexpr std::int64_t kMin = std::numeric_limits<std::int32_t>::min();
-constexpr std::int64_t kMax = std::numeric_limits<std::int32_t>::max();
 
 std::uint64_t mix(std::uint64_t x) {
   x ^= x >> 30;
@@ -213,16 +211,34 @@ int comparison_class(Value::Kind kind) {
 
 }  // namespace
 
-std::int64_t checked_int(std::int64_t v, const char* operation) {
-  if (v < kMin || v > kMax)
-    throw EvalError(std::string("integer overflow in ") + operation + ": " + std::to_string(v) +
-                    " is outside TLC's 32-bit range");
-  return v;
+namespace {
+[[noreturn]] void overflow(std::int64_t a, const char* symbol, std::int64_t b, const char* operation) {
+  throw EvalError(std::string("integer overflow in ") + operation + ": " + std::to_string(a) + " " + symbol + " " +
+                  std::to_string(b) + " is outside 64-bit integers");
+}
+}  // namespace
+
+std::int64_t checked_add(std::int64_t a, std::int64_t b, const char* operation) {
+  std::int64_t r;
+  if (__builtin_add_overflow(a, b, &r)) overflow(a, "+", b, operation);
+  return r;
+}
+
+std::int64_t checked_sub(std::int64_t a, std::int64_t b, const char* operation) {
+  std::int64_t r;
+  if (__builtin_sub_overflow(a, b, &r)) overflow(a, "-", b, operation);
+  return r;
+}
+
+std::int64_t checked_mul(std::int64_t a, std::int64_t b, const char* operation) {
+  std::int64_t r;
+  if (__builtin_mul_overflow(a, b, &r)) overflow(a, "*", b, operation);
+  return r;
 }
 
 Value Value::boolean(bool b) { return Value(b); }
 
-Value Value::integer(std::int64_t i) { return Value(Kind::Int, checked_int(i, "a literal"), nullptr); }
+Value Value::integer(std::int64_t i) { return Value(Kind::Int, i, nullptr); }
 
 Value Value::string(std::string s) {
   auto node = std::make_shared<ValueNode>();
@@ -575,8 +591,12 @@ std::vector<Value> Value::elements() const {
 }
 
 std::size_t Value::cardinality() const {
-  if (kind_ == Kind::Symbolic && node_->symbolic == ValueNode::SymbolicKind::Interval)
-    return static_cast<std::size_t>(node_->high - node_->low + 1);
+  if (kind_ == Kind::Symbolic && node_->symbolic == ValueNode::SymbolicKind::Interval) {
+    const std::uint64_t size = static_cast<std::uint64_t>(node_->high) - static_cast<std::uint64_t>(node_->low) + 1;
+    if (size == 0 || size > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+      throw EvalError("the cardinality of " + text() + " is outside 64-bit integers");
+    return static_cast<std::size_t>(size);
+  }
   return elements().size();
 }
 

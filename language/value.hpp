@@ -1,5 +1,5 @@
-// TLA+ values as TLC represents them: booleans, integers (TLC's 32-bit range; leaving it is an
-// error, never a wrap), strings, model values, sets, and functions (sequences, tuples and records
+// TLA+ values as TLC represents them: booleans, integers (64-bit where TLC's are 32-bit: a history
+// of wider values is checked natively only; leaving 64 bits is an error, never a wrap), strings, model values, sets, and functions (sequences, tuples and records
 // are functions: <<a, b>> = [i \in 1..2 |-> ...], and a record is a function on strings).
 //
 // Values are immutable and share their parts. Each value has one canonical representation, so
@@ -33,7 +33,7 @@ class Value {
 
   Value() : Value(false) {}
   static Value boolean(bool b);
-  static Value integer(std::int64_t i);  // EvalError outside TLC's 32-bit range
+  static Value integer(std::int64_t i);
   static Value string(std::string s);
   static Value model(std::string name);  // a model value: equal only to itself
   static Value seq(std::vector<Value> items);
@@ -126,7 +126,10 @@ struct Fingerprint {
 };
 Fingerprint fingerprint(const std::vector<Value>& values, Fingerprint seed = {});
 
-/// An integer operation's result, checked against TLC's 32-bit range.
-std::int64_t checked_int(std::int64_t v, const char* operation);
+/// Integer arithmetic on 64-bit integers, as TLC's on its 32-bit ones: a result that does not fit
+/// is an EvalError naming `operation`, never a wrap.
+std::int64_t checked_add(std::int64_t a, std::int64_t b, const char* operation);
+std::int64_t checked_sub(std::int64_t a, std::int64_t b, const char* operation);
+std::int64_t checked_mul(std::int64_t a, std::int64_t b, const char* operation);
 
 }  // namespace omnilink::language

@@ -248,6 +248,7 @@ std::vector<Outcome> evaluate_natively(const fs::path& dir, const std::vector<st
   std::ofstream(dir / "Native.tla") << module.str();
   auto spec = language::LoadedSpec::load(dir / "Native.tla", std::nullopt);
   language::Evaluator evaluator(*spec);
+  evaluator.use_tlc_integers();  // where TLC's 32 bits overflow, both must refuse
   std::vector<Outcome> out;
   for (std::size_t k = 0; k < expressions.size(); ++k) {
     try {

@@ -36,17 +36,20 @@ std::string successors_text(Evaluator& ev, LoadedSpec& spec, const std::string& 
   return text;
 }
 
+enum class Integers { native, tlc };
+
 // The TLA+ text of constant expression `expr`, as TLC's ToString prints it.
-std::string value_of(const std::string& expr, const std::string& definitions = "") {
+std::string value_of(const std::string& expr, const std::string& definitions = "", Integers integers = Integers::native) {
   omnilink::testing::ScratchDir dir;
   auto spec = load(dir, definitions + "\nResult == " + expr);
   Evaluator evaluator(*spec);
+  if (integers == Integers::tlc) evaluator.use_tlc_integers();
   return evaluator.evaluate(*spec->spec_definition("Result"), {}).text();
 }
 
-std::string error_of(const std::string& expr, const std::string& definitions = "") {
+std::string error_of(const std::string& expr, const std::string& definitions = "", Integers integers = Integers::native) {
   try {
-    value_of(expr, definitions);
+    value_of(expr, definitions, integers);
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -68,15 +71,37 @@ TEST_CASE("integers, booleans and strings evaluate as in TLC", "[language]") {
   CHECK(value_of("\"x\" = \"x\" /\\ \"x\" # \"y\"") == "TRUE");
 }
 
-TEST_CASE("integer overflow is an error, never a wrap", "[language]") {
-  CHECK_THAT(error_of("2147483647 + 1"), Catch::Contains("overflow"));
-  CHECK_THAT(error_of("2 ^ 31"), Catch::Contains("overflow"));
-  CHECK_THAT(error_of("-2147483647 - 2"), Catch::Contains("overflow"));
-  CHECK(value_of("-2147483647 - 1") == "-2147483648");
+TEST_CASE("integers are 64-bit, and overflow is an error, never a wrap", "[language]") {
+  // Timestamps as MongoDB makes them (seconds << 32 | counter), ids, hashes: past TLC's 32 bits.
+  CHECK(value_of("2147483647 + 1") == "2147483648");
+  CHECK(value_of("1795000000 * 4294967296 + 7") == "7709466296320000007");
+  CHECK(value_of("9223372036854775807") == "9223372036854775807");
+  CHECK(value_of("2 ^ 62") == "4611686018427387904");
+  CHECK(value_of("-9223372036854775807 - 1") == "-9223372036854775808");
+  CHECK(value_of("(-9223372036854775807 - 1) % 10") == "2");
+  CHECK(value_of("(-9223372036854775807 - 1) \\div 10") == "-922337203685477581");
+  CHECK(value_of("1 ^ 4611686018427387904") == "1");  // by squaring: 62 products, not 2^62
+  CHECK(value_of("4294967296 \\in 0..9223372036854775807") == "TRUE");
+  CHECK_THAT(error_of("9223372036854775807 + 1"), Catch::Contains("overflow"));
+  CHECK_THAT(error_of("2 ^ 63"), Catch::Contains("overflow"));
+  CHECK_THAT(error_of("-9223372036854775807 - 2"), Catch::Contains("overflow"));
+  CHECK_THAT(error_of("4294967296 * 4294967296"), Catch::Contains("overflow"));
+  CHECK_THAT(error_of("-(-9223372036854775807 - 1)"), Catch::Contains("overflow"));
+  CHECK_THAT(error_of("(-9223372036854775807 - 1) \\div (-1)"), Catch::Contains("overflow"));
+  CHECK_THAT(error_of("Cardinality(-1..9223372036854775807)"), Catch::Contains("outside 64-bit integers"));
+  CHECK_THAT(error_of("9223372036854775808"), Catch::Contains("does not fit 64-bit integers"));
   CHECK_THAT(error_of("1 \\div 0"), Catch::Contains("division by zero"));
   // Found by the random comparison with TLC (evaluator_vs_tlc_test): TLC leaves 0^0 undefined.
   CHECK_THAT(error_of("0 ^ 0"), Catch::Contains("0^0 is undefined"));
   CHECK(value_of("<<0 ^ 1, 5 ^ 0>>") == "<<0, 1>>");
+}
+
+TEST_CASE("with TLC's integers, a result outside 32 bits is TLC's overflow error", "[language]") {
+  CHECK_THAT(error_of("2147483647 + 1", "", Integers::tlc), Catch::Contains("overflow") && Catch::Contains("32-bit"));
+  CHECK_THAT(error_of("2 ^ 31", "", Integers::tlc), Catch::Contains("overflow"));
+  CHECK_THAT(error_of("-2147483647 - 2", "", Integers::tlc), Catch::Contains("overflow"));
+  CHECK(value_of("-2147483647 - 1", "", Integers::tlc) == "-2147483648");
+  CHECK(value_of("(2147483647 + 0) \\div 2", "", Integers::tlc) == "1073741823");
 }
 
 TEST_CASE("comparing values of different kinds is an error, as in TLC", "[language]") {

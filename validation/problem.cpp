@@ -1,7 +1,6 @@
 #include "validation/problem.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <optional>
 
 #include "tla/hpp_generator.hpp"
@@ -9,28 +8,6 @@
 namespace omnilink::validation {
 namespace {
 
-
-// The first integer in `v` outside TLC's 32-bit range, if any: both checkers have TLC's integers,
-// and TLC's JSON reader would wrap a wider one silently.
-std::optional<std::int64_t> wide_integer(const trace::Value& v) {
-  return std::visit(
-      [](const auto& x) -> std::optional<std::int64_t> {
-        using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::int64_t>) {
-          if (x < std::numeric_limits<std::int32_t>::min() || x > std::numeric_limits<std::int32_t>::max()) return x;
-        } else if constexpr (std::is_same_v<T, trace::Tuple> || std::is_same_v<T, trace::Set>) {
-          for (const auto& item : x.items)
-            if (auto w = wide_integer(item)) return w;
-        } else if constexpr (std::is_same_v<T, trace::Map>) {
-          for (const auto& e : x.entries) {
-            if (auto w = wide_integer(e.key)) return w;
-            if (auto w = wide_integer(e.value)) return w;
-          }
-        }
-        return std::nullopt;
-      },
-      v.data);
-}
 
 std::string known_operations(const language::SpecInterface& spec) {
   std::string names;
@@ -83,9 +60,6 @@ Problem make_problem(History history, const language::SpecInterface& spec, const
       for (const auto& [name, value] : op.fields) {
         if (std::find(spec_op->params.begin(), spec_op->params.end(), name) == spec_op->params.end())
           throw ValidationError(where() + ": field '" + name + "' is not a parameter of the spec's " + op.name);
-        if (const auto wide = wide_integer(value))
-          throw ValidationError(where() + " field '" + name + "': the integer " + std::to_string(*wide) +
-                                " does not fit TLC's 32-bit integers (which both checkers have; TLC would wrap it silently)");
       }
       ProblemOp p{&op, spec_op, {}};
       p.args.reserve(spec_op->params.size());

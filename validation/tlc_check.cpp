@@ -115,6 +115,12 @@ void check_with_tlc(ValidationResult& result, const Problem& problem, const Spec
   fs::create_directories(dir);
   const fs::path data_file = dir / "data.ndjson";
   const fs::path frontier_file = dir / "frontier.json";
+  // Not a wrapped value: TLC would check another history than the one logged.
+  if (const auto what = unrepresentable_in_tlc(problem)) {
+    result.verdict = Verdict::unknown;
+    result.reason = "TLC cannot check this history: " + *what + ", outside TLC's 32-bit integers (the native checker's are 64-bit)";
+    return;
+  }
   write_tlc_input(problem, data_file);
 
   ValidationModuleOptions module_options;

@@ -33,7 +33,28 @@ bool needs_tags(const trace::Value& v) {
       v.data);
 }
 
-// Values as JSON. Their integers fit TLC's (make_problem checked).
+// The first integer in `v` outside TLC's 32-bit range, if any.
+std::optional<std::int64_t> wide_integer(const trace::Value& v) {
+  return std::visit(
+      [](const auto& x) -> std::optional<std::int64_t> {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::int64_t>) {
+          if (x < std::numeric_limits<std::int32_t>::min() || x > kTlcMax) return x;
+        } else if constexpr (std::is_same_v<T, trace::Tuple> || std::is_same_v<T, trace::Set>) {
+          for (const auto& item : x.items)
+            if (auto w = wide_integer(item)) return w;
+        } else if constexpr (std::is_same_v<T, trace::Map>) {
+          for (const auto& e : x.entries) {
+            if (auto w = wide_integer(e.key)) return w;
+            if (auto w = wide_integer(e.value)) return w;
+          }
+        }
+        return std::nullopt;
+      },
+      v.data);
+}
+
+// Values as JSON. Their integers fit TLC's (write_tlc_input checked).
 class JsonValueWriter {
  public:
   explicit JsonValueWriter(std::string& out) : out_(out) {}
@@ -100,7 +121,20 @@ class JsonValueWriter {
 
 }  // namespace
 
+std::optional<std::string> unrepresentable_in_tlc(const Problem& problem) {
+  for (const auto& ops : problem.history.threads)
+    for (const trace::Operation& op : ops)
+      for (const auto& [name, value] : op.fields)
+        if (const auto wide = wide_integer(value)) {
+          const std::string& file = problem.history.file;
+          return (file.empty() ? "" : file + ":" + std::to_string(op.offset) + ": ") + operation_name(op) + "'s field '" + name +
+                 "' holds " + std::to_string(*wide);
+        }
+  return std::nullopt;
+}
+
 void write_tlc_input(const Problem& problem, const std::filesystem::path& data_file) {
+  if (const auto what = unrepresentable_in_tlc(problem)) throw ValidationError(*what + ", which TLC's 32-bit integers cannot represent");
   const History& history = problem.history;
 
   // Dense ranks: only the order of timestamps matters, and ranks fit TLC's integers.

@@ -1,16 +1,24 @@
 // The data file TLC reads (OmniLinkTrace.tla describes its layout): a Problem (problem.hpp)
-// written as ndjson, with arguments in parameter order, timestamps compressed to dense ranks,
-// every integer checked to fit TLC's 32-bit range, and the domains of pending operations' unknown
-// arguments.
+// written as ndjson, with arguments in parameter order, timestamps compressed to dense ranks, and
+// the domains of pending operations' unknown arguments; and whether TLC can have the Problem's
+// values at all (its integers are 32-bit, omnilink's 64-bit).
 #pragma once
 
 #include <filesystem>
+#include <optional>
+#include <string>
 
 #include "validation/problem.hpp"
 
 namespace omnilink::validation {
 
-/// Writes `problem` to `data_file`. Throws ValidationError (a value TLC cannot represent).
+/// The first logged value of `problem` that TLC cannot represent, as "FILE:LINE: T0.3 Commit's field
+/// 'ts' holds 3000000000" (an integer outside TLC's 32 bits: its JSON reader would wrap it
+/// silently); nullopt if TLC can have every value.
+std::optional<std::string> unrepresentable_in_tlc(const Problem& problem);
+
+/// Writes `problem` to `data_file`. Throws ValidationError (a value TLC cannot represent: ask
+/// unrepresentable_in_tlc first).
 void write_tlc_input(const Problem& problem, const std::filesystem::path& data_file);
 
 }  // namespace omnilink::validation
