@@ -477,7 +477,16 @@ ExtendedCampaign load_extended_campaign(const fs::path& file, const LoadOptions&
   return {std::move(config), std::move(document), std::move(errors)};
 }
 
+json recovered_config(const std::vector<std::string>& targets) {
+  json names = json::array();
+  for (const std::string& t : targets) names.push_back({{"name", t}});
+  return {{"recovered_from_runs", true}, {"targets", names}};
+}
+
+bool is_recovered_config(const json& effective) { return effective.is_object() && effective.value("recovered_from_runs", false); }
+
 CampaignConfig stored_campaign(const json& effective, const std::string& origin) {
+  if (is_recovered_config(effective)) throw CampaignFileError(origin + ": " + kLostConfiguration);
   try {
     CampaignConfig config;
     config.file = origin;

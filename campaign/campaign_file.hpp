@@ -164,4 +164,15 @@ CampaignConfig parse_campaign(nlohmann::json document, const std::filesystem::pa
 // specs and TLC settings even when the harness is gone. Throws CampaignFileError naming `origin`.
 CampaignConfig stored_campaign(const nlohmann::json& effective, const std::string& origin);
 
+// The configuration `omnilink store rebuild` records for a campaign whose campaign.json was lost:
+// only what its runs' run.json tell (the names of its targets). stored_campaign and plan_difference
+// refuse it, saying the configuration was lost, so nothing revalidates, explains, merges or resumes
+// such a campaign with settings that were guessed.
+nlohmann::json recovered_config(const std::vector<std::string>& targets);
+bool is_recovered_config(const nlohmann::json& effective);
+// Why a recovered configuration cannot be used, for the messages that refuse it.
+inline constexpr const char* kLostConfiguration =
+    "its configuration was lost (campaign.json was missing when `omnilink store rebuild` recovered the campaign from its runs' "
+    "run.json): its runs and verdicts are kept, but rerun the campaign file for a campaign that can be resumed, revalidated or explained";
+
 }  // namespace omnilink::campaign

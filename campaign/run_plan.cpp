@@ -77,6 +77,7 @@ void PlanSource::prepare(store::Store& store) {
 bool PlanSource::owns(const store::RunRecord& run) const { return planned_ids_.contains(run.id); }
 
 std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& now) {
+  if (is_recovered_config(stored)) return kLostConfiguration;
   if (stored.value("targets", nlohmann::json()) != now.value("targets", nlohmann::json())) return "its targets differ from the campaign file's now";
   if (stored.value("shard", nlohmann::json()) != now.value("shard", nlohmann::json())) return "it is another shard of the plan (--shard)";
   return "";

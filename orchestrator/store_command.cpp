@@ -21,6 +21,7 @@ int StoreCommand::run() {
             << " run(s), " << report.run_directories << " run directories read back, " << report.validations
             << " verdict(s)\n";
   for (const auto& id : report.campaigns) std::cout << "  " << id << "\n";
+  for (const auto& what : report.recovered) std::cout << "  warning: " << what << "\n";
   for (const auto& why : report.left_alone) std::cout << "  left alone: " << why << "\n";
   return report.left_alone.empty() ? kExitOk : kExitProblem;
 }

@@ -162,12 +162,88 @@ void read_back_missing_validation(RunRecord& run, const campaign::CampaignConfig
   if (auto v = read_back_validation(run, config.target(run.target)->spec.string(), report)) run.validation = std::move(*v);
 }
 
+// Counts what was read back, and decides the status of a campaign whose record does not say it:
+// finished if every run came to an end and a verdict (or an error), else interrupted.
+void settle(FoundCampaign& found, RebuildReport& report) {
+  for (const FoundRun& r : found.runs)
+    if (r.run.validation) ++report.validations;
+  bool all_final = true;
+  for (const FoundRun& r : found.runs) {
+    ++report.runs;
+    if (r.run.status != RunStatus::pending) ++report.run_directories;
+    found.last_activity = std::max({found.last_activity, r.run.started_ms, r.run.finished_ms});
+    const RunStatus status = r.run.status;
+    if (status == RunStatus::pending || status == RunStatus::running || status == RunStatus::interrupted ||
+        (!r.run.validation && status != RunStatus::error))
+      all_final = false;
+  }
+  if (!found.status_known && all_final && !found.runs.empty()) found.campaign.status = CampaignStatus::finished;
+}
+
+// A campaign whose campaign.json is missing, or was written by an earlier recovery: its runs as
+// their run.json have them (a run directory without one cannot be placed, and is left alone), its
+// record from what they tell (name and number from its id, created when its first run started),
+// its configuration recorded as lost, and campaign.json written again to say so.
+std::optional<FoundCampaign> recover_from_runs(const fs::path& store_dir, const std::string& id, RebuildReport& report) {
+  FoundCampaign found;
+  std::vector<std::string> targets;
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(store_dir / id, ec))
+    if (entry.is_directory(ec) && !entry.path().filename().string().starts_with(".")) dirs.push_back(entry.path());
+  std::sort(dirs.begin(), dirs.end());
+  for (const fs::path& dir : dirs) {
+    std::optional<RunRecordFile> mirrored;
+    try {
+      mirrored = read_run_record_file(dir);
+    } catch (const StoreError& e) {
+      report.left_alone.push_back(e.what());
+      continue;
+    }
+    if (!mirrored) {
+      report.left_alone.push_back(id + "/" + dir.filename().string() + ": no run.json, and the campaign has no campaign.json to place it by");
+      continue;
+    }
+    FoundRun r{std::move(mirrored->run), mirrored->position};
+    r.run.campaign = id;
+    r.run.dir = dir.string();
+    if (r.run.status == RunStatus::running) {
+      if (fs::is_regular_file(trace::RunLayout(dir).meta())) read_back_harness(r.run);
+      else r.run.status = RunStatus::pending;
+    }
+    if (std::find(targets.begin(), targets.end(), r.run.target) == targets.end()) targets.push_back(r.run.target);
+    found.runs.push_back(std::move(r));
+  }
+  if (found.runs.empty()) {
+    report.left_alone.push_back(id + ": no campaign.json (made before omnilink wrote one, or it was lost), and no run.json in its run "
+                                     "directories to recover it from");
+    return std::nullopt;
+  }
+  std::sort(found.runs.begin(), found.runs.end(),
+            [](const FoundRun& a, const FoundRun& b) { return std::tie(a.position, a.run.id) < std::tie(b.position, b.run.id); });
+  const std::size_t dash = id.rfind('-');
+  const bool numbered = dash != std::string::npos && dash + 1 < id.size() &&
+                        id.find_first_not_of("0123456789", dash + 1) == std::string::npos && id.size() - dash <= 10;
+  found.seq = numbered ? std::stoll(id.substr(dash + 1)) : 0;
+  std::int64_t created = 0;
+  for (const FoundRun& r : found.runs)
+    if (r.run.started_ms > 0 && (created == 0 || r.run.started_ms < created)) created = r.run.started_ms;
+  found.campaign = {id, numbered ? id.substr(0, dash) : id, "", campaign::recovered_config(targets).dump(), CampaignStatus::interrupted,
+                    created, 0, 0};
+  settle(found, report);
+  report.recovered.push_back(id + ": no campaign.json: recovered from the run.json of its " + std::to_string(found.runs.size()) +
+                             " run(s); " + campaign::kLostConfiguration);
+  write_campaign_record_file(store_dir, found.campaign, found.seq);
+  return found;
+}
+
 std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, const std::string& id, RebuildReport& report) {
   const nlohmann::json record = read_json(campaign_record_file(store_dir, id));
+  if (!fs::exists(campaign_record_file(store_dir, id)) ||
+      (record.is_object() && record.value("id", "") == id && campaign::is_recovered_config(record.value("config", nlohmann::json()))))
+    return recover_from_runs(store_dir, id, report);
   if (!record.is_object() || record.value("id", "") != id || !record.contains("config")) {
-    report.left_alone.push_back(id + (fs::exists(campaign_record_file(store_dir, id))
-                                          ? ": campaign.json is unreadable or names another campaign"
-                                          : ": no campaign.json (made before omnilink wrote one, or it was lost): its plan cannot be made again"));
+    report.left_alone.push_back(id + ": campaign.json is unreadable or names another campaign");
     return std::nullopt;
   }
   campaign::CampaignConfig config;
@@ -201,7 +277,6 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
       else if (fs::is_regular_file(trace::RunLayout(dir).meta())) read_back_harness(r.run);
       else r.run.status = RunStatus::pending;  // never started: --resume runs it
       read_back_missing_validation(r.run, config, report);
-      if (r.run.status != RunStatus::pending) ++report.run_directories;
       found.runs.push_back(std::move(r));
     }
   } else {
@@ -223,25 +298,13 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
         read_back_harness(r->run);
       }
       read_back_missing_validation(r->run, config, report);
-      if (r->run.status != RunStatus::pending) ++report.run_directories;
       found.runs.push_back(std::move(*r));
     }
     std::sort(found.runs.begin(), found.runs.end(), [](const FoundRun& a, const FoundRun& b) {
       return std::tie(a.run.started_ms, a.position, a.run.id) < std::tie(b.run.started_ms, b.position, b.run.id);
     });
   }
-  for (const FoundRun& r : found.runs)
-    if (r.run.validation) ++report.validations;
-  bool all_final = true;
-  for (const FoundRun& r : found.runs) {
-    ++report.runs;
-    found.last_activity = std::max({found.last_activity, r.run.started_ms, r.run.finished_ms});
-    const RunStatus status = r.run.status;
-    if (status == RunStatus::pending || status == RunStatus::running || status == RunStatus::interrupted ||
-        (!r.run.validation && status != RunStatus::error))
-      all_final = false;
-  }
-  if (!found.status_known && all_final && !found.runs.empty()) found.campaign.status = CampaignStatus::finished;
+  settle(found, report);
   return found;
 }
 

@@ -6,7 +6,9 @@
 // restored as the index had it. Run directories made before run.json existed are read back from
 // what they hold: the harness's outcome from meta.json, how it was recorded from recording.json,
 // the newest verdict from validation/result.json, and for a sweep's run its configuration from its
-// id. Nothing in a run directory is changed.
+// id. A campaign whose campaign.json is lost is recovered from its runs' run.json, its
+// configuration recorded as lost (campaign::recovered_config), and said so. Nothing in a run
+// directory is changed.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +25,7 @@ struct RebuildReport {
   std::size_t run_directories = 0;       // of them, with a run directory read back
   std::size_t validations = 0;           // verdicts read back (run.json, else validation/result.json)
   std::vector<std::string> left_alone;   // what could not be indexed, and why
+  std::vector<std::string> recovered;    // campaigns indexed without their campaign.json, and what that loses
 };
 
 /// Rebuilds the index of `store`. Throws StoreError when the store has an index already.

@@ -471,11 +471,7 @@ std::string Store::create_campaign(const std::string& name, const std::string& f
     if (ec) throw StoreError("cannot create the campaign directory " + (directory_ / id).string() + ": " + ec.message());
   }
   const std::int64_t created = now_ms();
-  const nlohmann::json record{{"format", "omnilink-campaign"}, {"version", 1}, {"id", id}, {"name", name}, {"seq", seq},
-                              {"file", file}, {"created_ms", created}, {"config", nlohmann::json::parse(config_json)}};
-  std::ofstream out(campaign_record_file(directory_, id));
-  out << record.dump(2) << "\n";
-  if (!out.flush()) throw StoreError("cannot write " + campaign_record_file(directory_, id).string());
+  write_campaign_record_file(directory_, {id, name, file, config_json, CampaignStatus::running, created, 0, 0}, seq);
   Statement insert(db, "INSERT INTO campaigns (id, name, seq, file, config_json, status, created_ms, finished_ms) "
                        "VALUES (?, ?, ?, ?, ?, 'running', ?, 0)");
   insert.bind(id).bind(name).bind(seq).bind(file).bind(config_json).bind(created).run();
@@ -644,6 +640,12 @@ std::vector<RunRecord> Store::runs(const std::string& campaign, const std::optio
 }
 
 fs::path campaign_record_file(const fs::path& store, const std::string& campaign_id) { return store / campaign_id / kCampaignFile; }
+
+void write_campaign_record_file(const fs::path& store, const CampaignRecord& c, std::int64_t seq) {
+  const nlohmann::json record{{"format", "omnilink-campaign"}, {"version", 1}, {"id", c.id}, {"name", c.name}, {"seq", seq},
+                              {"file", c.file}, {"created_ms", c.created_ms}, {"config", nlohmann::json::parse(c.config_json)}};
+  platform::write_json_file<StoreError>(campaign_record_file(store, c.id), record);
+}
 
 fs::path index_file(const fs::path& store) { return store / kDatabaseFile; }
 

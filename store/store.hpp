@@ -220,6 +220,9 @@ inline std::filesystem::path run_directory(const std::filesystem::path& store, c
 
 // STORE/<campaign-id>/campaign.json: the campaign's id, name, number, file and configuration.
 std::filesystem::path campaign_record_file(const std::filesystem::path& store, const std::string& campaign_id);
+// Writes campaign.json whole for a campaign made (or recovered by a rebuild) with number `seq`; its
+// status, end and place among ends are added as the index changes them. Throws StoreError.
+void write_campaign_record_file(const std::filesystem::path& store, const CampaignRecord& c, std::int64_t seq);
 
 // Milliseconds since the Unix epoch, as the store records times.
 std::int64_t now_ms();

@@ -99,6 +99,51 @@ TEST_CASE("an emptied or deleted index is refused by every verb, rebuilt from th
   CHECK(read_bytes(kept) == kept_bytes);
 }
 
+TEST_CASE("a campaign whose campaign.json was lost is recovered from its runs with a warning, and what needs its configuration refuses it",
+          "[store][safety]") {
+  testing::ScratchDir dir;
+  const fs::path store = dir / "store";
+  run_campaign(dir.path());
+  const auto first = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"});
+  INFO(first.out << first.err);
+  REQUIRE((first.exit_code == 0 || first.exit_code == 2));
+  const auto before = outcomes(store, "steps-1");
+  REQUIRE(before.size() == 2);
+  const auto lose_index = [&] {
+    for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(store.string() + "/omnilink.db" + suffix);
+  };
+  lose_index();
+  REQUIRE(fs::remove(store / "steps-1" / "campaign.json"));
+
+  for (int rebuild_number = 1; rebuild_number <= 2; ++rebuild_number) {
+    INFO("rebuild " << rebuild_number);  // the second from the campaign.json the first wrote
+    const auto rebuild = omnilink_cli({"store", "rebuild", store.string()});
+    INFO(rebuild.out << rebuild.err);
+    REQUIRE(rebuild.exit_code == 0);
+    CHECK_THAT(rebuild.out, Catch::Contains("1 campaign(s), 2 run(s), 2 run directories read back") &&
+                                Catch::Contains("warning: steps-1: no campaign.json: recovered from the run.json of its 2 run(s); "
+                                                "its configuration was lost"));
+    CHECK(outcomes(store, "steps-1") == before);
+    const auto ls = omnilink_cli({"ls", "--store", store.string(), "--json"});
+    REQUIRE(ls.exit_code == 0);
+    const auto campaigns = nlohmann::json::parse(ls.out);
+    REQUIRE(campaigns.size() == 1);
+    CHECK(campaigns[0]["name"] == "steps");
+    if (rebuild_number == 1) lose_index();
+  }
+  for (const std::vector<std::string>& verb :
+       {std::vector<std::string>{"revalidate", "steps-1", "--store", store.string()},
+        std::vector<std::string>{"campaign", (dir / "steps.json").string(), "--store", store.string(), "--resume", "--plain"}}) {
+    const auto refused = omnilink_cli(verb);
+    INFO(verb[0] << ": " << refused.out << refused.err);
+    CHECK(refused.exit_code != 0);
+    CHECK_THAT(refused.err, Catch::Contains("its configuration was lost"));
+  }
+  CHECK(outcomes(store, "steps-1") == before);
+  const auto next = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"});
+  CHECK_THAT(next.out, Catch::Contains("omnilink campaign steps-2"));
+}
+
 TEST_CASE("a new campaign never takes the name of a directory the index does not know", "[store][safety]") {
   testing::ScratchDir dir;
   store::Store store = store::Store::open(dir.path());
