@@ -49,18 +49,24 @@ std::map<std::string, std::string> outcomes(const fs::path& store, const std::st
   return out;
 }
 
+// The campaign of run_campaign, run into `store` as steps-1: its runs' outcomes.
+std::map<std::string, std::string> first_campaign(const fs::path& dir, const fs::path& store) {
+  run_campaign(dir);
+  const auto first = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"});
+  INFO(first.out << first.err);
+  REQUIRE((first.exit_code == 0 || first.exit_code == 2));  // 2: no TLC here, verdicts unknown
+  auto before = outcomes(store, "steps-1");
+  REQUIRE(before.size() == 2);
+  return before;
+}
+
 }  // namespace
 
 TEST_CASE("an emptied or deleted index is refused by every verb, rebuilt from the directories, and nothing is overwritten",
           "[store][safety]") {
   testing::ScratchDir dir;
   const fs::path store = dir / "store";
-  run_campaign(dir.path());
-  const auto first = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"});
-  INFO(first.out << first.err);
-  REQUIRE((first.exit_code == 0 || first.exit_code == 2));  // 2: no TLC here, verdicts unknown
-  const auto before = outcomes(store, "steps-1");
-  REQUIRE(before.size() == 2);
+  const auto before = first_campaign(dir.path(), store);
   const fs::path kept = store / "steps-1" / before.begin()->first / "trace" / "thread-0000.msgpack";
   const std::string kept_bytes = read_bytes(kept);
   REQUIRE_FALSE(kept_bytes.empty());
@@ -103,12 +109,7 @@ TEST_CASE("a campaign whose campaign.json was lost is recovered from its runs wi
           "[store][safety]") {
   testing::ScratchDir dir;
   const fs::path store = dir / "store";
-  run_campaign(dir.path());
-  const auto first = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"});
-  INFO(first.out << first.err);
-  REQUIRE((first.exit_code == 0 || first.exit_code == 2));
-  const auto before = outcomes(store, "steps-1");
-  REQUIRE(before.size() == 2);
+  const auto before = first_campaign(dir.path(), store);
   const auto lose_index = [&] {
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(store.string() + "/omnilink.db" + suffix);
   };
