@@ -132,11 +132,15 @@ Explanation explain_run(const ExplainOptions& options) {
   validation::FailingCore core = validation::find_failing_core(problem, decided, loaded, v, options.core);
   // The core and its context (the operations that logged its values) as one history: the story
   // reads whole (a dequeue with its enqueue), and it is rejected on its own, the core being rejected
-  // with any of the run's other operations. Its search's refusal says why.
+  // with any of the run's other operations. Its search's refusal says why, the context taken as
+  // having happened (a dequeue refused after its element's enqueue reads best). The file has the
+  // context optional, as the core's search had it: it is the failing history the core proves, not
+  // a stronger one (its completed operations are the core's; leaving one out is accepted).
   const validation::ValueIndex users(problem);
-  OpIds shown_ops;
+  OpIds core_ops;
   for (const auto& thread : core.history.threads)
-    for (const auto& op : thread) shown_ops.emplace(op.thread, op.index);
+    for (const auto& op : thread) core_ops.emplace(op.thread, op.index);
+  OpIds shown_ops = core_ops;
   const std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops);
   for (const trace::Operation* op : context) shown_ops.emplace(op->thread, op->index);
   validation::History story;
@@ -188,6 +192,8 @@ Explanation explain_run(const ExplainOptions& options) {
   }
   if (!options.recording) e.no_interleaving = options.no_interleaving;
   fs::create_directories(dir);
+  for (auto& thread : story.threads)
+    for (auto& op : thread) op.optional = core_ops.count({op.thread, op.index}) == 0;
   validation::write_history_file(dir / e.core_file, story);
   write_explanation(dir, e);
   if (options.recording) add_interleaving(e, options, dir);

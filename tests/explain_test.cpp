@@ -82,7 +82,8 @@ bool rejected_with_others_optional(const explain::ExplainOptions& o, const std::
 }
 
 /// What every core must be: at most `most` operations, its history file rejected by `validate` on
-/// its own, rejected with the run's other operations optional, and one-minimal.
+/// its own and accepted without any one of its completed operations (the context is optional in
+/// it), rejected with the run's other operations optional, and one-minimal.
 void require_good_core(const explain::ExplainOptions& o, const explain::Explanation& e, std::size_t most) {
   INFO(report::explanation_text(e, "core.jsonl", ""));
   CHECK(!e.core.empty());
@@ -96,6 +97,21 @@ void require_good_core(const explain::ExplainOptions& o, const explain::Explanat
   const auto verdict = validation::validate_run(alone);
   INFO(verdict.summary());
   CHECK(verdict.verdict == Verdict::fail);
+  const validation::History file = validation::read_history_file(alone.run_dir);
+  std::size_t completed = 0;
+  for (std::size_t t = 0; t < file.threads.size(); ++t)
+    for (std::size_t k = 0; k < file.threads[t].size(); ++k) {
+      if (file.threads[t][k].optional) continue;
+      ++completed;
+      validation::History fewer = file;
+      fewer.threads[t].erase(fewer.threads[t].begin() + static_cast<std::ptrdiff_t>(k));
+      validation::ValidateOptions without = alone;
+      without.run_dir = alone.run_dir.parent_path() / ("without-" + file.threads[t][k].id() + ".jsonl");
+      validation::write_history_file(without.run_dir, fewer);
+      INFO("core.jsonl without " << file.threads[t][k].call());
+      CHECK(validation::validate_run(without).verdict == Verdict::pass);
+    }
+  CHECK(completed == e.core.size());
 
   CHECK(rejected_with_others_optional(o, e.core));
   for (std::size_t k = 0; k < e.core.size(); ++k) {
@@ -104,6 +120,11 @@ void require_good_core(const explain::ExplainOptions& o, const explain::Explanat
     INFO("without " << e.core[k].id());
     CHECK_FALSE(rejected_with_others_optional(o, fewer));
   }
+}
+
+std::string read_text(const fs::path& file) {
+  std::ifstream in(file);
+  return {std::istreambuf_iterator<char>(in), {}};
 }
 
 /// A history file: one line per operation ("process op start end fields-json").
@@ -336,6 +357,15 @@ TEST_CASE("the history file writer: what it writes reads back as the same operat
       CHECK(again.threads[t][k].pending() == read.threads[t][k].pending());
     }
   }
+
+  // "optional" (a core's context) is version 2's: written and read back as such, refused in version 1.
+  validation::History with_optional = read;
+  with_optional.threads[0][0].optional = true;
+  validation::write_history_file(out, with_optional);
+  CHECK(validation::read_history_file(out).threads[0][0].optional);
+  CHECK_THAT(read_text(out), Catch::StartsWith(R"({"format":"omnilink-history","version":2})"));
+  write_history(in, {R"({"process": "a", "op": "Put", "fields": {}, "start": 1, "end": 4, "outcome": "optional"})"});
+  CHECK_THROWS_WITH(validation::read_history_file(in), Catch::Contains("in.jsonl:2") && Catch::Contains("\"optional\" needs version 2"));
 }
 
 namespace {

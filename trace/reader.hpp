@@ -55,6 +55,9 @@ struct Operation {
   std::uint64_t start = 0;
   std::uint64_t end = 0;     // pending: 0 (the operation never finished)
   bool failed = false;       // failed without effect
+  // History files only (outcome "optional"): completed within its timebox if it took effect at
+  // all, and it may not have: a failing core's context (explain/), which its failure does not need.
+  bool optional = false;
   std::optional<std::uint64_t> hook_start;  // the replay hook's start, when the op refined its start
   int signal = 0;            // pending: the signal that ended the run (0 when unknown)
   std::uint64_t offset = 0;  // byte offset of the record in its file

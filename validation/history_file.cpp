@@ -180,11 +180,14 @@ json to_json_value(const trace::Value& v) {
 }  // namespace
 
 void write_history_file(const std::filesystem::path& path, const History& history) {
-  json header{{"format", kHistoryFormat}, {"version", kHistoryVersion}};
-  if (!history.inputs.empty()) header["inputs"] = history.inputs;
   std::vector<const trace::Operation*> ops;
+  bool any_optional = false;
   for (const auto& thread : history.threads)
-    for (const auto& op : thread) ops.push_back(&op);
+    for (const auto& op : thread) ops.push_back(&op), any_optional = any_optional || op.optional;
+  // Version 1 where it says all: a file without optional operations stays readable by an omnilink
+  // from before version 2.
+  json header{{"format", kHistoryFormat}, {"version", any_optional ? kHistoryVersion : 1}};
+  if (!history.inputs.empty()) header["inputs"] = history.inputs;
   // By start: each thread's operations stay in its order (they are sequential), and processes are
   // numbered as the reader numbers them, by first appearance.
   std::stable_sort(ops.begin(), ops.end(), [](const trace::Operation* a, const trace::Operation* b) { return a->start < b->start; });
@@ -195,7 +198,7 @@ void write_history_file(const std::filesystem::path& path, const History& histor
     for (const auto& [name, value] : op->fields) fields[name] = to_json_value(value);
     json line{{"process", op->thread}, {"op", op->name}, {"fields", fields}, {"start", op->start}};
     if (!op->pending()) line["end"] = op->end;
-    line["outcome"] = op->pending() ? "pending" : "ok";
+    line["outcome"] = op->pending() ? "pending" : op->optional ? "optional" : "ok";
     out << line.dump() << "\n";
   }
   out.flush();
@@ -219,6 +222,7 @@ History read_history_file(const std::filesystem::path& path) {
   std::map<std::string, std::uint32_t> threads;  // process -> thread, by first appearance
   std::string text;
   bool header = false;
+  int file_version = 0;
   while (std::getline(in, text)) {
     ++at.line;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
@@ -228,9 +232,10 @@ History read_history_file(const std::filesystem::path& path) {
         throw HistoryError(at.text("the first line must be the header {\"format\": \"" + std::string(kHistoryFormat) + "\", \"version\": 1}"));
       // Exactly the integer: true, 1.0 and "1" are not versions.
       const json version = line.value("version", json());
-      if (!version.is_number_integer() || version.get<std::int64_t>() != kHistoryVersion)
-        throw HistoryError(at.text("history format version " + version.dump() + " is not supported (this omnilink reads " +
+      if (!version.is_number_integer() || version.get<std::int64_t>() < 1 || version.get<std::int64_t>() > kHistoryVersion)
+        throw HistoryError(at.text("history format version " + version.dump() + " is not supported (this omnilink reads 1 to " +
                                    std::to_string(kHistoryVersion) + ", an integer)"));
+      file_version = version.get<int>();
       for (const auto& [key, value] : line.items())
         if (key != "format" && key != "version" && key != "rename" && key != "inputs")
           throw HistoryError(at.text("unknown header field '" + key + "' (format, version, rename, inputs)"));
@@ -267,8 +272,10 @@ History read_history_file(const std::filesystem::path& path) {
       throw HistoryError(at.text("op: the operation's name (printable characters)"));
     if (process.is_string() && !printable(process.get<std::string>())) throw HistoryError(at.text("process: printable characters"));
     const std::string outcome = line["outcome"].is_string() ? line["outcome"].get<std::string>() : "";
-    if (outcome != "ok" && outcome != "failed" && outcome != "pending")
-      throw HistoryError(at.text("outcome: \"ok\", \"failed\" (failed without effect) or \"pending\" (outcome unknown)"));
+    if (outcome != "ok" && outcome != "failed" && outcome != "pending" && (outcome != "optional" || file_version < 2))
+      throw HistoryError(at.text(std::string("outcome: \"ok\", \"failed\" (failed without effect)") +
+                                 (file_version < 2 ? " or \"pending\" (outcome unknown); \"optional\" needs version 2"
+                                                   : ", \"pending\" (outcome unknown) or \"optional\" (completed if it took effect at all)")));
 
     trace::Operation op;
     const std::string logged = line["op"].get<std::string>();
@@ -284,6 +291,7 @@ History read_history_file(const std::filesystem::path& path) {
       op.end = timestamp(line, "end", at);
       if (op.end < op.start) throw HistoryError(at.text("end " + std::to_string(op.end) + " is before start " + std::to_string(op.start)));
       op.failed = outcome == "failed";
+      op.optional = outcome == "optional";
     }
     if (line.contains("fields")) {
       if (!line["fields"].is_object()) throw HistoryError(at.text("fields: an object {\"name\": value}"));

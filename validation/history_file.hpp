@@ -12,7 +12,8 @@
 namespace omnilink::validation {
 
 inline constexpr const char* kHistoryFormat = "omnilink-history";
-inline constexpr int kHistoryVersion = 1;
+// Version 2 added the outcome "optional"; version 1 files read as they always did.
+inline constexpr int kHistoryVersion = 2;
 
 /// Whether `path` is a history file rather than a run directory (a regular file).
 bool is_history_file(const std::filesystem::path& path);

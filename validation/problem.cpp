@@ -44,6 +44,7 @@ Problem make_problem(History history, const language::SpecInterface& spec, const
     for (const auto& slot : slots)
       if (slot && !slot->defined && !slot->boolean) problem.logged_value_domains = true;
   problem.history = std::move(history);
+  std::uint64_t optional = 0;
   for (const auto& ops : problem.history.threads) {
     std::vector<ProblemOp>& thread = problem.threads.emplace_back();
     thread.reserve(ops.size());
@@ -61,7 +62,7 @@ Problem make_problem(History history, const language::SpecInterface& spec, const
         if (std::find(spec_op->params.begin(), spec_op->params.end(), name) == spec_op->params.end())
           throw ValidationError(where() + ": field '" + name + "' is not a parameter of the spec's " + op.name);
       }
-      ProblemOp p{&op, spec_op, {}};
+      ProblemOp p{&op, spec_op, {}, op.optional};
       p.args.reserve(spec_op->params.size());
       for (const std::string& param : spec_op->params) {
         const trace::Value* v = op.field(param);
@@ -70,9 +71,13 @@ Problem make_problem(History history, const language::SpecInterface& spec, const
         p.args.push_back(v);
       }
       thread.push_back(std::move(p));
-      ++(op.pending() ? problem.pending : problem.operations);
+      if (op.optional) ++optional;
+      else ++(op.pending() ? problem.pending : problem.operations);
     }
   }
+  if (optional > 0)
+    problem.caveats.push_back(std::to_string(optional) + " operation(s) the history file marks optional (a failing core's context) "
+                              "may each be left out, or linearized within their timeboxes with their logged results");
   return problem;
 }
 

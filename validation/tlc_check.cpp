@@ -118,7 +118,7 @@ void check_with_tlc(ValidationResult& result, const Problem& problem, const Spec
   // Not a wrapped value: TLC would check another history than the one logged.
   if (const auto what = unrepresentable_in_tlc(problem)) {
     result.verdict = Verdict::unknown;
-    result.reason = "TLC cannot check this history: " + *what + ", outside TLC's 32-bit integers (the native checker's are 64-bit)";
+    result.reason = "TLC cannot check this history: " + *what + " (the native checker can)";
     return;
   }
   write_tlc_input(problem, data_file);

@@ -122,19 +122,22 @@ class JsonValueWriter {
 }  // namespace
 
 std::optional<std::string> unrepresentable_in_tlc(const Problem& problem) {
-  for (const auto& ops : problem.history.threads)
-    for (const trace::Operation& op : ops)
+  for (const auto& ops : problem.threads)
+    for (const ProblemOp& p : ops) {
+      const trace::Operation& op = *p.op;
+      const std::string& file = problem.history.file;
+      const std::string where = (file.empty() ? "" : file + ":" + std::to_string(op.offset) + ": ") + operation_name(op);
+      // OmniLinkTrace.tla has no optional operations: only the native checker answers a core's question.
+      if (p.optional) return where + " is optional, which TLC's encoding of a history cannot say";
       for (const auto& [name, value] : op.fields)
-        if (const auto wide = wide_integer(value)) {
-          const std::string& file = problem.history.file;
-          return (file.empty() ? "" : file + ":" + std::to_string(op.offset) + ": ") + operation_name(op) + "'s field '" + name +
-                 "' holds " + std::to_string(*wide);
-        }
+        if (const auto wide = wide_integer(value))
+          return where + "'s field '" + name + "' holds " + std::to_string(*wide) + ", outside TLC's 32-bit integers";
+    }
   return std::nullopt;
 }
 
 void write_tlc_input(const Problem& problem, const std::filesystem::path& data_file) {
-  if (const auto what = unrepresentable_in_tlc(problem)) throw ValidationError(*what + ", which TLC's 32-bit integers cannot represent");
+  if (const auto what = unrepresentable_in_tlc(problem)) throw ValidationError("TLC cannot check this history: " + *what);
   const History& history = problem.history;
 
   // Dense ranks: only the order of timestamps matters, and ranks fit TLC's integers.
@@ -188,8 +191,6 @@ void write_tlc_input(const Problem& problem, const std::filesystem::path& data_f
     line = "[";
     for (std::size_t k = 0; k < ops.size(); ++k) {
       const trace::Operation& op = *ops[k].op;
-      // OmniLinkTrace.tla has no optional operations: only the native checker answers a core's question.
-      if (ops[k].optional) throw ValidationError(operation_name(op) + ": an optional operation cannot be given to TLC");
       line += k ? ",{" : "{";
       line += "\"n\":" + json_quote(op.name) + ",\"i\":" + std::to_string(op.index) + ",\"s\":" + std::to_string(rank(op.start));
       line += ",\"e\":" + std::to_string(op.pending() ? after_everything : rank(op.end)) + ",\"x\":" + (op.pending() ? "1" : "0");

@@ -12,9 +12,9 @@
 
 namespace omnilink::validation {
 
-/// The first logged value of `problem` that TLC cannot represent, as "FILE:LINE: T0.3 Commit's field
-/// 'ts' holds 3000000000" (an integer outside TLC's 32 bits: its JSON reader would wrap it
-/// silently); nullopt if TLC can have every value.
+/// The first operation of `problem` TLC cannot be given, and why: "FILE:LINE: T0.3 Commit's field
+/// 'ts' holds 3000000000, outside TLC's 32-bit integers" (its JSON reader would wrap it silently),
+/// or "... is optional, ..." (its encoding has no optional operations); nullopt if TLC can check it.
 std::optional<std::string> unrepresentable_in_tlc(const Problem& problem);
 
 /// Writes `problem` to `data_file`. Throws ValidationError (a value TLC cannot represent: ask
