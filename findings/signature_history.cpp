@@ -10,7 +10,6 @@
 
 #include "platform/enum_names.hpp"
 #include "store/outcome.hpp"
-#include "campaign/run_plan.hpp"
 
 namespace omnilink::findings {
 using store::RunRecord;
