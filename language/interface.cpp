@@ -114,6 +114,53 @@ const Operation* SpecInterface::find(const std::string& name) const {
   return nullptr;
 }
 
+std::vector<std::string> param_types(const Operation& op) {
+  if (!op.type) return std::vector<std::string>(op.params.size(), "Int");
+  const std::string& text = *op.type;
+  auto fail = [&](const std::string& why) -> std::vector<std::string> {
+    throw SpecError(op.pos.text() + ": in the @type annotation of " + op.name + ": " + why + " in '" + text + "'");
+  };
+  auto trimmed = [](std::string t) {
+    const auto first = t.find_first_not_of(" \t\n"), last = t.find_last_not_of(" \t\n");
+    return first == std::string::npos ? std::string() : t.substr(first, last - first + 1);
+  };
+  // "(T1, ..., Tn) => R": split at the commas outside parentheses and tuple brackets.
+  std::size_t i = text.find_first_not_of(" \t\n");
+  if (i == std::string::npos || text[i] != '(') return fail("an operator's type starts with '('");
+  std::vector<std::string> types;
+  std::string current;
+  int depth = 0;
+  for (++i; i < text.size(); ++i) {
+    if (text.compare(i, 2, "->") == 0) {
+      current += "->";
+      ++i;
+    } else if (text.compare(i, 2, "<<") == 0 || text.compare(i, 2, ">>") == 0) {
+      depth += text[i] == '<' ? 1 : -1;
+      current += text.substr(i, 2);
+      ++i;
+    } else if (text[i] == '(') {
+      ++depth, current += '(';
+    } else if (text[i] == ')' && depth > 0) {
+      --depth, current += ')';
+    } else if ((text[i] == ',' || text[i] == ')') && depth == 0) {
+      const std::string type = trimmed(current);
+      if (type.empty() && (text[i] == ',' || !types.empty())) return fail("a parameter type is missing");
+      if (!type.empty()) types.push_back(type);
+      current.clear();
+      if (text[i] == ')') break;
+    } else {
+      current += text[i];
+    }
+  }
+  if (i >= text.size()) return fail("expected ')'");
+  const std::string rest = trimmed(text.substr(i + 1));
+  if (!rest.starts_with("=>") || trimmed(rest.substr(2)).empty()) return fail("expected '=>' and the result type after the parameter types");
+  if (types.size() != op.params.size())
+    throw SpecError(op.pos.text() + ": the @type annotation of " + op.name + " lists " + std::to_string(types.size()) +
+                    " parameter types, the action has " + std::to_string(op.params.size()));
+  return types;
+}
+
 SpecInterface spec_interface(LoadedSpec& spec, const std::string& next) {
   SpecInterface out;
   out.file = spec.spec_module().file;

@@ -51,6 +51,12 @@ struct SpecInterface {
 /// FragmentError (an action the generated TLC module could not name).
 SpecInterface spec_interface(LoadedSpec& spec, const std::string& next = "Next");
 
+/// The type of each of `op`'s parameters, in order, as its `@type:` annotation "(T1, T2) => R"
+/// writes it ("Int", "Bool", "Seq(Str)", ...); "Int" for each without an annotation. Throws
+/// SpecError naming the action when the annotation is not an operator's type of as many
+/// parameters. What a type means in C++ is the header generator's (tla/hpp_generator).
+std::vector<std::string> param_types(const Operation& op);
+
 /// The spec's constants that the definitions reachable from `roots` (Init, the actions) use and
 /// no MC definition stands for: each with a definition that uses it, for the error that asks for
 /// one.

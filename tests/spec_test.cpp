@@ -167,6 +167,23 @@ TEST_CASE("gen-hpp: structs, fields, keywords, coverage list, annotation errors"
   CHECK_THROWS_WITH(tla::generate_hpp(bad->interface), Catch::Contains("M.tla:4:1: the @type annotation of P lists 1 parameter types, the action has 2"));
 }
 
+TEST_CASE("an action's parameter types are read from its @type annotation, nested types whole", "[spec]") {
+  const auto types_of = [](const std::string& annotation, const std::string& params) {
+    const auto l = read("---- MODULE M ----\nVARIABLE x\n\\* @type: " + annotation + ";\nP(" + params + ") == x' = 1\nNext == \\E " + params + " \\in {1} : P(" +
+                        params + ")\n====");
+    return language::param_types(l->interface.operations.at(0));
+  };
+  CHECK(types_of("(Seq(<<Int, Str>>), Int -> Bool, Bool) => Bool", "a, b, c") ==
+        std::vector<std::string>{"Seq(<<Int, Str>>)", "Int -> Bool", "Bool"});
+  CHECK(types_of("( Set(Int) ) =>Bool", "a") == std::vector<std::string>{"Set(Int)"});
+  for (const char* bad : {"Int => Bool", "(Int, ) => Bool", "(Int) Bool", "(Int => Bool", "(Int) =>"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(types_of(bad, "a"), Catch::Contains("M.tla:4:1: in the @type annotation of P: ") && Catch::Contains(bad));
+  }
+  const auto untyped = read("---- MODULE M ----\nVARIABLE x\nP(a, b) == x' = a\nNext == P(1, 2)\n====");
+  CHECK(language::param_types(untyped->interface.operations.at(0)) == std::vector<std::string>{"Int", "Int"});
+}
+
 TEST_CASE("gen-hpp declares an action's @inputs as its operation's omnilink_inputs", "[spec][gen-hpp]") {
   const auto l = read("---- MODULE M ----\nVARIABLE x\n\\* @type: (Int, Bool) => Bool;\n\\* @inputs: key;\nPut(key, ok) == x' = key\n"
                       "\\* @inputs: ;\nGet(v) == x = v /\\ UNCHANGED x\nNoop == UNCHANGED x\nNext == Put(1, TRUE) \\/ Get(1) \\/ Noop\n====");

@@ -20,24 +20,6 @@ class TypeParser {
     return t;
   }
 
-  // "(T1, T2) => R": the parameter types of an operator annotation.
-  std::vector<std::string> operator_params() {
-    skip_space();
-    std::vector<std::string> params;
-    if (!eat("(")) throw std::invalid_argument("an operator's type starts with '(': '" + s_ + "'");
-    skip_space();
-    if (!eat(")")) {
-      do params.push_back(type());
-      while (eat(","));
-      if (!eat(")")) throw std::invalid_argument("expected ')' in '" + s_ + "'");
-    }
-    if (!eat("=>")) throw std::invalid_argument("expected '=>' after the parameter types in '" + s_ + "'");
-    type();  // the result (Bool for an action) is not logged
-    skip_space();
-    if (i_ != s_.size()) throw std::invalid_argument("unexpected '" + s_.substr(i_) + "' in '" + s_ + "'");
-    return params;
-  }
-
  private:
   void skip_space() {
     while (i_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[i_]))) ++i_;
@@ -117,16 +99,13 @@ std::string lower(std::string s) {
 std::string cpp_type_of(const std::string& apalache_type) { return TypeParser(apalache_type).parse_all(); }
 
 std::vector<std::string> cpp_param_types(const language::Operation& op) {
-  if (!op.type) return std::vector<std::string>(op.params.size(), "std::int64_t");
-  std::vector<std::string> types;
-  try {
-    types = TypeParser(*op.type).operator_params();
-  } catch (const std::invalid_argument& e) {
-    throw language::SpecError(op.pos.text() + ": in the @type annotation of " + op.name + ": " + e.what());
-  }
-  if (types.size() != op.params.size()) {
-    throw language::SpecError(op.pos.text() + ": the @type annotation of " + op.name + " lists " + std::to_string(types.size()) +
-                              " parameter types, the action has " + std::to_string(op.params.size()));
+  std::vector<std::string> types = language::param_types(op);
+  for (std::string& t : types) {
+    try {
+      t = cpp_type_of(t);
+    } catch (const std::invalid_argument& e) {
+      throw language::SpecError(op.pos.text() + ": in the @type annotation of " + op.name + ": " + e.what());
+    }
   }
   return types;
 }

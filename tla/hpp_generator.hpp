@@ -18,9 +18,9 @@ struct HppOptions {
 // Throws language::SpecError for an annotation it cannot map to C++.
 std::string generate_hpp(const language::SpecInterface& spec, const HppOptions& options = {});
 
-// The C++ types of an operation's parameters, from its @type annotation (std::int64_t where it has
-// none). Throws language::SpecError for an annotation it cannot map or that lists another number
-// of types.
+// The C++ types of an operation's parameters (language::param_types mapped by cpp_type_of:
+// std::int64_t where it has no annotation). Throws language::SpecError for an annotation it cannot
+// map or that lists another number of types.
 std::vector<std::string> cpp_param_types(const language::Operation& op);
 
 // The C++ type for an Apalache type expression (Int, Bool, Str, Seq(T), Set(T), T -> U, <<T, U>>).

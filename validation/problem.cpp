@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 
-#include "tla/hpp_generator.hpp"
 
 namespace omnilink::validation {
 namespace {
@@ -26,9 +25,9 @@ std::map<std::string, OperationParams> operation_params(const language::SpecInte
   for (const auto& op : spec.operations) {
     OperationParams& p = params[op.name];
     p.names = op.params;
-    const std::vector<std::string> types = tla::cpp_param_types(op);
+    const std::vector<std::string> types = language::param_types(op);
     for (std::size_t k = 0; k < op.params.size(); ++k) {
-      p.boolean.push_back(types[k] == "bool");
+      p.boolean.push_back(types[k] == "Bool");
       p.defined.push_back(loaded.mc_defines(domain_override_name(op.name, op.params[k])));
     }
   }
