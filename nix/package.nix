@@ -14,6 +14,7 @@
   concurrentqueue,
   onetbb,
   rocksdb,
+  wiredtiger,
   pkg-config,
   tree-sitter,
   tree-sitter-grammars,
@@ -62,6 +63,7 @@ stdenv.mkDerivation (finalAttrs: {
     concurrentqueue
     onetbb
     rocksdb
+    wiredtiger
   ];
 
   # The header-only omnilink::harness links msgpack-cxx, so a consumer's

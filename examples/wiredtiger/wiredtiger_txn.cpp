@@ -1,0 +1,320 @@
+// Workload: WiredTiger transactions (Debian's libwiredtiger-dev 3.2.1, unmodified and statically
+// linked), validated against tla/specs/WiredTigerKV.tla (docs/storage.md).
+//
+// A table of int64 keys and values in a scratch directory under $TMPDIR (removed when the harness
+// ends; a run killed from outside leaves it behind). Each thread has its own session and runs one
+// transaction at a time over a few keys, so that transactions conflict often: Begin, then Search,
+// Put and Remove, then Commit or Rollback. Every call is logged with its transaction, key, value
+// and WiredTiger's return code by name ("ok", "not_found", "rollback", "prepare_conflict"; any
+// other by wiredtiger_strerror's text, which no spec allows). A transaction whose write returned
+// WT_ROLLBACK rolls back next, as WiredTiger's documentation asks applications to do.
+//
+// --param isolation=snapshot | read-committed | read-uncommitted
+//                                       begin_transaction's isolation (default snapshot)
+// --param keys=N                        keys 1..N (default 4)
+// --param txn_ops=N                     at most N reads and writes per transaction (default 4)
+//
+// Put is WT_CURSOR::insert on a cursor with overwrite=true (WiredTiger's default): it inserts or
+// replaces. Remove is WT_CURSOR::remove on a cursor with overwrite=false, so that removing a key
+// that is not there says so (WT_NOTFOUND) instead of succeeding silently.
+//
+// Transaction ids and values are unique in the run (thread * 1'000'000 + operation index + 1):
+// the spec identifies a transaction by its id, and a read's value names the write it saw.
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <vector>
+
+#include <wiredtiger.h>
+
+#include <omnilink/harness.hpp>
+
+#include "common/queue_ops.hpp"  // unique_elem
+
+namespace {
+
+// The operations of WiredTigerKV.tla.
+struct Begin {
+  static constexpr std::string_view omnilink_name = "Begin";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
+  std::int64_t txn = 0;
+  template <class V>
+  void omnilink_fields(V&& field) const { field("txn", txn); }
+};
+
+// value is 0 unless status is "ok".
+struct Search {
+  static constexpr std::string_view omnilink_name = "Search";
+  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "key"};
+  std::int64_t txn = 0, key = 0, value = 0;
+  std::string status;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("txn", txn);
+    field("key", key);
+    field("value", value);
+    field("status", status);
+  }
+};
+
+struct Put {
+  static constexpr std::string_view omnilink_name = "Put";
+  static constexpr std::array<std::string_view, 3> omnilink_inputs{"txn", "key", "value"};
+  std::int64_t txn = 0, key = 0, value = 0;
+  std::string status;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("txn", txn);
+    field("key", key);
+    field("value", value);
+    field("status", status);
+  }
+};
+
+struct Remove {
+  static constexpr std::string_view omnilink_name = "Remove";
+  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "key"};
+  std::int64_t txn = 0, key = 0;
+  std::string status;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("txn", txn);
+    field("key", key);
+    field("status", status);
+  }
+};
+
+struct Commit {
+  static constexpr std::string_view omnilink_name = "Commit";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
+  std::int64_t txn = 0;
+  std::string status;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("txn", txn);
+    field("status", status);
+  }
+};
+
+struct Rollback {
+  static constexpr std::string_view omnilink_name = "Rollback";
+  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
+  std::int64_t txn = 0;
+  template <class V>
+  void omnilink_fields(V&& field) const { field("txn", txn); }
+};
+
+// A return code as the spec names it.
+std::string status_name(int ret) {
+  switch (ret) {
+    case 0: return "ok";
+    case WT_NOTFOUND: return "not_found";
+    case WT_ROLLBACK: return "rollback";
+    case WT_PREPARE_CONFLICT: return "prepare_conflict";
+    default: return wiredtiger_strerror(ret);  // an error no spec allows: validation names it
+  }
+}
+
+/// The workload's shape, from --param (the header above; the defaults are the declarations' below).
+struct Workload {
+  std::string isolation;
+  std::int64_t keys = 0;
+  std::int64_t txn_ops = 0;
+
+  static std::vector<omnilink::Param> params() {
+    return {omnilink::Param::word("isolation", {"snapshot", "read-committed", "read-uncommitted"}, "begin_transaction's isolation"),
+            omnilink::Param::integer("keys", 4, 1, 1000, "keys 1..N"),
+            omnilink::Param::integer("txn_ops", 4, 1, 1000, "at most N reads and writes per transaction")};
+  }
+
+  static Workload from(const omnilink::Options& options) {
+    return {options.param_word("isolation"), options.param_int("keys"), options.param_int("txn_ops")};
+  }
+};
+
+/// A thread's session, its two cursors on the table, and its transaction in progress.
+struct Slot {
+  WT_SESSION* session = nullptr;
+  WT_CURSOR* cursor = nullptr;          // overwrite=true: search and insert
+  WT_CURSOR* strict_cursor = nullptr;   // overwrite=false: remove says WT_NOTFOUND
+  bool in_txn = false;
+  std::int64_t id = 0;
+  std::int64_t ops = 0;         // reads and writes so far
+  bool must_roll_back = false;  // a write returned WT_ROLLBACK, or the commit failed
+};
+
+/// The connection in its scratch directory, and each thread's slot.
+class System {
+ public:
+  System(const Workload& workload, std::uint32_t threads) : workload_(workload), slots_(threads) {}
+  ~System() {
+    if (conn_ != nullptr) conn_->close(conn_, nullptr);  // closes the sessions and their cursors
+    remove_scratch();
+  }
+
+  // Removes the database's directory (also before the harness aborts).
+  void remove_scratch() {
+    if (dir_.empty()) return;
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+
+  // Opens a new database in a fresh directory under $TMPDIR with one table and a session and its
+  // cursors per thread; the error, if it cannot.
+  std::optional<std::string> open() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "omnilink-wiredtiger-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) return "cannot create a scratch directory under " + pattern;
+    dir_ = pattern;
+    auto failed = [&](const char* what, int ret) { return std::string(what) + " in " + dir_.string() + ": " + wiredtiger_strerror(ret); };
+    if (int ret = wiredtiger_open(dir_.c_str(), nullptr, "create", &conn_); ret != 0) return failed("wiredtiger_open", ret);
+    WT_SESSION* setup = nullptr;
+    if (int ret = conn_->open_session(conn_, nullptr, nullptr, &setup); ret != 0) return failed("open_session", ret);
+    if (int ret = setup->create(setup, kTable, "key_format=q,value_format=q"); ret != 0) return failed("create", ret);
+    for (Slot& slot : slots_) {
+      if (int ret = conn_->open_session(conn_, nullptr, nullptr, &slot.session); ret != 0) return failed("open_session", ret);
+      if (int ret = slot.session->open_cursor(slot.session, kTable, nullptr, nullptr, &slot.cursor); ret != 0)
+        return failed("open_cursor", ret);
+      if (int ret = slot.session->open_cursor(slot.session, kTable, nullptr, "overwrite=false", &slot.strict_cursor); ret != 0)
+        return failed("open_cursor", ret);
+    }
+    begin_config_ = "isolation=" + workload_.isolation;
+    return std::nullopt;
+  }
+
+  const Workload& workload() const { return workload_; }
+  Slot& slot(std::uint32_t thread) { return slots_[thread]; }
+  const char* begin_config() const { return begin_config_.c_str(); }
+
+ private:
+  static constexpr const char* kTable = "table:kv";
+  Workload workload_;
+  std::vector<Slot> slots_;
+  std::filesystem::path dir_;
+  WT_CONNECTION* conn_ = nullptr;
+  std::string begin_config_;
+};
+
+// The thread's transaction, if it may read or write now, with op's transaction and a random key
+// set; otherwise nothing, and the operation is skipped.
+template <class Op>
+Slot* access(System& s, omnilink::Context& ctx, Op& op) {
+  Slot& slot = s.slot(ctx.thread());
+  if (!slot.in_txn || slot.must_roll_back || slot.ops >= s.workload().txn_ops) {
+    ctx.unsupported();
+    return nullptr;
+  }
+  ++slot.ops;
+  op.txn = slot.id;
+  op.key = ctx.uniform(1, s.workload().keys);
+  return &slot;
+}
+
+// A write's outcome: WT_ROLLBACK (a conflict) leaves a transaction to roll back.
+void wrote(Slot& slot, int ret) {
+  if (ret == WT_ROLLBACK) slot.must_roll_back = true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  omnilink::Harness<System> harness(argc, argv, Workload::params());
+  const Workload w = Workload::from(harness.options());
+  if (harness.options().ops >= 1'000'000) {
+    std::cerr << argv[0] << ": --ops " << harness.options().ops << ": at most 999999 (ids and values are unique per thread below 1000000)\n";
+    return omnilink::kExitUsage;
+  }
+  using Ctx = omnilink::Context;
+
+  harness.op<Begin>([](System& s, Ctx& ctx, Begin& op) {
+    Slot& slot = s.slot(ctx.thread());
+    if (slot.in_txn) return ctx.unsupported();
+    op.txn = examples::unique_elem(ctx.thread(), ctx.index());
+    ctx.refine_start();
+    const int ret = slot.session->begin_transaction(slot.session, s.begin_config());
+    ctx.refine_end();
+    if (ret != 0) {
+      std::cerr << "omnilink: begin_transaction failed: " << wiredtiger_strerror(ret) << "\n";
+      s.remove_scratch();
+      std::abort();  // the spec has no failing begin; a crash is reported as one
+    }
+    slot.in_txn = true;
+    slot.id = op.txn;
+    slot.ops = 0;
+    slot.must_roll_back = false;
+  }, 2);
+  harness.op<Search>([](System& s, Ctx& ctx, Search& op) {
+    Slot* slot = access(s, ctx, op);
+    if (slot == nullptr) return;
+    WT_CURSOR* c = slot->cursor;
+    c->set_key(c, op.key);
+    ctx.refine_start();
+    const int ret = c->search(c);
+    ctx.refine_end();
+    op.status = status_name(ret);
+    if (ret == 0) c->get_value(c, &op.value);
+    c->reset(c);
+  }, 4);
+  harness.op<Put>([](System& s, Ctx& ctx, Put& op) {
+    op.value = examples::unique_elem(ctx.thread(), ctx.index());
+    Slot* slot = access(s, ctx, op);
+    if (slot == nullptr) return;
+    WT_CURSOR* c = slot->cursor;
+    c->set_key(c, op.key);
+    c->set_value(c, op.value);
+    ctx.refine_start();
+    const int ret = c->insert(c);
+    ctx.refine_end();
+    op.status = status_name(ret);
+    wrote(*slot, ret);
+  }, 3);
+  harness.op<Remove>([](System& s, Ctx& ctx, Remove& op) {
+    Slot* slot = access(s, ctx, op);
+    if (slot == nullptr) return;
+    WT_CURSOR* c = slot->strict_cursor;
+    c->set_key(c, op.key);
+    ctx.refine_start();
+    const int ret = c->remove(c);
+    ctx.refine_end();
+    op.status = status_name(ret);
+    c->reset(c);
+    wrote(*slot, ret);
+  });
+  harness.op<Commit>([](System& s, Ctx& ctx, Commit& op) {
+    Slot& slot = s.slot(ctx.thread());
+    if (!slot.in_txn || slot.must_roll_back) return ctx.unsupported();
+    op.txn = slot.id;
+    ctx.refine_start();
+    const int ret = slot.session->commit_transaction(slot.session, nullptr);
+    ctx.refine_end();
+    op.status = status_name(ret);
+    // A failed commit rolls the transaction back (WT_SESSION::commit_transaction's documentation).
+    slot.in_txn = false;
+  }, 2);
+  harness.op<Rollback>([](System& s, Ctx& ctx, Rollback& op) {
+    Slot& slot = s.slot(ctx.thread());
+    if (!slot.in_txn) return ctx.unsupported();
+    op.txn = slot.id;
+    ctx.refine_start();
+    const int ret = slot.session->rollback_transaction(slot.session, nullptr);
+    ctx.refine_end();
+    if (ret != 0) {
+      std::cerr << "omnilink: rollback_transaction of transaction " << op.txn << " failed: " << wiredtiger_strerror(ret) << "\n";
+      s.remove_scratch();
+      std::abort();  // the spec has no failing rollback; a crash is reported as one
+    }
+    slot.in_txn = false;
+  });
+
+  System system(w, harness.options().threads);
+  if (const auto error = system.open()) {
+    std::cerr << argv[0] << ": " << *error << "\n";
+    return omnilink::kExitUsage;
+  }
+  return harness.run(system);
+}

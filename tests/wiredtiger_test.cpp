@@ -1,0 +1,145 @@
+// WiredTiger transactions (examples/wiredtiger, docs/storage.md) end to end, through the real CLI:
+// the shipped campaign's three isolation levels pass WiredTigerKV.tla at their own level, rr off
+// and under rr chaos; read-committed and read-uncommitted taken for snapshot isolation fail, each
+// signed by a rule of the spec; one recorded run of each level passes its own level and fails the
+// other two; the workload's parameters are checked. rr cases are SKIPPED (77) where rr cannot
+// record.
+#include <catch2/catch.hpp>
+
+#include <set>
+
+#include "support/campaign_support.hpp"
+
+namespace {
+
+using namespace omnilink;
+using omnilink::testing::ScratchDir;
+using Catch::Contains;
+namespace fs = std::filesystem;
+
+const fs::path kSpecs = OMNILINK_SPECS_DIR;
+
+// Whether op logged `status` (every operation but Begin and Rollback logs one).
+bool has_status(const trace::Operation& op, const char* status) {
+  const auto* v = op.field("status");
+  return v != nullptr && v->is<std::string>() && v->as<std::string>() == status;
+}
+
+// What the campaign's summary says its failures' symptoms are.
+std::set<std::string> symptom_titles(const testing::CampaignResult& result) {
+  std::set<std::string> out;
+  for (const auto& s : result.summary.value("signatures", nlohmann::json::array()))
+    for (const auto& symptom : s.at("symptoms")) out.insert(symptom.at("title").get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("each isolation level passes its own spec, read-committed and read-uncommitted as snapshot isolation fail, rr off",
+          "[wiredtiger]") {
+  ScratchDir dir;
+  const auto result = testing::run_campaign(testing::example_campaign("wiredtiger.json"), dir,
+                                            {"--set", "rr=off", "--runs", "2", "--set", "validation.checker=native"});
+  INFO(result.output);
+  for (const char* target : {"wiredtiger-snapshot", "wiredtiger-read-committed", "wiredtiger-read-uncommitted"}) {
+    INFO(target);
+    CHECK(result.outcomes(target) == std::vector<std::string>(4, "pass"));
+  }
+  // Measured natively with these sleeps: every run of both (4 threads x 2,000 operations, 3 seeds
+  // of each level against the other two: 18 of 18 failed).
+  for (const char* target : {"wiredtiger-read-committed-as-snapshot", "wiredtiger-read-uncommitted-as-snapshot"}) {
+    INFO(target);
+    CHECK(result.count(target, "fail") >= 3);
+    CHECK(result.count(target, "fail") + result.count(target, "pass") == 4);
+  }
+  // Every failure is signed by a rule of WiredTigerKV.tla: a write snapshot isolation would have
+  // refused (FirstUpdaterWins), or a read of what the transaction may not see (Visible), or a
+  // committed write nobody read.
+  const auto signed_as = symptom_titles(result);
+  REQUIRE_FALSE(signed_as.empty());
+  bool first_updater_wins = false;
+  for (const auto& s : signed_as) first_updater_wins |= s.find("FirstUpdaterWins") != std::string::npos;
+  CHECK(first_updater_wins);
+  for (const auto& s : signed_as) {
+    INFO(s);
+    CHECK((s.find("FirstUpdaterWins") != std::string::npos || s.starts_with("Visible(txn, key) = ") ||
+           s.starts_with("the state holds a value")));
+  }
+  // The workload met the conflicts the spec is about, and only under snapshot isolation.
+  CHECK(result.count_logged("wiredtiger-snapshot", [](const trace::Operation& op) { return has_status(op, "rollback"); }) > 0);
+  for (const char* target : {"wiredtiger-read-committed", "wiredtiger-read-uncommitted"})
+    CHECK(result.count_logged(target, [](const trace::Operation& op) { return has_status(op, "rollback"); }) == 0);
+  CHECK(result.count_logged("wiredtiger-snapshot", [](const trace::Operation& op) { return op.name == "Remove" && has_status(op, "not_found"); }) > 0);
+}
+
+TEST_CASE("under rr chaos: snapshot isolation passes, read-committed as snapshot isolation fails", "[wiredtiger]") {
+  testing::require_rr_chaos();
+  ScratchDir dir;
+  const auto result = testing::run_campaign(testing::example_campaign("wiredtiger.json"), dir,
+                                            {"--set", "rr=chaos", "--runs", "1", "--only", "wiredtiger-snapshot", "--only",
+                                             "wiredtiger-read-committed-as-snapshot", "--set", "validation.checker=native", "--set",
+                                             "validation.interleavings=0"});
+  INFO(result.output);
+  CHECK(result.outcomes("wiredtiger-snapshot") == std::vector<std::string>(2, "pass"));
+  CHECK(result.count("wiredtiger-read-committed-as-snapshot", "fail") >= 1);
+  for (const auto& run : result.summary.at("runs")) CHECK(run.at("rr_mode") == "chaos");
+}
+
+TEST_CASE("one run of each isolation level passes its own level and fails the other two", "[wiredtiger]") {
+  ScratchDir dir;
+  const std::vector<std::pair<std::string, std::string>> levels{
+      {"snapshot", "MCWiredTigerSnapshot.tla"}, {"read-committed", "MCWiredTigerReadCommitted.tla"},
+      {"read-uncommitted", "MCWiredTigerReadUncommitted.tla"}};
+  for (const auto& [level, own] : levels) {
+    const fs::path run = dir / level;
+    const auto ran = run_process(OMNILINK_EXAMPLE_WIREDTIGER_TXN, {"--threads", "4", "--ops", "1000", "--seed", "3", "--quiet", "--perturb",
+                                                                  "sleep", "--perturb-rate", "0.2", "--param", "keys=3", "--param",
+                                                                  "isolation=" + level, "--out", run.string()});
+    REQUIRE(ran.ok());
+    for (const auto& [other, mc] : levels) {
+      INFO(level << " run against " << mc);
+      const ProcessResult r = testing::omnilink_cli({"validate", run.string(), "--spec", (kSpecs / "WiredTigerKV.tla").string(), "--mc",
+                                                     (kSpecs / mc).string(), "--checker", "native", "--no-confirm"});
+      INFO(r.out << r.err);
+      CHECK(r.exit_code == (mc == own ? 0 : 1));
+    }
+  }
+}
+
+TEST_CASE("real runs of each isolation level: the native checker and TLC agree on WiredTigerKV.tla at every level", "[wiredtiger][tlc]") {
+  testing::require_tlc();
+  ScratchDir dir;
+  int runs = 0;
+  for (const char* level : {"snapshot", "read-committed", "read-uncommitted"})
+    for (const char* seed : {"1", "2"}) {
+      const fs::path run = dir / (std::string(level) + "-" + seed);
+      REQUIRE(run_process(OMNILINK_EXAMPLE_WIREDTIGER_TXN, {"--threads", "3", "--ops", "60", "--seed", seed, "--quiet", "--perturb", "sleep",
+                                                            "--perturb-rate", "0.2", "--param", "keys=2", "--param",
+                                                            std::string("isolation=") + level, "--out", run.string()})
+                  .ok());
+      for (const char* mc : {"MCWiredTigerSnapshot.tla", "MCWiredTigerReadCommitted.tla", "MCWiredTigerReadUncommitted.tla"}) {
+        INFO(level << " run " << seed << " against " << mc);
+        const ProcessResult r = testing::omnilink_cli({"validate", run.string(), "--spec", (kSpecs / "WiredTigerKV.tla").string(), "--mc",
+                                                       (kSpecs / mc).string(), "--checker", "both"});
+        INFO(r.out << r.err);
+        CHECK((r.exit_code == 0 || r.exit_code == 1));  // 3: the checkers disagree
+        CHECK_THAT(r.out, Contains("TLC agrees"));
+        ++runs;
+      }
+    }
+  CHECK(runs == 18);
+}
+
+TEST_CASE("the WiredTiger workload's parameters are checked, and a bad one is named", "[wiredtiger]") {
+  ScratchDir dir;
+  auto error = [&](const std::string& param) {
+    const ProcessResult r = run_process(OMNILINK_EXAMPLE_WIREDTIGER_TXN, {"--threads", "1", "--ops", "10", "--quiet", "--out",
+                                                                          (dir / "bad").string(), "--param", param});
+    CHECK(r.exit_code == 2);
+    return r.err;
+  };
+  CHECK_THAT(error("isolation=serializable"), Contains("--param isolation=serializable: must be snapshot, read-committed or read-uncommitted"));
+  CHECK_THAT(error("keys=0"), Contains("--param keys=0: must be 1 to 1000"));
+  CHECK_THAT(error("txn_ops=x"), Contains("--param txn_ops=x: not an integer"));
+  CHECK_THAT(error("isolaton=snapshot"), Contains("isolaton"));
+}
