@@ -1,4 +1,5 @@
-// SnapshotKV.tla and SerializableKV.tla (docs/storage.md) on hand-made traces, with each checker
+// SnapshotKV.tla and SerializableKV.tla, and WiredTigerKV.tla at its three isolation levels
+// (docs/storage.md), on hand-made traces, with each checker
 // (support/checker_choice.hpp: native, and a real TLC when run with --checker tlc): snapshot reads,
 // first committer wins, lock timeouts, a status the spec forbids at that state, the optimistic
 // database's failing commit, the read-committed misconfiguration's anomalies, and write skew, legal
@@ -40,6 +41,13 @@ struct Txns {
   Txns& del(std::uint32_t t, std::uint64_t at, std::int64_t key, const char* status, int n = 0) {
     return add(t, "Delete", at, F::fields("txn", txn(t, n), "key", key, "status", std::string(status)));
   }
+  // WiredTigerKV.tla's names for a read and a delete.
+  Txns& search(std::uint32_t t, std::uint64_t at, std::int64_t key, std::int64_t value, const char* status, int n = 0) {
+    return add(t, "Search", at, F::fields("txn", txn(t, n), "key", key, "value", value, "status", std::string(status)));
+  }
+  Txns& remove(std::uint32_t t, std::uint64_t at, std::int64_t key, const char* status, int n = 0) {
+    return add(t, "Remove", at, F::fields("txn", txn(t, n), "key", key, "status", std::string(status)));
+  }
   Txns& commit(std::uint32_t t, std::uint64_t at, const char* status, int n = 0) {
     return add(t, "Commit", at, F::fields("txn", txn(t, n), "status", std::string(status)));
   }
@@ -59,13 +67,23 @@ struct Verdicts {
   // The verdict of `trace` against `spec`, for a TransactionDB (MCSnapshotKV) or an
   // OptimisticTransactionDB (MCSnapshotKVOptimistic).
   Verdict of(const Txns& trace, const std::string& spec, bool optimistic = false) {
+    return with_mc(trace, spec, optimistic ? "MCSnapshotKVOptimistic.tla" : "MCSnapshotKV.tla");
+  }
+  Verdict with_mc(const Txns& trace, const std::string& spec, const std::string& mc) {
     const fs::path run = dir / ("run" + std::to_string(++runs));
     trace.b.write(run);
-    const auto r = testing::validate_with_test_checker(run, kSpecs / spec,
-                                                       kSpecs / (optimistic ? "MCSnapshotKVOptimistic.tla" : "MCSnapshotKV.tla"));
+    const auto r = testing::validate_with_test_checker(run, kSpecs / spec, kSpecs / mc);
     INFO(r.summary());
     CHECK((r.verdict == Verdict::pass || r.verdict == Verdict::fail));
     return r.verdict;
+  }
+  // The verdicts of `trace` against WiredTigerKV.tla under snapshot, read-committed and
+  // read-uncommitted isolation, as "SI RC RU" with p for pass and f for fail.
+  std::string wiredtiger(const Txns& trace) {
+    std::string out;
+    for (const char* mc : {"MCWiredTigerSnapshot.tla", "MCWiredTigerReadCommitted.tla", "MCWiredTigerReadUncommitted.tla"})
+      out += std::string(out.empty() ? "" : " ") + (with_mc(trace, "WiredTigerKV.tla", mc) == Verdict::pass ? "p" : "f");
+    return out;
   }
 };
 
@@ -174,6 +192,75 @@ TEST_CASE("write skew is snapshot isolation and not serializable; reads for upda
   Txns read_only;
   read_only.begin(0, 1).begin(1, 2).put(1, 3, 1, 20, "ok").commit(1, 4, "ok").get(0, 5, 1, 0, "not_found").commit(0, 6, "ok");
   CHECK(v.of(read_only, "SerializableKV.tla") == Verdict::pass);
+}
+
+// WiredTigerKV.tla: each trace against the three isolation levels ("SI RC RU", p pass, f fail).
+TEST_CASE("WiredTiger: a snapshot is the commits before the transaction began; read-committed sees later ones", "[storage][wiredtiger]") {
+  Verdicts v;
+  auto trace = [](std::int64_t value, const char* status) {
+    Txns t;
+    t.begin(0, 1).begin(1, 2).put(1, 3, 7, 20, "ok").commit(1, 4, "ok").search(0, 5, 7, value, status).commit(0, 6, "ok");
+    return t;
+  };
+  CHECK(v.wiredtiger(trace(0, "not_found")) == "p f f");
+  CHECK(v.wiredtiger(trace(20, "ok")) == "f p p");
+}
+
+TEST_CASE("WiredTiger: only read-uncommitted sees another transaction's uncommitted update", "[storage][wiredtiger]") {
+  Verdicts v;
+  auto trace = [](std::int64_t value, const char* status) {
+    Txns t;
+    t.begin(0, 1).begin(1, 2).put(1, 3, 7, 20, "ok").search(0, 4, 7, value, status).rollback(1, 5).commit(0, 6, "ok");
+    return t;
+  };
+  CHECK(v.wiredtiger(trace(0, "not_found")) == "p p f");
+  CHECK(v.wiredtiger(trace(20, "ok")) == "f f p");
+}
+
+TEST_CASE("WiredTiger: under snapshot isolation the first updater wins at once, outside it no write is refused", "[storage][wiredtiger]") {
+  Verdicts v;
+  auto uncommitted = [](const char* second) {  // 1's update is not committed when 2 writes
+    Txns t;
+    t.begin(0, 1).begin(1, 2).put(0, 3, 7, 10, "ok").put(1, 4, 7, 20, second).rollback(1, 5).commit(0, 6, "ok");
+    return t;
+  };
+  CHECK(v.wiredtiger(uncommitted("rollback")) == "p f f");
+  CHECK(v.wiredtiger(uncommitted("ok")) == "f p p");
+  auto committed_since = [](const char* second) {  // 1 committed the key after 2 began
+    Txns t;
+    t.begin(0, 1).begin(1, 2).put(0, 3, 7, 10, "ok").commit(0, 4, "ok").put(1, 5, 7, 20, second).rollback(1, 6);
+    return t;
+  };
+  CHECK(v.wiredtiger(committed_since("rollback")) == "p f f");
+  CHECK(v.wiredtiger(committed_since("ok")) == "f p p");
+  Txns unprovoked;  // refused where nothing conflicts
+  unprovoked.begin(0, 1).put(0, 2, 7, 10, "rollback").rollback(0, 3);
+  CHECK(v.wiredtiger(unprovoked) == "f f f");
+}
+
+TEST_CASE("WiredTiger: outside snapshot isolation the newest update in the chain wins, not the last commit", "[storage][wiredtiger]") {
+  Verdicts v;
+  auto trace = [](std::int64_t value) {
+    Txns t;
+    t.begin(0, 1).begin(1, 2).put(0, 3, 7, 10, "ok").put(1, 4, 7, 20, "ok").commit(1, 5, "ok").commit(0, 6, "ok");
+    t.begin(0, 7, 1).search(0, 8, 7, value, "ok", 1).commit(0, 9, "ok", 1);
+    return t;
+  };
+  CHECK(v.wiredtiger(trace(20)) == "f p p");  // (under snapshot isolation 2's write is refused)
+  CHECK(v.wiredtiger(trace(10)) == "f f f");
+}
+
+TEST_CASE("WiredTiger: removing a key that is not there is not_found, and a removal is read as not found", "[storage][wiredtiger]") {
+  Verdicts v;
+  auto trace = [](const char* first, const char* second) {
+    Txns t;
+    t.begin(0, 1).remove(0, 2, 7, first).put(0, 3, 7, 10, "ok").commit(0, 4, "ok");
+    t.begin(1, 5).remove(1, 6, 7, "ok").search(1, 7, 7, 0, "not_found").remove(1, 8, 7, second).commit(1, 9, "ok");
+    return t;
+  };
+  CHECK(v.wiredtiger(trace("not_found", "not_found")) == "p p p");
+  CHECK(v.wiredtiger(trace("ok", "not_found")) == "f f f");
+  CHECK(v.wiredtiger(trace("not_found", "ok")) == "f f f");
 }
 
 int main(int argc, char** argv) { return omnilink::testing::run_validation_tests(argc, argv); }
