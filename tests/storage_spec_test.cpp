@@ -238,6 +238,23 @@ TEST_CASE("WiredTiger: under snapshot isolation the first updater wins at once, 
   CHECK(v.wiredtiger(unprovoked) == "f f f");
 }
 
+TEST_CASE("WiredTiger: a transaction with a refused write commits if it updated nothing, else commit is refused", "[storage][wiredtiger]") {
+  Verdicts v;
+  auto trace = [](bool updated_first, const char* commit) {
+    Txns t;
+    t.begin(0, 1).begin(1, 2).put(0, 3, 7, 10, "ok");
+    if (updated_first) t.put(1, 4, 8, 21, "ok");
+    t.put(1, 5, 7, 20, "rollback").commit(1, 6, commit);
+    if (std::string(commit) == "invalid") t.rollback(1, 7);  // a refused commit leaves it running
+    t.commit(0, 8, "ok");
+    return t;
+  };
+  CHECK(v.wiredtiger(trace(false, "ok")) == "p f f");
+  CHECK(v.wiredtiger(trace(false, "invalid")) == "f f f");
+  CHECK(v.wiredtiger(trace(true, "invalid")) == "p f f");
+  CHECK(v.wiredtiger(trace(true, "ok")) == "f f f");
+}
+
 TEST_CASE("WiredTiger: outside snapshot isolation the newest update in the chain wins, not the last commit", "[storage][wiredtiger]") {
   Verdicts v;
   auto trace = [](std::int64_t value) {

@@ -5,12 +5,18 @@
 // ends; a run killed from outside leaves it behind). Each thread has its own session and runs one
 // transaction at a time over a few keys, so that transactions conflict often: Begin, then Search,
 // Put and Remove, then Commit or Rollback. Every call is logged with its transaction, key, value
-// and WiredTiger's return code by name ("ok", "not_found", "rollback", "prepare_conflict"; any
-// other by wiredtiger_strerror's text, which no spec allows). A transaction whose write returned
-// WT_ROLLBACK rolls back next, as WiredTiger's documentation asks applications to do.
+// and WiredTiger's return code by name ("ok", "not_found", "rollback", "prepare_conflict",
+// "invalid" for EINVAL; any other by wiredtiger_strerror's text, which no spec allows). A
+// transaction whose write returned WT_ROLLBACK rolls back next, as WiredTiger's documentation asks
+// applications to do, or (on_conflict=commit) tries to commit first.
 //
 // --param isolation=snapshot | read-committed | read-uncommitted
-//                                       begin_transaction's isolation (default snapshot)
+//                                       begin_transaction's isolation (the harness's default
+//                                       snapshot; a WiredTiger session's own is read-committed)
+// --param on_conflict=rollback | commit what a transaction does after a write returned
+//                                       WT_ROLLBACK: roll back, or commit (WiredTiger refuses with
+//                                       EINVAL if it updated anything, and the transaction then
+//                                       rolls back; with no update the commit succeeds)
 // --param keys=N                        keys 1..N (default 4)
 // --param txn_ops=N                     at most N reads and writes per transaction (default 4)
 //
@@ -21,6 +27,7 @@
 // Transaction ids and values are unique in the run (thread * 1'000'000 + operation index + 1):
 // the spec identifies a transaction by its id, and a read's value names the write it saw.
 #include <array>
+#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -117,6 +124,7 @@ std::string status_name(int ret) {
     case WT_NOTFOUND: return "not_found";
     case WT_ROLLBACK: return "rollback";
     case WT_PREPARE_CONFLICT: return "prepare_conflict";
+    case EINVAL: return "invalid";
     default: return wiredtiger_strerror(ret);  // an error no spec allows: validation names it
   }
 }
@@ -124,17 +132,20 @@ std::string status_name(int ret) {
 /// The workload's shape, from --param (the header above; the defaults are the declarations' below).
 struct Workload {
   std::string isolation;
+  bool commit_after_conflict = false;
   std::int64_t keys = 0;
   std::int64_t txn_ops = 0;
 
   static std::vector<omnilink::Param> params() {
     return {omnilink::Param::word("isolation", {"snapshot", "read-committed", "read-uncommitted"}, "begin_transaction's isolation"),
+            omnilink::Param::word("on_conflict", {"rollback", "commit"}, "after a write returned WT_ROLLBACK: roll back, or try to commit"),
             omnilink::Param::integer("keys", 4, 1, 1000, "keys 1..N"),
             omnilink::Param::integer("txn_ops", 4, 1, 1000, "at most N reads and writes per transaction")};
   }
 
   static Workload from(const omnilink::Options& options) {
-    return {options.param_word("isolation"), options.param_int("keys"), options.param_int("txn_ops")};
+    return {options.param_word("isolation"), options.param_word("on_conflict") == "commit", options.param_int("keys"),
+            options.param_int("txn_ops")};
   }
 };
 
@@ -146,8 +157,14 @@ struct Slot {
   bool in_txn = false;
   std::int64_t id = 0;
   std::int64_t ops = 0;         // reads and writes so far
-  bool must_roll_back = false;  // a write returned WT_ROLLBACK, or the commit failed
+  bool conflicted = false;      // a write returned WT_ROLLBACK: commit or roll back next
+  bool must_roll_back = false;  // roll back next (a conflict, or a refused commit)
 };
+
+// WiredTiger's own messages for errors it returns: the workload logs every return code, and a
+// refused commit (on_conflict=commit) would print one line each.
+int quiet_error(WT_EVENT_HANDLER*, WT_SESSION*, int, const char*) { return 0; }
+WT_EVENT_HANDLER quiet_errors{quiet_error, nullptr, nullptr, nullptr};
 
 /// The connection in its scratch directory, and each thread's slot.
 class System {
@@ -177,7 +194,7 @@ class System {
     if (int ret = conn_->open_session(conn_, nullptr, nullptr, &setup); ret != 0) return failed("open_session", ret);
     if (int ret = setup->create(setup, kTable, "key_format=q,value_format=q"); ret != 0) return failed("create", ret);
     for (Slot& slot : slots_) {
-      if (int ret = conn_->open_session(conn_, nullptr, nullptr, &slot.session); ret != 0) return failed("open_session", ret);
+      if (int ret = conn_->open_session(conn_, &quiet_errors, nullptr, &slot.session); ret != 0) return failed("open_session", ret);
       if (int ret = slot.session->open_cursor(slot.session, kTable, nullptr, nullptr, &slot.cursor); ret != 0)
         return failed("open_cursor", ret);
       if (int ret = slot.session->open_cursor(slot.session, kTable, nullptr, "overwrite=false", &slot.strict_cursor); ret != 0)
@@ -205,7 +222,7 @@ class System {
 template <class Op>
 Slot* access(System& s, omnilink::Context& ctx, Op& op) {
   Slot& slot = s.slot(ctx.thread());
-  if (!slot.in_txn || slot.must_roll_back || slot.ops >= s.workload().txn_ops) {
+  if (!slot.in_txn || slot.conflicted || slot.must_roll_back || slot.ops >= s.workload().txn_ops) {
     ctx.unsupported();
     return nullptr;
   }
@@ -215,9 +232,11 @@ Slot* access(System& s, omnilink::Context& ctx, Op& op) {
   return &slot;
 }
 
-// A write's outcome: WT_ROLLBACK (a conflict) leaves a transaction to roll back.
-void wrote(Slot& slot, int ret) {
-  if (ret == WT_ROLLBACK) slot.must_roll_back = true;
+// A write's outcome: WT_ROLLBACK (a conflict) leaves a transaction to roll back, or to commit first.
+void wrote(const System& s, Slot& slot, int ret) {
+  if (ret != WT_ROLLBACK) return;
+  slot.conflicted = true;
+  slot.must_roll_back = !s.workload().commit_after_conflict;
 }
 
 }  // namespace
@@ -246,6 +265,7 @@ int main(int argc, char** argv) {
     slot.in_txn = true;
     slot.id = op.txn;
     slot.ops = 0;
+    slot.conflicted = false;
     slot.must_roll_back = false;
   }, 2);
   harness.op<Search>([](System& s, Ctx& ctx, Search& op) {
@@ -271,7 +291,7 @@ int main(int argc, char** argv) {
     const int ret = c->insert(c);
     ctx.refine_end();
     op.status = status_name(ret);
-    wrote(*slot, ret);
+    wrote(s, *slot, ret);
   }, 3);
   harness.op<Remove>([](System& s, Ctx& ctx, Remove& op) {
     Slot* slot = access(s, ctx, op);
@@ -283,7 +303,7 @@ int main(int argc, char** argv) {
     ctx.refine_end();
     op.status = status_name(ret);
     c->reset(c);
-    wrote(*slot, ret);
+    wrote(s, *slot, ret);
   });
   harness.op<Commit>([](System& s, Ctx& ctx, Commit& op) {
     Slot& slot = s.slot(ctx.thread());
@@ -293,8 +313,11 @@ int main(int argc, char** argv) {
     const int ret = slot.session->commit_transaction(slot.session, nullptr);
     ctx.refine_end();
     op.status = status_name(ret);
-    // A failed commit rolls the transaction back (WT_SESSION::commit_transaction's documentation).
-    slot.in_txn = false;
+    // EINVAL ("failed transaction requires rollback") leaves the transaction running, though the
+    // documentation says a failed commit rolls back (src/session/session_api.c skips that branch):
+    // it is rolled back next. Any other failure ended it.
+    if (ret == EINVAL) slot.must_roll_back = true;
+    else slot.in_txn = false;
   }, 2);
   harness.op<Rollback>([](System& s, Ctx& ctx, Rollback& op) {
     Slot& slot = s.slot(ctx.thread());

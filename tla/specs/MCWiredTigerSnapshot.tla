@@ -1,4 +1,4 @@
 --------------------------- MODULE MCWiredTigerSnapshot ---------------------------
-(* WiredTigerKV.tla with begin_transaction's isolation=snapshot (WiredTiger's default). *)
+(* WiredTigerKV.tla with begin_transaction's isolation=snapshot (a session's default is read-committed). *)
 Isolation == "snapshot"
 =============================================================================

@@ -34,7 +34,8 @@ VARIABLES
   chain,  \* key |-> its updates, newest first: [by |-> txn, v |-> <<value>>, or <<>> for a
           \* removal]; by = 0 marks the committed one, the last. A key without updates is absent.
   txns    \* a running transaction |-> [snap |-> key |-> <<value>> as committed when it began
-          \* (snapshot isolation only), stale |-> the keys others committed since]
+          \* (snapshot isolation only), stale |-> the keys others committed since, wrote |-> an
+          \* update of it succeeded, failed |-> one of its writes was refused]
 
 Running(txn) == txn \in DOMAIN txns
 
@@ -80,7 +81,7 @@ Begin(txn) ==
   /\ txns' = (txn :> [snap |-> IF Isolation = "snapshot"
                                  THEN [k \in {k \in DOMAIN chain : Committed(k) # <<>>} |-> Committed(k)]
                                  ELSE <<>>,
-                      stale |-> {}]) @@ txns
+                      stale |-> {}, wrote |-> FALSE, failed |-> FALSE]) @@ txns
   /\ UNCHANGED chain
 
 \* @type: (Int, Int, Int, Str) => Bool;
@@ -93,6 +94,12 @@ Search(txn, key, value, status) ==
 \* key's chain with update u on top.
 Pushed(key, u) == [k \in DOMAIN chain \cup {key} |-> IF k = key THEN <<u>> \o (IF key \in DOMAIN chain THEN chain[key] ELSE <<>>) ELSE chain[k]]
 
+\* A write's outcome in txn's record: an update made, or a refusal that marks it failed.
+Noted(txn, status) ==
+  txns' = CASE status = "ok" -> [txns EXCEPT ![txn].wrote = TRUE]
+            [] status = "rollback" -> [txns EXCEPT ![txn].failed = TRUE]
+            [] OTHER -> txns
+
 \* @type: (Int, Int, Int, Str) => Bool;
 Put(txn, key, value, status) ==
   /\ Running(txn)
@@ -100,7 +107,7 @@ Put(txn, key, value, status) ==
   /\ Isolation = "snapshot" => FirstUpdaterWins(txn, key, status)
   /\ Isolation # "snapshot" => WritesUnchecked(status)
   /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, v |-> <<value>>]) ELSE chain
-  /\ UNCHANGED txns
+  /\ Noted(txn, status)
 
 \* The conflict is found before the key is looked for: a refused removal of a key that is not
 \* there is "rollback", not "not_found".
@@ -112,7 +119,7 @@ Remove(txn, key, status) ==
   /\ Isolation # "snapshot" => WritesUnchecked(status)
   /\ status # "rollback" => ((status = "not_found") = (Visible(txn, key) = <<>>))
   /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, v |-> <<>>]) ELSE chain
-  /\ UNCHANGED txns
+  /\ Noted(txn, status)
 
 \* updates cut after the first committed one: nothing older can be read.
 Cut(updates) ==
@@ -124,15 +131,23 @@ Resolved(txn, updates) == Cut([i \in 1..Len(updates) |-> IF updates[i].by = txn 
 
 Written(txn) == {k \in DOMAIN chain : \E i \in 1..Len(chain[k]) : chain[k][i].by = txn}
 
+\* A transaction a write of which was refused cannot commit once it has updated anything: commit
+\* says EINVAL ("failed transaction requires rollback") and the transaction goes on running, to be
+\* rolled back. One that updated nothing commits (the OmniLink paper's first WiredTiger finding).
+FailedTransactionRequiresRollback(txn, status) == (status = "invalid") = (txns[txn].failed /\ txns[txn].wrote)
+
 \* Commit: txn's updates become committed (its newest per key the key's committed value), and the
 \* keys it wrote are stale for every transaction still running.
 \* @type: (Int, Str) => Bool;
 Commit(txn, status) ==
   /\ Running(txn)
-  /\ status = "ok"
-  /\ LET written == Written(txn) IN
-     /\ chain' = [k \in DOMAIN chain |-> IF k \in written THEN Resolved(txn, chain[k]) ELSE chain[k]]
-     /\ txns' = [t \in DOMAIN txns \ {txn} |-> [txns[t] EXCEPT !.stale = @ \cup written]]
+  /\ status \in {"ok", "invalid"}
+  /\ FailedTransactionRequiresRollback(txn, status)
+  /\ IF status = "ok"
+       THEN LET written == Written(txn) IN
+            /\ chain' = [k \in DOMAIN chain |-> IF k \in written THEN Resolved(txn, chain[k]) ELSE chain[k]]
+            /\ txns' = [t \in DOMAIN txns \ {txn} |-> [txns[t] EXCEPT !.stale = @ \cup written]]
+       ELSE UNCHANGED <<chain, txns>>
 
 \* @type: (Int) => Bool;
 Rollback(txn) ==
