@@ -52,22 +52,31 @@ std::vector<TiedOp> tied(const std::vector<validation::RefusedOp::Related>& ops)
 using OpIds = std::set<std::pair<std::uint32_t, std::uint64_t>>;
 
 /// The operations of `problem` outside the core (`core`, whose ids are `in_core`) that logged an
-/// identifying value of a core operation (`index` is the problem's).
+/// identifying value of a core operation (`index` is the problem's), and every operation of a
+/// group a core operation belongs to (`group_field`: a transaction, begin to end, whatever how
+/// many operations logged its id).
 std::vector<const trace::Operation*> context_of(const validation::Problem& problem, const validation::ValueIndex& index,
-                                                const validation::History& core, const OpIds& in_core) {
+                                                const validation::History& core, const OpIds& in_core,
+                                                const std::optional<std::string>& group_field) {
   OpIds added;
   std::vector<const trace::Operation*> out;
+  auto add = [&](const trace::Operation* other) {
+    if (!in_core.count({other->thread, other->index}) && added.emplace(other->thread, other->index).second) out.push_back(other);
+  };
+  std::set<std::string> groups;
   for (const auto& thread : core.threads)
-    for (const auto& op : thread)
+    for (const auto& op : thread) {
       for (const auto& [name, value] : op.fields) {
         const auto* logged = index.identifying(trace::to_tla(value));
         if (logged == nullptr) continue;
-        for (const auto& [t, position] : *logged) {
-          const trace::Operation* other = problem.threads[t][position].op;
-          if (!in_core.count({other->thread, other->index}) && added.emplace(other->thread, other->index).second)
-            out.push_back(other);
-        }
+        for (const auto& [t, position] : *logged) add(problem.threads[t][position].op);
       }
+      if (const trace::Value* group = group_field ? op.field(*group_field) : nullptr) groups.insert(trace::to_tla(*group));
+    }
+  if (!groups.empty())
+    for (const auto& thread : problem.threads)
+      for (const validation::ProblemOp& p : thread)
+        if (const trace::Value* group = p.op->field(*group_field); group != nullptr && groups.count(trace::to_tla(*group))) add(p.op);
   std::stable_sort(out.begin(), out.end(), [](const trace::Operation* a, const trace::Operation* b) { return a->start < b->start; });
   return out;
 }
@@ -130,8 +139,9 @@ Explanation explain_run(const ExplainOptions& options) {
   if (decided.verdict != Verdict::fail) throw NothingToExplain("the run does not fail natively: " + verdict_text(decided));
 
   validation::FailingCore core = validation::find_failing_core(problem, decided, loaded, v, options.core);
-  // The core and its context (the operations that logged its values) as one history: the story
-  // reads whole (a dequeue with its enqueue), and it is rejected on its own, the core being rejected
+  // The core and its context (the operations that logged its values, and the rest of each
+  // transaction it touches where the spec groups operations) as one history: the story reads
+  // whole (a dequeue with its enqueue, a write with its transaction's Begin), and it is rejected on its own, the core being rejected
   // with any of the run's other operations. Its search's refusal says why, the context taken as
   // having happened (a dequeue refused after its element's enqueue reads best). The file has the
   // context optional, as the core's search had it: it is the failing history the core proves, not
@@ -141,7 +151,7 @@ Explanation explain_run(const ExplainOptions& options) {
   for (const auto& thread : core.history.threads)
     for (const auto& op : thread) core_ops.emplace(op.thread, op.index);
   OpIds shown_ops = core_ops;
-  const std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops);
+  const std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops, read.interface.group_field);
   for (const trace::Operation* op : context) shown_ops.emplace(op->thread, op->index);
   validation::History story;
   story.clock = problem.history.clock;

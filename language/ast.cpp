@@ -55,6 +55,7 @@ std::unique_ptr<Definition> clone(const Definition& d) {
   out->local = d.local;
   out->type_annotation = d.type_annotation;
   out->inputs_annotation = d.inputs_annotation;
+  out->groups_annotation = d.groups_annotation;
   out->constant = d.constant;
   return out;
 }

@@ -160,6 +160,9 @@ struct Definition {
   /// The `@inputs:` comment just before it ("elem, key"): the parameters a harness sets before the
   /// call, which gen-hpp declares as the operation's omnilink_inputs.
   std::optional<std::string> inputs_annotation;
+  /// The `@groups:` comment just before the next-state relation ("txn"): the parameter whose value
+  /// makes operations one unit, a transaction, which explanations keep whole.
+  std::optional<std::string> groups_annotation;
 
   // Set by the loader.
   /// A definition of an instance `I(p, q) == INSTANCE M`: its first parameters are p, q, which

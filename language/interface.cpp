@@ -243,6 +243,17 @@ SpecInterface spec_interface(LoadedSpec& spec, const std::string& next) {
     out.operations.push_back({def.name, own_params(def), def.type_annotation, false, def.pos, a.reference, &def, nullptr,
                               declared_inputs(def)});
   }
+  if (next_def->groups_annotation) {
+    std::string field = *next_def->groups_annotation;
+    field.erase(0, field.find_first_not_of(" \t"));
+    field.erase(field.find_last_not_of(" \t") + 1);
+    const bool used = std::any_of(out.operations.begin(), out.operations.end(),
+                                  [&](const Operation& op) { return std::find(op.params.begin(), op.params.end(), field) != op.params.end(); });
+    if (!used)
+      throw SpecError(next_def->pos.text() + ": the @groups annotation of " + next + " names '" + field +
+                      "', which is a parameter of none of its actions");
+    out.group_field = field;
+  }
   return out;
 }
 

@@ -39,6 +39,9 @@ struct SpecInterface {
   std::vector<std::string> variables;  // in state order
   std::string next;
   std::vector<Operation> operations;   // in the order Next first reaches them
+  /// The parameter whose value groups operations into one unit (a transaction: Begin, its reads
+  /// and writes, Commit), from the `\* @groups: txn;` annotation of Next; none without one.
+  std::optional<std::string> group_field;
   /// Steps Next takes that are written inline beside named actions (UNCHANGED vars for a
   /// terminated system, say): no harness logs them, so validation never takes them. Where and what.
   std::vector<std::string> inline_steps;

@@ -79,12 +79,13 @@ class Converter {
     m.file = *file_;
     m.pos = pos(mod);
     m.name = text_of(ts_node_child_by_field_name(mod, "name", 4));
-    // Comments are units of their own in the tree: an `@type:` or `@inputs:` one belongs to the
-    // definition after it.
-    std::optional<std::string> type, inputs;
+    // Comments are units of their own in the tree: an `@type:`, `@inputs:` or `@groups:` one
+    // belongs to the definition after it.
+    std::optional<std::string> type, inputs, groups;
     const auto read_annotations = [&](TSNode comment) {
       if (auto a = annotation(text_of(comment), "@type:")) type = a;
       if (auto a = annotation(text_of(comment), "@inputs:")) inputs = a;
+      if (auto a = annotation(text_of(comment), "@groups:")) groups = a;
     };
     const std::uint32_t count = ts_node_named_child_count(mod);
     for (std::uint32_t k = 0; k < count; ++k) {
@@ -98,9 +99,11 @@ class Converter {
       if (m.definitions.size() == before + 1) {
         m.definitions.back()->type_annotation = type;
         m.definitions.back()->inputs_annotation = inputs;
+        m.definitions.back()->groups_annotation = groups;
       }
       type.reset();
       inputs.reset();
+      groups.reset();
       // The grammar puts a comment that follows a junction list (`/\ UNCHANGED x` and then
       // `\* @type: ...;` before the next definition) inside that list: it still belongs to what
       // comes next.

@@ -176,7 +176,7 @@ std::string explanation_text(const explain::Explanation& e, const std::string& c
   s << core_headline(e);
   s << "\n  " << (e.minimal ? "one-minimal: leaving out any one of them lets the rest pass" : "not proven minimal: " + e.not_minimal) << " (" << e.questions
     << " searches, " << std::fixed << std::setprecision(1) << static_cast<double>(e.core_ms) / 1000.0 << " s, from " << e.seed << ")\n\n";
-  s << "  the core" << (e.context.empty() ? "" : " and the operations outside it that logged its values (which it fails with or without)")
+  s << "  the core" << (e.context.empty() ? "" : " and the operations outside it that logged its values or share its transactions (which it fails with or without)")
     << "; times in " << unit(e.clock) << " from the first start\n"
     << ops_table(e);
   std::vector<ExplainedOp> shown = e.core;

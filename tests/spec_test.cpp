@@ -184,6 +184,17 @@ TEST_CASE("an action's parameter types are read from its @type annotation, neste
   CHECK(language::param_types(untyped->interface.operations.at(0)) == std::vector<std::string>{"Int", "Int"});
 }
 
+TEST_CASE("Next's @groups annotation names the parameter that groups operations, and must name one", "[spec]") {
+  const auto grouped = read("---- MODULE M ----\nVARIABLE x\nBegin(txn) == x' = txn\nPut(txn, v) == x' = v\nInit == x = 0\n"
+                            "\\* @groups: txn;\nNext == \\E t, v \\in {1} : Begin(t) \\/ Put(t, v)\n====");
+  CHECK(grouped->interface.group_field == std::optional<std::string>("txn"));
+  CHECK_FALSE(read("---- MODULE M ----\nVARIABLE x\nA(v) == x' = v\nNext == \\E v \\in {1} : A(v)\n====")->interface.group_field);
+  CHECK_THROWS_WITH(read("---- MODULE M ----\nVARIABLE x\nA(v) == x' = v\n\\* @groups: txn;\nNext == \\E v \\in {1} : A(v)\n===="),
+                    Catch::Contains("M.tla:5:1: the @groups annotation of Next names 'txn', which is a parameter of none of its actions"));
+  const auto wiredtiger = language::LoadedSpec::load(fs::path(OMNILINK_SPECS_DIR) / "WiredTigerKV.tla", fs::path(OMNILINK_SPECS_DIR) / "MCWiredTigerSnapshot.tla");
+  CHECK(language::spec_interface(*wiredtiger).group_field == std::optional<std::string>("txn"));
+}
+
 TEST_CASE("gen-hpp declares an action's @inputs as its operation's omnilink_inputs", "[spec][gen-hpp]") {
   const auto l = read("---- MODULE M ----\nVARIABLE x\n\\* @type: (Int, Bool) => Bool;\n\\* @inputs: key;\nPut(key, ok) == x' = key\n"
                       "\\* @inputs: ;\nGet(v) == x = v /\\ UNCHANGED x\nNoop == UNCHANGED x\nNext == Put(1, TRUE) \\/ Get(1) \\/ Noop\n====");

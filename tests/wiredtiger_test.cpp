@@ -149,6 +149,39 @@ TEST_CASE("real runs of each isolation level: the native checker and TLC agree o
   CHECK(runs == 18);
 }
 
+TEST_CASE("a transactional failure is explained as transactions: each core operation's transaction beside it, the refusal a rule of the spec",
+          "[wiredtiger][explain]") {
+  ScratchDir dir;
+  const fs::path run = dir / "read-committed";
+  REQUIRE(run_process(OMNILINK_EXAMPLE_WIREDTIGER_TXN, {"--threads", "4", "--ops", "500", "--seed", "1", "--quiet", "--perturb", "sleep",
+                                                        "--perturb-rate", "0.2", "--param", "keys=3", "--param", "isolation=read-committed",
+                                                        "--out", run.string()})
+              .ok());
+  const ProcessResult r = testing::omnilink_cli({"explain", run.string(), "--spec", (kSpecs / "WiredTigerKV.tla").string(), "--mc",
+                                                 (kSpecs / "MCWiredTigerSnapshot.tla").string(), "--json"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto e = nlohmann::json::parse(r.out);
+  auto txn_of = [](const nlohmann::json& op) {
+    for (const auto& field : op.at("fields"))
+      if (field.at(0) == "txn") return field.at(1).get<std::string>();
+    return std::string();
+  };
+  std::map<std::string, std::set<std::string>> shown;  // txn -> the operations shown of it
+  for (const char* part : {"core", "context"})
+    for (const auto& op : e.at(part)) shown[txn_of(op)].insert(op.at("name").get<std::string>());
+  REQUIRE_FALSE(e.at("core").empty());
+  for (const auto& op : e.at("core")) {
+    const auto& of_txn = shown[txn_of(op)];
+    INFO("core operation " << op.dump());
+    CHECK(of_txn.count("Begin") == 1);  // (its end too, unless the run ended first)
+  }
+  const std::string conjunct = e.at("refused").at("conjunct").get<std::string>();
+  INFO(conjunct);
+  CHECK(conjunct.find("DOMAIN txns") == std::string::npos);  // not a transaction missing its Begin
+  CHECK((conjunct.find("FirstUpdaterWins") != std::string::npos || conjunct.find("Visible(txn, key)") != std::string::npos));
+}
+
 TEST_CASE("the WiredTiger workload's parameters are checked, and a bad one is named", "[wiredtiger]") {
   ScratchDir dir;
   auto error = [&](const std::string& param) {

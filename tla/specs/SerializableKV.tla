@@ -61,6 +61,7 @@ Commit(txn, status) ==
 Rollback(txn) == SI!Rollback(txn) /\ reads' = [t \in DOMAIN reads \ {txn} |-> reads[t]]
 
 Init == SI!Init /\ reads = <<>>
+\* @groups: txn;
 Next ==
   \E txn, key, value \in Int, status \in STRING :
     \/ Begin(txn)

@@ -143,6 +143,7 @@ Rollback(txn) ==
   /\ UNCHANGED db
 
 Init == db = <<>> /\ txns = <<>>
+\* @groups: txn;
 Next ==
   \E txn, key, value \in Int, status \in STRING :
     \/ Begin(txn)

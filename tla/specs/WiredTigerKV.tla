@@ -156,6 +156,7 @@ Rollback(txn) ==
   /\ txns' = [t \in DOMAIN txns \ {txn} |-> txns[t]]
 
 Init == chain = <<>> /\ txns = <<>>
+\* @groups: txn;
 Next ==
   \E txn, key, value \in Int, status \in STRING :
     \/ Begin(txn)
