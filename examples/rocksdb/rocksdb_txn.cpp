@@ -45,84 +45,21 @@
 #include <omnilink/harness.hpp>
 
 #include "common/queue_ops.hpp"  // unique_elem
+#include "common/txn_ops.hpp"
 
 namespace {
 
 // The operations of SnapshotKV.tla.
-struct Begin {
-  static constexpr std::string_view omnilink_name = "Begin";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
-  std::int64_t txn = 0;
-  template <class V>
-  void omnilink_fields(V&& field) const { field("txn", txn); }
-};
-
-// Get and GetForUpdate: value is 0 unless status is "ok".
-template <const char* Name>
-struct Read {
-  static constexpr std::string_view omnilink_name = Name;
-  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "key"};
-  std::int64_t txn = 0, key = 0, value = 0;
-  std::string status;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("txn", txn);
-    field("key", key);
-    field("value", value);
-    field("status", status);
-  }
-};
+using examples::Begin;
+using examples::Commit;
+using examples::Put;
+using examples::Rollback;
 constexpr char kGet[] = "Get";
 constexpr char kGetForUpdate[] = "GetForUpdate";
-using Get = Read<kGet>;
-using GetForUpdate = Read<kGetForUpdate>;
-
-struct Put {
-  static constexpr std::string_view omnilink_name = "Put";
-  static constexpr std::array<std::string_view, 3> omnilink_inputs{"txn", "key", "value"};
-  std::int64_t txn = 0, key = 0, value = 0;
-  std::string status;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("txn", txn);
-    field("key", key);
-    field("value", value);
-    field("status", status);
-  }
-};
-
-struct Delete {
-  static constexpr std::string_view omnilink_name = "Delete";
-  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "key"};
-  std::int64_t txn = 0, key = 0;
-  std::string status;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("txn", txn);
-    field("key", key);
-    field("status", status);
-  }
-};
-
-struct Commit {
-  static constexpr std::string_view omnilink_name = "Commit";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
-  std::int64_t txn = 0;
-  std::string status;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("txn", txn);
-    field("status", status);
-  }
-};
-
-struct Rollback {
-  static constexpr std::string_view omnilink_name = "Rollback";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
-  std::int64_t txn = 0;
-  template <class V>
-  void omnilink_fields(V&& field) const { field("txn", txn); }
-};
+constexpr char kDelete[] = "Delete";
+using Get = examples::KeyRead<kGet>;
+using GetForUpdate = examples::KeyRead<kGetForUpdate>;
+using Delete = examples::KeyRemoval<kDelete>;
 
 // A status as the spec names it.
 std::string status_name(const rocksdb::Status& s) {

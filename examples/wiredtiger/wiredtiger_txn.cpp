@@ -43,79 +43,19 @@
 #include <omnilink/harness.hpp>
 
 #include "common/queue_ops.hpp"  // unique_elem
+#include "common/txn_ops.hpp"
 
 namespace {
 
 // The operations of WiredTigerKV.tla.
-struct Begin {
-  static constexpr std::string_view omnilink_name = "Begin";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
-  std::int64_t txn = 0;
-  template <class V>
-  void omnilink_fields(V&& field) const { field("txn", txn); }
-};
-
-// value is 0 unless status is "ok".
-struct Search {
-  static constexpr std::string_view omnilink_name = "Search";
-  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "key"};
-  std::int64_t txn = 0, key = 0, value = 0;
-  std::string status;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("txn", txn);
-    field("key", key);
-    field("value", value);
-    field("status", status);
-  }
-};
-
-struct Put {
-  static constexpr std::string_view omnilink_name = "Put";
-  static constexpr std::array<std::string_view, 3> omnilink_inputs{"txn", "key", "value"};
-  std::int64_t txn = 0, key = 0, value = 0;
-  std::string status;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("txn", txn);
-    field("key", key);
-    field("value", value);
-    field("status", status);
-  }
-};
-
-struct Remove {
-  static constexpr std::string_view omnilink_name = "Remove";
-  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "key"};
-  std::int64_t txn = 0, key = 0;
-  std::string status;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("txn", txn);
-    field("key", key);
-    field("status", status);
-  }
-};
-
-struct Commit {
-  static constexpr std::string_view omnilink_name = "Commit";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
-  std::int64_t txn = 0;
-  std::string status;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("txn", txn);
-    field("status", status);
-  }
-};
-
-struct Rollback {
-  static constexpr std::string_view omnilink_name = "Rollback";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"txn"};
-  std::int64_t txn = 0;
-  template <class V>
-  void omnilink_fields(V&& field) const { field("txn", txn); }
-};
+using examples::Begin;
+using examples::Commit;
+using examples::Put;
+using examples::Rollback;
+constexpr char kSearch[] = "Search";
+constexpr char kRemove[] = "Remove";
+using Search = examples::KeyRead<kSearch>;
+using Remove = examples::KeyRemoval<kRemove>;
 
 // A return code as the spec names it.
 std::string status_name(int ret) {
@@ -180,6 +120,14 @@ class System {
     if (dir_.empty()) return;
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
+  }
+
+  // A call the spec has no failure for (begin, rollback) failed: the harness aborts, which a
+  // campaign reports as a crash of the system under test, naming what failed.
+  [[noreturn]] void crash(const std::string& what, int ret) {
+    std::cerr << "omnilink: " << what << ": " << wiredtiger_strerror(ret) << "\n";
+    remove_scratch();
+    std::abort();
   }
 
   // Opens a new database in a fresh directory under $TMPDIR with one table and a session and its
@@ -257,11 +205,7 @@ int main(int argc, char** argv) {
     ctx.refine_start();
     const int ret = slot.session->begin_transaction(slot.session, s.begin_config());
     ctx.refine_end();
-    if (ret != 0) {
-      std::cerr << "omnilink: begin_transaction failed: " << wiredtiger_strerror(ret) << "\n";
-      s.remove_scratch();
-      std::abort();  // the spec has no failing begin; a crash is reported as one
-    }
+    if (ret != 0) s.crash("begin_transaction failed", ret);
     slot.in_txn = true;
     slot.id = op.txn;
     slot.ops = 0;
@@ -326,11 +270,7 @@ int main(int argc, char** argv) {
     ctx.refine_start();
     const int ret = slot.session->rollback_transaction(slot.session, nullptr);
     ctx.refine_end();
-    if (ret != 0) {
-      std::cerr << "omnilink: rollback_transaction of transaction " << op.txn << " failed: " << wiredtiger_strerror(ret) << "\n";
-      s.remove_scratch();
-      std::abort();  // the spec has no failing rollback; a crash is reported as one
-    }
+    if (ret != 0) s.crash("rollback_transaction of transaction " + std::to_string(op.txn) + " failed", ret);
     slot.in_txn = false;
   });
 
