@@ -58,7 +58,7 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
       std::set<std::string> producers;
       for (const auto& r : refused.lost->logged_by) producers.insert(r.name);
       symptom.key = s.key + "|lost|by:" + join_sorted(producers, ",");
-      symptom.title = "the state holds a value that only " + join_sorted(producers, ", ") + " logged (linearized) and no operation takes out: lost";
+      symptom.title = "the state holds a value that only " + join_sorted(producers, ", ") + " logged (linearized) and no operation takes out";
     } else {
       const std::string conjunct = collapse_spaces(refused.conjunct);
       std::set<std::string> tied, tied_text;

@@ -133,7 +133,7 @@ TEST_CASE("one operation's refusals are one signature, and how each run showed i
   CHECK(lost->key == "queue|refused|Dequeue|Dequeue");
   CHECK(lost->title == "Dequeue refused by Dequeue");
   CHECK(lost->symptom.key == "queue|refused|Dequeue|Dequeue|lost|by:Enqueue");
-  CHECK(lost->symptom.title == "the state holds a value that only Enqueue logged (linearized) and no operation takes out: lost");
+  CHECK(lost->symptom.title == "the state holds a value that only Enqueue logged (linearized) and no operation takes out");
   // An overtaken element is taken out later, a twice-dequeued one was taken out already: not lost.
   CHECK_FALSE(validate({{0, "Enqueue", 1}, {0, "Enqueue", 2}, {1, "Dequeue", 2}, {1, "Dequeue", 1}})["frontier"]["refused"].contains("lost"));
   // A dequeue of an element never enqueued is that, first, though 1 is never dequeued either.
