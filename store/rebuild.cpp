@@ -127,6 +127,31 @@ struct FoundCampaign {
   std::int64_t last_activity = 0;   // its runs' latest start or finish: orders ends campaign.json does not give
 };
 
+// The subdirectories of a campaign's directory, in name order: its run directories (and, for a
+// campaign made before run.json existed, what is left of runs); hidden ones are omnilink's own.
+std::vector<fs::path> run_directories_of(const fs::path& campaign_dir) {
+  std::vector<fs::path> dirs;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(campaign_dir, ec))
+    if (entry.is_directory(ec) && !entry.path().filename().string().starts_with(".")) dirs.push_back(entry.path());
+  std::sort(dirs.begin(), dirs.end());
+  return dirs;
+}
+
+// The run of campaign `campaign_id` in `dir` as its run.json has it. A row left `running` by a
+// session that died: what the harness got to say decides (pending if it said nothing).
+FoundRun found_run(RunRecordFile mirrored, const std::string& campaign_id, const fs::path& dir) {
+  FoundRun found{std::move(mirrored.run), mirrored.position};
+  RunRecord& run = found.run;
+  run.campaign = campaign_id;
+  run.dir = dir.string();
+  if (run.status == RunStatus::running) {
+    if (fs::is_regular_file(trace::RunLayout(dir).meta())) read_back_harness(run);
+    else run.status = RunStatus::pending;
+  }
+  return found;
+}
+
 // The run as its run.json has it (the index's own row), when the directory has one that reads and
 // names a target of the campaign; an unreadable one is reported, and the run read back without it.
 std::optional<FoundRun> mirrored_run(const fs::path& dir, const std::string& campaign_id, const campaign::CampaignConfig& config,
@@ -144,16 +169,7 @@ std::optional<FoundRun> mirrored_run(const fs::path& dir, const std::string& cam
                                 "' is not in the campaign's configuration (read back from meta.json instead)");
     return std::nullopt;
   }
-  FoundRun found{std::move(mirrored->run), mirrored->position};
-  RunRecord& run = found.run;
-  run.campaign = campaign_id;
-  run.dir = dir.string();
-  // A row left `running` by a session that died: what the harness got to say decides.
-  if (run.status == RunStatus::running) {
-    if (fs::is_regular_file(trace::RunLayout(dir).meta())) read_back_harness(run);
-    else run.status = RunStatus::pending;
-  }
-  return found;
+  return found_run(std::move(*mirrored), campaign_id, dir);
 }
 
 // The newest verdict of a run that has none in its run.json (or no run.json), from result.json.
@@ -187,12 +203,7 @@ void settle(FoundCampaign& found, RebuildReport& report) {
 std::optional<FoundCampaign> recover_from_runs(const fs::path& store_dir, const std::string& id, RebuildReport& report) {
   FoundCampaign found;
   std::vector<std::string> targets;
-  std::vector<fs::path> dirs;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(store_dir / id, ec))
-    if (entry.is_directory(ec) && !entry.path().filename().string().starts_with(".")) dirs.push_back(entry.path());
-  std::sort(dirs.begin(), dirs.end());
-  for (const fs::path& dir : dirs) {
+  for (const fs::path& dir : run_directories_of(store_dir / id)) {
     std::optional<RunRecordFile> mirrored;
     try {
       mirrored = read_run_record_file(dir);
@@ -204,13 +215,7 @@ std::optional<FoundCampaign> recover_from_runs(const fs::path& store_dir, const 
       report.left_alone.push_back(id + "/" + dir.filename().string() + ": no run.json, and the campaign has no campaign.json to place it by");
       continue;
     }
-    FoundRun r{std::move(mirrored->run), mirrored->position};
-    r.run.campaign = id;
-    r.run.dir = dir.string();
-    if (r.run.status == RunStatus::running) {
-      if (fs::is_regular_file(trace::RunLayout(dir).meta())) read_back_harness(r.run);
-      else r.run.status = RunStatus::pending;
-    }
+    FoundRun r = found_run(std::move(*mirrored), id, dir);
     if (std::find(targets.begin(), targets.end(), r.run.target) == targets.end()) targets.push_back(r.run.target);
     found.runs.push_back(std::move(r));
   }
@@ -282,11 +287,7 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
   } else {
     // A sweep draws its runs as it goes: they are the run directories there are, in the order
     // they started.
-    std::vector<fs::path> dirs;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator(campaign_dir, ec))
-      if (entry.is_directory(ec) && !entry.path().filename().string().starts_with(".")) dirs.push_back(entry.path());
-    for (const fs::path& dir : dirs) {
+    for (const fs::path& dir : run_directories_of(campaign_dir)) {
       std::optional<FoundRun> r = mirrored_run(dir, id, config, report);
       if (!r) {
         auto run = unplanned_run(config, id, dir);
