@@ -52,6 +52,16 @@ struct Txns {
     return add(t, "Commit", at, F::fields("txn", txn(t, n), "status", std::string(status)));
   }
   Txns& rollback(std::uint32_t t, std::uint64_t at, int n = 0) { return add(t, "Rollback", at, F::fields("txn", txn(t, n))); }
+  // WiredTigerKV.tla's timestamps.
+  Txns& begin_at(std::uint32_t t, std::uint64_t at, std::int64_t read_ts, const char* status = "ok", int n = 0) {
+    return add(t, "BeginAt", at, F::fields("txn", txn(t, n), "read_ts", read_ts, "status", std::string(status)));
+  }
+  Txns& commit_at(std::uint32_t t, std::uint64_t at, std::int64_t commit_ts, const char* status = "ok", int n = 0) {
+    return add(t, "CommitAt", at, F::fields("txn", txn(t, n), "commit_ts", commit_ts, "status", std::string(status)));
+  }
+  Txns& set_timestamps(std::uint32_t t, std::uint64_t at, std::int64_t oldest_ts, std::int64_t stable_ts, const char* status = "ok") {
+    return add(t, "SetTimestamps", at, F::fields("oldest_ts", oldest_ts, "stable_ts", stable_ts, "status", std::string(status)));
+  }
 
  private:
   static std::int64_t txn(std::uint32_t thread, int n) { return 2 * n + thread + 1; }
@@ -80,9 +90,12 @@ struct Verdicts {
   // The verdicts of `trace` against WiredTigerKV.tla under snapshot, read-committed and
   // read-uncommitted isolation, as "SI RC RU" with p for pass and f for fail.
   std::string wiredtiger(const Txns& trace) {
+    return wiredtiger_as(trace, {"MCWiredTigerSnapshot.tla", "MCWiredTigerReadCommitted.tla", "MCWiredTigerReadUncommitted.tla"});
+  }
+  // The same against the given MC modules of WiredTigerKV.tla.
+  std::string wiredtiger_as(const Txns& trace, std::initializer_list<const char*> mcs) {
     std::string out;
-    for (const char* mc : {"MCWiredTigerSnapshot.tla", "MCWiredTigerReadCommitted.tla", "MCWiredTigerReadUncommitted.tla"})
-      out += std::string(out.empty() ? "" : " ") + (with_mc(trace, "WiredTigerKV.tla", mc) == Verdict::pass ? "p" : "f");
+    for (const char* mc : mcs) out += std::string(out.empty() ? "" : " ") + (with_mc(trace, "WiredTigerKV.tla", mc) == Verdict::pass ? "p" : "f");
     return out;
   }
 };
@@ -278,6 +291,105 @@ TEST_CASE("WiredTiger: removing a key that is not there is not_found, and a remo
   CHECK(v.wiredtiger(trace("not_found", "not_found")) == "p p p");
   CHECK(v.wiredtiger(trace("ok", "not_found")) == "f f f");
   CHECK(v.wiredtiger(trace("not_found", "ok")) == "f f f");
+}
+
+// WiredTigerKV.tla's timestamps (src/txn/txn_timestamp.c and src/include/txn.i at 3.2.1).
+TEST_CASE("WiredTiger: a reader at a timestamp sees the newest commit at or before it, and a read timestamp makes a snapshot", "[storage][wiredtiger]") {
+  Verdicts v;
+  // Thread 0 commits 10 at timestamp 5, then 20 at 8 (a commit timestamp needs snapshot
+  // isolation: its transactions read at a timestamp); a reader at timestamp `read` finds...
+  auto trace = [](std::int64_t read, std::int64_t value) {
+    Txns t;
+    t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").commit_at(0, 3, 5).begin_at(0, 4, 5, "ok", 1).put(0, 5, 7, 20, "ok", 1).commit_at(0, 6, 8, "ok", 1);
+    t.begin_at(1, 7, read).search(1, 8, 7, value, value == 0 ? "not_found" : "ok").commit(1, 9, "ok");
+    return t;
+  };
+  CHECK(v.wiredtiger(trace(4, 0)) == "p p p");
+  CHECK(v.wiredtiger(trace(5, 10)) == "p p p");  // <=: a commit at the read timestamp is seen
+  CHECK(v.wiredtiger(trace(7, 10)) == "p p p");
+  CHECK(v.wiredtiger(trace(8, 20)) == "p p p");
+  CHECK(v.wiredtiger(trace(7, 20)) == "f f f");
+  CHECK(v.wiredtiger(trace(8, 10)) == "f f f");
+  // Under read-committed a transaction begun with a read timestamp reads its snapshot all the same.
+  Txns later;
+  later.begin_at(1, 1, 3).begin_at(0, 2, 1).put(0, 3, 7, 10, "ok").commit_at(0, 4, 2).search(1, 5, 7, 0, "not_found").commit(1, 6, "ok");
+  CHECK(v.wiredtiger(later) == "p p p");
+}
+
+TEST_CASE("WiredTiger: a write conflicts with a commit after the writer's read timestamp", "[storage][wiredtiger]") {
+  Verdicts v;
+  auto trace = [](std::int64_t read, const char* status) {
+    Txns t;
+    t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").commit_at(0, 3, 5).begin_at(1, 4, read).put(1, 5, 7, 20, status).rollback(1, 6);
+    return t;
+  };
+  CHECK(v.wiredtiger(trace(5, "ok")) == "p p p");
+  CHECK(v.wiredtiger(trace(4, "rollback")) == "p p p");  // a read timestamp makes even read-committed a snapshot
+  CHECK(v.wiredtiger(trace(4, "ok")) == "f f f");
+  CHECK(v.wiredtiger(trace(5, "rollback")) == "f f f");
+}
+
+TEST_CASE("WiredTiger: read timestamps before the oldest and commit timestamps before the oldest or the stable are refused", "[storage][wiredtiger]") {
+  Verdicts v;
+  auto begin = [](std::int64_t read, const char* status) {
+    Txns t;
+    t.set_timestamps(0, 1, 5, 9).begin_at(1, 2, read, status);
+    if (std::string(status) == "ok") t.commit(1, 3, "ok");
+    return t;
+  };
+  CHECK(v.wiredtiger(begin(5, "ok")) == "p p p");  // equal to the oldest is allowed
+  CHECK(v.wiredtiger(begin(4, "invalid")) == "p p p");
+  CHECK(v.wiredtiger(begin(4, "ok")) == "f f f");
+  CHECK(v.wiredtiger(begin(5, "invalid")) == "f f f");
+  // A refused commit timestamp rolls the transaction back: its write is never seen.
+  auto commit = [](std::int64_t ts, const char* status) {
+    Txns t;
+    t.set_timestamps(0, 1, 5, 9).begin_at(1, 2, 6).put(1, 3, 7, 10, "ok").commit_at(1, 4, ts, status);
+    t.begin(1, 5, 1).search(1, 6, 7, std::string(status) == "ok" ? 10 : 0, std::string(status) == "ok" ? "ok" : "not_found", 1).commit(1, 7, "ok", 1);
+    return t;
+  };
+  CHECK(v.wiredtiger(commit(9, "ok")) == "p p p");  // equal to the stable is allowed
+  CHECK(v.wiredtiger(commit(8, "invalid")) == "p p p");
+  CHECK(v.wiredtiger(commit(4, "invalid")) == "p p p");
+  CHECK(v.wiredtiger(commit(8, "ok")) == "f f f");
+  CHECK(v.wiredtiger(commit(9, "invalid")) == "f f f");
+  // Oldest later than stable is refused; a timestamp that would move back stays.
+  Txns backwards;
+  backwards.set_timestamps(0, 1, 5, 9).set_timestamps(0, 2, 3, 9).set_timestamps(0, 3, 7, 6, "invalid").begin_at(1, 4, 4, "invalid");
+  CHECK(v.wiredtiger(backwards) == "p p p");
+}
+
+TEST_CASE("WiredTiger: a commit timestamp outside snapshot isolation is refused and the transaction rolled back", "[storage][wiredtiger]") {
+  Verdicts v;
+  auto trace = [](const char* status) {
+    Txns t;
+    t.begin(0, 1).put(0, 2, 7, 10, "ok").commit_at(0, 3, 5, status);
+    t.begin(1, 4).search(1, 5, 7, std::string(status) == "ok" ? 10 : 0, std::string(status) == "ok" ? "ok" : "not_found").commit(1, 6, "ok");
+    return t;
+  };
+  CHECK(v.wiredtiger(trace("ok")) == "p f f");
+  CHECK(v.wiredtiger(trace("invalid")) == "f p p");
+}
+
+TEST_CASE("WiredTiger allows one key committed twice at one timestamp, and commits out of timestamp order; the paper's model's rules do not",
+          "[storage][wiredtiger]") {
+  Verdicts v;
+  const auto models = {"MCWiredTigerSnapshot.tla", "MCWiredTigerStrictTimestamps.tla", "MCWiredTigerOrderedCommits.tla"};
+  auto same_key = [](std::int64_t second_ts) {
+    Txns t;
+    t.begin(0, 1).put(0, 2, 7, 10, "ok").commit_at(0, 3, 5).begin(1, 4).put(1, 5, 7, 20, "ok").commit_at(1, 6, second_ts);
+    return t;
+  };
+  CHECK(v.wiredtiger_as(same_key(6), models) == "p p p");
+  CHECK(v.wiredtiger_as(same_key(5), models) == "p f p");  // the paper's finding: < where WiredTiger has <=
+  CHECK(v.wiredtiger_as(same_key(4), models) == "p f f");  // a key's timestamps going back: only an opt-in assertion checks
+  auto disjoint = [](std::int64_t first_ts) {  // keys 7 and 8, committed in this order
+    Txns t;
+    t.begin(0, 1).put(0, 2, 7, 10, "ok").commit_at(0, 3, first_ts).begin(1, 4).put(1, 5, 8, 20, "ok").commit_at(1, 6, 6);
+    return t;
+  };
+  CHECK(v.wiredtiger_as(disjoint(5), models) == "p p p");
+  CHECK(v.wiredtiger_as(disjoint(7), models) == "p p f");  // the paper's finding: any order for disjoint keys
 }
 
 int main(int argc, char** argv) { return omnilink::testing::run_validation_tests(argc, argv); }

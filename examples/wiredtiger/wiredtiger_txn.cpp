@@ -19,6 +19,25 @@
 //                                       rolls back; with no update the commit succeeds)
 // --param keys=N                        keys 1..N (default 4)
 // --param txn_ops=N                     at most N reads and writes per transaction (default 4)
+// --param timestamps=none | small | wide
+//                                       none: no timestamps. Otherwise transactions also begin
+//                                       at a read timestamp (BeginAt) and commit at a commit
+//                                       timestamp (CommitAt), and thread 0 moves the connection's
+//                                       oldest and stable timestamps forward (SetTimestamps):
+//                                       small counts 1, 2, 3, ...; wide is MongoDB's shape,
+//                                       seconds << 32 | counter (64-bit values, which TLC cannot
+//                                       hold: validate natively)
+// --param commits_per_ts=N              a thread's consecutive transactions that share a commit
+//                                       timestamp (default 2: two transactions may commit one key
+//                                       at one timestamp, which WiredTiger allows)
+//
+// A thread takes a commit timestamp from one counter when a transaction begins, as MongoDB
+// reserves an oplog slot before it writes, and keeps it for commits_per_ts transactions, as a
+// batch applied at one timestamp; so transactions commit out of timestamp order (one that took an
+// earlier timestamp may still be running). A read timestamp is drawn between the oldest
+// timestamp last set and the newest commit timestamp taken; stable trails the newest by 8 and
+// oldest trails stable by 8, so a commit may find its timestamp behind stable, and a begin its
+// read timestamp behind oldest: WiredTiger refuses both (EINVAL), and the spec says when.
 //
 // Put is WT_CURSOR::insert on a cursor with overwrite=true (WiredTiger's default): it inserts or
 // replaces. Remove is WT_CURSOR::remove on a cursor with overwrite=false, so that removing a key
@@ -26,8 +45,12 @@
 //
 // Transaction ids and values are unique in the run (thread * 1'000'000 + operation index + 1):
 // the spec identifies a transaction by its id, and a read's value names the write it saw.
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cerrno>
+#include <cstdio>
+#include <ctime>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -47,7 +70,8 @@
 
 namespace {
 
-// The operations of WiredTigerKV.tla.
+// The operations of WiredTigerKV.tla. (Timestamps are logged as the int64 WiredTiger's uint64
+// holds: both kinds stay below 2^63.)
 using examples::Begin;
 using examples::Commit;
 using examples::Put;
@@ -56,6 +80,55 @@ constexpr char kSearch[] = "Search";
 constexpr char kRemove[] = "Remove";
 using Search = examples::KeyRead<kSearch>;
 using Remove = examples::KeyRemoval<kRemove>;
+
+// begin_transaction with read_timestamp=read_ts.
+struct BeginAt {
+  static constexpr std::string_view omnilink_name = "BeginAt";
+  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "read_ts"};
+  std::int64_t txn = 0, read_ts = 0;
+  std::string status;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("txn", txn);
+    field("read_ts", read_ts);
+    field("status", status);
+  }
+};
+
+// commit_transaction with commit_timestamp=commit_ts.
+struct CommitAt {
+  static constexpr std::string_view omnilink_name = "CommitAt";
+  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "commit_ts"};
+  std::int64_t txn = 0, commit_ts = 0;
+  std::string status;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("txn", txn);
+    field("commit_ts", commit_ts);
+    field("status", status);
+  }
+};
+
+// WT_CONNECTION::set_timestamp with oldest_timestamp=oldest_ts,stable_timestamp=stable_ts.
+struct SetTimestamps {
+  static constexpr std::string_view omnilink_name = "SetTimestamps";
+  static constexpr std::array<std::string_view, 2> omnilink_inputs{"oldest_ts", "stable_ts"};
+  std::int64_t oldest_ts = 0, stable_ts = 0;
+  std::string status;
+  template <class V>
+  void omnilink_fields(V&& field) const {
+    field("oldest_ts", oldest_ts);
+    field("stable_ts", stable_ts);
+    field("status", status);
+  }
+};
+
+// A timestamp as WiredTiger's configuration strings take it: hexadecimal, no prefix.
+std::string hex(std::int64_t ts) {
+  char text[24];
+  std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(ts));
+  return text;
+}
 
 // A return code as the spec names it.
 std::string status_name(int ret) {
@@ -75,17 +148,23 @@ struct Workload {
   bool commit_after_conflict = false;
   std::int64_t keys = 0;
   std::int64_t txn_ops = 0;
+  std::string timestamps;
+  std::int64_t commits_per_ts = 0;
+
+  bool timestamped() const { return timestamps != "none"; }
 
   static std::vector<omnilink::Param> params() {
     return {omnilink::Param::word("isolation", {"snapshot", "read-committed", "read-uncommitted"}, "begin_transaction's isolation"),
             omnilink::Param::word("on_conflict", {"rollback", "commit"}, "after a write returned WT_ROLLBACK: roll back, or try to commit"),
             omnilink::Param::integer("keys", 4, 1, 1000, "keys 1..N"),
-            omnilink::Param::integer("txn_ops", 4, 1, 1000, "at most N reads and writes per transaction")};
+            omnilink::Param::integer("txn_ops", 4, 1, 1000, "at most N reads and writes per transaction"),
+            omnilink::Param::word("timestamps", {"none", "small", "wide"}, "read and commit timestamps: none, counted from 1, or seconds << 32 | counter"),
+            omnilink::Param::integer("commits_per_ts", 2, 1, 1000, "a thread's consecutive transactions that share a commit timestamp")};
   }
 
   static Workload from(const omnilink::Options& options) {
     return {options.param_word("isolation"), options.param_word("on_conflict") == "commit", options.param_int("keys"),
-            options.param_int("txn_ops")};
+            options.param_int("txn_ops"), options.param_word("timestamps"), options.param_int("commits_per_ts")};
   }
 };
 
@@ -97,14 +176,39 @@ struct Slot {
   bool in_txn = false;
   std::int64_t id = 0;
   std::int64_t ops = 0;         // reads and writes so far
+  std::int64_t commit_ts = 0;   // taken when it began, or kept from the thread's previous one (timestamps only)
+  std::int64_t ts_uses = 0;     // transactions begun with commit_ts
+  bool wrote = false;           // a write succeeded
   bool conflicted = false;      // a write returned WT_ROLLBACK: commit or roll back next
   bool must_roll_back = false;  // roll back next (a conflict, or a refused commit)
 };
 
+/// The workload's timestamps: commit timestamps from one counter, and the oldest timestamp last set.
+class Timestamps {
+ public:
+  void start(const Workload& w) { base_ = w.timestamps == "wide" ? static_cast<std::int64_t>(std::time(nullptr)) << 32 : 0; }
+  /// A new commit timestamp.
+  std::int64_t take() { return base_ + 1 + taken_.fetch_add(1); }
+  /// The newest commit timestamp taken, or 0 before the first.
+  std::int64_t newest() const {
+    const std::int64_t taken = taken_.load();
+    return taken == 0 ? 0 : base_ + taken;
+  }
+  std::int64_t first() const { return base_ + 1; }
+  std::int64_t oldest() const { return oldest_.load(); }
+  void set_oldest(std::int64_t ts) { oldest_.store(ts); }
+
+ private:
+  std::int64_t base_ = 0;
+  std::atomic<std::int64_t> taken_{0}, oldest_{0};
+};
+
 // WiredTiger's own messages for errors it returns: the workload logs every return code, and a
-// refused commit (on_conflict=commit) would print one line each.
+// refused commit (on_conflict=commit) would print one line each, a refused read timestamp one
+// informational message each.
 int quiet_error(WT_EVENT_HANDLER*, WT_SESSION*, int, const char*) { return 0; }
-WT_EVENT_HANDLER quiet_errors{quiet_error, nullptr, nullptr, nullptr};
+int quiet_message(WT_EVENT_HANDLER*, WT_SESSION*, const char*) { return 0; }
+WT_EVENT_HANDLER quiet_errors{quiet_error, quiet_message, nullptr, nullptr};
 
 /// The connection in its scratch directory, and each thread's slot.
 class System {
@@ -149,12 +253,47 @@ class System {
         return failed("open_cursor", ret);
     }
     begin_config_ = "isolation=" + workload_.isolation;
+    timestamps_.start(workload_);
     return std::nullopt;
   }
 
   const Workload& workload() const { return workload_; }
   Slot& slot(std::uint32_t thread) { return slots_[thread]; }
-  const char* begin_config() const { return begin_config_.c_str(); }
+  const std::string& begin_config() const { return begin_config_; }
+  Timestamps& timestamps() { return timestamps_; }
+  WT_CONNECTION* connection() { return conn_; }
+
+  // begin_transaction for the thread's new transaction `txn` (with `config`): the return code,
+  // and the slot ready for its reads and writes if it began.
+  int begin(std::uint32_t thread, omnilink::Context& ctx, std::int64_t txn, const std::string& config) {
+    Slot& slot = slots_[thread];
+    ctx.refine_start();
+    const int ret = slot.session->begin_transaction(slot.session, config.c_str());
+    ctx.refine_end();
+    if (ret == 0) {
+      slot.in_txn = true;
+      slot.id = txn;
+      slot.ops = 0;
+      slot.wrote = slot.conflicted = slot.must_roll_back = false;
+      if (workload_.timestamped() && slot.ts_uses++ % workload_.commits_per_ts == 0) slot.commit_ts = timestamps_.take();
+    }
+    return ret;
+  }
+
+  // commit_transaction of the thread's transaction (with `config`, or none): its status, the
+  // slot updated. EINVAL for a failed transaction that updated something ("failed transaction
+  // requires rollback") leaves it running, though the documentation says a failed commit rolls
+  // back (src/session/session_api.c skips that branch): it is rolled back next. Any other failure
+  // (a refused commit timestamp) rolled it back.
+  std::string commit(std::uint32_t thread, omnilink::Context& ctx, const char* config) {
+    Slot& slot = slots_[thread];
+    ctx.refine_start();
+    const int ret = slot.session->commit_transaction(slot.session, config);
+    ctx.refine_end();
+    if (ret == EINVAL && slot.conflicted && slot.wrote) slot.must_roll_back = true;
+    else slot.in_txn = false;
+    return status_name(ret);
+  }
 
  private:
   static constexpr const char* kTable = "table:kv";
@@ -163,6 +302,7 @@ class System {
   std::filesystem::path dir_;
   WT_CONNECTION* conn_ = nullptr;
   std::string begin_config_;
+  Timestamps timestamps_;
 };
 
 // The thread's transaction, if it may read or write now, with op's transaction and a random key
@@ -182,6 +322,7 @@ Slot* access(System& s, omnilink::Context& ctx, Op& op) {
 
 // A write's outcome: WT_ROLLBACK (a conflict) leaves a transaction to roll back, or to commit first.
 void wrote(const System& s, Slot& slot, int ret) {
+  slot.wrote |= ret == 0;
   if (ret != WT_ROLLBACK) return;
   slot.conflicted = true;
   slot.must_roll_back = !s.workload().commit_after_conflict;
@@ -199,18 +340,21 @@ int main(int argc, char** argv) {
   using Ctx = omnilink::Context;
 
   harness.op<Begin>([](System& s, Ctx& ctx, Begin& op) {
-    Slot& slot = s.slot(ctx.thread());
-    if (slot.in_txn) return ctx.unsupported();
+    if (s.slot(ctx.thread()).in_txn) return ctx.unsupported();
     op.txn = examples::unique_elem(ctx.thread(), ctx.index());
-    ctx.refine_start();
-    const int ret = slot.session->begin_transaction(slot.session, s.begin_config());
-    ctx.refine_end();
-    if (ret != 0) s.crash("begin_transaction failed", ret);
-    slot.in_txn = true;
-    slot.id = op.txn;
-    slot.ops = 0;
-    slot.conflicted = false;
-    slot.must_roll_back = false;
+    if (const int ret = s.begin(ctx.thread(), ctx, op.txn, s.begin_config()); ret != 0) s.crash("begin_transaction failed", ret);
+  }, 2);
+  // A read timestamp between the oldest last set and the newest commit timestamp taken: the
+  // oldest may move past it before the call (EINVAL, and no transaction).
+  harness.op<BeginAt>([](System& s, Ctx& ctx, BeginAt& op) {
+    Timestamps& ts = s.timestamps();
+    if (!s.workload().timestamped() || s.slot(ctx.thread()).in_txn || ts.newest() == 0) return ctx.unsupported();
+    op.txn = examples::unique_elem(ctx.thread(), ctx.index());
+    const std::int64_t low = std::max(ts.oldest(), ts.first());
+    op.read_ts = ctx.uniform(low, std::max(low, ts.newest()));
+    const int ret = s.begin(ctx.thread(), ctx, op.txn, s.begin_config() + ",read_timestamp=" + hex(op.read_ts));
+    if (ret != 0 && ret != EINVAL) s.crash("begin_transaction failed", ret);
+    op.status = status_name(ret);
   }, 2);
   harness.op<Search>([](System& s, Ctx& ctx, Search& op) {
     Slot* slot = access(s, ctx, op);
@@ -253,16 +397,29 @@ int main(int argc, char** argv) {
     Slot& slot = s.slot(ctx.thread());
     if (!slot.in_txn || slot.must_roll_back) return ctx.unsupported();
     op.txn = slot.id;
-    ctx.refine_start();
-    const int ret = slot.session->commit_transaction(slot.session, nullptr);
-    ctx.refine_end();
-    op.status = status_name(ret);
-    // EINVAL ("failed transaction requires rollback") leaves the transaction running, though the
-    // documentation says a failed commit rolls back (src/session/session_api.c skips that branch):
-    // it is rolled back next. Any other failure ended it.
-    if (ret == EINVAL) slot.must_roll_back = true;
-    else slot.in_txn = false;
+    op.status = s.commit(ctx.thread(), ctx, nullptr);
   }, 2);
+  harness.op<CommitAt>([](System& s, Ctx& ctx, CommitAt& op) {
+    Slot& slot = s.slot(ctx.thread());
+    if (!s.workload().timestamped() || !slot.in_txn || slot.must_roll_back) return ctx.unsupported();
+    op.txn = slot.id;
+    op.commit_ts = slot.commit_ts;
+    op.status = s.commit(ctx.thread(), ctx, ("commit_timestamp=" + hex(op.commit_ts)).c_str());
+  }, 2);
+  // Thread 0 moves stable to 8 behind the newest commit timestamp taken, and oldest 8 behind that.
+  harness.op<SetTimestamps>([](System& s, Ctx& ctx, SetTimestamps& op) {
+    Timestamps& ts = s.timestamps();
+    if (!s.workload().timestamped() || ctx.thread() != 0 || ts.newest() - 16 < ts.first()) return ctx.unsupported();
+    op.stable_ts = ts.newest() - 8;
+    op.oldest_ts = op.stable_ts - 8;
+    const std::string config = "oldest_timestamp=" + hex(op.oldest_ts) + ",stable_timestamp=" + hex(op.stable_ts);
+    WT_CONNECTION* conn = s.connection();
+    ctx.refine_start();
+    const int ret = conn->set_timestamp(conn, config.c_str());
+    ctx.refine_end();
+    if (ret == 0) ts.set_oldest(std::max(ts.oldest(), op.oldest_ts));
+    op.status = status_name(ret);
+  });
   harness.op<Rollback>([](System& s, Ctx& ctx, Rollback& op) {
     Slot& slot = s.slot(ctx.thread());
     if (!slot.in_txn) return ctx.unsupported();

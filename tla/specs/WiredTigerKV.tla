@@ -3,19 +3,31 @@
 (* WiredTiger's transactions on one table (release 3.2.1, as Debian ships *)
 (* it), as examples/wiredtiger logs them: Begin, Search, Put (a cursor's   *)
 (* insert, overwrite=true), Remove (a cursor's remove, overwrite=false),   *)
-(* Commit and Rollback. docs/storage.md says where in WiredTiger's source  *)
-(* and documentation each rule below comes from.                           *)
+(* Commit and Rollback; with timestamps, BeginAt (read_timestamp=),        *)
+(* CommitAt (commit_timestamp=) and SetTimestamps (the connection's        *)
+(* oldest and stable timestamps). docs/storage.md says where in            *)
+(* WiredTiger's source and documentation each rule below comes from.       *)
 (*                                                                          *)
-(* Each key has a chain of updates, newest first, as WiredTiger keeps it: *)
-(* the updates of running transactions, then the newest committed one.    *)
-(* Nothing older is kept: no reader can reach an update older than a      *)
-(* committed one (every isolation level reads the first update in the     *)
-(* chain it may see, and a committed update is visible to all but         *)
-(* snapshots taken before it, which keep their own copy here). So the     *)
-(* state never grows with the run: a running transaction's updates and    *)
-(* one committed value per key.                                            *)
+(* Each key has a chain of updates, newest first, as WiredTiger keeps it, *)
+(* and a reader reads the first update in it that it may see: one its    *)
+(* snapshot has (by transaction id) and its read timestamp allows (an     *)
+(* update's commit timestamp at most the read timestamp: <=). Both are    *)
+(* fixed when a transaction begins, so a snapshot is copied then (what    *)
+(* each key holds for it), and the chain serves transactions without one  *)
+(* and those yet to begin, whose read timestamp is at least the oldest    *)
+(* timestamp: it is cut below the first committed update whose timestamp  *)
+(* is at most the oldest. So the state grows with what the oldest         *)
+(* timestamp pins and what running transactions hold, not with the run.  *)
 (*                                                                          *)
-(* Isolation (begin_transaction's isolation=):                            *)
+(* No rule orders commit timestamps: WiredTiger 3.2.1 lets two            *)
+(* transactions commit one key at the same timestamp, and commit out of   *)
+(* timestamp order (only an opt-in table assertion checks a key's         *)
+(* order). MCWiredTigerStrictTimestamps.tla and                           *)
+(* MCWiredTigerOrderedCommits.tla add those two rules, as the OmniLink    *)
+(* paper's WiredTiger model had them: real runs refute both.              *)
+(*                                                                          *)
+(* Isolation (begin_transaction's isolation=; a read timestamp makes the  *)
+(* transaction snapshot isolation whatever was asked):                    *)
 (*   "snapshot"          reads see the values committed when the           *)
 (*                       transaction began, and its own writes; a write    *)
 (*                       whose key's newest update it cannot see (another  *)
@@ -31,22 +43,28 @@
 EXTENDS Integers, Sequences, FiniteSets, TLC
 CONSTANT Isolation  \* "snapshot", "read-committed" or "read-uncommitted"
 VARIABLES
-  chain,  \* key |-> its updates, newest first: [by |-> txn, v |-> <<value>>, or <<>> for a
-          \* removal]; by = 0 marks the committed one, the last. A key without updates is absent.
-  txns    \* a running transaction |-> [snap |-> key |-> <<value>> as committed when it began
-          \* (snapshot isolation only), stale |-> the keys others committed since, wrote |-> an
-          \* update of it succeeded, failed |-> one of its writes was refused]
+  chain,    \* key |-> its updates, newest first: [by |-> the running transaction that made it, or
+            \* 0 once committed; v |-> <<value>>, or <<>> for a removal; ts |-> its commit timestamp,
+            \* 0 for none; seq |-> its commit's number, 0 while running]. A key without updates is absent.
+  txns,     \* a running transaction |-> [snapshot |-> it reads the snapshot taken when it began;
+            \* snap |-> key |-> <<value>> in that snapshot (snapshot isolation only); began |-> the
+            \* commits made by then; read |-> its read timestamp, 0 for none; wrote |-> an update of
+            \* it succeeded; failed |-> one of its writes was refused]
+  commits,  \* the commits made so far
+  newest,   \* the latest commit timestamp so far, 0 before the first
+  oldest,   \* the connection's oldest timestamp, 0 until set
+  stable    \* the connection's stable timestamp, 0 until set
 
 Running(txn) == txn \in DOMAIN txns
+Max(a, b) == IF a >= b THEN a ELSE b
 
-\* The updates of key that txn may read, newest first: its own; under read-committed the
-\* committed one too; under read-uncommitted every one. (Under snapshot isolation it reads its
-\* snapshot where it wrote nothing.)
+\* The updates of key that txn may read in the chain, newest first: its own; outside snapshot
+\* isolation the committed ones too, and under read-uncommitted every one. (A transaction with a
+\* snapshot reads the snapshot where it wrote nothing.)
 Readable(txn, key) ==
   IF key \notin DOMAIN chain THEN <<>>
   ELSE SelectSeq(chain[key], LAMBDA u : \/ u.by = txn
-                                        \/ u.by = 0 /\ Isolation = "read-committed"
-                                        \/ Isolation = "read-uncommitted")
+                                        \/ ~txns[txn].snapshot /\ (u.by = 0 \/ Isolation = "read-uncommitted"))
 
 \* What txn reads for key: <<value>>, or <<>> when it is not found.
 Visible(txn, key) ==
@@ -54,20 +72,28 @@ Visible(txn, key) ==
   IF readable # <<>> THEN Head(readable).v
   ELSE IF key \in DOMAIN txns[txn].snap THEN txns[txn].snap[key] ELSE <<>>
 
-\* The committed value of key, <<>> when it has none (absent or removed).
-Committed(key) ==
-  IF key \in DOMAIN chain /\ chain[key][Len(chain[key])].by = 0 THEN chain[key][Len(chain[key])].v ELSE <<>>
+\* The committed updates of a chain that a reader at timestamp read_ts (0: none) may see, newest
+\* first: those without a timestamp, and those whose timestamp is not later than read_ts (<=).
+AtTimestamp(updates, read_ts) == SelectSeq(updates, LAMBDA u : u.by = 0 /\ (u.ts = 0 \/ read_ts = 0 \/ u.ts <= read_ts))
+
+\* The snapshot of a transaction that begins now, reading at read_ts: what each key's first update
+\* it may see holds, where that is a value. It never changes: later commits are not in it.
+Snapshot(read_ts) ==
+  LET seen(k) == AtTimestamp(chain[k], read_ts)
+  IN [k \in {k \in DOMAIN chain : seen(k) # <<>> /\ Head(seen(k)).v # <<>>} |-> Head(seen(k)).v]
 
 \* A search's result: "ok" with the value, or "not_found" (its value is not looked at). Named for
-\* what a refusal means: a value the transaction may not see (a dirty read, or under snapshot
-\* isolation a read of a later commit), or one nobody wrote.
+\* what a refusal means: a value the transaction may not see (a dirty read, under snapshot
+\* isolation a read of a later commit or of one after the read timestamp), or one nobody wrote.
 ReadsWhatItMaySee(txn, key, value, status) == Visible(txn, key) = IF status = "ok" THEN <<value>> ELSE <<>>
 
-\* A write conflicts when the key's newest update is one txn may not see under snapshot isolation:
-\* another running transaction's, or one committed since txn began.
+\* A write conflicts when txn, reading a snapshot, may not see the key's newest update: another
+\* running transaction's, one committed since txn began, or one committed after its read timestamp.
 WriteConflict(txn, key) ==
-  \/ key \in DOMAIN chain /\ chain[key][1].by \notin {0, txn}
-  \/ key \in txns[txn].stale
+  /\ key \in DOMAIN chain
+  /\ LET u == chain[key][1] IN
+       \/ u.by \notin {0, txn}
+       \/ u.by = 0 /\ (u.seq > txns[txn].began \/ (u.ts # 0 /\ txns[txn].read # 0 /\ u.ts > txns[txn].read))
 \* Under snapshot isolation a write is refused (WT_ROLLBACK) exactly when it conflicts, at once and
 \* without waiting. Named for what a write that succeeds then would be: a dirty write over an
 \* uncommitted update, or a lost update.
@@ -75,21 +101,50 @@ FirstUpdaterWins(txn, key, status) == (status = "rollback") = WriteConflict(txn,
 \* Outside snapshot isolation WiredTiger checks no conflict: every write goes on the chain.
 WritesUnchecked(status) == status # "rollback"
 
+\* Update u hides everything older from every reader, running or yet to begin: it is committed,
+\* and a reader at a timestamp sees it, since a new read timestamp is at least the oldest timestamp
+\* old. (A running transaction with a snapshot reads its snapshot; one without sees every commit.)
+SeenByAll(u, old) == u.by = 0 /\ u.ts <= old
+\* updates cut below the first that every reader sees.
+Cut(updates, old) ==
+  LET covering == {i \in 1..Len(updates) : SeenByAll(updates[i], old)}
+  IN IF covering = {} THEN updates ELSE SubSeq(updates, 1, CHOOSE i \in covering : \A j \in covering : i <= j)
+\* Chains ch with those of keys ks cut for oldest timestamp old; a key left with no update is
+\* absent. (A committed removal stays: a transaction that began before it conflicts with it.)
+Pruned(ch, ks, old) ==
+  LET cut(k) == IF k \in ks THEN Cut(ch[k], old) ELSE ch[k]
+  IN [k \in {k \in DOMAIN ch : cut(k) # <<>>} |-> cut(k)]
+
+\* txn begins, reading at timestamp read_ts (0: none).
+Started(txn, read_ts) ==
+  LET snapshot == Isolation = "snapshot" \/ read_ts # 0
+  IN txns' = (txn :> [snapshot |-> snapshot, snap |-> IF snapshot THEN Snapshot(read_ts) ELSE <<>>, began |-> commits,
+                      read |-> read_ts, wrote |-> FALSE, failed |-> FALSE]) @@ txns
+
 \* @type: (Int) => Bool;
 Begin(txn) ==
   /\ ~Running(txn)
-  /\ txns' = (txn :> [snap |-> IF Isolation = "snapshot"
-                                 THEN [k \in {k \in DOMAIN chain : Committed(k) # <<>>} |-> Committed(k)]
-                                 ELSE <<>>,
-                      stale |-> {}, wrote |-> FALSE, failed |-> FALSE]) @@ txns
-  /\ UNCHANGED chain
+  /\ Started(txn, 0)
+  /\ UNCHANGED <<chain, commits, newest, oldest, stable>>
+
+\* begin_transaction with read_timestamp=read_ts is refused (EINVAL, and no transaction runs) exactly
+\* when read_ts is older than the oldest timestamp (equal is allowed).
+ReadTimestampNotBeforeOldest(read_ts, status) == (status = "invalid") = (read_ts < oldest)
+
+\* @type: (Int, Int, Str) => Bool;
+BeginAt(txn, read_ts, status) ==
+  /\ ~Running(txn)
+  /\ status \in {"ok", "invalid"}
+  /\ ReadTimestampNotBeforeOldest(read_ts, status)
+  /\ IF status = "ok" THEN Started(txn, read_ts) ELSE UNCHANGED txns
+  /\ UNCHANGED <<chain, commits, newest, oldest, stable>>
 
 \* @type: (Int, Int, Int, Str) => Bool;
 Search(txn, key, value, status) ==
   /\ Running(txn)
   /\ status \in {"ok", "not_found"}
   /\ ReadsWhatItMaySee(txn, key, value, status)
-  /\ UNCHANGED <<chain, txns>>
+  /\ UNCHANGED <<chain, txns, commits, newest, oldest, stable>>
 
 \* key's chain with update u on top.
 Pushed(key, u) == [k \in DOMAIN chain \cup {key} |-> IF k = key THEN <<u>> \o (IF key \in DOMAIN chain THEN chain[key] ELSE <<>>) ELSE chain[k]]
@@ -104,10 +159,11 @@ Noted(txn, status) ==
 Put(txn, key, value, status) ==
   /\ Running(txn)
   /\ status \in {"ok", "rollback"}
-  /\ Isolation = "snapshot" => FirstUpdaterWins(txn, key, status)
-  /\ Isolation # "snapshot" => WritesUnchecked(status)
-  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, v |-> <<value>>]) ELSE chain
+  /\ txns[txn].snapshot => FirstUpdaterWins(txn, key, status)
+  /\ ~txns[txn].snapshot => WritesUnchecked(status)
+  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, v |-> <<value>>, ts |-> 0, seq |-> 0]) ELSE chain
   /\ Noted(txn, status)
+  /\ UNCHANGED <<commits, newest, oldest, stable>>
 
 \* The conflict is found before the key is looked for: a refused removal of a key that is not
 \* there is "rollback", not "not_found".
@@ -115,54 +171,109 @@ Put(txn, key, value, status) ==
 Remove(txn, key, status) ==
   /\ Running(txn)
   /\ status \in {"ok", "not_found", "rollback"}
-  /\ Isolation = "snapshot" => FirstUpdaterWins(txn, key, status)
-  /\ Isolation # "snapshot" => WritesUnchecked(status)
+  /\ txns[txn].snapshot => FirstUpdaterWins(txn, key, status)
+  /\ ~txns[txn].snapshot => WritesUnchecked(status)
   /\ status # "rollback" => ((status = "not_found") = (Visible(txn, key) = <<>>))
-  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, v |-> <<>>]) ELSE chain
+  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, v |-> <<>>, ts |-> 0, seq |-> 0]) ELSE chain
   /\ Noted(txn, status)
+  /\ UNCHANGED <<commits, newest, oldest, stable>>
 
-\* updates cut after the first committed one: nothing older can be read.
-Cut(updates) ==
-  LET committed == {i \in 1..Len(updates) : updates[i].by = 0}
-  IN IF committed = {} THEN updates ELSE SubSeq(updates, 1, CHOOSE i \in committed : \A j \in committed : i <= j)
-Without(txn, updates) == SelectSeq(updates, LAMBDA u : u.by # txn)
-\* updates with txn's committed, and cut.
-Resolved(txn, updates) == Cut([i \in 1..Len(updates) |-> IF updates[i].by = txn THEN [updates[i] EXCEPT !.by = 0] ELSE updates[i]])
-
+\* The keys txn updated.
 Written(txn) == {k \in DOMAIN chain : \E i \in 1..Len(chain[k]) : chain[k][i].by = txn}
+
+\* The transactions running once txn has ended.
+Others(txn) == [t \in DOMAIN txns \ {txn} |-> txns[t]]
+
+\* txn's updates become committed at timestamp ts (0: none), as commit number commits + 1.
+Committed(txn, ts) ==
+  LET resolved == [k \in DOMAIN chain |-> [i \in 1..Len(chain[k]) |->
+                     IF chain[k][i].by = txn THEN [chain[k][i] EXCEPT !.by = 0, !.ts = ts, !.seq = commits + 1] ELSE chain[k][i]]]
+  IN /\ chain' = Pruned(resolved, Written(txn), oldest)
+     /\ txns' = Others(txn)
+     /\ commits' = commits + 1
+     /\ newest' = Max(newest, ts)
+
+\* txn's updates are undone, and it ends.
+RolledBack(txn) ==
+  /\ chain' = Pruned([k \in DOMAIN chain |-> SelectSeq(chain[k], LAMBDA u : u.by # txn)], Written(txn), oldest)
+  /\ txns' = Others(txn)
+  /\ UNCHANGED <<commits, newest>>
 
 \* A transaction a write of which was refused cannot commit once it has updated anything: commit
 \* says EINVAL ("failed transaction requires rollback") and the transaction goes on running, to be
 \* rolled back. One that updated nothing commits (the OmniLink paper's first WiredTiger finding).
-FailedTransactionRequiresRollback(txn, status) == (status = "invalid") = (txns[txn].failed /\ txns[txn].wrote)
+FailedTransactionRequiresRollback(txn) == txns[txn].failed /\ txns[txn].wrote
+\* A commit timestamp WiredTiger refuses (EINVAL, and the transaction is rolled back): outside
+\* snapshot isolation, or before the oldest or the stable timestamp (equal is allowed). Nothing
+\* compares it with other commits' timestamps.
+CommitTimestampRefused(txn, ts) == ts # 0 /\ (~txns[txn].snapshot \/ ts < oldest \/ ts < stable)
+\* WiredTiger orders no commit timestamps (src/txn/txn_timestamp.c checks them against the oldest
+\* and stable timestamps only): two transactions may commit one key at one timestamp, and
+\* transactions commit in any order of their timestamps. These two rules stand for the ones the
+\* OmniLink paper's WiredTiger model had, which real runs refute: MCWiredTigerStrictTimestamps.tla
+\* asks a key's commit timestamps to grow strictly (KeyTimestampOrder(prev, ts) == prev < ts), and
+\* MCWiredTigerOrderedCommits.tla asks commits to come in timestamp order (CommitOrder(last, ts)
+\* == last <= ts). A commit at timestamp ts of a key whose newest committed timestamp is prev:
+KeyTimestampOrder(prev, ts) == TRUE
+\* A commit at timestamp ts after commits the latest of whose timestamps is last:
+CommitOrder(last, ts) == TRUE
+\* The newest commit timestamp of key, 0 for none.
+KeyTimestamp(key) == LET stamped == SelectSeq(chain[key], LAMBDA u : u.by = 0 /\ u.ts # 0) IN IF stamped = <<>> THEN 0 ELSE Head(stamped).ts
+\* A commit at timestamp ts (0: none) keeps the orders the rules above ask for.
+TimestampsInOrder(txn, ts) == ts # 0 => (CommitOrder(newest, ts) /\ \A k \in Written(txn) : KeyTimestampOrder(KeyTimestamp(k), ts))
 
-\* Commit: txn's updates become committed (its newest per key the key's committed value), and the
-\* keys it wrote are stale for every transaction still running.
-\* @type: (Int, Str) => Bool;
-Commit(txn, status) ==
+\* Commit is refused exactly for those two reasons.
+CommitRefusedExactly(txn, ts, status) ==
+  (status = "invalid") = (FailedTransactionRequiresRollback(txn) \/ CommitTimestampRefused(txn, ts))
+
+\* Commit at timestamp commit_ts (0: none): txn's updates become committed, and it ends; refused, it goes on
+\* running (a failed transaction) or is rolled back (a refused timestamp).
+\* @type: (Int, Int, Str) => Bool;
+CommitAt(txn, commit_ts, status) ==
   /\ Running(txn)
   /\ status \in {"ok", "invalid"}
-  /\ FailedTransactionRequiresRollback(txn, status)
-  /\ IF status = "ok"
-       THEN LET written == Written(txn) IN
-            /\ chain' = [k \in DOMAIN chain |-> IF k \in written THEN Resolved(txn, chain[k]) ELSE chain[k]]
-            /\ txns' = [t \in DOMAIN txns \ {txn} |-> [txns[t] EXCEPT !.stale = @ \cup written]]
-       ELSE UNCHANGED <<chain, txns>>
+  /\ CommitRefusedExactly(txn, commit_ts, status)
+  /\ status = "ok" => TimestampsInOrder(txn, commit_ts)
+  /\ CASE status = "ok" -> Committed(txn, commit_ts)
+       [] FailedTransactionRequiresRollback(txn) -> UNCHANGED <<chain, txns, commits, newest>>
+       [] OTHER -> RolledBack(txn)
+  /\ UNCHANGED <<oldest, stable>>
+
+\* @type: (Int, Str) => Bool;
+Commit(txn, status) == CommitAt(txn, 0, status)
 
 \* @type: (Int) => Bool;
 Rollback(txn) ==
   /\ Running(txn)
-  /\ chain' = [k \in {k \in DOMAIN chain : Without(txn, chain[k]) # <<>>} |-> Without(txn, chain[k])]
-  /\ txns' = [t \in DOMAIN txns \ {txn} |-> txns[t]]
+  /\ RolledBack(txn)
+  /\ UNCHANGED <<oldest, stable>>
 
-Init == chain = <<>> /\ txns = <<>>
+\* set_timestamp(oldest_timestamp=oldest_ts,stable_timestamp=stable_ts) is refused (EINVAL) exactly
+\* when oldest_ts is later than stable_ts; a timestamp that would move back stays where it is.
+OldestNotAfterStable(oldest_ts, stable_ts, status) == (status = "invalid") = (oldest_ts > stable_ts)
+
+\* @type: (Int, Int, Str) => Bool;
+SetTimestamps(oldest_ts, stable_ts, status) ==
+  /\ status \in {"ok", "invalid"}
+  /\ OldestNotAfterStable(oldest_ts, stable_ts, status)
+  /\ IF status = "ok"
+       THEN /\ oldest' = Max(oldest, oldest_ts)
+            /\ stable' = Max(stable, stable_ts)
+            /\ chain' = Pruned(chain, DOMAIN chain, Max(oldest, oldest_ts))
+       ELSE UNCHANGED <<chain, oldest, stable>>
+  /\ UNCHANGED <<txns, commits, newest>>
+
+Init == chain = <<>> /\ txns = <<>> /\ commits = 0 /\ newest = 0 /\ oldest = 0 /\ stable = 0
 \* @groups: txn;
 Next ==
-  \E txn, key, value \in Int, status \in STRING :
+  \E txn, key, value, ts, ts2 \in Int, status \in STRING :
     \/ Begin(txn)
+    \/ BeginAt(txn, ts, status)
     \/ Search(txn, key, value, status)
     \/ Put(txn, key, value, status)
     \/ Remove(txn, key, status)
     \/ Commit(txn, status)
+    \/ CommitAt(txn, ts, status)
     \/ Rollback(txn)
+    \/ SetTimestamps(ts, ts2, status)
 =============================================================================
