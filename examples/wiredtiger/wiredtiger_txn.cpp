@@ -66,62 +66,14 @@
 #include <omnilink/harness.hpp>
 
 #include "common/queue_ops.hpp"  // unique_elem
-#include "common/txn_ops.hpp"
+#include "wiredtigerkv_ops.hpp"
 
 namespace {
 
-// The operations of WiredTigerKV.tla. (Timestamps are logged as the int64 WiredTiger's uint64
-// holds: both kinds stay below 2^63.)
-using examples::Begin;
-using examples::Commit;
-using examples::Put;
-using examples::Rollback;
-constexpr char kSearch[] = "Search";
-constexpr char kRemove[] = "Remove";
-using Search = examples::KeyRead<kSearch>;
-using Remove = examples::KeyRemoval<kRemove>;
-
-// begin_transaction with read_timestamp=read_ts.
-struct BeginAt {
-  static constexpr std::string_view omnilink_name = "BeginAt";
-  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "read_ts"};
-  std::int64_t txn = 0, read_ts = 0;
-  std::string status;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("txn", txn);
-    field("read_ts", read_ts);
-    field("status", status);
-  }
-};
-
-// commit_transaction with commit_timestamp=commit_ts.
-struct CommitAt {
-  static constexpr std::string_view omnilink_name = "CommitAt";
-  static constexpr std::array<std::string_view, 2> omnilink_inputs{"txn", "commit_ts"};
-  std::int64_t txn = 0, commit_ts = 0;
-  std::string status;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("txn", txn);
-    field("commit_ts", commit_ts);
-    field("status", status);
-  }
-};
-
-// WT_CONNECTION::set_timestamp with oldest_timestamp=oldest_ts,stable_timestamp=stable_ts.
-struct SetTimestamps {
-  static constexpr std::string_view omnilink_name = "SetTimestamps";
-  static constexpr std::array<std::string_view, 2> omnilink_inputs{"oldest_ts", "stable_ts"};
-  std::int64_t oldest_ts = 0, stable_ts = 0;
-  std::string status;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("oldest_ts", oldest_ts);
-    field("stable_ts", stable_ts);
-    field("status", status);
-  }
-};
+// The operations of WiredTigerKV.tla, generated from it at build time (omnilink gen-hpp):
+// SpecHarness::run() compiles only while the workload covers each. Timestamps are logged as the
+// int64 that holds WiredTiger's uint64: both kinds the workload uses stay below 2^63.
+namespace ops = wiredtigerkv;
 
 // A timestamp as WiredTiger's configuration strings take it: hexadecimal, no prefix.
 std::string hex(std::int64_t ts) {
@@ -339,14 +291,15 @@ int main(int argc, char** argv) {
   }
   using Ctx = omnilink::Context;
 
-  harness.op<Begin>([](System& s, Ctx& ctx, Begin& op) {
+  auto spec = omnilink::spec_harness<ops::Operations>(harness)
+  .op<ops::Begin>([](System& s, Ctx& ctx, ops::Begin& op) {
     if (s.slot(ctx.thread()).in_txn) return ctx.unsupported();
     op.txn = examples::unique_elem(ctx.thread(), ctx.index());
     if (const int ret = s.begin(ctx.thread(), ctx, op.txn, s.begin_config()); ret != 0) s.crash("begin_transaction failed", ret);
-  }, 2);
+  }, 2)
   // A read timestamp between the oldest last set and the newest commit timestamp taken: the
   // oldest may move past it before the call (EINVAL, and no transaction).
-  harness.op<BeginAt>([](System& s, Ctx& ctx, BeginAt& op) {
+  .op<ops::BeginAt>([](System& s, Ctx& ctx, ops::BeginAt& op) {
     Timestamps& ts = s.timestamps();
     if (!s.workload().timestamped() || s.slot(ctx.thread()).in_txn || ts.newest() == 0) return ctx.unsupported();
     op.txn = examples::unique_elem(ctx.thread(), ctx.index());
@@ -355,8 +308,8 @@ int main(int argc, char** argv) {
     const int ret = s.begin(ctx.thread(), ctx, op.txn, s.begin_config() + ",read_timestamp=" + hex(op.read_ts));
     if (ret != 0 && ret != EINVAL) s.crash("begin_transaction failed", ret);
     op.status = status_name(ret);
-  }, 2);
-  harness.op<Search>([](System& s, Ctx& ctx, Search& op) {
+  }, 2)
+  .op<ops::Search>([](System& s, Ctx& ctx, ops::Search& op) {
     Slot* slot = access(s, ctx, op);
     if (slot == nullptr) return;
     WT_CURSOR* c = slot->cursor;
@@ -367,8 +320,8 @@ int main(int argc, char** argv) {
     op.status = status_name(ret);
     if (ret == 0) c->get_value(c, &op.value);
     c->reset(c);
-  }, 4);
-  harness.op<Put>([](System& s, Ctx& ctx, Put& op) {
+  }, 4)
+  .op<ops::Put>([](System& s, Ctx& ctx, ops::Put& op) {
     op.value = examples::unique_elem(ctx.thread(), ctx.index());
     Slot* slot = access(s, ctx, op);
     if (slot == nullptr) return;
@@ -380,8 +333,8 @@ int main(int argc, char** argv) {
     ctx.refine_end();
     op.status = status_name(ret);
     wrote(s, *slot, ret);
-  }, 3);
-  harness.op<Remove>([](System& s, Ctx& ctx, Remove& op) {
+  }, 3)
+  .op<ops::Remove>([](System& s, Ctx& ctx, ops::Remove& op) {
     Slot* slot = access(s, ctx, op);
     if (slot == nullptr) return;
     WT_CURSOR* c = slot->strict_cursor;
@@ -392,22 +345,22 @@ int main(int argc, char** argv) {
     op.status = status_name(ret);
     c->reset(c);
     wrote(s, *slot, ret);
-  });
-  harness.op<Commit>([](System& s, Ctx& ctx, Commit& op) {
+  })
+  .op<ops::Commit>([](System& s, Ctx& ctx, ops::Commit& op) {
     Slot& slot = s.slot(ctx.thread());
     if (!slot.in_txn || slot.must_roll_back) return ctx.unsupported();
     op.txn = slot.id;
     op.status = s.commit(ctx.thread(), ctx, nullptr);
-  }, 2);
-  harness.op<CommitAt>([](System& s, Ctx& ctx, CommitAt& op) {
+  }, 2)
+  .op<ops::CommitAt>([](System& s, Ctx& ctx, ops::CommitAt& op) {
     Slot& slot = s.slot(ctx.thread());
     if (!s.workload().timestamped() || !slot.in_txn || slot.must_roll_back) return ctx.unsupported();
     op.txn = slot.id;
     op.commit_ts = slot.commit_ts;
     op.status = s.commit(ctx.thread(), ctx, ("commit_timestamp=" + hex(op.commit_ts)).c_str());
-  }, 2);
+  }, 2)
   // Thread 0 moves stable to 8 behind the newest commit timestamp taken, and oldest 8 behind that.
-  harness.op<SetTimestamps>([](System& s, Ctx& ctx, SetTimestamps& op) {
+  .op<ops::SetTimestamps>([](System& s, Ctx& ctx, ops::SetTimestamps& op) {
     Timestamps& ts = s.timestamps();
     if (!s.workload().timestamped() || ctx.thread() != 0 || ts.newest() - 16 < ts.first()) return ctx.unsupported();
     op.stable_ts = ts.newest() - 8;
@@ -419,8 +372,8 @@ int main(int argc, char** argv) {
     ctx.refine_end();
     if (ret == 0) ts.set_oldest(std::max(ts.oldest(), op.oldest_ts));
     op.status = status_name(ret);
-  });
-  harness.op<Rollback>([](System& s, Ctx& ctx, Rollback& op) {
+  })
+  .op<ops::Rollback>([](System& s, Ctx& ctx, ops::Rollback& op) {
     Slot& slot = s.slot(ctx.thread());
     if (!slot.in_txn) return ctx.unsupported();
     op.txn = slot.id;
@@ -436,5 +389,5 @@ int main(int argc, char** argv) {
     std::cerr << argv[0] << ": " << *error << "\n";
     return omnilink::kExitUsage;
   }
-  return harness.run(system);
+  return spec.run(system);
 }
