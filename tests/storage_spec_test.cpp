@@ -59,6 +59,13 @@ struct Txns {
   Txns& commit_at(std::uint32_t t, std::uint64_t at, std::int64_t commit_ts, const char* status = "ok", int n = 0) {
     return add(t, "CommitAt", at, F::fields("txn", txn(t, n), "commit_ts", commit_ts, "status", std::string(status)));
   }
+  Txns& prepare(std::uint32_t t, std::uint64_t at, std::int64_t prepare_ts, const char* status = "ok", int n = 0) {
+    return add(t, "Prepare", at, F::fields("txn", txn(t, n), "prepare_ts", prepare_ts, "status", std::string(status)));
+  }
+  Txns& commit_prepared(std::uint32_t t, std::uint64_t at, std::int64_t commit_ts, std::int64_t durable_ts, const char* status = "ok", int n = 0) {
+    return add(t, "CommitPrepared", at,
+               F::fields("txn", txn(t, n), "commit_ts", commit_ts, "durable_ts", durable_ts, "status", std::string(status)));
+  }
   Txns& set_timestamps(std::uint32_t t, std::uint64_t at, std::int64_t oldest_ts, std::int64_t stable_ts, const char* status = "ok") {
     return add(t, "SetTimestamps", at, F::fields("oldest_ts", oldest_ts, "stable_ts", stable_ts, "status", std::string(status)));
   }
@@ -390,6 +397,103 @@ TEST_CASE("WiredTiger allows one key committed twice at one timestamp, and commi
   };
   CHECK(v.wiredtiger_as(disjoint(5), models) == "p p p");
   CHECK(v.wiredtiger_as(disjoint(7), models) == "p p f");  // the paper's finding: any order for disjoint keys
+}
+
+// Prepared transactions (src/txn/txn.c __wt_txn_prepare, src/include/txn.i __wt_txn_read), at
+// snapshot isolation, where the spec models them: p for pass, f for fail.
+TEST_CASE("WiredTiger: a search meets a prepared update as WT_PREPARE_CONFLICT only if its snapshot came after the prepare and its read timestamp reaches it",
+          "[storage][wiredtiger]") {
+  Verdicts v;
+  const auto snapshot = {"MCWiredTigerSnapshot.tla"};
+  // Transaction 1 prepares its write of key 7 at timestamp 5; transaction 2 begins after (at
+  // `read`, 0 for none) and searches key 7.
+  auto after = [](std::int64_t read, const char* status) {
+    Txns t;
+    t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").prepare(0, 3, 5);
+    if (read == 0) t.begin(1, 4);
+    else t.begin_at(1, 4, read);
+    t.search(1, 5, 7, 0, status).commit(1, 6, "ok").rollback(0, 7);
+    return t;
+  };
+  CHECK(v.wiredtiger_as(after(0, "prepare_conflict"), snapshot) == "p");
+  CHECK(v.wiredtiger_as(after(5, "prepare_conflict"), snapshot) == "p");  // <=
+  CHECK(v.wiredtiger_as(after(4, "not_found"), snapshot) == "p");  // before the prepare timestamp: read past it
+  CHECK(v.wiredtiger_as(after(4, "prepare_conflict"), snapshot) == "f");
+  CHECK(v.wiredtiger_as(after(5, "not_found"), snapshot) == "f");
+  // A snapshot taken before the prepare does not see the transaction at all.
+  auto before = [](const char* status) {
+    Txns t;
+    t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").begin(1, 3).prepare(0, 4, 5).search(1, 5, 7, 0, status).commit(1, 6, "ok").rollback(0, 7);
+    return t;
+  };
+  CHECK(v.wiredtiger_as(before("not_found"), snapshot) == "p");
+  CHECK(v.wiredtiger_as(before("prepare_conflict"), snapshot) == "f");
+  // Prepared transactions are modelled at snapshot isolation only.
+  CHECK(v.wiredtiger(after(0, "prepare_conflict")) == "p f f");
+}
+
+TEST_CASE("WiredTiger: a prepared transaction's commit joins the snapshots taken while it was prepared, and its writes conflict until then",
+          "[storage][wiredtiger]") {
+  Verdicts v;
+  const auto snapshot = {"MCWiredTigerSnapshot.tla"};
+  // 1 prepares 7 = 10 at 5; 2 begins at `read` (0: none); 1 commits at 5; 2 searches key 7.
+  auto reader = [](std::int64_t read, std::int64_t value) {
+    Txns t;
+    t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").prepare(0, 3, 5);
+    if (read == 0) t.begin(1, 4);
+    else t.begin_at(1, 4, read);
+    t.commit_prepared(0, 5, 5, 5).search(1, 6, 7, value, value == 0 ? "not_found" : "ok").commit(1, 7, "ok");
+    return t;
+  };
+  CHECK(v.wiredtiger_as(reader(0, 10), snapshot) == "p");  // though committed after the snapshot
+  CHECK(v.wiredtiger_as(reader(6, 10), snapshot) == "p");
+  CHECK(v.wiredtiger_as(reader(4, 0), snapshot) == "p");
+  CHECK(v.wiredtiger_as(reader(0, 0), snapshot) == "f");
+  CHECK(v.wiredtiger_as(reader(4, 10), snapshot) == "f");
+  // A write over the prepared update is refused; once it commits, the same transaction's write is not.
+  auto writer = [](bool committed_first, const char* status) {
+    Txns t;
+    t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").prepare(0, 3, 5).begin(1, 4);
+    if (committed_first) t.commit_prepared(0, 5, 5, 5);
+    t.put(1, 6, 7, 20, status).rollback(1, 7);
+    if (!committed_first) t.rollback(0, 8);
+    return t;
+  };
+  CHECK(v.wiredtiger_as(writer(false, "rollback"), snapshot) == "p");
+  CHECK(v.wiredtiger_as(writer(true, "ok"), snapshot) == "p");
+  CHECK(v.wiredtiger_as(writer(false, "ok"), snapshot) == "f");
+  CHECK(v.wiredtiger_as(writer(true, "rollback"), snapshot) == "f");
+}
+
+TEST_CASE("WiredTiger: a prepare before the oldest timestamp is refused and fails the transaction; a prepared commit needs its timestamps in order",
+          "[storage][wiredtiger]") {
+  Verdicts v;
+  const auto snapshot = {"MCWiredTigerSnapshot.tla"};
+  auto prepare = [](std::int64_t ts, const char* status, const char* commit) {
+    Txns t;
+    t.set_timestamps(1, 1, 5, 9).begin_at(0, 2, 6).put(0, 3, 7, 10, "ok").prepare(0, 4, ts, status);
+    if (std::string(status) == "ok") t.commit_prepared(0, 5, ts, 9, commit);
+    else t.commit_at(0, 5, 9, commit);
+    if (std::string(commit) == "invalid" && std::string(status) != "ok") t.rollback(0, 6);  // failed: left running
+    return t;
+  };
+  CHECK(v.wiredtiger_as(prepare(5, "ok", "ok"), snapshot) == "p");  // equal to the oldest is allowed; stable does not count
+  CHECK(v.wiredtiger_as(prepare(4, "invalid", "invalid"), snapshot) == "p");  // refused, it is failed: its commit too
+  CHECK(v.wiredtiger_as(prepare(4, "invalid", "ok"), snapshot) == "f");
+  CHECK(v.wiredtiger_as(prepare(5, "invalid", "invalid"), snapshot) == "f");
+  auto commit = [](std::int64_t commit_ts, std::int64_t durable_ts, const char* status) {
+    Txns t;
+    t.set_timestamps(1, 1, 5, 9).begin_at(0, 2, 6).put(0, 3, 7, 10, "ok").prepare(0, 4, 7).commit_prepared(0, 5, commit_ts, durable_ts, status);
+    const bool ok = std::string(status) == "ok";
+    t.begin(0, 6, 1).search(0, 7, 7, ok ? 10 : 0, ok ? "ok" : "not_found", 1).commit(0, 8, "ok", 1);  // refused, it was rolled back
+    return t;
+  };
+  CHECK(v.wiredtiger_as(commit(7, 9, "ok"), snapshot) == "p");  // a commit timestamp behind stable is fine when prepared
+  CHECK(v.wiredtiger_as(commit(6, 9, "invalid"), snapshot) == "p");  // before the prepare timestamp
+  CHECK(v.wiredtiger_as(commit(8, 8, "invalid"), snapshot) == "p");  // durable before stable
+  CHECK(v.wiredtiger_as(commit(8, 7, "invalid"), snapshot) == "p");  // durable before commit
+  CHECK(v.wiredtiger_as(commit(6, 9, "ok"), snapshot) == "f");
+  CHECK(v.wiredtiger_as(commit(7, 9, "invalid"), snapshot) == "f");
 }
 
 int main(int argc, char** argv) { return omnilink::testing::run_validation_tests(argc, argv); }

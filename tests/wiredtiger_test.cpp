@@ -47,7 +47,7 @@ TEST_CASE("each isolation level passes its own spec, read-committed and read-unc
                                             {"--set", "rr=off", "--runs", "2", "--set", "validation.checker=native"});
   INFO(result.output);
   for (const char* target : {"wiredtiger-snapshot", "wiredtiger-commit-after-conflict", "wiredtiger-read-committed", "wiredtiger-read-uncommitted",
-                             "wiredtiger-timestamps", "wiredtiger-timestamps-wide"}) {
+                             "wiredtiger-timestamps", "wiredtiger-timestamps-wide", "wiredtiger-prepared"}) {
     INFO(target);
     CHECK(result.outcomes(target) == std::vector<std::string>(4, "pass"));
   }
@@ -73,6 +73,12 @@ TEST_CASE("each isolation level passes its own spec, read-committed and read-unc
   for (const char* name : {"BeginAt", "CommitAt"}) {
     CHECK(result.count_logged("wiredtiger-timestamps", at_timestamp(name, 0)) > 0);
     CHECK(result.count_logged("wiredtiger-timestamps-wide", at_timestamp(name, std::int64_t{1} << 32)) > 0);
+  }
+  // The prepared runs prepared, committed prepared transactions, and met prepared updates.
+  for (const auto& [name, status] : std::vector<std::pair<std::string, const char*>>{
+           {"Prepare", "ok"}, {"CommitPrepared", "ok"}, {"Search", "prepare_conflict"}}) {
+    INFO(name << " " << status);
+    CHECK(result.count_logged("wiredtiger-prepared", [&, status](const trace::Operation& op) { return op.name == name && has_status(op, status); }) > 0);
   }
   // The paper's first finding, observed: a transaction whose write was refused commits when it
   // updated nothing, and its commit is refused (EINVAL) when it did (measured: about 65 refused
@@ -177,7 +183,8 @@ TEST_CASE("real runs of each isolation level: the native checker and TLC agree o
   CHECK(runs == 18);
 }
 
-TEST_CASE("real runs with timestamps: the native checker and TLC agree on WiredTigerKV.tla and on the paper's two models", "[wiredtiger][tlc]") {
+TEST_CASE("real runs with timestamps and prepared transactions: the native checker and TLC agree on WiredTigerKV.tla and on the paper's two models",
+          "[wiredtiger][tlc]") {
   testing::require_tlc();
   ScratchDir dir;
   int runs = 0;
@@ -185,7 +192,7 @@ TEST_CASE("real runs with timestamps: the native checker and TLC agree on WiredT
     const fs::path run = dir / (std::string("timestamps-") + seed);
     REQUIRE(run_process(OMNILINK_EXAMPLE_WIREDTIGER_TXN, {"--threads", "3", "--ops", "80", "--seed", seed, "--quiet", "--perturb", "sleep",
                                                           "--perturb-rate", "0.2", "--param", "keys=2", "--param", "timestamps=small",
-                                                          "--param", "commits_per_ts=4", "--out", run.string()})
+                                                          "--param", "commits_per_ts=4", "--param", "prepare=40", "--out", run.string()})
                 .ok());
     for (const char* mc : {"MCWiredTigerSnapshot.tla", "MCWiredTigerStrictTimestamps.tla", "MCWiredTigerOrderedCommits.tla"}) {
       INFO("run " << seed << " against " << mc);

@@ -27,6 +27,11 @@
 //                                       small counts 1, 2, 3, ...; wide is MongoDB's shape,
 //                                       seconds << 32 | counter (64-bit values, which TLC cannot
 //                                       hold: validate natively)
+// --param prepare=P                    with timestamps at snapshot isolation, the percentage of
+//                                       transactions that prepare (prepare_transaction at their
+//                                       commit timestamp) before they commit (CommitPrepared, with
+//                                       durable_timestamp equal to the commit timestamp) or roll
+//                                       back (default 0)
 // --param commits_per_ts=N              a thread's consecutive transactions that share a commit
 //                                       timestamp (default 2: two transactions may commit one key
 //                                       at one timestamp, which WiredTiger allows)
@@ -102,6 +107,7 @@ struct Workload {
   std::int64_t txn_ops = 0;
   std::string timestamps;
   std::int64_t commits_per_ts = 0;
+  std::int64_t prepare = 0;
 
   bool timestamped() const { return timestamps != "none"; }
 
@@ -111,12 +117,14 @@ struct Workload {
             omnilink::Param::integer("keys", 4, 1, 1000, "keys 1..N"),
             omnilink::Param::integer("txn_ops", 4, 1, 1000, "at most N reads and writes per transaction"),
             omnilink::Param::word("timestamps", {"none", "small", "wide"}, "read and commit timestamps: none, counted from 1, or seconds << 32 | counter"),
-            omnilink::Param::integer("commits_per_ts", 2, 1, 1000, "a thread's consecutive transactions that share a commit timestamp")};
+            omnilink::Param::integer("commits_per_ts", 2, 1, 1000, "a thread's consecutive transactions that share a commit timestamp"),
+            omnilink::Param::integer("prepare", 0, 0, 100, "with timestamps at snapshot isolation: percent of transactions that prepare before they end")};
   }
 
   static Workload from(const omnilink::Options& options) {
     return {options.param_word("isolation"), options.param_word("on_conflict") == "commit", options.param_int("keys"),
-            options.param_int("txn_ops"), options.param_word("timestamps"), options.param_int("commits_per_ts")};
+            options.param_int("txn_ops"), options.param_word("timestamps"), options.param_int("commits_per_ts"),
+            options.param_int("prepare")};
   }
 };
 
@@ -133,6 +141,8 @@ struct Slot {
   bool wrote = false;           // a write succeeded
   bool conflicted = false;      // a write returned WT_ROLLBACK: commit or roll back next
   bool must_roll_back = false;  // roll back next (a conflict, or a refused commit)
+  bool will_prepare = false;    // prepares before it ends (drawn when it began)
+  bool prepared = false;        // prepared: only CommitPrepared or Rollback may follow
 };
 
 /// The workload's timestamps: commit timestamps from one counter, and the oldest timestamp last set.
@@ -226,7 +236,8 @@ class System {
       slot.in_txn = true;
       slot.id = txn;
       slot.ops = 0;
-      slot.wrote = slot.conflicted = slot.must_roll_back = false;
+      slot.wrote = slot.conflicted = slot.must_roll_back = slot.prepared = false;
+      slot.will_prepare = workload_.timestamped() && workload_.isolation == "snapshot" && ctx.uniform(1, 100) <= workload_.prepare;
       if (workload_.timestamped() && slot.ts_uses++ % workload_.commits_per_ts == 0) slot.commit_ts = timestamps_.take();
     }
     return ret;
@@ -262,7 +273,7 @@ class System {
 template <class Op>
 Slot* access(System& s, omnilink::Context& ctx, Op& op) {
   Slot& slot = s.slot(ctx.thread());
-  if (!slot.in_txn || slot.conflicted || slot.must_roll_back || slot.ops >= s.workload().txn_ops) {
+  if (!slot.in_txn || slot.prepared || slot.conflicted || slot.must_roll_back || slot.ops >= s.workload().txn_ops) {
     ctx.unsupported();
     return nullptr;
   }
@@ -348,16 +359,39 @@ int main(int argc, char** argv) {
   })
   .op<ops::Commit>([](System& s, Ctx& ctx, ops::Commit& op) {
     Slot& slot = s.slot(ctx.thread());
-    if (!slot.in_txn || slot.must_roll_back) return ctx.unsupported();
+    if (!slot.in_txn || slot.must_roll_back || slot.will_prepare) return ctx.unsupported();
     op.txn = slot.id;
     op.status = s.commit(ctx.thread(), ctx, nullptr);
   }, 2)
   .op<ops::CommitAt>([](System& s, Ctx& ctx, ops::CommitAt& op) {
     Slot& slot = s.slot(ctx.thread());
-    if (!s.workload().timestamped() || !slot.in_txn || slot.must_roll_back) return ctx.unsupported();
+    if (!s.workload().timestamped() || !slot.in_txn || slot.must_roll_back || slot.will_prepare) return ctx.unsupported();
     op.txn = slot.id;
     op.commit_ts = slot.commit_ts;
     op.status = s.commit(ctx.thread(), ctx, ("commit_timestamp=" + hex(op.commit_ts)).c_str());
+  }, 2)
+  // A transaction drawn to prepare does so at its commit timestamp, and commits there with the
+  // same durable timestamp; refused, it is failed (src/include/api.h) and rolls back next.
+  .op<ops::Prepare>([](System& s, Ctx& ctx, ops::Prepare& op) {
+    Slot& slot = s.slot(ctx.thread());
+    if (!slot.in_txn || !slot.will_prepare || slot.prepared || slot.must_roll_back) return ctx.unsupported();
+    op.txn = slot.id;
+    op.prepare_ts = slot.commit_ts;
+    const std::string config = "prepare_timestamp=" + hex(op.prepare_ts);
+    ctx.refine_start();
+    const int ret = slot.session->prepare_transaction(slot.session, config.c_str());
+    ctx.refine_end();
+    op.status = status_name(ret);
+    if (ret == 0) slot.prepared = true;
+    else slot.must_roll_back = true;
+  })
+  .op<ops::CommitPrepared>([](System& s, Ctx& ctx, ops::CommitPrepared& op) {
+    Slot& slot = s.slot(ctx.thread());
+    if (!slot.in_txn || !slot.prepared) return ctx.unsupported();
+    op.txn = slot.id;
+    op.commit_ts = op.durable_ts = slot.commit_ts;
+    const std::string config = "commit_timestamp=" + hex(op.commit_ts) + ",durable_timestamp=" + hex(op.durable_ts);
+    op.status = s.commit(ctx.thread(), ctx, config.c_str());
   }, 2)
   // Thread 0 moves stable to 8 behind the newest commit timestamp taken, and oldest 8 behind that.
   .op<ops::SetTimestamps>([](System& s, Ctx& ctx, ops::SetTimestamps& op) {

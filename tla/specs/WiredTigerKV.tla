@@ -44,12 +44,14 @@ EXTENDS Integers, Sequences, FiniteSets, TLC
 CONSTANT Isolation  \* "snapshot", "read-committed" or "read-uncommitted"
 VARIABLES
   chain,    \* key |-> its updates, newest first: [by |-> the running transaction that made it, or
-            \* 0 once committed; v |-> <<value>>, or <<>> for a removal; ts |-> its commit timestamp,
-            \* 0 for none; seq |-> its commit's number, 0 while running]. A key without updates is absent.
+            \* 0 once committed; from |-> the transaction that made it; v |-> <<value>>, or <<>> for a
+            \* removal; ts |-> its commit timestamp, 0 for none; seq |-> its commit's number, 0 while
+            \* running]. A key without updates is absent.
   txns,     \* a running transaction |-> [snapshot |-> it reads the snapshot taken when it began;
             \* snap |-> key |-> <<value>> in that snapshot (snapshot isolation only); began |-> the
-            \* commits made by then; read |-> its read timestamp, 0 for none; wrote |-> an update of
-            \* it succeeded; failed |-> one of its writes was refused]
+            \* commits made by then; saw |-> the transactions prepared then; read |-> its read
+            \* timestamp, 0 for none; prepared |-> its prepare timestamp, 0 unless prepared;
+            \* wrote |-> an update of it succeeded; failed |-> a call of it was refused]
   commits,  \* the commits made so far
   newest,   \* the latest commit timestamp so far, 0 before the first
   oldest,   \* the connection's oldest timestamp, 0 until set
@@ -88,12 +90,14 @@ Snapshot(read_ts) ==
 ReadsWhatItMaySee(txn, key, value, status) == Visible(txn, key) = IF status = "ok" THEN <<value>> ELSE <<>>
 
 \* A write conflicts when txn, reading a snapshot, may not see the key's newest update: another
-\* running transaction's, one committed since txn began, or one committed after its read timestamp.
+\* running (or prepared) transaction's, one committed since txn began (unless prepared before: a
+\* prepared transaction's id leaves the snapshots taken after), or one committed after its read
+\* timestamp.
 WriteConflict(txn, key) ==
   /\ key \in DOMAIN chain
   /\ LET u == chain[key][1] IN
        \/ u.by \notin {0, txn}
-       \/ u.by = 0 /\ (u.seq > txns[txn].began \/ (u.ts # 0 /\ txns[txn].read # 0 /\ u.ts > txns[txn].read))
+       \/ u.by = 0 /\ ((u.seq > txns[txn].began /\ u.from \notin txns[txn].saw) \/ (u.ts # 0 /\ txns[txn].read # 0 /\ u.ts > txns[txn].read))
 \* Under snapshot isolation a write is refused (WT_ROLLBACK) exactly when it conflicts, at once and
 \* without waiting. Named for what a write that succeeds then would be: a dirty write over an
 \* uncommitted update, or a lost update.
@@ -119,7 +123,8 @@ Pruned(ch, ks, old) ==
 Started(txn, read_ts) ==
   LET snapshot == Isolation = "snapshot" \/ read_ts # 0
   IN txns' = (txn :> [snapshot |-> snapshot, snap |-> IF snapshot THEN Snapshot(read_ts) ELSE <<>>, began |-> commits,
-                      read |-> read_ts, wrote |-> FALSE, failed |-> FALSE]) @@ txns
+                      saw |-> {t \in DOMAIN txns : txns[t].prepared # 0}, read |-> read_ts, prepared |-> 0,
+                      wrote |-> FALSE, failed |-> FALSE]) @@ txns
 
 \* @type: (Int) => Bool;
 Begin(txn) ==
@@ -139,11 +144,23 @@ BeginAt(txn, read_ts, status) ==
   /\ IF status = "ok" THEN Started(txn, read_ts) ELSE UNCHANGED txns
   /\ UNCHANGED <<chain, commits, newest, oldest, stable>>
 
+\* A transaction that may read or write: running and not prepared.
+Active(txn) == Running(txn) /\ txns[txn].prepared = 0
+
+\* txn would read a prepared transaction's update of key: one prepared before txn began (so
+\* visible by id), at a prepare timestamp its read timestamp does not exclude (<=).
+PreparedInTheWay(txn, key) ==
+  /\ key \in DOMAIN chain
+  /\ \E i \in 1..Len(chain[key]) :
+       LET by == chain[key][i].by IN
+       by \in txns[txn].saw /\ by \in DOMAIN txns /\ txns[by].prepared # 0 /\ (txns[txn].read = 0 \/ txns[by].prepared <= txns[txn].read)
+\* A search returns WT_PREPARE_CONFLICT exactly then, and otherwise what txn may see.
 \* @type: (Int, Int, Int, Str) => Bool;
 Search(txn, key, value, status) ==
-  /\ Running(txn)
-  /\ status \in {"ok", "not_found"}
-  /\ ReadsWhatItMaySee(txn, key, value, status)
+  /\ Active(txn)
+  /\ IF PreparedInTheWay(txn, key)
+       THEN status = "prepare_conflict"
+       ELSE status \in {"ok", "not_found"} /\ ReadsWhatItMaySee(txn, key, value, status)
   /\ UNCHANGED <<chain, txns, commits, newest, oldest, stable>>
 
 \* key's chain with update u on top.
@@ -157,11 +174,11 @@ Noted(txn, status) ==
 
 \* @type: (Int, Int, Int, Str) => Bool;
 Put(txn, key, value, status) ==
-  /\ Running(txn)
+  /\ Active(txn)
   /\ status \in {"ok", "rollback"}
   /\ txns[txn].snapshot => FirstUpdaterWins(txn, key, status)
   /\ ~txns[txn].snapshot => WritesUnchecked(status)
-  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, v |-> <<value>>, ts |-> 0, seq |-> 0]) ELSE chain
+  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, from |-> txn, v |-> <<value>>, ts |-> 0, seq |-> 0]) ELSE chain
   /\ Noted(txn, status)
   /\ UNCHANGED <<commits, newest, oldest, stable>>
 
@@ -169,12 +186,12 @@ Put(txn, key, value, status) ==
 \* there is "rollback", not "not_found".
 \* @type: (Int, Int, Str) => Bool;
 Remove(txn, key, status) ==
-  /\ Running(txn)
+  /\ Active(txn)
   /\ status \in {"ok", "not_found", "rollback"}
   /\ txns[txn].snapshot => FirstUpdaterWins(txn, key, status)
   /\ ~txns[txn].snapshot => WritesUnchecked(status)
   /\ status # "rollback" => ((status = "not_found") = (Visible(txn, key) = <<>>))
-  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, v |-> <<>>, ts |-> 0, seq |-> 0]) ELSE chain
+  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, from |-> txn, v |-> <<>>, ts |-> 0, seq |-> 0]) ELSE chain
   /\ Noted(txn, status)
   /\ UNCHANGED <<commits, newest, oldest, stable>>
 
@@ -184,12 +201,21 @@ Written(txn) == {k \in DOMAIN chain : \E i \in 1..Len(chain[k]) : chain[k][i].by
 \* The transactions running once txn has ended.
 Others(txn) == [t \in DOMAIN txns \ {txn} |-> txns[t]]
 
-\* txn's updates become committed at timestamp ts (0: none), as commit number commits + 1.
+\* What txn's updates leave, key by key: its newest update's <<value>>, or <<>> for a removal.
+Leaves(txn) == [k \in Written(txn) |-> Head(SelectSeq(chain[k], LAMBDA u : u.by = txn)).v]
+\* Snapshot s with the values vals over it (a removal takes the key out).
+Over(s, vals) ==
+  [k \in {k \in DOMAIN s \cup DOMAIN vals : k \in DOMAIN vals => vals[k] # <<>>} |-> IF k \in DOMAIN vals THEN vals[k] ELSE s[k]]
+
+\* txn's updates become committed at timestamp ts (0: none), as commit number commits + 1. A
+\* transaction that began while txn was prepared sees the commit by id: where its read timestamp
+\* allows, txn's values join its snapshot.
 Committed(txn, ts) ==
   LET resolved == [k \in DOMAIN chain |-> [i \in 1..Len(chain[k]) |->
                      IF chain[k][i].by = txn THEN [chain[k][i] EXCEPT !.by = 0, !.ts = ts, !.seq = commits + 1] ELSE chain[k][i]]]
+      sees(t) == txn \in txns[t].saw /\ (txns[t].read = 0 \/ ts <= txns[t].read)
   IN /\ chain' = Pruned(resolved, Written(txn), oldest)
-     /\ txns' = Others(txn)
+     /\ txns' = [t \in DOMAIN txns \ {txn} |-> IF sees(t) THEN [txns[t] EXCEPT !.snap = Over(@, Leaves(txn))] ELSE txns[t]]
      /\ commits' = commits + 1
      /\ newest' = Max(newest, ts)
 
@@ -205,8 +231,9 @@ RolledBack(txn) ==
 FailedTransactionRequiresRollback(txn) == txns[txn].failed /\ txns[txn].wrote
 \* A commit timestamp WiredTiger refuses (EINVAL, and the transaction is rolled back): outside
 \* snapshot isolation, or before the oldest or the stable timestamp (equal is allowed). Nothing
-\* compares it with other commits' timestamps.
-CommitTimestampRefused(txn, ts) == ts # 0 /\ (~txns[txn].snapshot \/ ts < oldest \/ ts < stable)
+\* compares it with other commits' timestamps. A prepared transaction's commit needs a durable
+\* timestamp too (CommitPrepared): without one it is refused.
+CommitTimestampRefused(txn, ts) == txns[txn].prepared # 0 \/ (ts # 0 /\ (~txns[txn].snapshot \/ ts < oldest \/ ts < stable))
 \* WiredTiger orders no commit timestamps (src/txn/txn_timestamp.c checks them against the oldest
 \* and stable timestamps only): two transactions may commit one key at one timestamp, and
 \* transactions commit in any order of their timestamps. These two rules stand for the ones the
@@ -242,6 +269,42 @@ CommitAt(txn, commit_ts, status) ==
 \* @type: (Int, Str) => Bool;
 Commit(txn, status) == CommitAt(txn, 0, status)
 
+\* prepare_transaction(prepare_timestamp=prepare_ts) is refused (EINVAL) exactly for a failed
+\* transaction that updated something, or a prepare timestamp older than the oldest (equal is
+\* allowed; nothing compares it with stable). A refused call marks the transaction failed
+\* (src/include/api.h, API_END) and leaves it running.
+PrepareRefusedExactly(txn, prepare_ts, status) == (status = "invalid") = (FailedTransactionRequiresRollback(txn) \/ prepare_ts < oldest)
+
+\* Prepared, txn's updates stay where they are, and readers whose snapshots were taken since see
+\* them by id: a search that would read one gets WT_PREPARE_CONFLICT (Search), a write
+\* conflicts. Modelled at snapshot isolation only, where every reader has a snapshot (the
+\* harness prepares only there).
+\* @type: (Int, Int, Str) => Bool;
+Prepare(txn, prepare_ts, status) ==
+  /\ Active(txn)
+  /\ Isolation = "snapshot"
+  /\ status \in {"ok", "invalid"}
+  /\ PrepareRefusedExactly(txn, prepare_ts, status)
+  /\ txns' = IF status = "ok" THEN [txns EXCEPT ![txn].prepared = prepare_ts] ELSE [txns EXCEPT ![txn].failed = TRUE]
+  /\ UNCHANGED <<chain, commits, newest, oldest, stable>>
+
+\* A prepared transaction's commit (commit_timestamp= and durable_timestamp=, both required) is
+\* refused (EINVAL, and the transaction rolled back) exactly when the commit timestamp is before
+\* the prepare timestamp, or the durable one before the commit, the oldest or the stable
+\* timestamp; the commit timestamp itself is not compared with oldest or stable.
+PreparedCommitRefusedExactly(txn, commit_ts, durable_ts, status) ==
+  (status = "invalid") = (commit_ts < txns[txn].prepared \/ durable_ts < commit_ts \/ durable_ts < oldest \/ durable_ts < stable)
+
+\* @type: (Int, Int, Int, Str) => Bool;
+CommitPrepared(txn, commit_ts, durable_ts, status) ==
+  /\ Running(txn)
+  /\ txns[txn].prepared # 0
+  /\ status \in {"ok", "invalid"}
+  /\ PreparedCommitRefusedExactly(txn, commit_ts, durable_ts, status)
+  /\ status = "ok" => TimestampsInOrder(txn, commit_ts)
+  /\ IF status = "ok" THEN Committed(txn, commit_ts) ELSE RolledBack(txn)
+  /\ UNCHANGED <<oldest, stable>>
+
 \* @type: (Int) => Bool;
 Rollback(txn) ==
   /\ Running(txn)
@@ -274,6 +337,8 @@ Next ==
     \/ Remove(txn, key, status)
     \/ Commit(txn, status)
     \/ CommitAt(txn, ts, status)
+    \/ Prepare(txn, ts, status)
+    \/ CommitPrepared(txn, ts, ts2, status)
     \/ Rollback(txn)
     \/ SetTimestamps(ts, ts2, status)
 =============================================================================
