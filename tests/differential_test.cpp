@@ -93,3 +93,6 @@ TEST_CASE("SnapshotKV (with MCSnapshotKV): native and TLC agree", "[differential
 TEST_CASE("SerializableKV (with MCSnapshotKV): native and TLC agree", "[differential]") {
   compare("SerializableKV.tla", "MCSnapshotKV.tla", snapshot_kv, 18, 40);
 }
+TEST_CASE("WiredTigerKV (with MCWiredTigerSnapshot): native and TLC agree", "[differential]") {
+  compare("WiredTigerKV.tla", "MCWiredTigerSnapshot.tla", wiredtiger_kv, 19, 40);
+}

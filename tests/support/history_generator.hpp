@@ -5,6 +5,7 @@
 // thread's last operation is left in flight (pending, with its inputs only).
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <functional>
 #include <limits>
@@ -347,6 +348,122 @@ inline Model snapshot_kv() {
     }
     s->active.erase(it);
     return {"Rollback", {{"txn", id, true}}};
+  };
+}
+
+// WiredTiger at snapshot isolation with timestamps, as WiredTigerKV.tla describes it (with
+// MCWiredTigerSnapshot): each key's update chain, newest first; a transaction reads its own newest
+// update or the snapshot it took at begin (the first committed update its read timestamp allows);
+// a write whose key's newest update it may not see is refused "rollback", and the transaction
+// rolls back next; commits with and without timestamps (at or after oldest and stable, from a
+// clock that repeats timestamps and lets commits run out of order); thread 0 moves oldest and
+// stable forward. Three keys, so conflicts are common.
+inline Model wiredtiger_kv() {
+  struct Update {
+    std::int64_t by = 0;  // 0: committed
+    std::optional<std::int64_t> value;  // nullopt: a removal
+    std::int64_t ts = 0, seq = 0;
+  };
+  struct Txn {
+    std::int64_t id = 0, began = 0, read = 0;
+    std::map<std::int64_t, std::int64_t> snap;
+    bool refused = false;  // a write was refused: it rolls back next
+  };
+  struct State {
+    std::map<std::int64_t, std::vector<Update>> chains;
+    std::map<std::uint32_t, Txn> active;  // by thread
+    std::int64_t next_txn = 1, next_value = 100, commits = 0, clock = 1, oldest = 0, stable = 0;
+  };
+  auto s = std::make_shared<State>();
+  return [=](std::mt19937_64& rng, std::uint32_t thread) -> GeneratedOp {
+    using Fields = std::vector<Field>;
+    const std::string ok = "ok";
+    if (thread == 0 && pick(rng, 0, 5) == 0) {
+      const std::int64_t stable = std::max(s->stable, s->clock - pick(rng, 0, 2));
+      const std::int64_t oldest = std::max(s->oldest, stable - pick(rng, 0, 2));
+      s->stable = stable;
+      s->oldest = oldest;
+      return {"SetTimestamps", Fields{{"oldest_ts", oldest, true}, {"stable_ts", stable, true}, {"status", ok}}};
+    }
+    auto it = s->active.find(thread);
+    if (it == s->active.end()) {
+      Txn t;
+      t.id = s->next_txn++;
+      t.began = s->commits;
+      const bool at = pick(rng, 0, 1) == 1;
+      if (at) t.read = pick(rng, std::max<std::int64_t>(s->oldest, 1), s->clock);
+      for (const auto& [key, chain] : s->chains)
+        for (const Update& u : chain)
+          if (u.by == 0 && (u.ts == 0 || t.read == 0 || u.ts <= t.read)) {
+            if (u.value) t.snap[key] = *u.value;
+            break;
+          }
+      s->active[thread] = t;
+      if (at) return {"BeginAt", Fields{{"txn", t.id, true}, {"read_ts", t.read, true}, {"status", ok}}};
+      return {"Begin", Fields{{"txn", t.id, true}}};
+    }
+    Txn& t = it->second;
+    const std::int64_t id = t.id;
+    // Ends the transaction: its updates committed (at ts) or undone.
+    const auto end = [&](bool commit, std::int64_t ts) {
+      if (commit) ++s->commits;
+      for (auto& [key, chain] : s->chains) {
+        std::vector<Update> kept;
+        for (Update u : chain) {
+          if (u.by == id) {
+            if (!commit) continue;
+            u.by = 0, u.ts = ts, u.seq = s->commits;
+          }
+          kept.push_back(u);
+        }
+        chain = kept;
+      }
+      s->active.erase(it);
+    };
+    if (t.refused) {
+      end(false, 0);
+      return {"Rollback", Fields{{"txn", id, true}}};
+    }
+    const std::int64_t key = pick(rng, 1, 3);
+    auto& chain = s->chains[key];
+    const auto visible = [&]() -> std::optional<std::int64_t> {
+      for (const Update& u : chain)
+        if (u.by == id) return u.value;
+      if (auto v = t.snap.find(key); v != t.snap.end()) return v->second;
+      return std::nullopt;
+    };
+    const auto conflict = [&] {
+      if (chain.empty()) return false;
+      const Update& u = chain.front();
+      if (u.by != 0) return u.by != id;
+      return u.seq > t.began || (u.ts != 0 && t.read != 0 && u.ts > t.read);
+    };
+    const std::int64_t kind = pick(rng, 0, 9);
+    if (kind <= 2) {
+      const auto v = visible();
+      return {"Search", Fields{{"txn", id, true}, {"key", key, true}, {"value", v.value_or(0)}, {"status", std::string(v ? "ok" : "not_found")}}};
+    }
+    if (kind <= 5) {
+      const bool removal = kind == 5;
+      const std::int64_t value = s->next_value++;
+      std::string status = ok;
+      if (conflict()) status = "rollback", t.refused = true;  // found before the key is looked for
+      else if (removal && !visible()) status = "not_found";
+      else chain.insert(chain.begin(), Update{id, removal ? std::nullopt : std::optional<std::int64_t>(value)});
+      if (removal) return {"Remove", Fields{{"txn", id, true}, {"key", key, true}, {"status", status}}};
+      return {"Put", Fields{{"txn", id, true}, {"key", key, true}, {"value", value, true}, {"status", status}}};
+    }
+    if (kind <= 8) {
+      // A timestamp at or after oldest and stable, repeating the clock's or one behind it.
+      const std::int64_t ts = std::max({s->oldest, s->stable, s->clock - pick(rng, 0, 1), std::int64_t{1}});
+      s->clock += pick(rng, 0, 1);
+      const bool at = kind != 6;
+      end(true, at ? ts : 0);
+      if (at) return {"CommitAt", Fields{{"txn", id, true}, {"commit_ts", ts, true}, {"status", ok}}};
+      return {"Commit", Fields{{"txn", id, true}, {"status", ok}}};
+    }
+    end(false, 0);
+    return {"Rollback", Fields{{"txn", id, true}}};
   };
 }
 
