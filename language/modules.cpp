@@ -478,7 +478,19 @@ std::vector<std::pair<std::string, std::string>> LoadedSpec::library_modules() c
 
 bool LoadedSpec::mc_defines(const std::string& name) const {
   if (mc_ == nullptr) return false;
-  return std::any_of(mc_->definitions.begin(), mc_->definitions.end(), [&](const auto& d) { return d->name == name; });
+  // Through the modules it extends too (a module of result domains shared by several MC modules),
+  // but not the spec's own definitions.
+  std::vector<const Module*> seen;
+  auto defines = [&](const Module& m, auto&& self) -> bool {
+    if (&m == spec_ || std::find(seen.begin(), seen.end(), &m) != seen.end()) return false;
+    seen.push_back(&m);
+    if (std::any_of(m.definitions.begin(), m.definitions.end(), [&](const auto& d) { return d->name == name; })) return true;
+    return std::any_of(m.extends.begin(), m.extends.end(), [&](const auto& extended) {
+      const auto found = modules_.find(extended.first);
+      return found != modules_.end() && self(*found->second, self);
+    });
+  };
+  return defines(*mc_, defines);
 }
 
 void LoadedSpec::bind(Definition& def, const std::shared_ptr<Scope>& scope) {

@@ -52,7 +52,8 @@ class LoadedSpec {
   /// Like spec_definition, but a definition the embedded checker cannot evaluate is returned (its
   /// `unsupported` says why), for reading its structure: the interface of the spec, for TLC.
   const Definition* spec_definition_structure(const std::string& name);
-  /// Whether the MC module defines `name` itself (binding nothing).
+  /// Whether the MC module defines `name`, itself or in a module it extends other than the spec
+  /// (binding nothing).
   bool mc_defines(const std::string& name) const;
   /// A definition of the spec (not a constant) that the MC module's own definition stands for.
   struct Override {

@@ -477,7 +477,9 @@ TEST_CASE("by default a sweep prunes its store to its size plus half the free sp
       {"sweep", (dir / "sweep.json").string(), "--store", (small / "store").string(), "--plain", "--max-runs", "10", "--json", report.string()},
       out, "cannot mount a small tmpfs here (needs CAP_SYS_ADMIN)");
   INFO(output);
-  CHECK(code == 1);  // the bug found, the sweep complete: not interrupted by a full disk
+  // The sweep complete, not interrupted by a full disk (2): 1 when the bug showed, 0 when none of
+  // the ten runs met it (seen once under a loaded ctest -j2, where the threads barely overlap).
+  CHECK((code == 0 || code == 1));
   std::ifstream in(report);
   const json r = json::parse(in, nullptr, false);
   REQUIRE(r.is_object());
@@ -486,6 +488,6 @@ TEST_CASE("by default a sweep prunes its store to its size plus half the free sp
   CHECK(retention.at("quota_bytes").get<std::uint64_t>() < written);
   CHECK(retention.at("quota_met") == true);
   CHECK_FALSE(retention.at("pruned").empty());  // traces went: a native sweep has no recordings to drop
-  CHECK(retention.at("evidence_runs").get<std::size_t>() > 0);
+  if (code == 1) CHECK(retention.at("evidence_runs").get<std::size_t>() > 0);  // the failures' runs kept
 }
 

@@ -1,4 +1,5 @@
 ----------------------- MODULE MCWiredTigerReadUncommitted -----------------------
 (* WiredTigerKV.tla with begin_transaction's isolation=read-uncommitted. *)
+EXTENDS WiredTigerResults
 Isolation == "read-uncommitted"
 =============================================================================

@@ -61,12 +61,14 @@ Visible(txn, key) ==
 ReadsItsSnapshot(txn, key, value, status) == Visible(txn, key) = IF status = "ok" THEN <<value>> ELSE <<>>
 
 \* @type: (Int) => Bool;
+\* @inputs: txn;
 Begin(txn) ==
   /\ ~Active(txn)
   /\ txns' = (txn :> NewTxn) @@ txns
   /\ UNCHANGED db
 
 \* @type: (Int, Int, Int, Str) => Bool;
+\* @inputs: txn, key;
 Get(txn, key, value, status) ==
   /\ Active(txn)
   /\ status \in {"ok", "not_found"}
@@ -99,14 +101,17 @@ Claim(txn, key, status, written) ==
   /\ UNCHANGED db
 
 \* @type: (Int, Int, Int, Str) => Bool;
+\* @inputs: txn, key, value;
 Put(txn, key, value, status) == Claim(txn, key, status, <<<<value>>>>)
 
 \* @type: (Int, Int, Str) => Bool;
+\* @inputs: txn, key;
 Delete(txn, key, status) == Claim(txn, key, status, <<<<>>>>)
 
 \* Reads key and claims it as a write would: under Locking no other transaction can commit it
 \* before this one ends. A refused claim reads nothing (its value is not looked at).
 \* @type: (Int, Int, Int, Str) => Bool;
+\* @inputs: txn, key;
 GetForUpdate(txn, key, value, status) ==
   /\ Active(txn)
   /\ \/ /\ status \in {"ok", "not_found"}
@@ -127,6 +132,7 @@ Conflicted(txn) == ~Locking /\ txns[txn].checked \cap txns[txn].stale # {}
 \* the transaction; "busy" (not Locking: a checked key was committed by another since the
 \* snapshot) changes nothing: the transaction stays, to be rolled back.
 \* @type: (Int, Str) => Bool;
+\* @inputs: txn;
 Commit(txn, status) ==
   /\ Active(txn)
   /\ status = IF Conflicted(txn) THEN "busy" ELSE "ok"
@@ -137,6 +143,7 @@ Commit(txn, status) ==
        ELSE UNCHANGED <<db, txns>>
 
 \* @type: (Int) => Bool;
+\* @inputs: txn;
 Rollback(txn) ==
   /\ Active(txn)
   /\ txns' = [t \in DOMAIN txns \ {txn} |-> txns[t]]

@@ -127,6 +127,7 @@ Started(txn, read_ts) ==
                       wrote |-> FALSE, failed |-> FALSE]) @@ txns
 
 \* @type: (Int) => Bool;
+\* @inputs: txn;
 Begin(txn) ==
   /\ ~Running(txn)
   /\ Started(txn, 0)
@@ -137,6 +138,7 @@ Begin(txn) ==
 ReadTimestampNotBeforeOldest(read_ts, status) == (status = "invalid") = (read_ts < oldest)
 
 \* @type: (Int, Int, Str) => Bool;
+\* @inputs: txn, read_ts;
 BeginAt(txn, read_ts, status) ==
   /\ ~Running(txn)
   /\ status \in {"ok", "invalid"}
@@ -156,6 +158,7 @@ PreparedInTheWay(txn, key) ==
        by \in txns[txn].saw /\ by \in DOMAIN txns /\ txns[by].prepared # 0 /\ (txns[txn].read = 0 \/ txns[by].prepared <= txns[txn].read)
 \* A search returns WT_PREPARE_CONFLICT exactly then, and otherwise what txn may see.
 \* @type: (Int, Int, Int, Str) => Bool;
+\* @inputs: txn, key;
 Search(txn, key, value, status) ==
   /\ Active(txn)
   /\ IF PreparedInTheWay(txn, key)
@@ -173,6 +176,7 @@ Noted(txn, status) ==
             [] OTHER -> txns
 
 \* @type: (Int, Int, Int, Str) => Bool;
+\* @inputs: txn, key, value;
 Put(txn, key, value, status) ==
   /\ Active(txn)
   /\ status \in {"ok", "rollback"}
@@ -185,6 +189,7 @@ Put(txn, key, value, status) ==
 \* The conflict is found before the key is looked for: a refused removal of a key that is not
 \* there is "rollback", not "not_found".
 \* @type: (Int, Int, Str) => Bool;
+\* @inputs: txn, key;
 Remove(txn, key, status) ==
   /\ Active(txn)
   /\ status \in {"ok", "not_found", "rollback"}
@@ -256,6 +261,7 @@ CommitRefusedExactly(txn, ts, status) ==
 \* Commit at timestamp commit_ts (0: none): txn's updates become committed, and it ends; refused, it goes on
 \* running (a failed transaction) or is rolled back (a refused timestamp).
 \* @type: (Int, Int, Str) => Bool;
+\* @inputs: txn, commit_ts;
 CommitAt(txn, commit_ts, status) ==
   /\ Running(txn)
   /\ status \in {"ok", "invalid"}
@@ -267,6 +273,7 @@ CommitAt(txn, commit_ts, status) ==
   /\ UNCHANGED <<oldest, stable>>
 
 \* @type: (Int, Str) => Bool;
+\* @inputs: txn;
 Commit(txn, status) == CommitAt(txn, 0, status)
 
 \* prepare_transaction(prepare_timestamp=prepare_ts) is refused (EINVAL) exactly for a failed
@@ -280,6 +287,7 @@ PrepareRefusedExactly(txn, prepare_ts, status) == (status = "invalid") = (Failed
 \* conflicts. Modelled at snapshot isolation only, where every reader has a snapshot (the
 \* harness prepares only there).
 \* @type: (Int, Int, Str) => Bool;
+\* @inputs: txn, prepare_ts;
 Prepare(txn, prepare_ts, status) ==
   /\ Active(txn)
   /\ Isolation = "snapshot"
@@ -296,6 +304,7 @@ PreparedCommitRefusedExactly(txn, commit_ts, durable_ts, status) ==
   (status = "invalid") = (commit_ts < txns[txn].prepared \/ durable_ts < commit_ts \/ durable_ts < oldest \/ durable_ts < stable)
 
 \* @type: (Int, Int, Int, Str) => Bool;
+\* @inputs: txn, commit_ts, durable_ts;
 CommitPrepared(txn, commit_ts, durable_ts, status) ==
   /\ Running(txn)
   /\ txns[txn].prepared # 0
@@ -306,6 +315,7 @@ CommitPrepared(txn, commit_ts, durable_ts, status) ==
   /\ UNCHANGED <<oldest, stable>>
 
 \* @type: (Int) => Bool;
+\* @inputs: txn;
 Rollback(txn) ==
   /\ Running(txn)
   /\ RolledBack(txn)
@@ -316,6 +326,7 @@ Rollback(txn) ==
 OldestNotAfterStable(oldest_ts, stable_ts, status) == (status = "invalid") = (oldest_ts > stable_ts)
 
 \* @type: (Int, Int, Str) => Bool;
+\* @inputs: oldest_ts, stable_ts;
 SetTimestamps(oldest_ts, stable_ts, status) ==
   /\ status \in {"ok", "invalid"}
   /\ OldestNotAfterStable(oldest_ts, stable_ts, status)
