@@ -25,7 +25,6 @@
 //
 // Transaction ids and values are unique in the run (thread * 1'000'000 + operation index + 1):
 // the spec identifies a transaction by its id, and a read's value names the write it saw.
-#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -33,7 +32,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <system_error>
 #include <vector>
 

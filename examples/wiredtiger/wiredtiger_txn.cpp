@@ -51,7 +51,6 @@
 // Transaction ids and values are unique in the run (thread * 1'000'000 + operation index + 1):
 // the spec identifies a transaction by its id, and a read's value names the write it saw.
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -62,7 +61,6 @@
 #include <iostream>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <system_error>
 #include <vector>
 
