@@ -25,9 +25,14 @@ const fs::path kSpecs = OMNILINK_SPECS_DIR;
 
 // Operations of transactions on two threads (thread 0's are transactions 1, 3, 5, ...; thread 1's
 // 2, 4, 6, ...: `txn` is the thread's n-th transaction, from 0). Each call gets the timebox
-// [10 at, 10 at + 1], so the calls happen in the order of their `at`s.
+// [10 at, 10 at + 1], so the calls happen in the order of their `at`s, unless lasting() stretches
+// the next one to end at 10 until + 1.
 struct Txns {
   TraceBuilder b{2};
+  Txns& lasting(std::uint64_t until) {
+    next_end_ = 10 * until + 1;
+    return *this;
+  }
   Txns& begin(std::uint32_t t, std::uint64_t at, int n = 0) { return add(t, "Begin", at, F::fields("txn", txn(t, n))); }
   Txns& get(std::uint32_t t, std::uint64_t at, std::int64_t key, std::int64_t value, const char* status, int n = 0) {
     return add(t, "Get", at, F::fields("txn", txn(t, n), "key", key, "value", value, "status", std::string(status)));
@@ -73,9 +78,11 @@ struct Txns {
  private:
   static std::int64_t txn(std::uint32_t thread, int n) { return 2 * n + thread + 1; }
   Txns& add(std::uint32_t t, const char* name, std::uint64_t at, TraceBuilder::FieldWriter fields) {
-    b.op(t, name, 10 * at, 10 * at + 1, std::move(fields));
+    b.op(t, name, 10 * at, next_end_ != 0 ? next_end_ : 10 * at + 1, std::move(fields));
+    next_end_ = 0;
     return *this;
   }
+  std::uint64_t next_end_ = 0;
 };
 
 struct Verdicts {
@@ -494,6 +501,61 @@ TEST_CASE("WiredTiger: a prepare before the oldest timestamp is refused and fail
   CHECK(v.wiredtiger_as(commit(8, 7, "invalid"), snapshot) == "p");  // durable before commit
   CHECK(v.wiredtiger_as(commit(6, 9, "ok"), snapshot) == "f");
   CHECK(v.wiredtiger_as(commit(7, 9, "invalid"), snapshot) == "f");
+}
+
+TEST_CASE("WiredTiger: a commit checks its timestamps when it starts, so a stable timestamp set while it commits may pass them",
+          "[storage][wiredtiger]") {
+  Verdicts v;
+  const auto snapshot = {"MCWiredTigerSnapshot.tla"};
+  // Thread 1 commits at 5 over [4, 9]; thread 0 moves stable to 8 at 5, then begins at 6 and does
+  // not see the commit: the commit took effect after stable passed its timestamp.
+  auto racing = [](const char* status, std::int64_t stable_before) {
+    Txns t;
+    t.set_timestamps(0, 1, 1, stable_before).begin_at(1, 2, 3).put(1, 3, 7, 10, "ok").lasting(9).commit_at(1, 4, 5, status);
+    t.set_timestamps(0, 5, 1, 8).begin(0, 6).search(0, 7, 7, 0, "not_found").commit(0, 8, "ok");
+    return t;
+  };
+  CHECK(v.wiredtiger_as(racing("ok", 2), snapshot) == "p");       // checked against stable 2
+  CHECK(v.wiredtiger_as(racing("invalid", 2), snapshot) == "p");  // or against stable 8
+  CHECK(v.wiredtiger_as(racing("ok", 6), snapshot) == "f");       // stable was past 5 before the transaction began
+  // A prepared commit's durable timestamp likewise: thread 0's write at 8 still meets the
+  // prepared update, so the commit took effect after stable moved to 8.
+  auto prepared = [](const char* status, std::int64_t stable_before) {
+    Txns t;
+    t.set_timestamps(0, 1, 1, stable_before).begin_at(1, 2, 3).put(1, 3, 7, 10, "ok").prepare(1, 4, 4);
+    t.lasting(9).commit_prepared(1, 5, 5, 5, status);
+    t.set_timestamps(0, 6, 1, 8).begin(0, 7).put(0, 8, 7, 20, "rollback").rollback(0, 9);
+    return t;
+  };
+  CHECK(v.wiredtiger_as(prepared("ok", 2), snapshot) == "p");
+  CHECK(v.wiredtiger_as(prepared("ok", 6), snapshot) == "f");
+}
+
+TEST_CASE("WiredTiger: a rollback and a prepared commit end a transaction key by key", "[storage][wiredtiger]") {
+  Verdicts v;
+  const auto snapshot = {"MCWiredTigerSnapshot.tla"};
+  // Thread 0 updates keys 1 and 2 and rolls back over [5, 9]; thread 1's writes meet key 1
+  // undone at 6 and key 2 not yet at 7.
+  auto rollback = [](const char* first, const char* second, std::uint64_t second_at) {
+    Txns t;
+    t.begin(0, 1).put(0, 2, 1, 10, "ok").put(0, 3, 2, 11, "ok").lasting(9).rollback(0, 5);
+    t.begin(1, 4).put(1, 6, 1, 12, first).put(1, second_at, 2, 13, second).rollback(1, 11);
+    return t;
+  };
+  CHECK(v.wiredtiger_as(rollback("ok", "rollback", 7), snapshot) == "p");
+  CHECK(v.wiredtiger_as(rollback("rollback", "ok", 7), snapshot) == "p");       // key 2 undone first
+  CHECK(v.wiredtiger_as(rollback("ok", "rollback", 10), snapshot) == "f");      // the rollback had ended
+  // Thread 0 prepares keys 1 and 2 and commits over [5, 9]; thread 1 began after the prepare and
+  // reads key 1 resolved at 6 and meets key 2 still prepared at 7.
+  auto commit = [](const char* second, std::uint64_t second_at) {
+    Txns t;
+    t.set_timestamps(1, 1, 1, 2).begin_at(0, 2, 3).put(0, 3, 1, 10, "ok").put(0, 4, 2, 11, "ok").prepare(0, 5, 5);
+    t.lasting(10).commit_prepared(0, 6, 6, 6);
+    t.begin(1, 6).search(1, 7, 1, 10, "ok").search(1, second_at, 2, 0, second).commit(1, 12, "ok");
+    return t;
+  };
+  CHECK(v.wiredtiger_as(commit("prepare_conflict", 8), snapshot) == "p");
+  CHECK(v.wiredtiger_as(commit("prepare_conflict", 11), snapshot) == "f");  // the commit had ended
 }
 
 int main(int argc, char** argv) { return omnilink::testing::run_validation_tests(argc, argv); }

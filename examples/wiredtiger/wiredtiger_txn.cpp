@@ -40,9 +40,11 @@
 // reserves an oplog slot before it writes, and keeps it for commits_per_ts transactions, as a
 // batch applied at one timestamp; so transactions commit out of timestamp order (one that took an
 // earlier timestamp may still be running). A read timestamp is drawn between the oldest
-// timestamp last set and the newest commit timestamp taken; stable trails the newest by 8 and
-// oldest trails stable by 8, so a commit may find its timestamp behind stable, and a begin its
-// read timestamp behind oldest: WiredTiger refuses both (EINVAL), and the spec says when.
+// timestamp last set and the newest commit timestamp taken, or (one begin in eight) below the
+// oldest; stable trails the newest by 8 and oldest trails stable by 8 but stays at or below the
+// read timestamp of any transaction beginning (Timestamps says why). So a commit may find its
+// timestamp behind stable, and a begin its read timestamp behind oldest: WiredTiger refuses both
+// (EINVAL), and the spec says when.
 //
 // Put is WT_CURSOR::insert on a cursor with overwrite=true (WiredTiger's default): it inserts or
 // replaces. Remove is WT_CURSOR::remove on a cursor with overwrite=false, so that removing a key
@@ -59,6 +61,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -143,9 +147,43 @@ struct Slot {
   bool prepared = false;        // prepared: only CommitPrepared or Rollback may follow
 };
 
-/// The workload's timestamps: commit timestamps from one counter, and the oldest timestamp last set.
+/// The workload's timestamps: commit timestamps from one counter, the oldest timestamp last set,
+/// and the read timestamps of transactions beginning, which the oldest may not pass.
+///
+/// Why the pins: begin_transaction checks its read timestamp against the oldest when it starts and
+/// takes its snapshot later (src/include/txn.i, __wt_txn_begin: __wt_txn_config, then
+/// __wt_txn_get_snapshot). An oldest moved past the read timestamp in between leaves a
+/// transaction whose snapshot is newer than any moment its read timestamp was allowed, which no
+/// one-step Begin in a spec can be; under rr chaos a begin is descheduled long enough for it. So
+/// the oldest stays at or below the read timestamp of any transaction beginning, and a begin
+/// meant to be refused draws a read timestamp below the oldest already set (which only grows).
 class Timestamps {
  public:
+  /// A read timestamp for a transaction about to begin: below the oldest (refused) with
+  /// probability `refused`, else between it and the newest commit timestamp, pinned until unpin().
+  std::int64_t pin_read(omnilink::Context& ctx, std::size_t thread, double refused) {
+    const std::lock_guard lock(pins_mutex_);
+    const std::int64_t oldest = oldest_.load();
+    if (oldest > first() && ctx.chance(refused)) return ctx.uniform(first(), oldest - 1);
+    const std::int64_t low = std::max(oldest, first());
+    const std::int64_t read_ts = ctx.uniform(low, std::max(low, newest()));
+    pins_[thread] = read_ts;
+    return read_ts;
+  }
+  void unpin(std::size_t thread) {
+    const std::lock_guard lock(pins_mutex_);
+    pins_.erase(thread);
+  }
+  /// Calls set(oldest) with `wanted` lowered to the earliest pinned read timestamp, no transaction
+  /// beginning meanwhile; returns set's result, and remembers the oldest when it is 0 (success).
+  template <typename Set>
+  int move_oldest(std::int64_t wanted, Set set) {
+    const std::lock_guard lock(pins_mutex_);
+    for (const auto& [thread, read_ts] : pins_) wanted = std::min(wanted, read_ts);
+    const int ret = set(wanted);
+    if (ret == 0) oldest_.store(std::max(oldest_.load(), wanted));
+    return ret;
+  }
   void start(const Workload& w) { base_ = w.timestamps == "wide" ? static_cast<std::int64_t>(std::time(nullptr)) << 32 : 0; }
   /// A new commit timestamp.
   std::int64_t take() { return base_ + 1 + taken_.fetch_add(1); }
@@ -155,12 +193,12 @@ class Timestamps {
     return taken == 0 ? 0 : base_ + taken;
   }
   std::int64_t first() const { return base_ + 1; }
-  std::int64_t oldest() const { return oldest_.load(); }
-  void set_oldest(std::int64_t ts) { oldest_.store(ts); }
 
  private:
   std::int64_t base_ = 0;
   std::atomic<std::int64_t> taken_{0}, oldest_{0};
+  std::mutex pins_mutex_;
+  std::map<std::size_t, std::int64_t> pins_;  // thread -> read timestamp of its beginning transaction
 };
 
 // WiredTiger's own messages for errors it returns: the workload logs every return code, and a
@@ -306,15 +344,15 @@ int main(int argc, char** argv) {
     op.txn = examples::unique_elem(ctx.thread(), ctx.index());
     if (const int ret = s.begin(ctx.thread(), ctx, op.txn, s.begin_config()); ret != 0) s.crash("begin_transaction failed", ret);
   }, 2)
-  // A read timestamp between the oldest last set and the newest commit timestamp taken: the
-  // oldest may move past it before the call (EINVAL, and no transaction).
+  // A read timestamp between the oldest last set and the newest commit timestamp taken, or one in
+  // eight below the oldest (EINVAL, and no transaction): Timestamps says why not in between.
   .op<ops::BeginAt>([](System& s, Ctx& ctx, ops::BeginAt& op) {
     Timestamps& ts = s.timestamps();
     if (!s.workload().timestamped() || s.slot(ctx.thread()).in_txn || ts.newest() == 0) return ctx.unsupported();
     op.txn = examples::unique_elem(ctx.thread(), ctx.index());
-    const std::int64_t low = std::max(ts.oldest(), ts.first());
-    op.read_ts = ctx.uniform(low, std::max(low, ts.newest()));
+    op.read_ts = ts.pin_read(ctx, ctx.thread(), 0.125);
     const int ret = s.begin(ctx.thread(), ctx, op.txn, s.begin_config() + ",read_timestamp=" + hex(op.read_ts));
+    ts.unpin(ctx.thread());
     if (ret != 0 && ret != EINVAL) s.crash("begin_transaction failed", ret);
     op.status = status_name(ret);
   }, 2)
@@ -391,18 +429,21 @@ int main(int argc, char** argv) {
     const std::string config = "commit_timestamp=" + hex(op.commit_ts) + ",durable_timestamp=" + hex(op.durable_ts);
     op.status = s.commit(ctx.thread(), ctx, config.c_str());
   }, 2)
-  // Thread 0 moves stable to 8 behind the newest commit timestamp taken, and oldest 8 behind that.
+  // Thread 0 moves stable to 8 behind the newest commit timestamp taken, and oldest 8 behind that
+  // (or to the earliest read timestamp of a transaction beginning, Timestamps says why).
   .op<ops::SetTimestamps>([](System& s, Ctx& ctx, ops::SetTimestamps& op) {
     Timestamps& ts = s.timestamps();
     if (!s.workload().timestamped() || ctx.thread() != 0 || ts.newest() - 16 < ts.first()) return ctx.unsupported();
     op.stable_ts = ts.newest() - 8;
-    op.oldest_ts = op.stable_ts - 8;
-    const std::string config = "oldest_timestamp=" + hex(op.oldest_ts) + ",stable_timestamp=" + hex(op.stable_ts);
     WT_CONNECTION* conn = s.connection();
-    ctx.refine_start();
-    const int ret = conn->set_timestamp(conn, config.c_str());
-    ctx.refine_end();
-    if (ret == 0) ts.set_oldest(std::max(ts.oldest(), op.oldest_ts));
+    const int ret = ts.move_oldest(op.stable_ts - 8, [&](std::int64_t oldest) {
+      op.oldest_ts = oldest;
+      const std::string config = "oldest_timestamp=" + hex(op.oldest_ts) + ",stable_timestamp=" + hex(op.stable_ts);
+      ctx.refine_start();
+      const int set = conn->set_timestamp(conn, config.c_str());
+      ctx.refine_end();
+      return set;
+    });
     op.status = status_name(ret);
   })
   .op<ops::Rollback>([](System& s, Ctx& ctx, ops::Rollback& op) {

@@ -51,7 +51,8 @@ VARIABLES
             \* snap |-> key |-> <<value>> in that snapshot (snapshot isolation only); began |-> the
             \* commits made by then; saw |-> the transactions prepared then; read |-> its read
             \* timestamp, 0 for none; prepared |-> its prepare timestamp, 0 unless prepared;
-            \* wrote |-> an update of it succeeded; failed |-> a call of it was refused]
+            \* wrote |-> an update of it succeeded; failed |-> a call of it was refused;
+            \* oldest, stable |-> the connection's timestamps when it began (UnlockedCheck)]
   commits,  \* the commits made so far
   newest,   \* the latest commit timestamp so far, 0 before the first
   oldest,   \* the connection's oldest timestamp, 0 until set
@@ -124,7 +125,7 @@ Started(txn, read_ts) ==
   LET snapshot == Isolation = "snapshot" \/ read_ts # 0
   IN txns' = (txn :> [snapshot |-> snapshot, snap |-> IF snapshot THEN Snapshot(read_ts) ELSE <<>>, began |-> commits,
                       saw |-> {t \in DOMAIN txns : txns[t].prepared # 0}, read |-> read_ts, prepared |-> 0,
-                      wrote |-> FALSE, failed |-> FALSE]) @@ txns
+                      wrote |-> FALSE, failed |-> FALSE, oldest |-> oldest, stable |-> stable]) @@ txns
 
 \* @type: (Int) => Bool;
 \* @inputs: txn;
@@ -212,33 +213,62 @@ Leaves(txn) == [k \in Written(txn) |-> Head(SelectSeq(chain[k], LAMBDA u : u.by 
 Over(s, vals) ==
   [k \in {k \in DOMAIN s \cup DOMAIN vals : k \in DOMAIN vals => vals[k] # <<>>} |-> IF k \in DOMAIN vals THEN vals[k] ELSE s[k]]
 
-\* txn's updates become committed at timestamp ts (0: none), as commit number commits + 1. A
-\* transaction that began while txn was prepared sees the commit by id: where its read timestamp
-\* allows, txn's values join its snapshot.
-Committed(txn, ts) ==
-  LET resolved == [k \in DOMAIN chain |-> [i \in 1..Len(chain[k]) |->
+\* txn's updates of keys ks become committed at timestamp ts (0: none), as commit number
+\* commits + 1, and txn ends if ends. A transaction that began while txn was prepared sees the
+\* commit by id: where its read timestamp allows, txn's values join its snapshot.
+Resolved(txn, ts, ks, ends) ==
+  LET resolved == [k \in DOMAIN chain |-> IF k \notin ks THEN chain[k] ELSE [i \in 1..Len(chain[k]) |->
                      IF chain[k][i].by = txn THEN [chain[k][i] EXCEPT !.by = 0, !.ts = ts, !.seq = commits + 1] ELSE chain[k][i]]]
-      sees(t) == txn \in txns[t].saw /\ (txns[t].read = 0 \/ ts <= txns[t].read)
-  IN /\ chain' = Pruned(resolved, Written(txn), oldest)
-     /\ txns' = [t \in DOMAIN txns \ {txn} |-> IF sees(t) THEN [txns[t] EXCEPT !.snap = Over(@, Leaves(txn))] ELSE txns[t]]
-     /\ commits' = commits + 1
-     /\ newest' = Max(newest, ts)
+      sees(t) == t # txn /\ txn \in txns[t].saw /\ (txns[t].read = 0 \/ ts <= txns[t].read)
+      leaves == [k \in ks |-> Leaves(txn)[k]]
+  IN /\ chain' = Pruned(resolved, ks, oldest)
+     /\ txns' = [t \in DOMAIN txns \ (IF ends THEN {txn} ELSE {}) |-> IF sees(t) THEN [txns[t] EXCEPT !.snap = Over(@, leaves)] ELSE txns[t]]
+\* txn's updates become committed at timestamp ts, and it ends.
+Committed(txn, ts) ==
+  /\ Resolved(txn, ts, Written(txn), TRUE)
+  /\ commits' = commits + 1
+  /\ newest' = Max(newest, ts)
 
+\* txn's updates of keys ks are undone.
+Undone(txn, ks) == chain' = Pruned([k \in DOMAIN chain |-> IF k \in ks THEN SelectSeq(chain[k], LAMBDA u : u.by # txn) ELSE chain[k]], ks, oldest)
 \* txn's updates are undone, and it ends.
 RolledBack(txn) ==
-  /\ chain' = Pruned([k \in DOMAIN chain |-> SelectSeq(chain[k], LAMBDA u : u.by # txn)], Written(txn), oldest)
+  /\ Undone(txn, Written(txn))
   /\ txns' = Others(txn)
   /\ UNCHANGED <<commits, newest>>
+
+\* WiredTiger ends a transaction key by key: rollback_transaction marks each update aborted in
+\* turn (src/txn/txn.c, __wt_txn_rollback), and so does a commit refused for its timestamps,
+\* which rolls back; a prepared transaction's commit resolves each update in turn
+\* (__wt_txn_resolve_prepared_op) before the transaction ends (__wt_txn_release). In between,
+\* a write of a key already undone succeeds where one of a key not yet undone still conflicts,
+\* and a search of a key resolved reads it where one not yet resolved meets a prepare conflict
+\* (both seen under rr chaos). So Rollback, CommitAt and CommitPrepared are multi-step
+\* operations: each _Step undoes (or resolves) txn's updates of one key, and _Done does the rest
+\* and ends txn. One key of txn undone:
+UndoStep(txn) == \E key \in Written(txn) : Undone(txn, {key})
 
 \* A transaction a write of which was refused cannot commit once it has updated anything: commit
 \* says EINVAL ("failed transaction requires rollback") and the transaction goes on running, to be
 \* rolled back. One that updated nothing commits (the OmniLink paper's first WiredTiger finding).
 FailedTransactionRequiresRollback(txn) == txns[txn].failed /\ txns[txn].wrote
+\* A call of txn that checks a timestamp against the connection's oldest and stable timestamps
+\* does so when it starts, reading them without a lock, and takes effect later (commit makes the
+\* updates visible at its end, src/txn/txn.c, __wt_txn_release), so a set_timestamp may come
+\* between the check and the effect: the call is refused (status "invalid") only if refused
+\* is true of the timestamps now (they only move forward, so they were at most these at the
+\* check), and accepted only if refused is false of those txn began with (at least those at the
+\* check). A timestamp between the two may go either way, as real runs under rr chaos show
+\* (a commit at a timestamp behind a stable timestamp set while it was committing).
+UnlockedCheck(txn, status, refused(_, _)) ==
+  /\ status = "invalid" => refused(oldest, stable)
+  /\ status # "invalid" => ~refused(txns[txn].oldest, txns[txn].stable)
+
 \* A commit timestamp WiredTiger refuses (EINVAL, and the transaction is rolled back): outside
-\* snapshot isolation, or before the oldest or the stable timestamp (equal is allowed). Nothing
-\* compares it with other commits' timestamps. A prepared transaction's commit needs a durable
-\* timestamp too (CommitPrepared): without one it is refused.
-CommitTimestampRefused(txn, ts) == txns[txn].prepared # 0 \/ (ts # 0 /\ (~txns[txn].snapshot \/ ts < oldest \/ ts < stable))
+\* snapshot isolation, or before the oldest or the stable timestamp old and stab (equal is
+\* allowed). Nothing compares it with other commits' timestamps. A prepared transaction's commit
+\* needs a durable timestamp too (CommitPrepared): without one it is refused.
+CommitTimestampRefused(txn, ts, old, stab) == txns[txn].prepared # 0 \/ (ts # 0 /\ (~txns[txn].snapshot \/ ts < old \/ ts < stab))
 \* WiredTiger orders no commit timestamps (src/txn/txn_timestamp.c checks them against the oldest
 \* and stable timestamps only): two transactions may commit one key at one timestamp, and
 \* transactions commit in any order of their timestamps. These two rules stand for the ones the
@@ -254,33 +284,46 @@ KeyTimestamp(key) == LET stamped == SelectSeq(chain[key], LAMBDA u : u.by = 0 /\
 \* A commit at timestamp ts (0: none) keeps the orders the rules above ask for.
 TimestampsInOrder(txn, ts) == ts # 0 => (CommitOrder(newest, ts) /\ \A k \in Written(txn) : KeyTimestampOrder(KeyTimestamp(k), ts))
 
-\* Commit is refused exactly for those two reasons.
-CommitRefusedExactly(txn, ts, status) ==
-  (status = "invalid") = (FailedTransactionRequiresRollback(txn) \/ CommitTimestampRefused(txn, ts))
+\* Commit is refused for those two reasons, the timestamps as UnlockedCheck says.
+CommitRefusedAsChecked(txn, ts, status) ==
+  UnlockedCheck(txn, status, LAMBDA old, stab : FailedTransactionRequiresRollback(txn) \/ CommitTimestampRefused(txn, ts, old, stab))
+
+\* A commit refused for its timestamp, rolling txn back a key at a time (UndoStep).
+\* @type: (Int, Int, Str) => Bool;
+\* @inputs: txn, commit_ts;
+CommitAt_Step(txn, commit_ts, status) ==
+  /\ Running(txn)
+  /\ status = "invalid"
+  /\ ~FailedTransactionRequiresRollback(txn)
+  /\ UndoStep(txn)
+  /\ UNCHANGED <<txns, commits, newest, oldest, stable>>
 
 \* Commit at timestamp commit_ts (0: none): txn's updates become committed, and it ends; refused, it goes on
 \* running (a failed transaction) or is rolled back (a refused timestamp).
 \* @type: (Int, Int, Str) => Bool;
 \* @inputs: txn, commit_ts;
-CommitAt(txn, commit_ts, status) ==
+CommitAt_Done(txn, commit_ts, status) ==
   /\ Running(txn)
   /\ status \in {"ok", "invalid"}
-  /\ CommitRefusedExactly(txn, commit_ts, status)
+  /\ CommitRefusedAsChecked(txn, commit_ts, status)
   /\ status = "ok" => TimestampsInOrder(txn, commit_ts)
   /\ CASE status = "ok" -> Committed(txn, commit_ts)
        [] FailedTransactionRequiresRollback(txn) -> UNCHANGED <<chain, txns, commits, newest>>
        [] OTHER -> RolledBack(txn)
   /\ UNCHANGED <<oldest, stable>>
 
+\* Without a timestamp a commit is refused only for a failed transaction, which it leaves running
+\* (a prepared one is committed with CommitPrepared): one step.
 \* @type: (Int, Str) => Bool;
 \* @inputs: txn;
-Commit(txn, status) == CommitAt(txn, 0, status)
+Commit(txn, status) == CommitAt_Done(txn, 0, status)
 
-\* prepare_transaction(prepare_timestamp=prepare_ts) is refused (EINVAL) exactly for a failed
+\* prepare_transaction(prepare_timestamp=prepare_ts) is refused (EINVAL) for a failed
 \* transaction that updated something, or a prepare timestamp older than the oldest (equal is
-\* allowed; nothing compares it with stable). A refused call marks the transaction failed
-\* (src/include/api.h, API_END) and leaves it running.
-PrepareRefusedExactly(txn, prepare_ts, status) == (status = "invalid") = (FailedTransactionRequiresRollback(txn) \/ prepare_ts < oldest)
+\* allowed; nothing compares it with stable), checked as UnlockedCheck says. A refused call
+\* marks the transaction failed (src/include/api.h, API_END) and leaves it running.
+PrepareRefusedAsChecked(txn, prepare_ts, status) ==
+  UnlockedCheck(txn, status, LAMBDA old, stab : FailedTransactionRequiresRollback(txn) \/ prepare_ts < old)
 
 \* Prepared, txn's updates stay where they are, and readers whose snapshots were taken since see
 \* them by id: a search that would read one gets WT_PREPARE_CONFLICT (Search), a write
@@ -292,31 +335,54 @@ Prepare(txn, prepare_ts, status) ==
   /\ Active(txn)
   /\ Isolation = "snapshot"
   /\ status \in {"ok", "invalid"}
-  /\ PrepareRefusedExactly(txn, prepare_ts, status)
+  /\ PrepareRefusedAsChecked(txn, prepare_ts, status)
   /\ txns' = IF status = "ok" THEN [txns EXCEPT ![txn].prepared = prepare_ts] ELSE [txns EXCEPT ![txn].failed = TRUE]
   /\ UNCHANGED <<chain, commits, newest, oldest, stable>>
 
 \* A prepared transaction's commit (commit_timestamp= and durable_timestamp=, both required) is
-\* refused (EINVAL, and the transaction rolled back) exactly when the commit timestamp is before
-\* the prepare timestamp, or the durable one before the commit, the oldest or the stable
-\* timestamp; the commit timestamp itself is not compared with oldest or stable.
-PreparedCommitRefusedExactly(txn, commit_ts, durable_ts, status) ==
-  (status = "invalid") = (commit_ts < txns[txn].prepared \/ durable_ts < commit_ts \/ durable_ts < oldest \/ durable_ts < stable)
+\* refused (EINVAL, and the transaction rolled back) when the commit timestamp is before the
+\* prepare timestamp, or the durable one before the commit, the oldest or the stable timestamp
+\* (checked as UnlockedCheck says); the commit timestamp itself is not compared with oldest or
+\* stable.
+PreparedCommitRefused(txn, commit_ts, durable_ts, old, stab) ==
+  commit_ts < txns[txn].prepared \/ durable_ts < commit_ts \/ durable_ts < old \/ durable_ts < stab
+PreparedCommitRefusedAsChecked(txn, commit_ts, durable_ts, status) ==
+  UnlockedCheck(txn, status, LAMBDA old, stab : PreparedCommitRefused(txn, commit_ts, durable_ts, old, stab))
+
+\* One key of a prepared commit resolved (committed, its timestamp order kept), or undone if the
+\* commit is refused.
+\* @type: (Int, Int, Int, Str) => Bool;
+\* @inputs: txn, commit_ts, durable_ts;
+CommitPrepared_Step(txn, commit_ts, durable_ts, status) ==
+  /\ Running(txn)
+  /\ txns[txn].prepared # 0
+  /\ IF status = "ok"
+       THEN /\ ~PreparedCommitRefused(txn, commit_ts, durable_ts, txns[txn].oldest, txns[txn].stable)
+            /\ \E key \in Written(txn) : KeyTimestampOrder(KeyTimestamp(key), commit_ts) /\ Resolved(txn, commit_ts, {key}, FALSE)
+       ELSE status = "invalid" /\ UndoStep(txn) /\ UNCHANGED txns
+  /\ UNCHANGED <<commits, newest, oldest, stable>>
 
 \* @type: (Int, Int, Int, Str) => Bool;
 \* @inputs: txn, commit_ts, durable_ts;
-CommitPrepared(txn, commit_ts, durable_ts, status) ==
+CommitPrepared_Done(txn, commit_ts, durable_ts, status) ==
   /\ Running(txn)
   /\ txns[txn].prepared # 0
   /\ status \in {"ok", "invalid"}
-  /\ PreparedCommitRefusedExactly(txn, commit_ts, durable_ts, status)
+  /\ PreparedCommitRefusedAsChecked(txn, commit_ts, durable_ts, status)
   /\ status = "ok" => TimestampsInOrder(txn, commit_ts)
   /\ IF status = "ok" THEN Committed(txn, commit_ts) ELSE RolledBack(txn)
   /\ UNCHANGED <<oldest, stable>>
 
 \* @type: (Int) => Bool;
 \* @inputs: txn;
-Rollback(txn) ==
+Rollback_Step(txn) ==
+  /\ Running(txn)
+  /\ UndoStep(txn)
+  /\ UNCHANGED <<txns, commits, newest, oldest, stable>>
+
+\* @type: (Int) => Bool;
+\* @inputs: txn;
+Rollback_Done(txn) ==
   /\ Running(txn)
   /\ RolledBack(txn)
   /\ UNCHANGED <<oldest, stable>>
@@ -347,9 +413,12 @@ Next ==
     \/ Put(txn, key, value, status)
     \/ Remove(txn, key, status)
     \/ Commit(txn, status)
-    \/ CommitAt(txn, ts, status)
+    \/ CommitAt_Step(txn, ts, status)
+    \/ CommitAt_Done(txn, ts, status)
     \/ Prepare(txn, ts, status)
-    \/ CommitPrepared(txn, ts, ts2, status)
-    \/ Rollback(txn)
+    \/ CommitPrepared_Step(txn, ts, ts2, status)
+    \/ CommitPrepared_Done(txn, ts, ts2, status)
+    \/ Rollback_Step(txn)
+    \/ Rollback_Done(txn)
     \/ SetTimestamps(ts, ts2, status)
 =============================================================================
