@@ -161,13 +161,13 @@ class Timestamps {
  public:
   /// A read timestamp for a transaction about to begin: below the oldest (refused) with
   /// probability `refused`, else between it and the newest commit timestamp, pinned until unpin().
-  std::int64_t pin_read(omnilink::Context& ctx, std::size_t thread, double refused) {
+  std::int64_t pin_read(omnilink::Context& ctx, double refused) {
     const std::lock_guard lock(pins_mutex_);
     const std::int64_t oldest = oldest_.load();
     if (oldest > first() && ctx.chance(refused)) return ctx.uniform(first(), oldest - 1);
     const std::int64_t low = std::max(oldest, first());
     const std::int64_t read_ts = ctx.uniform(low, std::max(low, newest()));
-    pins_[thread] = read_ts;
+    pins_[ctx.thread()] = read_ts;
     return read_ts;
   }
   void unpin(std::size_t thread) {
@@ -350,7 +350,7 @@ int main(int argc, char** argv) {
     Timestamps& ts = s.timestamps();
     if (!s.workload().timestamped() || s.slot(ctx.thread()).in_txn || ts.newest() == 0) return ctx.unsupported();
     op.txn = examples::unique_elem(ctx.thread(), ctx.index());
-    op.read_ts = ts.pin_read(ctx, ctx.thread(), 0.125);
+    op.read_ts = ts.pin_read(ctx, 0.125);
     const int ret = s.begin(ctx.thread(), ctx, op.txn, s.begin_config() + ",read_timestamp=" + hex(op.read_ts));
     ts.unpin(ctx.thread());
     if (ret != 0 && ret != EINVAL) s.crash("begin_transaction failed", ret);

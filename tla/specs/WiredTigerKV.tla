@@ -207,8 +207,9 @@ Written(txn) == {k \in DOMAIN chain : \E i \in 1..Len(chain[k]) : chain[k][i].by
 \* The transactions running once txn has ended.
 Others(txn) == [t \in DOMAIN txns \ {txn} |-> txns[t]]
 
-\* What txn's updates leave, key by key: its newest update's <<value>>, or <<>> for a removal.
-Leaves(txn) == [k \in Written(txn) |-> Head(SelectSeq(chain[k], LAMBDA u : u.by = txn)).v]
+\* What txn's updates of keys ks (some it wrote) leave, key by key: its newest update's <<value>>,
+\* or <<>> for a removal.
+Leaves(txn, ks) == [k \in ks |-> Head(SelectSeq(chain[k], LAMBDA u : u.by = txn)).v]
 \* Snapshot s with the values vals over it (a removal takes the key out).
 Over(s, vals) ==
   [k \in {k \in DOMAIN s \cup DOMAIN vals : k \in DOMAIN vals => vals[k] # <<>>} |-> IF k \in DOMAIN vals THEN vals[k] ELSE s[k]]
@@ -220,9 +221,8 @@ Resolved(txn, ts, ks, ends) ==
   LET resolved == [k \in DOMAIN chain |-> IF k \notin ks THEN chain[k] ELSE [i \in 1..Len(chain[k]) |->
                      IF chain[k][i].by = txn THEN [chain[k][i] EXCEPT !.by = 0, !.ts = ts, !.seq = commits + 1] ELSE chain[k][i]]]
       sees(t) == t # txn /\ txn \in txns[t].saw /\ (txns[t].read = 0 \/ ts <= txns[t].read)
-      leaves == [k \in ks |-> Leaves(txn)[k]]
   IN /\ chain' = Pruned(resolved, ks, oldest)
-     /\ txns' = [t \in DOMAIN txns \ (IF ends THEN {txn} ELSE {}) |-> IF sees(t) THEN [txns[t] EXCEPT !.snap = Over(@, leaves)] ELSE txns[t]]
+     /\ txns' = [t \in DOMAIN txns \ (IF ends THEN {txn} ELSE {}) |-> IF sees(t) THEN [txns[t] EXCEPT !.snap = Over(@, Leaves(txn, ks))] ELSE txns[t]]
 \* txn's updates become committed at timestamp ts, and it ends.
 Committed(txn, ts) ==
   /\ Resolved(txn, ts, Written(txn), TRUE)
