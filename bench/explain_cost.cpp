@@ -5,6 +5,12 @@
 // size. Runs are found by seed from 1 until `--runs` of each fail natively. The recording's
 // analysis (the interleaving) is measured by bench/explain_recorded, on recorded runs.
 //
+// Where the build has them, the transactional misconfigurations too (docs/storage.md): WiredTiger
+// read-committed and read-uncommitted taken for snapshot isolation (4 x 2,000, and 8 x 2,000 with
+// timestamps and prepared transactions), RocksDB without snapshots and snapshot isolation taken
+// for serializability (4 x 500); their cores' transactions are counted (the spec's @groups field),
+// and how many cores were proven one-minimal.
+//
 // Usage: explain_cost [--runs 5]
 #include <algorithm>
 #include <chrono>
@@ -27,7 +33,17 @@ namespace {
 struct Target {
   std::string name, harness, spec, mc;
   std::vector<std::string> args;
+  bool transactions = false;  // operations log a "txn"
 };
+
+/// How many transactions the core's operations belong to.
+double transactions_of(const explain::Explanation& e) {
+  std::vector<std::string> txns;
+  for (const auto& op : e.core)
+    for (const auto& [name, value] : op.fields)
+      if (name == "txn" && std::find(txns.begin(), txns.end(), value) == txns.end()) txns.push_back(value);
+  return static_cast<double>(txns.size());
+}
 
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -38,17 +54,39 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2)
     if (std::string(argv[i]) == "--runs") runs = std::stoi(argv[i + 1]);
   const std::string specs = OMNILINK_SPECS_DIR;
-  const std::vector<Target> targets{
+  std::vector<Target> targets{
       {"ms-queue-bug", OMNILINK_MS_QUEUE_BUG, "LinearizableQueue.tla", "", {"--threads", "3", "--ops", "3000", "--perturb", "sleep", "--perturb-rate", "0.02", "--param", "max_len=16"}},
       {"treiber-stack-bug", OMNILINK_TREIBER_STACK_BUG, "Stack.tla", "", {"--threads", "3", "--ops", "3000", "--perturb", "sleep", "--perturb-rate", "0.02"}},
       {"striped-map-bug", OMNILINK_STRIPED_MAP_BUG, "Map.tla", "MCMapPartitioned.tla", {"--threads", "3", "--ops", "3000", "--perturb", "mixed", "--perturb-rate", "0.1", "--param", "keys=8"}},
       {"racy-queue", OMNILINK_RACY_QUEUE, "LinearizableQueue.tla", "", {"--threads", "3", "--ops", "3000", "--perturb", "mixed", "--perturb-rate", "0.05"}},
   };
+#ifdef OMNILINK_WIREDTIGER_TXN
+  const std::vector<std::string> wt{"--perturb", "sleep", "--perturb-rate", "0.2", "--param", "keys=3"};
+  auto wiredtiger = [&](const std::string& name, std::vector<std::string> args) {
+    args.insert(args.begin(), wt.begin(), wt.end());
+    targets.push_back({name, OMNILINK_WIREDTIGER_TXN, "WiredTigerKV.tla", "MCWiredTigerSnapshot.tla", args, true});
+  };
+  wiredtiger("wt-read-committed", {"--threads", "4", "--ops", "2000", "--param", "isolation=read-committed"});
+  wiredtiger("wt-read-uncommitted", {"--threads", "4", "--ops", "2000", "--param", "isolation=read-uncommitted"});
+  wiredtiger("wt-rc-ts-prepare", {"--threads", "8", "--ops", "2000", "--param", "isolation=read-committed", "--param", "timestamps=wide", "--param",
+                                  "prepare=30"});
+#endif
+#ifdef OMNILINK_ROCKSDB_TXN
+  const std::vector<std::string> rocks{"--threads", "4", "--ops", "500", "--perturb", "sleep", "--perturb-rate", "0.2"};
+  auto rocksdb = [&](const std::string& name, const std::string& spec, std::vector<std::string> args) {
+    args.insert(args.begin(), rocks.begin(), rocks.end());
+    targets.push_back({name, OMNILINK_ROCKSDB_TXN, spec, "MCSnapshotKV.tla", args, true});
+  };
+  rocksdb("rocks-no-snapshot", "SnapshotKV.tla", {"--param", "keys=3", "--param", "snapshot=0"});
+  rocksdb("rocks-si-as-serial", "SerializableKV.tla", {"--param", "keys=2"});
+#endif
   const fs::path scratch = fs::temp_directory_path() / "omnilink-bench-explain";
   std::printf("explain beside validation, native, %d failing runs each (medians)\n", runs);
-  std::printf("%-18s %6s %12s %10s %8s %10s %10s\n", "target", "seeds", "validate s", "core s", "core/val", "core ops", "largest");
+  std::printf("%-20s %6s %12s %10s %10s %8s %10s %10s %6s %8s %8s\n", "target", "seeds", "validate s", "core s", "slowest s", "core/val",
+              "core ops", "largest", "txns", "most tx", "minimal");
   for (const Target& t : targets) {
-    std::vector<double> validate_s, core_s, ratios, sizes;
+    std::vector<double> validate_s, core_s, ratios, sizes, txns;
+    int minimal = 0;
     int seed = 0;
     while (static_cast<int>(core_s.size()) < runs && seed < 40 * runs) {
       ++seed;
@@ -76,9 +114,17 @@ int main(int argc, char** argv) {
       core_s.push_back(c);
       ratios.push_back(c / v);
       sizes.push_back(static_cast<double>(e.core.size()));
+      txns.push_back(transactions_of(e));
+      minimal += e.minimal ? 1 : 0;
     }
-    std::printf("%-18s %6d %12.3f %10.3f %8.2f %10.0f %10.0f\n", t.name.c_str(), seed, median(validate_s), median(core_s), median(ratios),
-                median(sizes), sizes.empty() ? 0.0 : *std::max_element(sizes.begin(), sizes.end()));
+    auto largest = [](const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); };
+    const std::string of = std::to_string(minimal) + "/" + std::to_string(core_s.size());
+    if (t.transactions)
+      std::printf("%-20s %6d %12.3f %10.3f %10.3f %8.2f %10.0f %10.0f %6.0f %8.0f %8s\n", t.name.c_str(), seed, median(validate_s), median(core_s),
+                  largest(core_s), median(ratios), median(sizes), largest(sizes), median(txns), largest(txns), of.c_str());
+    else
+      std::printf("%-20s %6d %12.3f %10.3f %10.3f %8.2f %10.0f %10.0f %6s %8s %8s\n", t.name.c_str(), seed, median(validate_s), median(core_s),
+                  largest(core_s), median(ratios), median(sizes), largest(sizes), "-", "-", of.c_str());
   }
   fs::remove_all(scratch);
   return 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -51,32 +52,49 @@ std::vector<TiedOp> tied(const std::vector<validation::RefusedOp::Related>& ops)
 /// Operations by thread and index.
 using OpIds = std::set<std::pair<std::uint32_t, std::uint64_t>>;
 
+/// Each operation's transaction (validation::transaction_groups), by thread and index.
+using GroupOf = std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint64_t>;
+
+GroupOf groups_of(const validation::History& history, const std::optional<std::string>& field) {
+  GroupOf out;
+  const auto numbered = validation::transaction_groups(history, field);
+  for (std::size_t t = 0; t < history.threads.size(); ++t)
+    for (std::size_t i = 0; i < history.threads[t].size(); ++i)
+      if (numbered[t][i] != 0) out.emplace(std::make_pair(history.threads[t][i].thread, history.threads[t][i].index), numbered[t][i]);
+  return out;
+}
+
+std::uint64_t group_of(const GroupOf& groups, const trace::Operation& op) {
+  const auto it = groups.find({op.thread, op.index});
+  return it == groups.end() ? 0 : it->second;
+}
+
 /// The operations of `problem` outside the core (`core`, whose ids are `in_core`) that logged an
-/// identifying value of a core operation (`index` is the problem's), and every operation of a
-/// group a core operation belongs to (`group_field`: a transaction, begin to end, whatever how
-/// many operations logged its id).
+/// identifying value of a core operation (`index` is the problem's), and the whole of each
+/// transaction (`groups`) a core or context operation belongs to: Begin to end, whatever how many
+/// operations logged its id.
 std::vector<const trace::Operation*> context_of(const validation::Problem& problem, const validation::ValueIndex& index,
-                                                const validation::History& core, const OpIds& in_core,
-                                                const std::optional<std::string>& group_field) {
+                                                const validation::History& core, const OpIds& in_core, const GroupOf& groups) {
   OpIds added;
   std::vector<const trace::Operation*> out;
-  auto add = [&](const trace::Operation* other) {
-    if (!in_core.count({other->thread, other->index}) && added.emplace(other->thread, other->index).second) out.push_back(other);
+  std::set<std::uint64_t> whole;
+  auto add = [&](const trace::Operation& other) {
+    if (const std::uint64_t g = group_of(groups, other); g != 0) whole.insert(g);
+    if (!in_core.count({other.thread, other.index}) && added.emplace(other.thread, other.index).second) out.push_back(&other);
   };
-  std::set<std::string> groups;
   for (const auto& thread : core.threads)
     for (const auto& op : thread) {
+      add(op);
       for (const auto& [name, value] : op.fields) {
         const auto* logged = index.identifying(trace::to_tla(value));
         if (logged == nullptr) continue;
-        for (const auto& [t, position] : *logged) add(problem.threads[t][position].op);
+        for (const auto& [t, position] : *logged) add(*problem.threads[t][position].op);
       }
-      if (const trace::Value* group = group_field ? op.field(*group_field) : nullptr) groups.insert(trace::to_tla(*group));
     }
-  if (!groups.empty())
+  if (!whole.empty())
     for (const auto& thread : problem.threads)
       for (const validation::ProblemOp& p : thread)
-        if (const trace::Value* group = p.op->field(*group_field); group != nullptr && groups.count(trace::to_tla(*group))) add(p.op);
+        if (whole.count(group_of(groups, *p.op)) > 0) add(*p.op);
   std::stable_sort(out.begin(), out.end(), [](const trace::Operation* a, const trace::Operation* b) { return a->start < b->start; });
   return out;
 }
@@ -138,7 +156,9 @@ Explanation explain_run(const ExplainOptions& options) {
   if (decided.verdict == Verdict::error) throw validation::ValidationError(decided.reason);
   if (decided.verdict != Verdict::fail) throw NothingToExplain("the run does not fail natively: " + verdict_text(decided));
 
-  validation::FailingCore core = validation::find_failing_core(problem, decided, loaded, v, options.core);
+  validation::CoreOptions core_options = options.core;
+  core_options.group_field = read.interface.group_field;
+  validation::FailingCore core = validation::find_failing_core(problem, decided, loaded, v, core_options);
   // The core and its context (the operations that logged its values, and the rest of each
   // transaction it touches where the spec groups operations) as one history: the story reads
   // whole (a dequeue with its enqueue, a write with its transaction's Begin), and it is rejected on its own, the core being rejected
@@ -151,7 +171,8 @@ Explanation explain_run(const ExplainOptions& options) {
   for (const auto& thread : core.history.threads)
     for (const auto& op : thread) core_ops.emplace(op.thread, op.index);
   OpIds shown_ops = core_ops;
-  const std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops, read.interface.group_field);
+  const GroupOf groups = groups_of(problem.history, read.interface.group_field);
+  const std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops, groups);
   for (const trace::Operation* op : context) shown_ops.emplace(op->thread, op->index);
   validation::History story;
   story.clock = problem.history.clock;
@@ -161,8 +182,31 @@ Explanation explain_run(const ExplainOptions& options) {
     for (const auto& op : thread)
       if (shown_ops.count({op.thread, op.index})) kept.push_back(op);
   }
+  // The file: as the core's questions had it, a transaction the core is in may have happened in
+  // part, any other whole or not at all.
+  validation::History proved = story;
+  std::set<std::uint64_t> core_groups;
+  for (const auto& thread : core.history.threads)
+    for (const auto& op : thread) core_groups.insert(group_of(groups, op));
+  for (auto& thread : proved.threads)
+    for (auto& op : thread) {
+      op.optional = core_ops.count({op.thread, op.index}) == 0;
+      const std::uint64_t group = group_of(groups, op);
+      op.optional_group = op.optional && core_groups.count(group) == 0 ? group : 0;
+    }
   validation::ValidationResult why;
   validation::check_natively(why, validation::make_problem(story, read.interface, loaded), loaded, v);
+  // The context taken as having happened may fail first on an anomaly of its own (two context
+  // transactions writing one key): then the refusal the core proves is the file's, where the
+  // context may not have happened, if it is a core operation's.
+  const auto refuses_core = [&](const validation::ValidationResult& r) {
+    return r.verdict == Verdict::fail && r.refused && core_ops.count({r.refused->op.thread, r.refused->op.index}) > 0;
+  };
+  if (!refuses_core(why)) {
+    validation::ValidationResult as_proved;
+    validation::check_natively(as_proved, validation::make_problem(proved, read.interface, loaded), loaded, v);
+    if (refuses_core(as_proved)) why = std::move(as_proved);
+  }
 
   Explanation e;
   e.run = v.run_dir.string();
@@ -202,9 +246,7 @@ Explanation explain_run(const ExplainOptions& options) {
   }
   if (!options.recording) e.no_interleaving = options.no_interleaving;
   fs::create_directories(dir);
-  for (auto& thread : story.threads)
-    for (auto& op : thread) op.optional = core_ops.count({op.thread, op.index}) == 0;
-  validation::write_history_file(dir / e.core_file, story);
+  validation::write_history_file(dir / e.core_file, proved);
   write_explanation(dir, e);
   if (options.recording) add_interleaving(e, options, dir);
   return e;

@@ -75,7 +75,7 @@ bool rejected_with_others_optional(const explain::ExplainOptions& o, const std::
   };
   std::vector<validation::Problem> question = validation::split_problem(
       problem, 2, [&](const validation::ProblemOp& p) -> std::size_t { return asked(p) ? 0 : 1; },
-      [&](const validation::ProblemOp& p) { return !in_core(p); });
+      [&](const validation::ProblemOp& p) { return validation::MadeOptional{!in_core(p), 0}; });
   const auto report = validation::search_linearization(question[0], spec, search);
   REQUIRE(report.outcome != validation::SearchReport::Outcome::limit);
   return report.outcome == validation::SearchReport::Outcome::rejected;
@@ -366,6 +366,59 @@ TEST_CASE("the history file writer: what it writes reads back as the same operat
   CHECK_THAT(read_text(out), Catch::StartsWith(R"({"format":"omnilink-history","version":2})"));
   write_history(in, {R"({"process": "a", "op": "Put", "fields": {}, "start": 1, "end": 4, "outcome": "optional"})"});
   CHECK_THROWS_WITH(validation::read_history_file(in), Catch::Contains("in.jsonl:2") && Catch::Contains("\"optional\" needs version 2"));
+
+  // An optional operation's group (a transaction of a core's context) is version 3's.
+  with_optional.threads[0][0].optional_group = 7;
+  validation::write_history_file(out, with_optional);
+  CHECK(validation::read_history_file(out).threads[0][0].optional_group == 7);
+  CHECK_THAT(read_text(out), Catch::StartsWith(R"({"format":"omnilink-history","version":3})"));
+  const auto refused = [&](int version, const std::vector<std::string>& lines) {
+    std::ofstream file(in);
+    file << R"({"format": "omnilink-history", "version": )" << version << "}\n";
+    for (const auto& line : lines) file << line << "\n";
+    file.close();
+    CHECK_THROWS_WITH(validation::read_history_file(in), Catch::Contains("in.jsonl:"));
+    try {
+      validation::read_history_file(in);
+    } catch (const std::exception& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string grouped = R"({"process": "a", "op": "Put", "fields": {}, "start": 1, "end": 4, "outcome": "optional", "group": 1})";
+  CHECK_THAT(refused(2, {grouped}), Catch::Contains("in.jsonl:2") && Catch::Contains("group needs version 3"));
+  CHECK_THAT(refused(3, {R"({"process": "a", "op": "Put", "fields": {}, "start": 1, "end": 4, "outcome": "ok", "group": 1})"}),
+             Catch::Contains("in.jsonl:2: group: a positive integer, on an \"optional\" operation"));
+  CHECK_THAT(refused(3, {R"({"process": "a", "op": "Put", "fields": {}, "start": 1, "end": 4, "outcome": "optional", "group": 0})"}),
+             Catch::Contains("in.jsonl:2: group: a positive integer"));
+  CHECK_THAT(refused(3, {grouped, R"({"process": "b", "op": "Put", "fields": {}, "start": 2, "end": 5, "outcome": "optional", "group": 1})"}),
+             Catch::Contains("in.jsonl:3: group 1: its operations must be consecutive lines of one process"));
+  CHECK_THAT(refused(3, {grouped, R"({"process": "a", "op": "Put", "fields": {}, "start": 5, "end": 6, "outcome": "ok"})",
+                         R"({"process": "a", "op": "Put", "fields": {}, "start": 7, "end": 8, "outcome": "optional", "group": 1})"}),
+             Catch::Contains("in.jsonl:4: group 1: its operations must be consecutive"));
+}
+
+TEST_CASE("optional operations of one group are taken all or none", "[explain][file]") {
+  // Process 0 enqueues 1 then 2, both optional; process 1 then dequeues 2. On their own, leaving
+  // out the enqueue of 1 explains the dequeue; as one group, both happened or neither did.
+  testing::ScratchDir dir;
+  const fs::path file = dir.path() / "grouped.jsonl";
+  auto optional = [](std::string line, int group) {
+    line.replace(line.find(R"("outcome": "ok")"), 15, R"("outcome": "optional")" + (group ? R"(, "group": )" + std::to_string(group) : ""));
+    return line;
+  };
+  auto verdict = [&](int group) {
+    std::ofstream out(file);
+    out << R"({"format": "omnilink-history", "version": 3})" << "\n"
+        << optional(enq(0, 1, 10, 20), group) << "\n"
+        << optional(enq(0, 2, 30, 40), group) << "\n"
+        << deq(1, 2, 50, 60) << "\n";
+    out.close();
+    validation::ValidateOptions v = options_for(file, "LinearizableQueue.tla").validate;
+    return validation::validate_run(v).verdict;
+  };
+  CHECK(verdict(0) == Verdict::pass);
+  CHECK(verdict(3) == Verdict::fail);
 }
 
 namespace {

@@ -58,6 +58,9 @@ struct Operation {
   // History files only (outcome "optional"): completed within its timebox if it took effect at
   // all, and it may not have: a failing core's context (explain/), which its failure does not need.
   bool optional = false;
+  // Optional operations of one thread, next to each other, with one nonzero group are taken all
+  // or none (a transaction of the context: it happened whole or not at all). 0: on its own.
+  std::uint64_t optional_group = 0;
   std::optional<std::uint64_t> hook_start;  // the replay hook's start, when the op refined its start
   int signal = 0;            // pending: the signal that ended the run (0 when unknown)
   std::uint64_t offset = 0;  // byte offset of the record in its file

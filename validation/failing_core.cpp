@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <set>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "validation/native_search.hpp"
@@ -17,23 +18,28 @@ using Ops = std::vector<const ProblemOp*>;
 
 enum class Answer { rejected, accepted, undecided };
 
+/// Each operation's transaction (transaction_groups), by operation.
+using Groups = std::unordered_map<const ProblemOp*, std::uint64_t>;
+
 /// Asks the native search whether a candidate core is rejected with every other operation of
 /// `base` optional (failing_core.hpp), within the budget of one question.
 class CoreQuestions {
  public:
-  CoreQuestions(const Problem& base, language::LoadedSpec& spec, NativeSearchOptions search, bool projectable,
+  CoreQuestions(const Problem& base, language::LoadedSpec& spec, NativeSearchOptions search, bool projectable, const Groups& groups,
                 Clock::time_point deadline)
-      : base_(base), spec_(spec), search_(std::move(search)), projectable_(projectable), deadline_(deadline) {}
+      : base_(base), spec_(spec), search_(std::move(search)), projectable_(projectable), groups_(groups), deadline_(deadline) {}
 
   Answer ask(const Ops& core) {
     ++asked_;
     const std::unordered_set<const ProblemOp*> in_core(core.begin(), core.end());
     std::uint64_t last_end = 0;
     std::set<std::string> values;
+    std::unordered_set<std::uint64_t> touched;  // transactions with a core operation
     for (const ProblemOp* p : core) {
       last_end = std::max(last_end, p->op->end);
       bool unknown = false;
       if (projectable_) for (const std::string& v : logged_atoms(*p, search_.data_independent, unknown)) values.insert(v);
+      touched.insert(group_of(p));
     }
     // Outside the core: nothing that starts after every core operation ended (it could only come
     // after them all), and, for a spec closed under projection, nothing on other values (the
@@ -41,9 +47,15 @@ class CoreQuestions {
     auto outside_kept = [&](const ProblemOp& p) {
       return p.op->start <= last_end && (!projectable_ || kept_by_projection(p, search_.data_independent, values));
     };
+    // Another transaction happened whole or not at all; the rest of one the core is in may have
+    // happened in part (its other operations are what the core may do without).
     std::vector<Problem> question = split_problem(
         base_, 2, [&](const ProblemOp& p) -> std::size_t { return in_core.count(&p) > 0 || outside_kept(p) ? 0 : 1; },
-        [&](const ProblemOp& p) { return in_core.count(&p) == 0; });
+        [&](const ProblemOp& p) {
+          if (in_core.count(&p) > 0) return MadeOptional{};
+          const std::uint64_t group = group_of(&p);
+          return MadeOptional{true, touched.count(group) > 0 ? 0 : group};
+        });
     NativeSearchOptions options = search_;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
     if (left.count() <= 0) return Answer::undecided;
@@ -61,10 +73,16 @@ class CoreQuestions {
   std::uint64_t asked() const { return asked_; }
 
  private:
+  std::uint64_t group_of(const ProblemOp* p) const {
+    const auto it = groups_.find(p);
+    return it == groups_.end() ? 0 : it->second;
+  }
+
   const Problem& base_;
   language::LoadedSpec& spec_;
   const NativeSearchOptions search_;
   const bool projectable_;
+  const Groups& groups_;
   const Clock::time_point deadline_;
   std::uint64_t asked_ = 0;
 };
@@ -91,7 +109,7 @@ const ProblemOp* find_op(const Problem& base, const trace::Operation& op) {
 /// Candidate starting points, smallest first, each with what it is; the last is every completed
 /// operation of `base` (rejected: it is the failure).
 std::vector<std::pair<std::string, Ops>> seeds(const Problem& base, const ValidationResult& failed, bool projectable,
-                                               const std::vector<std::string>& fields) {
+                                               const std::vector<std::string>& fields, const Groups& groups) {
   Ops completed;
   for (const auto& thread : base.threads)
     for (const ProblemOp& p : thread)
@@ -120,6 +138,20 @@ std::vector<std::pair<std::string, Ops>> seeds(const Problem& base, const Valida
     for (const std::string& v : values) listed += (listed.empty() ? "" : ", ") + v;
     out.emplace_back("the projection on {" + listed + "}", select([&](const ProblemOp& p) { return kept_by_projection(p, fields, values); }));
   }
+  // The refused operation's transaction and those of the operations tied to it: an anomaly of a
+  // few transactions (a dirty read, a refused commit) is often all there, wherever in the run.
+  if (refused != nullptr && !groups.empty()) {
+    std::unordered_set<const ProblemOp*> tied{refused};
+    for (const auto& r : failed.refused->related) tied.insert(find_op(base, r.op));
+    std::unordered_set<std::uint64_t> txns;
+    for (const ProblemOp* p : tied)
+      if (const auto g = groups.find(p); g != groups.end()) txns.insert(g->second);
+    out.emplace_back("the transactions of " + refused->op->id() + (tied.size() > 1 ? " and of the operations tied to it" : ""),
+                     select([&](const ProblemOp& p) {
+                       const auto g = groups.find(&p);
+                       return tied.count(&p) > 0 || (g != groups.end() && txns.count(g->second) > 0);
+                     }));
+  }
   if (refused != nullptr && !refused->op->pending())
     out.emplace_back("the operations that started before " + refused->op->id() + " ended",
                      select([&](const ProblemOp& p) { return p.op->start <= refused->op->end; }));
@@ -142,7 +174,98 @@ History core_history(const Problem& base, const Ops& core) {
   return h;
 }
 
+/// `ops` as blocks that minimisation keeps or drops whole: each transaction's operations together,
+/// in the order of its first; an operation of none on its own.
+std::vector<Ops> blocks_of(const Ops& ops, const Groups& groups) {
+  std::vector<Ops> blocks;
+  std::unordered_map<std::uint64_t, std::size_t> block_of_group;
+  for (const ProblemOp* p : ops) {
+    const auto group = groups.find(p);
+    if (group == groups.end() || group->second == 0) {
+      blocks.push_back({p});
+      continue;
+    }
+    const auto [it, added] = block_of_group.emplace(group->second, blocks.size());
+    if (added) blocks.emplace_back();
+    blocks[it->second].push_back(p);
+  }
+  return blocks;
+}
+
+/// The whole of every transaction `ops` has an operation of, plus `ops`' others, by start.
+Ops whole_transactions(const Ops& ops, const Problem& base, const Groups& groups) {
+  std::unordered_set<std::uint64_t> touched;
+  for (const ProblemOp* p : ops)
+    if (const auto g = groups.find(p); g != groups.end() && g->second != 0) touched.insert(g->second);
+  const std::unordered_set<const ProblemOp*> in(ops.begin(), ops.end());
+  Ops out;
+  for (const auto& thread : base.threads)
+    for (const ProblemOp& p : thread) {
+      const auto g = groups.find(&p);
+      if (!p.op->pending() && (in.count(&p) > 0 || (g != groups.end() && touched.count(g->second) > 0))) out.push_back(&p);
+    }
+  std::stable_sort(out.begin(), out.end(), [](const ProblemOp* a, const ProblemOp* b) { return a->op->start < b->op->start; });
+  return out;
+}
+
+Ops flatten(const std::vector<Ops>& blocks) {
+  Ops out;
+  for (const Ops& b : blocks) out.insert(out.end(), b.begin(), b.end());
+  return out;
+}
+
+/// Zeller's ddmin on complements over `blocks`: drop one of n chunks while the rest stays
+/// rejected; refine to single blocks. Whether it ended one-minimal: a finished round of single
+/// blocks with every answer decided.
+bool minimise(std::vector<Ops>& blocks, CoreQuestions& questions) {
+  std::size_t chunks = 2;
+  bool undecided_at_singles = false;
+  while (blocks.size() >= 2 && !questions.out_of_time()) {
+    chunks = std::min(chunks, blocks.size());
+    bool reduced = false;
+    undecided_at_singles = false;
+    for (std::size_t c = 0; c < chunks && !reduced; ++c) {
+      const std::size_t from = blocks.size() * c / chunks, to = blocks.size() * (c + 1) / chunks;
+      std::vector<Ops> rest(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(from));
+      rest.insert(rest.end(), blocks.begin() + static_cast<std::ptrdiff_t>(to), blocks.end());
+      const Answer answer = questions.ask(flatten(rest));
+      if (answer == Answer::rejected) {
+        blocks = std::move(rest);
+        chunks = std::max<std::size_t>(chunks - 1, 2);
+        reduced = true;
+      } else if (answer == Answer::undecided && chunks == blocks.size()) {
+        undecided_at_singles = true;
+      }
+    }
+    if (reduced) continue;
+    if (chunks == blocks.size()) break;
+    chunks = std::min(blocks.size(), chunks * 2);
+  }
+  const bool finished = blocks.size() < 2 || chunks == blocks.size();
+  return finished && !undecided_at_singles && !questions.out_of_time();
+}
+
 }  // namespace
+
+std::vector<std::vector<std::uint64_t>> transaction_groups(const History& history, const std::optional<std::string>& field) {
+  std::vector<std::vector<std::uint64_t>> out;
+  std::uint64_t last = 0;
+  for (const auto& thread : history.threads) {
+    auto& groups = out.emplace_back(thread.size(), 0);
+    std::string previous;
+    for (std::size_t i = 0; i < thread.size(); ++i) {
+      const trace::Value* v = field ? thread[i].field(*field) : nullptr;
+      if (v == nullptr) {
+        previous.clear();
+        continue;
+      }
+      std::string value = trace::to_tla(*v);
+      groups[i] = i > 0 && groups[i - 1] != 0 && value == previous ? groups[i - 1] : ++last;
+      previous = std::move(value);
+    }
+  }
+  return out;
+}
 
 FailingCore find_failing_core(const Problem& problem, const ValidationResult& failed, language::LoadedSpec& spec,
                               const ValidateOptions& validate, const CoreOptions& options) {
@@ -159,46 +282,41 @@ FailingCore find_failing_core(const Problem& problem, const ValidationResult& fa
   search.cancel = validate.cancel;
   search.data_independent = data_independent_fields(spec, base);
   const bool closed = projectable(spec, search.data_independent);
-  CoreQuestions questions(base, spec, search, closed, started + options.time_limit);
+  Groups groups;
+  if (options.group_field) {
+    const auto numbered = transaction_groups(base.history, options.group_field);
+    for (std::size_t t = 0; t < base.threads.size(); ++t)
+      for (std::size_t i = 0; i < base.threads[t].size(); ++i)
+        if (numbered[t][i] != 0) groups.emplace(&base.threads[t][i], numbered[t][i]);
+  }
+  CoreQuestions questions(base, spec, search, closed, groups, started + options.time_limit);
 
+  // Seeds of whole transactions: a transaction's other operations required rather than optional
+  // in part, which keeps a rejected seed rejected (any order of the larger is one of the smaller's).
   FailingCore result;
-  auto candidates = seeds(base, failed, closed, search.data_independent);
-  Ops core = candidates.back().second;
+  auto candidates = seeds(base, failed, closed, search.data_independent, groups);
+  Ops core = whole_transactions(candidates.back().second, base, groups);
   result.seed = candidates.back().first;
   for (std::size_t k = 0; k + 1 < candidates.size(); ++k)
-    if (questions.ask(candidates[k].second) == Answer::rejected) {
-      core = candidates[k].second;
+    if (Ops whole = whole_transactions(candidates[k].second, base, groups); questions.ask(whole) == Answer::rejected) {
+      core = std::move(whole);
       result.seed = candidates[k].first;
       break;
     }
 
-  // ddmin on complements: drop one of n chunks while the rest stays rejected; refine to single
-  // operations. A finished round at n = |core| with no undecided answer is one-minimal.
-  std::size_t chunks = 2;
-  bool undecided_at_singles = false;
-  while (core.size() >= 2 && !questions.out_of_time()) {
-    chunks = std::min(chunks, core.size());
-    bool reduced = false;
-    undecided_at_singles = false;
-    for (std::size_t c = 0; c < chunks && !reduced; ++c) {
-      const std::size_t from = core.size() * c / chunks, to = core.size() * (c + 1) / chunks;
-      Ops rest(core.begin(), core.begin() + static_cast<std::ptrdiff_t>(from));
-      rest.insert(rest.end(), core.begin() + static_cast<std::ptrdiff_t>(to), core.end());
-      const Answer answer = questions.ask(rest);
-      if (answer == Answer::rejected) {
-        core = std::move(rest);
-        chunks = std::max<std::size_t>(chunks - 1, 2);
-        reduced = true;
-      } else if (answer == Answer::undecided && chunks == core.size()) {
-        undecided_at_singles = true;
-      }
-    }
-    if (reduced) continue;
-    if (chunks == core.size()) break;
-    chunks = std::min(core.size(), chunks * 2);
+  // Whole transactions first, each question with the others taken whole or not at all (a few
+  // states each, where an operation left out alone lets the search try every part of every
+  // transaction); then the operations of those left.
+  std::vector<Ops> blocks = blocks_of(core, groups);
+  result.minimal = minimise(blocks, questions);
+  core = flatten(blocks);
+  if (core.size() > blocks.size()) {
+    std::vector<Ops> singles;
+    for (const ProblemOp* p : core) singles.push_back({p});
+    result.minimal = minimise(singles, questions);
+    core = flatten(singles);
   }
-  const bool finished = core.size() < 2 || chunks == core.size();
-  result.minimal = finished && !undecided_at_singles && !questions.out_of_time();
+  std::stable_sort(core.begin(), core.end(), [](const ProblemOp* a, const ProblemOp* b) { return a->op->start < b->op->start; });
   if (!result.minimal)
     result.not_minimal = questions.out_of_time() ? "the minimisation stopped at its time limit of " + std::to_string(options.time_limit.count() / 1000) + " s"
                                                  : "leaving some operation out could not be decided within " + std::to_string(options.question_states) + " states";

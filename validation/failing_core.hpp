@@ -13,6 +13,13 @@
 // refusal involves (a spec closed under projection), the operations up to the refused one's end,
 // all of them. One-minimal when it finishes: leaving any one operation optional makes it pass.
 //
+// Transactions (a spec's `@groups` field, CoreOptions::group_field): a transaction with no core
+// operation is optional whole, taken all or none (trace::Operation::optional_group), as it
+// happened or not; the other operations of one the core is in are optional one by one. So the
+// minimisation removes whole transactions first, whose questions take a few states where
+// operations left out one by one let the search try every part of every transaction, and then
+// single operations of the transactions left.
+//
 // Keeping the questions small: an optional operation that starts after every core operation ended
 // cannot come before any of them and is dropped; for a spec closed under projection, neither can
 // one on values no core operation logged help (a linearization without it is one too). A
@@ -22,7 +29,9 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "language/modules.hpp"
 #include "validation/history.hpp"
@@ -35,6 +44,7 @@ namespace omnilink::validation {
 struct CoreOptions {
   std::chrono::milliseconds time_limit{60'000};  // the whole minimisation
   std::uint64_t question_states = 200'000;       // distinct states each question may search
+  std::optional<std::string> group_field;        // the spec's @groups parameter (SpecInterface::group_field)
 };
 
 /// A failing core and how it was found.
@@ -49,6 +59,11 @@ struct FailingCore {
   std::uint64_t questions = 0;  // searches asked
   std::chrono::milliseconds duration{0};
 };
+
+/// The transactions of `history`: per thread, each run of consecutive operations that log one value
+/// of `field` is a transaction, numbered from 1 across the history; 0 for an operation that logs
+/// none, and for all when there is no field. As threads[t][i].
+std::vector<std::vector<std::uint64_t>> transaction_groups(const History& history, const std::optional<std::string>& field);
 
 /// The core of `problem`, which the native checker rejected with `failed` (its refusal and its
 /// failing partition seed the minimisation). A FAIL certified on the quiescent prefix (validate.cpp)

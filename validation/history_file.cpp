@@ -181,12 +181,16 @@ json to_json_value(const trace::Value& v) {
 
 void write_history_file(const std::filesystem::path& path, const History& history) {
   std::vector<const trace::Operation*> ops;
-  bool any_optional = false;
+  bool any_optional = false, any_group = false;
   for (const auto& thread : history.threads)
-    for (const auto& op : thread) ops.push_back(&op), any_optional = any_optional || op.optional;
-  // Version 1 where it says all: a file without optional operations stays readable by an omnilink
-  // from before version 2.
-  json header{{"format", kHistoryFormat}, {"version", any_optional ? kHistoryVersion : 1}};
+    for (const auto& op : thread) {
+      ops.push_back(&op);
+      any_optional = any_optional || op.optional;
+      any_group = any_group || (op.optional && op.optional_group != 0);
+    }
+  // The earliest version that says all: a file without optional operations stays readable by an
+  // omnilink from before version 2, one without groups by one from before version 3.
+  json header{{"format", kHistoryFormat}, {"version", any_group ? 3 : any_optional ? 2 : 1}};
   if (!history.inputs.empty()) header["inputs"] = history.inputs;
   // By start: each thread's operations stay in its order (they are sequential), and processes are
   // numbered as the reader numbers them, by first appearance.
@@ -199,6 +203,7 @@ void write_history_file(const std::filesystem::path& path, const History& histor
     json line{{"process", op->thread}, {"op", op->name}, {"fields", fields}, {"start", op->start}};
     if (!op->pending()) line["end"] = op->end;
     line["outcome"] = op->pending() ? "pending" : op->optional ? "optional" : "ok";
+    if (op->optional && op->optional_group != 0) line["group"] = op->optional_group;
     out << line.dump() << "\n";
   }
   out.flush();
@@ -220,6 +225,7 @@ History read_history_file(const std::filesystem::path& path) {
   history.file = path.string();
   std::map<std::string, std::string> rename;
   std::map<std::string, std::uint32_t> threads;  // process -> thread, by first appearance
+  std::map<std::uint64_t, std::uint32_t> group_process;  // optional group -> its thread
   std::string text;
   bool header = false;
   int file_version = 0;
@@ -262,8 +268,8 @@ History read_history_file(const std::filesystem::path& path) {
       continue;
     }
     for (const auto& [key, value] : line.items())
-      if (key != "process" && key != "op" && key != "fields" && key != "start" && key != "end" && key != "outcome")
-        throw HistoryError(at.text("unknown field '" + key + "' (process, op, fields, start, end, outcome)"));
+      if (key != "process" && key != "op" && key != "fields" && key != "start" && key != "end" && key != "outcome" && (key != "group" || file_version < 3))
+        throw HistoryError(at.text("unknown field '" + key + "' (process, op, fields, start, end, outcome" + (file_version < 3 ? "; group needs version 3)" : ", group)")));
     for (const char* key : {"process", "op", "start", "outcome"})
       if (!line.contains(key)) throw HistoryError(at.text(std::string("'") + key + "' is missing"));
     const json& process = line["process"];
@@ -293,6 +299,12 @@ History read_history_file(const std::filesystem::path& path) {
       op.failed = outcome == "failed";
       op.optional = outcome == "optional";
     }
+    if (line.contains("group")) {
+      const json& group = line["group"];
+      if (!op.optional || !group.is_number_unsigned() || group.get<std::uint64_t>() == 0)
+        throw HistoryError(at.text("group: a positive integer, on an \"optional\" operation (those of one group are taken all or none)"));
+      op.optional_group = group.get<std::uint64_t>();
+    }
     if (line.contains("fields")) {
       if (!line["fields"].is_object()) throw HistoryError(at.text("fields: an object {\"name\": value}"));
       for (const auto& [name, value] : line["fields"].items()) op.fields.emplace_back(name, to_trace_value(value, at, "fields." + name));
@@ -310,6 +322,15 @@ History read_history_file(const std::filesystem::path& path) {
       if (op.start <= previous.end)
         throw HistoryError(at.text("process " + process.dump() + ": this operation starts at " + std::to_string(op.start) +
                                    ", not after its previous one ended (" + std::to_string(previous.end) + "); a process's operations are sequential, in order"));
+    }
+    // A group is one run of lines of one process: taken all or none, it is left out in one step
+    // where its first operation could be taken (search_space.hpp).
+    if (op.optional_group != 0) {
+      const auto [first, added_group] = group_process.emplace(op.optional_group, it->second);
+      const bool continues = !ops.empty() && ops.back().optional_group == op.optional_group;
+      if (first->second != it->second || (!added_group && !continues))
+        throw HistoryError(at.text("group " + std::to_string(op.optional_group) +
+                                   ": its operations must be consecutive lines of one process (taken all or none)"));
     }
     if (op.failed) ++history.dropped_failed;
     ops.push_back(std::move(op));  // a failed one too, for now: its process's order is checked against it

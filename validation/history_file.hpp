@@ -12,8 +12,9 @@
 namespace omnilink::validation {
 
 inline constexpr const char* kHistoryFormat = "omnilink-history";
-// Version 2 added the outcome "optional"; version 1 files read as they always did.
-inline constexpr int kHistoryVersion = 2;
+// Version 2 added the outcome "optional", version 3 an optional operation's "group"; files of
+// earlier versions read as they always did.
+inline constexpr int kHistoryVersion = 3;
 
 /// Whether `path` is a history file rather than a run directory (a regular file).
 bool is_history_file(const std::filesystem::path& path);

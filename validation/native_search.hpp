@@ -19,7 +19,8 @@
 // stays complete, and a rejected history still costs each reachable state about once.
 //
 // An optional operation (ProblemOp::optional, a failing core's question) is linearized or left
-// out; leaving it out is a step of its own, taken where linearizing it could be.
+// out; leaving it out is a step of its own, taken where linearizing it could be. A group of them
+// (a transaction) is left out whole, in one step where its first operation could be taken.
 #pragma once
 
 #include <atomic>

@@ -82,7 +82,7 @@ Problem make_problem(History history, const language::SpecInterface& spec, const
 
 std::vector<Problem> split_problem(const Problem& problem, std::size_t parts,
                                    const std::function<std::size_t(const ProblemOp&)>& part_of,
-                                   const std::function<bool(const ProblemOp&)>& optional) {
+                                   const std::function<MadeOptional(const ProblemOp&)>& optional) {
   std::vector<Problem> split(parts);
   // kept[part][thread]: the original operations each part keeps, in order.
   std::vector<std::vector<std::vector<const ProblemOp*>>> kept(parts, std::vector<std::vector<const ProblemOp*>>(problem.threads.size()));
@@ -101,7 +101,13 @@ std::vector<Problem> split_problem(const Problem& problem, std::size_t parts,
     for (const auto& thread_kept : kept[k]) {
       auto& ops = part.history.threads.emplace_back();
       ops.reserve(thread_kept.size());
-      for (const ProblemOp* p : thread_kept) ops.push_back(*p->op);
+      for (const ProblemOp* p : thread_kept) {
+        trace::Operation& op = ops.emplace_back(*p->op);
+        if (op.optional || op.pending() || !optional) continue;
+        const MadeOptional made = optional(*p);
+        op.optional = made.optional;
+        op.optional_group = made.optional ? made.group : 0;
+      }
     }
     // The history is complete (it no longer moves): now point into it.
     for (std::size_t t = 0; t < kept[k].size(); ++t) {
@@ -110,7 +116,7 @@ std::vector<Problem> split_problem(const Problem& problem, std::size_t parts,
       for (std::size_t n = 0; n < kept[k][t].size(); ++n) {
         const trace::Operation& op = part.history.threads[t][n];
         const ProblemOp& original = *kept[k][t][n];
-        ProblemOp p{&op, original.spec_op, {}, original.optional || (optional && !op.pending() && optional(original))};
+        ProblemOp p{&op, original.spec_op, {}, op.optional};
         p.args.reserve(p.spec_op->params.size());
         for (const std::string& param : p.spec_op->params) p.args.push_back(op.field(param));
         if (!p.optional) ++(op.pending() ? part.pending : part.operations);

@@ -4,6 +4,7 @@
 // unknown fields given their domains (pending_domains.hpp). Errors name the operation.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -37,7 +38,8 @@ struct ProblemOp {
   std::vector<const trace::Value*> args;
   /// Completed, but the native search may leave it out as well as linearize it (within its
   /// timebox, with its logged results): how a failing core (failing_core.hpp) asks whether the
-  /// operations outside it could explain the ones inside. Never set in a run's own problem.
+  /// operations outside it could explain the ones inside. Never set in a run's own problem. Its
+  /// operation's optional_group says which others it is taken or left out with.
   bool optional = false;
 };
 
@@ -70,13 +72,21 @@ std::map<std::string, OperationParams> operation_params(const language::SpecInte
 /// Matches `history` to `spec`, and checks every integer fits TLC's 32 bits. Throws ValidationError.
 Problem make_problem(History history, const language::SpecInterface& spec, const language::LoadedSpec& loaded);
 
+/// What split_problem makes of a completed operation: optional or not, and with which others it is
+/// taken all or none (trace::Operation::optional_group; 0: on its own).
+struct MadeOptional {
+  bool optional = false;
+  std::uint64_t group = 0;
+};
+
 /// `problem` split into `parts` problems: each operation goes to the part `part_of` gives it (less
 /// than `parts`), in its thread's order; everything else (domains, caveats) is the same in each.
 /// For checking the parts of a history on their own; one pass over the operations. A completed
-/// operation for which `optional` (if given) says so is optional in its part (ProblemOp::optional).
+/// operation that `optional` (if given) makes optional is optional in its part (ProblemOp::optional,
+/// and its copy in the part's history says so, with its group).
 std::vector<Problem> split_problem(const Problem& problem, std::size_t parts,
                                    const std::function<std::size_t(const ProblemOp&)>& part_of,
-                                   const std::function<bool(const ProblemOp&)>& optional = {});
+                                   const std::function<MadeOptional(const ProblemOp&)>& optional = {});
 
 /// "T1.4 Dequeue": how errors and reports name an operation.
 std::string operation_name(const trace::Operation& op);

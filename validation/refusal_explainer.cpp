@@ -50,7 +50,9 @@ std::optional<std::pair<SearchReport::Refused, language::Evaluator::Refusal>> Re
   const auto [first, last] = space_.candidate_range(n, t);
   std::optional<language::Evaluator::Refusal> deepest;
   const Definition* refusing = nullptr;
-  for (const Definition* action : {op.action, op.step, op.done}) {
+  // A multi-step operation is refused where it cannot finish: its X_Done's refusal says why. Its
+  // X_Step's says only that no step is left (no key to undo), not what the operation broke.
+  for (const Definition* action : {op.action, op.done}) {
     if (action == nullptr) continue;
     for (std::size_t c = first; c < last; ++c) {
       auto r = space_.evaluator().refusal(*action, op.candidates[c], n.spec);

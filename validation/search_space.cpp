@@ -126,6 +126,16 @@ void SearchSpace::prepare() {
       thread.push_back(std::move(s));
     }
     for (const SearchOp& s : thread) total_ += s.pending || s.optional ? 0 : 1;
+    // Groups: each runs on from its first operation while the next continues it.
+    for (std::size_t i = 0; i < thread.size(); ++i) {
+      if (!thread[i].optional) continue;
+      const std::uint64_t group = problem_.threads[t][i].op->optional_group;
+      const bool continues = group != 0 && i > 0 && thread[i - 1].optional && problem_.threads[t][i - 1].op->optional_group == group;
+      if (continues) continue;
+      std::size_t last = i;
+      while (group != 0 && last + 1 < thread.size() && thread[last + 1].optional && problem_.threads[t][last + 1].op->optional_group == group) ++last;
+      thread[i].leaves = static_cast<std::uint32_t>(last - i + 1);
+    }
   }
   init_ = spec_.spec_definition(options_.init);
   if (init_ == nullptr)
@@ -242,8 +252,9 @@ void SearchSpace::successors(const Node& n, std::uint32_t t, std::vector<Success
         // A pending operation (its thread's last, never blocking another) that would finish
         // here without changing the spec's variables leaves a state that the one where it is
         // left out simulates: every step open to it is open there too. Searching it is waste,
-        // and each pending operation would double the states.
-        if ((op.pending || op.optional) && finishes && n.choice[t] < 0 && s == n.spec) continue;
+        // and each pending operation would double the states. So for an optional one left out
+        // on its own (not for a group's first: leaving it out leaves the group out).
+        if ((op.pending || op.leaves == 1) && finishes && n.choice[t] < 0 && s == n.spec) continue;
         Successor next{Node{n.pc, n.choice, std::move(s), n.progress, n.optional_passed}, -1, -1};
         if (finishes) {
           ++next.node.pc[t];
@@ -264,12 +275,13 @@ void SearchSpace::successors(const Node& n, std::uint32_t t, std::vector<Success
       emit(op.done, true);
     }
   }
-  // An optional operation left out: a step that changes nothing, taken where it is viable, so
-  // that the threads' positions still advance in real-time order (leaving it out anywhere else
-  // allows no order this does not).
-  if (op.optional && n.choice[t] < 0) {
-    Successor skipped{Node{n.pc, n.choice, n.spec, n.progress, n.optional_passed + 1}, -1, -1};
-    ++skipped.node.pc[t];
+  // An optional operation (or group) left out: a step that changes nothing, taken where it is
+  // viable, so that the threads' positions still advance in real-time order (leaving it out
+  // anywhere else allows no order this does not). A group's later operations have no such step:
+  // once its first is taken, the rest is taken too, or the search ends before them.
+  if (op.leaves > 0 && n.choice[t] < 0) {
+    Successor skipped{Node{n.pc, n.choice, n.spec, n.progress, n.optional_passed + op.leaves}, -1, -1};
+    skipped.node.pc[t] += op.leaves;
     out.push_back(std::move(skipped));
   }
 }

@@ -28,6 +28,10 @@ struct SearchOp {
   const language::Definition* done = nullptr;
   bool pending = false;
   bool optional = false;  // completed, but may be left out (ProblemOp::optional)
+  /// How many operations leaving this one out skips: 1 for an optional one on its own, its group's
+  /// size for the first of a group (trace::Operation::optional_group: all or none, so the rest of
+  /// it is left out with it), 0 for the others of a group and for a required one.
+  std::uint32_t leaves = 0;
   /// Completed, required, single-step, and its action only stutters (language/action_effects.hpp):
   /// a read. Where it is viable and the state accepts it, taking it at once loses no order (forced_step).
   bool read = false;
