@@ -196,9 +196,9 @@ Explanation explain_run(const ExplainOptions& options) {
     }
   validation::ValidationResult why;
   validation::check_natively(why, validation::make_problem(story, read.interface, loaded), loaded, v);
-  // The context taken as having happened may fail first on an anomaly of its own (two context
-  // transactions writing one key): then the refusal the core proves is the file's, where the
-  // context may not have happened, if it is a core operation's.
+  // The context taken as having happened may stop first at a context operation for want of what
+  // the story leaves out (a read of its transaction's whose writer is not shown): then the reason
+  // is the file's search's, where the context may not have happened, if it refuses a core operation.
   const auto refuses_core = [&](const validation::ValidationResult& r) {
     return r.verdict == Verdict::fail && r.refused && core_ops.count({r.refused->op.thread, r.refused->op.index}) > 0;
   };

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <set>
 
+#include "explain/explain.hpp"
+#include "explain/explanation.hpp"
 #include "findings/crash_site.hpp"
 #include "platform/code_under_test.hpp"
 #include "platform/join.hpp"
@@ -40,49 +42,96 @@ std::string join_sorted(const std::set<std::string>& items, std::string_view sep
   return join({items.begin(), items.end()}, separator);
 }
 
+/// A refusal as a signature reads it: from a validation's frontier or from a failing core.
+struct Refusal {
+  std::string name, action, conjunct;
+  std::vector<std::pair<std::string, bool>> related;  // the tied operations' names, and whether linearized
+  std::vector<std::string> unmatched;
+  std::optional<std::set<std::string>> lost_by;  // a value the state held that no operation takes out: who logged it
+  /// A failing core's operations' names, sorted (with repeats): its symptom is the refusing
+  /// conjunct and those, not the ties, which count its own transaction's operations and whatever
+  /// the core's context happens to hold.
+  std::vector<std::string> core;
+};
+
+FailureSignature refused_signature(const std::string& target, const Refusal& refused) {
+  FailureSignature s;
+  s.key = target + "|refused|" + refused.name + "|" + refused.action;
+  s.title = refused.name + " refused by " + refused.action;
+  FailureSymptom& symptom = s.symptom;
+  if (refused.lost_by) {
+    // A value no operation takes out: the same one is refused by different conjuncts (an empty
+    // dequeue, a dequeue of the element after it), so neither the conjunct nor the operation's own
+    // ties are in it.
+    symptom.key = s.key + "|lost|by:" + join_sorted(*refused.lost_by, ",");
+    symptom.title = "the state holds a value that only " + join_sorted(*refused.lost_by, ", ") + " logged (linearized) and no operation takes out";
+  } else if (!refused.core.empty()) {
+    const std::string conjunct = collapse_spaces(refused.conjunct);
+    symptom.key = s.key + "|" + conjunct + "|core:" + join(refused.core, ",");
+    symptom.title = (conjunct.empty() ? "?" : conjunct) + "; the failing core: " + join(refused.core, ", ");
+  } else {
+    const std::string conjunct = collapse_spaces(refused.conjunct);
+    std::set<std::string> tied, tied_text;
+    for (const auto& [name, linearized] : refused.related) {
+      tied.insert(name + (linearized ? "+" : "-"));
+      tied_text.insert(name + (linearized ? " (linearized)" : " (not yet linearized)"));
+    }
+    const std::set<std::string> unmatched(refused.unmatched.begin(), refused.unmatched.end());
+    symptom.key = s.key + "|" + conjunct + "|tied:" + join_sorted(tied, ",") + "|unmatched:" + join_sorted(unmatched, ",");
+    symptom.title = conjunct.empty() ? "?" : conjunct;
+    if (!tied_text.empty()) symptom.title += "; its values tie it to " + join_sorted(tied_text, ", ");
+    if (!unmatched.empty()) symptom.title += "; no other operation logged its " + join_sorted(unmatched, ", ");
+  }
+  symptom.id = hash_id(symptom.key);
+  s.id = hash_id(s.key);
+  return s;
+}
+
+/// The signature of a failing core's refusal (explain/): the same bug's runs fail their own ways
+/// at the deepest state of the whole run, and alike in the few operations that are the failure.
+std::optional<FailureSignature> core_signature(const std::string& target, const explain::Explanation& e) {
+  if (!e.refused) return std::nullopt;
+  const explain::CoreRefusal& r = *e.refused;
+  const explain::ExplainedOp* op = e.find(r.op);
+  if (op == nullptr) return std::nullopt;
+  auto name_of = [&](const std::string& id) {
+    const explain::ExplainedOp* tied = e.find(id);
+    return tied == nullptr ? id : tied->name;
+  };
+  Refusal refused{op->name, r.action, r.conjunct, {}, {}, {}, {}};
+  if (r.lost) {
+    refused.lost_by.emplace();
+    for (const auto& t : r.lost_logged_by) refused.lost_by->insert(name_of(t.id));
+  }
+  for (const auto& c : e.core) refused.core.push_back(c.name);
+  std::sort(refused.core.begin(), refused.core.end());
+  return refused_signature(target, refused);
+}
+
 }  // namespace
 
 std::optional<FailureSignature> failure_signature(const std::string& target, const validation::StoredResult& result) {
   if (!result.frontier) return std::nullopt;
   const validation::StoredFrontier& frontier = *result.frontier;
-  FailureSignature s;
   if (frontier.refused) {
-    const validation::StoredRefusal& refused = *frontier.refused;
-    const std::string& name = refused.op.name;
-    s.key = target + "|refused|" + name + "|" + refused.action;
-    s.title = name + " refused by " + refused.action;
-    FailureSymptom& symptom = s.symptom;
-    if (refused.lost) {
-      // A lost value: the same loss is refused by different conjuncts (an empty dequeue, a dequeue
-      // of the element after it), so neither the conjunct nor the operation's own ties are in it.
-      std::set<std::string> producers;
-      for (const auto& r : refused.lost->logged_by) producers.insert(r.name);
-      symptom.key = s.key + "|lost|by:" + join_sorted(producers, ",");
-      symptom.title = "the state holds a value that only " + join_sorted(producers, ", ") + " logged (linearized) and no operation takes out";
-    } else {
-      const std::string conjunct = collapse_spaces(refused.conjunct);
-      std::set<std::string> tied, tied_text;
-      for (const auto& r : refused.related) {
-        tied.insert(r.name + (r.linearized ? "+" : "-"));
-        tied_text.insert(r.name + (r.linearized ? " (linearized)" : " (not yet linearized)"));
-      }
-      const std::set<std::string> unmatched(refused.unmatched.begin(), refused.unmatched.end());
-      symptom.key = s.key + "|" + conjunct + "|tied:" + join_sorted(tied, ",") + "|unmatched:" + join_sorted(unmatched, ",");
-      symptom.title = conjunct.empty() ? "?" : conjunct;
-      if (!tied_text.empty()) symptom.title += "; its values tie it to " + join_sorted(tied_text, ", ");
-      if (!unmatched.empty()) symptom.title += "; no other operation logged its " + join_sorted(unmatched, ", ");
+    const validation::StoredRefusal& r = *frontier.refused;
+    Refusal refused{r.op.name, r.action, r.conjunct, {}, r.unmatched, {}, {}};
+    for (const auto& t : r.related) refused.related.emplace_back(t.name, t.linearized);
+    if (r.lost) {
+      refused.lost_by.emplace();
+      for (const auto& t : r.lost->logged_by) refused.lost_by->insert(t.name);
     }
-    symptom.id = hash_id(symptom.key);
-  } else {
-    std::set<std::string> viable;
-    for (const auto& op : frontier.next)
-      if (op.viable) viable.insert(op.name);
-    s.key = target + "|stuck|" + join_sorted(viable, ",");
-    s.title = "no linearization; stuck at " + (viable.empty() ? std::string("no viable operation") : join_sorted(viable, ", ")) +
-              " (no single refused operation recorded: TLC decided, or no operation is refused as a whole there)";
+    return refused_signature(target, refused);
   }
+  FailureSignature s;
+  std::set<std::string> viable;
+  for (const auto& op : frontier.next)
+    if (op.viable) viable.insert(op.name);
+  s.key = target + "|stuck|" + join_sorted(viable, ",");
+  s.title = "no linearization; stuck at " + (viable.empty() ? std::string("no viable operation") : join_sorted(viable, ", ")) +
+            " (no single refused operation recorded: TLC decided, or no operation is refused as a whole there)";
   s.id = hash_id(s.key);
-  if (s.symptom.key.empty()) s.symptom = {s.id, s.key, s.title};
+  s.symptom = {s.id, s.key, s.title};
   return s;
 }
 
@@ -118,6 +167,16 @@ std::optional<FailureSignature> failure_signature(const store::RunRecord& run) {
     return crash_signature(run.target, *site);
   }
   if (store::outcome(run) != store::Outcome::fail) return std::nullopt;
+  // The run's failing core, where one was found against the spec of its newest validation and
+  // proven one-minimal (a core cut short by its time limit may still hold another failure's
+  // operations, and its context reads less well).
+  try {
+    const auto e = explain::read_explanation(explain::explanation_dir(run.dir));
+    if (e && e->minimal && run.validation && e->spec == run.validation->spec)
+      if (auto signature = core_signature(run.target, *e)) return signature;
+  } catch (const std::exception&) {
+    // A damaged explanation.json: the validation's frontier signs the run.
+  }
   try {
     const auto result = validation::read_result_file(run.dir);
     return result ? failure_signature(run.target, *result) : std::nullopt;

@@ -2,7 +2,10 @@
 // bug and separates different bugs, computed from what the validation found, never from the run's
 // seed, timing or operation indices (which differ in every run of the same bug). A validation
 // failure decided by the native checker is signed by the target and the operation the spec refused
-// at the deepest state (its name and the action that refused it); how that run showed the bug is
+// (its name and the action that refused it): in the run's failing core where one was found and
+// proven one-minimal (explain/, as a campaign does for each native FAIL), whose few operations are the failure and
+// fail alike in every run of one bug; else at the whole run's deepest state, where a run may
+// first break another rule on the way (a lock held, a transaction not begun). How that run showed the bug is
 // its symptom: the conjunct that refused it and how the operation is tied to the others by the
 // values it logged (those tied operations' names and whether they were linearized there; which of
 // its fields no other operation logged), counting only the values the refusing conjunct mentions,
@@ -47,8 +50,9 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
 /// wrapper that a lambda was inlined into); without such a frame, the target and the signal.
 FailureSignature crash_signature(const std::string& target, const CrashSite& site);
 
-/// The signature of a failed run (outcome fail), from RUN/validation/result.json, or of a crashed
-/// one (outcome crashed), from RUN/crash.json; nothing for other runs or without those files.
+/// The signature of a failed run (outcome fail), from its failing core (RUN/explain/, for the spec
+/// of its newest validation) or else RUN/validation/result.json, or of a crashed one (outcome
+/// crashed), from RUN/crash.json; nothing for other runs or without those files.
 std::optional<FailureSignature> failure_signature(const store::RunRecord& run);
 
 }  // namespace omnilink::findings

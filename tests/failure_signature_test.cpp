@@ -1,10 +1,12 @@
 // Failure signatures (findings/failure_signature.hpp) from real native validations of small queue
 // histories: the refused operation and conjunct land in result.json, one fault seen at different
-// positions, values and times keeps one signature, and different faults get different ones.
+// positions, values and times keeps one signature, and different faults get different ones; a
+// transactional run is signed by its failing core.
 #include <catch2/catch.hpp>
 
 #include <set>
 
+#include "explain/explain.hpp"
 #include "findings/failure_signature.hpp"
 #include "platform/code_under_test.hpp"
 #include "support/test_support.hpp"
@@ -218,4 +220,70 @@ TEST_CASE("a crash in a lambda is signed by its line, one without a frame under 
   const auto b = findings::crash_signature("w", bare);
   CHECK(b.key == "w|crashed|SIGSEGV");
   CHECK(b.title.find("addr2line") != std::string::npos);
+}
+
+namespace {
+
+/// A run of WiredTiger transactions where transaction `a` writes `value` to key 1 and commits
+/// late, and transaction `b`, begun before that commit, reads it (a dirty read under snapshot
+/// isolation), amid `noise` transactions of thread 2 on key 2; or, `lost_update`, where `b`
+/// writes key 1 too and both commit. Its failing core is found (explain/) and the run signed as a
+/// campaign signs it.
+findings::FailureSignature sign_transactions(const fs::path& run, std::int64_t a, std::int64_t b, std::int64_t value, int noise,
+                                             bool lost_update = false) {
+  TraceBuilder t(3);
+  std::uint64_t at = 1;
+  const auto ok = std::string("ok");
+  for (int k = 0; k < noise; ++k, at += 6) {
+    const std::int64_t txn = 1000 + k;
+    t.op(2, "Begin", at, at + 1, F::fields("txn", txn));
+    t.op(2, "Put", at + 2, at + 3, F::fields("txn", txn, "key", std::int64_t{2}, "value", txn, "status", ok));
+    t.op(2, "Commit", at + 4, at + 5, F::fields("txn", txn, "status", ok));
+  }
+  t.op(0, "Begin", at, at + 1, F::fields("txn", a));
+  t.op(0, "Put", at + 2, at + 3, F::fields("txn", a, "key", std::int64_t{1}, "value", value, "status", ok));
+  t.op(1, "Begin", at + 4, at + 5, F::fields("txn", b));
+  if (lost_update) t.op(1, "Put", at + 6, at + 7, F::fields("txn", b, "key", std::int64_t{1}, "value", value + 1, "status", ok));
+  else t.op(1, "Search", at + 6, at + 7, F::fields("txn", b, "key", std::int64_t{1}, "value", value, "status", ok));
+  t.op(1, "Commit", at + 8, at + 9, F::fields("txn", b, "status", ok));
+  t.op(0, "Commit", at + 20, at + 21, F::fields("txn", a, "status", ok));
+  t.write(run);
+
+  explain::ExplainOptions o;
+  o.validate.run_dir = run;
+  o.validate.spec = fs::path(OMNILINK_SPECS_DIR) / "WiredTigerKV.tla";
+  o.validate.mc = fs::path(OMNILINK_SPECS_DIR) / "MCWiredTigerSnapshot.tla";
+  o.validate.checker = validation::Checker::native;
+  o.validate.confirm_failures = false;
+  const explain::Explanation e = explain::explain_run(o);
+  INFO(e.core.size() << " core operations");
+  CHECK(e.minimal);
+  store::RunRecord record;
+  record.target = "wiredtiger-read-committed-as-snapshot";
+  record.dir = run.string();
+  record.status = store::RunStatus::ok;
+  record.validation.emplace();
+  record.validation->verdict = Verdict::fail;
+  record.validation->spec = e.spec;
+  const auto signature = findings::failure_signature(record);
+  REQUIRE(signature);
+  return *signature;
+}
+
+}  // namespace
+
+TEST_CASE("a transactional failure is signed by its failing core: two runs of one anomaly alike, another apart", "[native][signature][explain]") {
+  testing::ScratchDir dir;
+  const auto first = sign_transactions(dir / "first", 7, 8, 100, 0);
+  const auto second = sign_transactions(dir / "second", 5003, 6001, 77777, 4);
+  INFO(first.key << "\n" << first.symptom.key << "\n" << second.symptom.key);
+  CHECK(first.id == second.id);
+  CHECK(first.symptom.id == second.symptom.id);
+  CHECK(first.title == "Search refused by Search");
+  CHECK_THAT(first.symptom.title, Catch::Contains("Visible(txn, key)") && Catch::EndsWith("the failing core: Search"));
+
+  const auto lost_update = sign_transactions(dir / "lost-update", 7, 8, 100, 2, true);
+  INFO(lost_update.symptom.title);
+  CHECK(lost_update.id != first.id);
+  CHECK_THAT(lost_update.symptom.title, Catch::Contains("FirstUpdaterWins"));
 }
