@@ -240,6 +240,13 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
   return out;
 }
 
+bool core_switched_out(const Interleaving& in, const std::vector<ExplainedOp>& core) {
+  return std::any_of(in.steps.begin(), in.steps.end(), [&](const ScheduleStep& step) {
+    return step.kind == ScheduleStep::Kind::switched_out &&
+           std::any_of(core.begin(), core.end(), [&](const ExplainedOp& op) { return op.id() == step.op; });
+  });
+}
+
 std::vector<RankedHint> rank_hints(const std::vector<std::vector<AtomicityHint>>& hints_by_run) {
   using Key = std::tuple<std::string, std::string, int, std::string, std::vector<std::string>>;
   std::map<Key, RankedHint> groups;

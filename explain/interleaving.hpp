@@ -6,7 +6,11 @@
 // and end, and the stacks at the switches that matter); never by single-stepping.
 //
 // Atomicity hints are read off it: an operation switched out in its middle while other threads ran
-// operations names the code region whose atomicity the failure may have needed.
+// operations names the code region whose atomicity the failure may have needed. Not only the
+// core's: the enqueue whose stale write loses the core's element is outside the core, and may be
+// switched out before the core's first operation starts (ms-queue-bug). Where nothing is hinted and
+// no core operation was switched out, the failure needed no interleaving inside an operation (a
+// misconfiguration, or a rule of the spec the system keeps under no schedule).
 //
 // Owns the interleaving's and the hints' content; explanation.hpp keeps them in explanation.json,
 // report/explanation_text renders them.
@@ -102,6 +106,9 @@ struct InterleavingOptions {
 /// a note.
 Interleaving trace_interleaving(const std::filesystem::path& rr, const replay::Recording& recording, const std::vector<ExplainedOp>& core,
                                 const InterleavingOptions& options);
+
+/// Whether the recording switched a core operation's thread out in its middle (`in`'s steps).
+bool core_switched_out(const Interleaving& in, const std::vector<ExplainedOp>& core);
 
 /// Hints of several failing runs (of one signature), grouped by what stays the same across runs
 /// (the interrupted operation, where, and the operations between), most frequent first.

@@ -127,6 +127,10 @@ std::string atomicity_hint_text(const explain::AtomicityHint& h) {
          join(h.between_names, ", ") + ")";
 }
 
+const char* const kNoCoreSwitchText =
+    "No core operation was switched out in its middle: the failure needs no interleaving inside an operation, so no code region is "
+    "hinted (a misconfiguration, or a rule of the spec the system keeps under no schedule).";
+
 namespace {
 
 /// The interleaving and its hints, or why there is none.
@@ -145,6 +149,8 @@ std::string interleaving_text(const explain::Explanation& e) {
     s << "\n\nAtomicity hints (observed: where an operation's thread was switched out in its middle, and what other threads ran"
          "\nbefore it ran again; the hint: that code region may need to run atomically against those operations):";
     for (const auto& h : in.hints) s << "\n  " << atomicity_hint_text(h);
+  } else if (!explain::core_switched_out(in, e.core)) {
+    s << "\n\n" << kNoCoreSwitchText;
   }
   return s.str();
 }

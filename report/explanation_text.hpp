@@ -25,6 +25,9 @@ std::string core_stops_at(const explain::Explanation& e);
 /// queue.cpp:88 (preempted); T2 runs"), and one atomicity hint.
 std::string schedule_step_text(const explain::ScheduleStep& step, const explain::Explanation& e);
 std::string atomicity_hint_text(const explain::AtomicityHint& hint);
+/// Said instead of hints where no core operation was switched out in its middle
+/// (explain::core_switched_out).
+extern const char* const kNoCoreSwitchText;
 
 /// The atomicity hints of `runs` explained failing runs of one signature, ranked by how many runs
 /// show each (explain::rank_hints); nothing when fewer than two runs have hints to compare.

@@ -231,6 +231,8 @@ std::string core_section(const RunRecord& run, const explain::Explanation& e, co
            "those operations.</p>\n<ul id=\"hints\">\n";
       for (const auto& h : in.hints) b << "<li>" << html_escape(atomicity_hint_text(h)) << "</li>\n";
       b << "</ul>\n";
+    } else if (!explain::core_switched_out(in, e.core)) {
+      b << "<p id=\"no-core-switch\">" << html_escape(kNoCoreSwitchText) << "</p>\n";
     }
   } else if (!e.no_interleaving.empty()) {
     b << "<p id=\"no-interleaving\">No interleaving: " << html_escape(e.no_interleaving) << "</p>\n";

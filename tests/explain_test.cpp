@@ -259,6 +259,29 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
   CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("E.json: interleaving: steps[1]: kind"));
 }
 
+TEST_CASE("where no core operation was switched out in its middle, the explanation says so instead of hinting", "[explain][interleaving]") {
+  explain::Explanation e;
+  e.core = {explain::ExplainedOp{1, 4, "Put", {}, 100, 110}, explain::ExplainedOp{2, 7, "Put", {}, 105, 120}};
+  explain::Interleaving in;
+  explain::ScheduleStep outside;
+  outside.kind = explain::ScheduleStep::Kind::switched_out;
+  outside.thread = 0;
+  outside.op = "T0.3";  // not a core operation: a transaction waiting between its operations
+  outside.where = explain::CodeLocation{"pselect6", "", 0};
+  in.steps = {{explain::ScheduleStep::Kind::start, 1, "T1.4", "", 11, {}, {}, "", {}}, outside,
+              {explain::ScheduleStep::Kind::end, 1, "T1.4", "", 14, {}, {}, "", {}}};
+  e.interleaving = in;
+  CHECK_FALSE(explain::core_switched_out(in, e.core));
+  CHECK_THAT(report::explanation_text(e, "core.jsonl", ""), Catch::Contains(report::kNoCoreSwitchText));
+
+  explain::ScheduleStep inside = outside;
+  inside.thread = 2;
+  inside.op = "T2.7";
+  e.interleaving->steps.insert(e.interleaving->steps.begin() + 1, inside);
+  CHECK(explain::core_switched_out(*e.interleaving, e.core));
+  CHECK_THAT(report::explanation_text(e, "core.jsonl", ""), !Catch::Contains(report::kNoCoreSwitchText));
+}
+
 TEST_CASE("rr's event log: events, their threads and kinds, and the thread switches between them", "[explain][interleaving]") {
   // As `rr dump` (rr.soft 5.9) prints three events, registers cut short.
   const std::string dump =
