@@ -18,8 +18,14 @@ using Ops = std::vector<const ProblemOp*>;
 
 enum class Answer { rejected, accepted, undecided };
 
-/// Each operation's transaction (transaction_groups), by operation.
+/// Each operation's transaction (transaction_groups), by operation; those of none are absent.
 using Groups = std::unordered_map<const ProblemOp*, std::uint64_t>;
+
+/// p's transaction, 0 for none.
+std::uint64_t group_of(const Groups& groups, const ProblemOp* p) {
+  const auto it = groups.find(p);
+  return it == groups.end() ? 0 : it->second;
+}
 
 /// Asks the native search whether a candidate core is rejected with every other operation of
 /// `base` optional (failing_core.hpp), within the budget of one question.
@@ -39,7 +45,7 @@ class CoreQuestions {
       last_end = std::max(last_end, p->op->end);
       bool unknown = false;
       if (projectable_) for (const std::string& v : logged_atoms(*p, search_.data_independent, unknown)) values.insert(v);
-      touched.insert(group_of(p));
+      touched.insert(group_of(groups_, p));
     }
     // Outside the core: nothing that starts after every core operation ended (it could only come
     // after them all), and, for a spec closed under projection, nothing on other values (the
@@ -53,7 +59,7 @@ class CoreQuestions {
         base_, 2, [&](const ProblemOp& p) -> std::size_t { return in_core.count(&p) > 0 || outside_kept(p) ? 0 : 1; },
         [&](const ProblemOp& p) {
           if (in_core.count(&p) > 0) return MadeOptional{};
-          const std::uint64_t group = group_of(&p);
+          const std::uint64_t group = group_of(groups_, &p);
           return MadeOptional{true, touched.count(group) > 0 ? 0 : group};
         });
     NativeSearchOptions options = search_;
@@ -73,11 +79,6 @@ class CoreQuestions {
   std::uint64_t asked() const { return asked_; }
 
  private:
-  std::uint64_t group_of(const ProblemOp* p) const {
-    const auto it = groups_.find(p);
-    return it == groups_.end() ? 0 : it->second;
-  }
-
   const Problem& base_;
   language::LoadedSpec& spec_;
   const NativeSearchOptions search_;
@@ -145,12 +146,9 @@ std::vector<std::pair<std::string, Ops>> seeds(const Problem& base, const Valida
     for (const auto& r : failed.refused->related) tied.insert(find_op(base, r.op));
     std::unordered_set<std::uint64_t> txns;
     for (const ProblemOp* p : tied)
-      if (const auto g = groups.find(p); g != groups.end()) txns.insert(g->second);
+      if (const std::uint64_t g = group_of(groups, p); g != 0) txns.insert(g);
     out.emplace_back("the transactions of " + refused->op->id() + (tied.size() > 1 ? " and of the operations tied to it" : ""),
-                     select([&](const ProblemOp& p) {
-                       const auto g = groups.find(&p);
-                       return tied.count(&p) > 0 || (g != groups.end() && txns.count(g->second) > 0);
-                     }));
+                     select([&](const ProblemOp& p) { return tied.count(&p) > 0 || txns.count(group_of(groups, &p)) > 0; }));
   }
   if (refused != nullptr && !refused->op->pending())
     out.emplace_back("the operations that started before " + refused->op->id() + " ended",
@@ -180,12 +178,12 @@ std::vector<Ops> blocks_of(const Ops& ops, const Groups& groups) {
   std::vector<Ops> blocks;
   std::unordered_map<std::uint64_t, std::size_t> block_of_group;
   for (const ProblemOp* p : ops) {
-    const auto group = groups.find(p);
-    if (group == groups.end() || group->second == 0) {
+    const std::uint64_t group = group_of(groups, p);
+    if (group == 0) {
       blocks.push_back({p});
       continue;
     }
-    const auto [it, added] = block_of_group.emplace(group->second, blocks.size());
+    const auto [it, added] = block_of_group.emplace(group, blocks.size());
     if (added) blocks.emplace_back();
     blocks[it->second].push_back(p);
   }
@@ -196,14 +194,12 @@ std::vector<Ops> blocks_of(const Ops& ops, const Groups& groups) {
 Ops whole_transactions(const Ops& ops, const Problem& base, const Groups& groups) {
   std::unordered_set<std::uint64_t> touched;
   for (const ProblemOp* p : ops)
-    if (const auto g = groups.find(p); g != groups.end() && g->second != 0) touched.insert(g->second);
+    if (const std::uint64_t g = group_of(groups, p); g != 0) touched.insert(g);
   const std::unordered_set<const ProblemOp*> in(ops.begin(), ops.end());
   Ops out;
   for (const auto& thread : base.threads)
-    for (const ProblemOp& p : thread) {
-      const auto g = groups.find(&p);
-      if (!p.op->pending() && (in.count(&p) > 0 || (g != groups.end() && touched.count(g->second) > 0))) out.push_back(&p);
-    }
+    for (const ProblemOp& p : thread)
+      if (!p.op->pending() && (in.count(&p) > 0 || touched.count(group_of(groups, &p)) > 0)) out.push_back(&p);
   std::stable_sort(out.begin(), out.end(), [](const ProblemOp* a, const ProblemOp* b) { return a->op->start < b->op->start; });
   return out;
 }
