@@ -15,6 +15,9 @@
 
 #include <tree_sitter/api.h>
 
+#include "language/grammar_parse.hpp"
+#include "platform/printable_text.hpp"
+
 extern "C" const TSLanguage* tree_sitter_tlaplus(void);
 
 namespace omnilink::language {
@@ -49,6 +52,22 @@ namespace {
 
 // tree-sitter 0.20 (Debian bookworm) has no ts_node_is_error.
 bool is_error_node(TSNode n) { return std::strcmp(ts_node_type(n), "ERROR") == 0; }
+
+// The children of `n` in order (only the named ones if asked), read with a cursor:
+// ts_node_child(n, k) walks the (balanced) list of children from its start at each call, which
+// made reading a set of a million elements quadratic.
+std::vector<TSNode> children_of(TSNode n, bool named_only) {
+  std::vector<TSNode> out;
+  TSTreeCursor cursor = ts_tree_cursor_new(n);
+  if (ts_tree_cursor_goto_first_child(&cursor)) {
+    do {
+      const TSNode child = ts_tree_cursor_current_node(&cursor);
+      if (!named_only || ts_node_is_named(child)) out.push_back(child);
+    } while (ts_tree_cursor_goto_next_sibling(&cursor));
+  }
+  ts_tree_cursor_delete(&cursor);
+  return out;
+}
 
 struct ParserDeleter {
   void operator()(TSParser* p) const { ts_parser_delete(p); }
@@ -87,9 +106,7 @@ class Converter {
       if (auto a = annotation(text_of(comment), "@inputs:")) inputs = a;
       if (auto a = annotation(text_of(comment), "@groups:")) groups = a;
     };
-    const std::uint32_t count = ts_node_named_child_count(mod);
-    for (std::uint32_t k = 0; k < count; ++k) {
-      TSNode child = ts_node_named_child(mod, k);
+    for (TSNode child : children_of(mod, true)) {
       if (is_comment(child)) {
         read_annotations(child);
         continue;
@@ -122,11 +139,11 @@ class Converter {
   // The comments a node's text ends with, nested at any depth, in the order they are written.
   // Every child counts, tokens too: a comment before a closing `)` does not end the text.
   static void trailing_comments(TSNode node, std::vector<TSNode>& out) {
-    const std::uint32_t n = ts_node_child_count(node);
-    std::uint32_t last = n;  // the last child that is not a comment
-    while (last > 0 && is_comment(ts_node_child(node, last - 1))) --last;
-    if (last > 0) trailing_comments(ts_node_child(node, last - 1), out);
-    for (std::uint32_t k = last; k < n; ++k) out.push_back(ts_node_child(node, k));
+    const std::vector<TSNode> children = children_of(node, false);
+    std::size_t last = children.size();  // the last child that is not a comment
+    while (last > 0 && is_comment(children[last - 1])) --last;
+    if (last > 0) trailing_comments(children[last - 1], out);
+    out.insert(out.end(), children.begin() + static_cast<std::ptrdiff_t>(last), children.end());
   }
 
   // What follows `tag` (`@type:`, `@inputs:`) in a comment, up to the `;` that ends it.
@@ -227,13 +244,8 @@ class Converter {
 
   // The named children, comments left out (the grammar puts them anywhere).
   static std::vector<TSNode> named_children(TSNode n) {
-    std::vector<TSNode> out;
-    const std::uint32_t count = ts_node_named_child_count(n);
-    for (std::uint32_t k = 0; k < count; ++k) {
-      TSNode c = ts_node_named_child(n, k);
-      const char* t = ts_node_type(c);
-      if (std::strcmp(t, "comment") != 0 && std::strcmp(t, "block_comment") != 0) out.push_back(c);
-    }
+    std::vector<TSNode> out = children_of(n, true);
+    std::erase_if(out, is_comment);
     return out;
   }
 
@@ -726,12 +738,11 @@ bool find_error(TSNode root, TSNode& error) {
   for (;;) {
     if (ts_node_is_missing(n)) break;
     bool descended = false;
-    const std::uint32_t count = ts_node_child_count(n);
-    for (std::uint32_t k = 0; k < count && !descended; ++k) {
-      TSNode child = ts_node_child(n, k);
+    for (TSNode child : children_of(n, false)) {
       if (ts_node_has_error(child) || is_error_node(child) || ts_node_is_missing(child)) {
         n = child;
         descended = true;
+        break;
       }
     }
     if (!descended) break;
@@ -742,10 +753,9 @@ bool find_error(TSNode root, TSNode& error) {
                                        "function_definition", "local_definition", "instance", "module_definition",
                                        "recursive_declaration", "assumption", "theorem", "comment", "block_comment",
                                        "single_line", "double_line", "module", "header_line"};
-  if (is_error_node(n) && ts_node_named_child_count(n) > 3) {
-    const std::uint32_t count = ts_node_named_child_count(n);
-    for (std::uint32_t k = 2; k < count; ++k) {  // after ---- and the module's name
-      TSNode child = ts_node_named_child(n, k);
+  if (const std::vector<TSNode> named = children_of(n, true); is_error_node(n) && named.size() > 3) {
+    for (std::size_t k = 2; k < named.size(); ++k) {  // after ---- and the module's name
+      TSNode child = named[k];
       const char* type = ts_node_type(child);
       if (std::none_of(std::begin(kUnits), std::end(kUnits), [&](const char* u) { return std::strcmp(type, u) == 0; })) {
         n = child;
@@ -763,7 +773,15 @@ Module parse_module(const std::string& file, const std::string& text) {
   std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
   if (!ts_parser_set_language(parser.get(), tree_sitter_tlaplus()))
     throw SyntaxError(file + ": the TLA+ grammar does not match this tree-sitter runtime's version");
-  std::unique_ptr<TSTree, TreeDeleter> tree(ts_parser_parse_string(parser.get(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
+  if (const std::size_t bad = platform::invalid_utf8_at(text); bad != std::string::npos) {
+    const std::size_t newline = bad == 0 ? std::string::npos : text.rfind('\n', bad - 1);
+    const std::size_t column = newline == std::string::npos ? bad : bad - newline - 1;
+    throw SyntaxError(file + ":" + std::to_string(1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(bad), '\n')) + ":" +
+                      std::to_string(column + 1) + ": not UTF-8 text (byte " + platform::printable_text(text.substr(bad, 1)) + ")");
+  }
+  const GrammarParse parse = parse_with_columns(parser.get(), text);
+  std::unique_ptr<TSTree, TreeDeleter> tree(parse.tree);
+  if (tree == nullptr) throw SyntaxError(file + ": the parser stopped without a tree");
   TSNode root = ts_tree_root_node(tree.get());
   if (TSNode error; ts_node_has_error(root) && find_error(root, error)) {
     const TSPoint p = ts_node_start_point(error);
@@ -771,6 +789,10 @@ Module parse_module(const std::string& file, const std::string& text) {
     if (auto nl = near.find('\n'); nl != std::string::npos) near.resize(nl);
     throw SyntaxError(file + ":" + std::to_string(p.row + 1) + ":" + std::to_string(p.column + 1) + ": syntax error" +
                       (near.empty() ? "" : " near '" + near + "'"));
+  }
+  if (parse.cut_at != 0) {  // recovery ran away, and the text before it reads without error
+    const std::size_t line = 1 + static_cast<std::size_t>(std::count(text.begin(), text.begin() + parse.cut_at, '\n'));
+    throw SyntaxError(file + ":" + std::to_string(line) + ":1: syntax error");
   }
   Converter converter(text, intern_file_name(file));
   return converter.file_modules(root);

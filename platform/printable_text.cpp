@@ -48,4 +48,17 @@ std::string printable_text(std::string_view text) {
   return out;
 }
 
+std::size_t invalid_utf8_at(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    if (static_cast<unsigned char>(text[at]) < 0x80) {
+      ++at;
+    } else if (const std::size_t length = utf8_sequence(text, at); length > 0) {
+      at += length;
+    } else {
+      return at;
+    }
+  }
+  return std::string_view::npos;
+}
+
 }  // namespace omnilink::platform

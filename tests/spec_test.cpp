@@ -309,6 +309,50 @@ TEST_CASE("a spec file is read within bounds: special files named, and a size li
   CHECK_THAT(run_process(OMNILINK_CLI, {"spec", queue}, bad).err, Catch::Contains("OMNILINK_MAX_SPEC_BYTES=lots: not a positive number of bytes"));
 }
 
+// Each case here took minutes or most of a gigabyte before (tree-sitter 0.20 reads a line again
+// for every column its scanner asks, and recovers from a syntax error to the end of the file): a
+// child's time limit and its peak resident memory, measured from outside, bound them.
+TEST_CASE("hostile spec text is read in linear time and bounded memory, and non-UTF-8 is named", "[spec][cli][bounds]") {
+  testing::ScratchDir dir;
+  ProcessOptions bounded;
+  bounded.timeout = std::chrono::seconds(60);
+  const auto spec = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / (name + ".tla"), std::ios::binary) << text;
+    auto r = run_process(OMNILINK_CLI, {"spec", (dir / (name + ".tla")).string()}, bounded);
+    INFO(name << ": " << r.describe() << "\n" << r.err);
+    CHECK_FALSE(r.timed_out);
+    CHECK(r.exit_code == 1);
+    return r;
+  };
+  const std::string head = "---- MODULE M ----\nVARIABLE x\nInit == x = 0\nNext == x' = ";
+  // 200,000 parentheses on one line (339 s before), and 2,000 nested IFs on one line (8 s).
+  CHECK_THAT(spec("Parens", head + std::string(200'000, '(') + "1" + std::string(200'000, ')') + "\n====\n").err,
+             Catch::Contains("Parens.tla:4:") && Catch::Contains("nested more than 1000 deep"));
+  std::string ifs;
+  for (int k = 0; k < 2000; ++k) ifs += "IF x = " + std::to_string(k) + " THEN 1 ELSE ";
+  CHECK_THAT(spec("Ifs", head + ifs + "0\n====\n").err, Catch::Contains("nested more than 1000 deep"));
+
+  // 3 MB of printable junk after a module header: the first junk line is the error, and the
+  // parser's recovery (820 MB to the end of the file before) is stopped.
+  std::string junk;
+  std::uint32_t seed = 1;
+  while (junk.size() < 3'000'000) {
+    seed = seed * 1103515245 + 12345;
+    const char c = static_cast<char>(32 + (seed >> 16) % 95);
+    junk += (seed >> 8) % 40 == 0 ? '\n' : c;
+  }
+  const auto recovered = spec("Junk", head + "x + 1\nJunk == " + junk + "\n====\n");
+  CHECK_THAT(recovered.err, Catch::Contains("Junk.tla:5:") && Catch::Contains("syntax error"));
+  CHECK(recovered.peak_rss_kb < 100 * 1024);
+
+  // Bytes that are not UTF-8 are named where they are, before any parsing.
+  CHECK_THAT(spec("Latin1", head + "x\nName == \"caf\xe9\"\n====\n").err, Catch::Contains("Latin1.tla:5:13: not UTF-8 text (byte \\xe9)"));
+  std::ifstream binary(OMNILINK_CLI, std::ios::binary);
+  std::string executable(1'000'000, '\0');
+  binary.read(executable.data(), static_cast<std::streamsize>(executable.size()));
+  CHECK_THAT(spec("Binary", executable).err, Catch::Contains("Binary.tla:") && Catch::Contains(": not UTF-8 text (byte \\x"));
+}
+
 TEST_CASE("spec --explore that fails is not a pass", "[spec][cli]") {
   testing::ScratchDir dir;
   // Reachable in two steps: x = 2, where 1 \div (x - 2) divides by zero.
