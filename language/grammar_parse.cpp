@@ -6,12 +6,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 // The grammar's scanner, renamed when it is compiled (language/CMakeLists.txt) so that the name
 // the grammar's tables call is the wrapper below.
 extern "C" bool omnilink_tlaplus_grammar_scan(void* payload, TSLexer* lexer, const bool* valid_symbols);
-extern "C" const TSLanguage* tree_sitter_tlaplus(void);
 
 namespace omnilink::language {
 namespace {
@@ -23,7 +23,7 @@ struct ColumnSource {
   std::vector<std::uint32_t> column;  // per byte offset, and one past the end
   std::uint32_t offset = 0;           // the start of the last character the lexer read
   bool recovering = false;            // a syntax error was met
-  std::uint32_t recovery_from = 0;    // where the scanner was first asked during a recovery
+  std::uint32_t recovery_from = 0;    // where the lexer stood when recovery began
   std::size_t cancel = 0;             // the parser's cancellation flag
 };
 
@@ -77,13 +77,6 @@ bool eof(const TSLexer* lexer) { return self(lexer).runtime->eof(self(lexer).run
 // Newer grammars' headers have a debug log that Debian bookworm's runtime lacks: nothing to log.
 void no_log(const TSLexer*, const char*, ...) {}
 
-// tree-sitter asks the scanner with every external token valid only while it recovers from an
-// error.
-bool in_error_recovery(const bool* valid_symbols) {
-  static const std::uint32_t count = tree_sitter_tlaplus()->external_token_count;
-  return std::all_of(valid_symbols, valid_symbols + count, [](bool valid) { return valid; });
-}
-
 template <class Lexer>
 void clear_log(Lexer& lexer) {
   if constexpr (requires { lexer.log; }) lexer.log = no_log;
@@ -93,7 +86,19 @@ void clear_log(Lexer& lexer) {
 
 namespace {
 
-TSTree* parse(TSParser* parser, std::string_view text, ColumnSource& source) {
+// The parser's log says when recovery from a syntax error begins: "resume version" is written
+// when every version of the parse is stuck (a version that fails while another goes on, or a
+// token lexed again in error mode, as `![1]` is, is no error of the text). Its cost, a formatted
+// line per parser step and per character, is paid only by texts long enough to be cut.
+void watch_for_recovery(void* payload, TSLogType type, const char* message) {
+  auto& source = *static_cast<ColumnSource*>(payload);
+  if (type == TSLogTypeParse && !source.recovering && std::strncmp(message, "resume version", 14) == 0) {
+    source.recovering = true;
+    source.recovery_from = source.offset;
+  }
+}
+
+TSTree* parse(TSParser* parser, std::string_view text, ColumnSource& source, bool watch) {
   source.text = text;
   source.column.assign(text.size() + 1, 0);
   std::uint32_t column = 0;
@@ -107,10 +112,12 @@ TSTree* parse(TSParser* parser, std::string_view text, ColumnSource& source) {
   ColumnSource* const outer = current_source;
   current_source = &source;
   ts_parser_set_cancellation_flag(parser, &source.cancel);
+  if (watch) ts_parser_set_logger(parser, TSLogger{&source, watch_for_recovery});
   struct Restore {
     TSParser* parser;
     ColumnSource* outer;
     ~Restore() {
+      ts_parser_set_logger(parser, TSLogger{nullptr, nullptr});
       ts_parser_set_cancellation_flag(parser, nullptr);
       current_source = outer;
     }
@@ -122,13 +129,13 @@ TSTree* parse(TSParser* parser, std::string_view text, ColumnSource& source) {
 
 GrammarParse parse_with_columns(TSParser* parser, std::string_view text) {
   ColumnSource source;
-  if (TSTree* tree = parse(parser, text, source)) return {tree, 0};
+  if (TSTree* tree = parse(parser, text, source, text.size() > kMaxRecoveryBytes)) return {tree, 0};
   // Cancelled: recovery ran away. What the first error is depends only on the text before it.
   ts_parser_reset(parser);
   const std::size_t newline = text.find('\n', source.recovery_from);
   const auto cut = static_cast<std::uint32_t>(newline == std::string_view::npos ? text.size() : newline);
   ColumnSource prefix;
-  TSTree* tree = parse(parser, text.substr(0, cut), prefix);
+  TSTree* tree = parse(parser, text.substr(0, cut), prefix, false);
   return {tree, cut};
 }
 
@@ -147,10 +154,6 @@ extern "C" bool tree_sitter_tlaplus_external_scanner_scan(void* payload, TSLexer
   proxy.lexer.eof = eof;
   clear_log(proxy.lexer);
   proxy.runtime = runtime;
-  if (ColumnSource* source = current_source; source != nullptr && !source->recovering && in_error_recovery(valid_symbols)) {
-    source->recovering = true;
-    source->recovery_from = source->offset;
-  }
   const bool found = omnilink_tlaplus_grammar_scan(payload, &proxy.lexer, valid_symbols);
   runtime->result_symbol = proxy.lexer.result_symbol;
   return found;

@@ -272,7 +272,10 @@ std::size_t run_tlc(const fs::path& dir, const std::vector<std::string>& express
   std::ofstream(dir / "Diff.tla") << module.str();
   std::ofstream(dir / "Diff.cfg") << "INIT Init\nNEXT Next\n";
   const auto java = find_java(), jar = find_tlc_jar();
-  auto r = run_process(java.path->string(), {"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", jar.path->string(), "tlc2.TLC",
+  // TLC makes a directory of its own in java.io.tmpdir at each start: in the scratch directory,
+  // not one more in /tmp for every run of this test.
+  fs::create_directories(dir / "tmp");
+  auto r = run_process(java.path->string(), {"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + (dir / "tmp").string(), "-cp", jar.path->string(), "tlc2.TLC",
                                              "-noGenerateSpecTE", "-workers", "1", "-metadir", (dir / "states").string(), "-config",
                                              (dir / "Diff.cfg").string(), (dir / "Diff.tla").string()},
                        ProcessOptions{std::chrono::milliseconds(300'000), dir, {}, nullptr, false});
