@@ -3,11 +3,8 @@
 #include <cstdio>
 
 namespace omnilink::platform {
-namespace {
-
-// The length of the well-formed UTF-8 sequence at `text[at]` (RFC 3629: no overlong forms, no
-// surrogates, nothing past U+10FFFF), or 0.
-std::size_t utf8_sequence(std::string_view text, std::size_t at) {
+// RFC 3629: no overlong forms, no surrogates, nothing past U+10FFFF.
+std::size_t utf8_sequence_at(std::string_view text, std::size_t at) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
   const unsigned char lead = byte(at);
   std::size_t length = 0;
@@ -25,8 +22,6 @@ std::size_t utf8_sequence(std::string_view text, std::size_t at) {
   return length;
 }
 
-}  // namespace
-
 std::string printable_text(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -35,7 +30,7 @@ std::string printable_text(std::string_view text) {
     if (c >= 0x20 && c < 0x7f) {
       out += static_cast<char>(c);
       ++at;
-    } else if (const std::size_t length = c >= 0x80 ? utf8_sequence(text, at) : 0; length > 0) {
+    } else if (const std::size_t length = c >= 0x80 ? utf8_sequence_at(text, at) : 0; length > 0) {
       out.append(text.substr(at, length));
       at += length;
     } else {
@@ -52,7 +47,7 @@ std::size_t invalid_utf8_at(std::string_view text) {
   for (std::size_t at = 0; at < text.size();) {
     if (static_cast<unsigned char>(text[at]) < 0x80) {
       ++at;
-    } else if (const std::size_t length = utf8_sequence(text, at); length > 0) {
+    } else if (const std::size_t length = utf8_sequence_at(text, at); length > 0) {
       at += length;
     } else {
       return at;

@@ -93,6 +93,11 @@ TEST_CASE("values order and print canonically", "[value]") {
   CHECK(trace::to_tla(map({})) == "<<>>");
   // Strings as TLA+ literals, the same as the embedded checker prints them (trace::tla_quote).
   CHECK(trace::to_tla(s("a\tb\"c\\\n")) == "\"a\\tb\\\"c\\\\\\n\"");
+  // A logged string may hold anything: what could drive the terminal showing a report (ESC, BEL,
+  // DEL) and bytes that are not UTF-8 are written \xNN; well-formed UTF-8 stays as it is.
+  CHECK(trace::to_tla(s("\x1b[2J\x07\x7f")) == "\"\\x1b[2J\\x07\\x7f\"");
+  CHECK(trace::to_tla(s("caf\xc3\xa9 \xe9 \xc3")) == "\"caf\xc3\xa9 \\xe9 \\xc3\"");
+  CHECK(trace::to_tla(s("\\x1b")) == "\"\\\\x1b\"");  // a written backslash stays apart from an escape
   // A duplicated map key keeps the last value.
   CHECK(map({{i(1), i(10)}, {i(1), i(20)}}) == map({{i(1), i(20)}}));
 }

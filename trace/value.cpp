@@ -1,6 +1,9 @@
 #include "trace/value.hpp"
 
 #include <algorithm>
+#include <cstdio>
+
+#include "platform/printable_text.hpp"
 
 namespace omnilink::trace {
 namespace {
@@ -63,7 +66,9 @@ Map make_map(std::vector<MapEntry> entries) {
 
 std::string tla_quote(std::string_view s) {
   std::string out = "\"";
-  for (char c : s) {
+  for (std::size_t at = 0; at < s.size();) {
+    const char c = s[at];
+    const auto byte = static_cast<unsigned char>(c);
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -71,8 +76,22 @@ std::string tla_quote(std::string_view s) {
       case '\t': out += "\\t"; break;
       case '\r': out += "\\r"; break;
       case '\f': out += "\\f"; break;
-      default: out += c;
+      default:
+        if (byte >= 0x80) {
+          if (const std::size_t length = platform::utf8_sequence_at(s, at); length > 0) {
+            out.append(s.substr(at, length));
+            at += length;
+            continue;
+          }
+        } else if (byte >= 0x20 && byte != 0x7f) {
+          out += c;
+          break;
+        }
+        char escaped[5];
+        std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+        out += escaped;
     }
+    ++at;
   }
   return out + "\"";
 }

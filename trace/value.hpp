@@ -57,7 +57,10 @@ Map make_map(std::vector<MapEntry> entries);
 // TLA+ notation: TRUE, 42, "s", <<1, 2>>, {1, 2}, ("k" :> 1 @@ "j" :> 2) (empty map: <<>>).
 std::string to_tla(const Value& v);
 
-// A TLA+ string literal: quoted, with \" \\ \n \t \r \f escaped.
+// A TLA+ string literal: quoted, with \" \\ \n \t \r \f escaped, and every other control byte
+// and every byte that is not part of well-formed UTF-8 written \xNN: a value is whatever the code
+// under test logged, and printed raw it could recolour or clear the terminal showing a report.
+// (TLC never reads this text: it is handed values as JSON.)
 std::string tla_quote(std::string_view s);
 
 }  // namespace omnilink::trace
