@@ -19,7 +19,14 @@ std::optional<CampaignLock> CampaignLock::acquire(const std::filesystem::path& c
     why = file.string() + ": " + std::strerror(errno);
     return std::nullopt;
   }
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  // A reader's probe (held()) takes the lock shared for an instant: wait that out before
+  // saying another omnilink runs the campaign.
+  bool locked = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+  for (int attempt = 0; !locked && attempt < 5; ++attempt) {
+    ::usleep(20'000);
+    locked = ::flock(fd, LOCK_EX | LOCK_NB) == 0;
+  }
+  if (!locked) {
     char holder[32] = {};
     const ssize_t n = ::pread(fd, holder, sizeof holder - 1, 0);
     why = "another omnilink" + (n > 0 ? " (pid " + std::string(holder, static_cast<std::size_t>(n)) + ")" : std::string()) +
@@ -33,6 +40,14 @@ std::optional<CampaignLock> CampaignLock::acquire(const std::filesystem::path& c
     // Not fatal: the lock is held either way.
   }
   return CampaignLock(fd);
+}
+
+bool CampaignLock::held(const std::filesystem::path& campaign_dir) {
+  const int fd = ::open((campaign_dir / ".lock").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool locked = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);  // releases the probe's shared lock
+  return locked;
 }
 
 CampaignLock::~CampaignLock() {

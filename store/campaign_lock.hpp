@@ -14,6 +14,9 @@ class CampaignLock {
  public:
   // Nullopt when another process holds it; `why` then says so (with that process's pid if known).
   static std::optional<CampaignLock> acquire(const std::filesystem::path& campaign_dir, std::string& why);
+  /// Whether a live process holds the lock now (a probe that takes it shared for an instant, never
+  /// creating the file).
+  static bool held(const std::filesystem::path& campaign_dir);
   CampaignLock(CampaignLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
   CampaignLock& operator=(CampaignLock&&) = delete;
   ~CampaignLock();

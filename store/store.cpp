@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "store/campaign_lock.hpp"
 #include "store/run_record_file.hpp"
 #include "store/sqlite.hpp"
 #include "platform/enum_names.hpp"
@@ -489,25 +490,33 @@ void Store::restore_campaign(const CampaignRecord& c, std::int64_t seq) {
   t.commit();
 }
 
+CampaignRecord Store::as_it_stands(CampaignRecord campaign) const {
+  // A session that could not write its end (a full disk, a kill) left `running`; only a session
+  // alive now holds the campaign's lock.
+  if (campaign.status == CampaignStatus::running && !CampaignLock::held(directory_ / campaign.id))
+    campaign.status = CampaignStatus::interrupted;
+  return campaign;
+}
+
 std::optional<CampaignRecord> Store::campaign(const std::string& id) {
   Statement s(db_->connection, db_->campaign_select + "WHERE id = ?");
   s.bind(id);
   if (!s.step()) return std::nullopt;
-  return read_campaign(s);
+  return as_it_stands(read_campaign(s));
 }
 
 std::optional<CampaignRecord> Store::latest_campaign(const std::string& name) {
   Statement s(db_->connection, db_->campaign_select + "WHERE name = ? ORDER BY seq DESC LIMIT 1");
   s.bind(name);
   if (!s.step()) return std::nullopt;
-  return read_campaign(s);
+  return as_it_stands(read_campaign(s));
 }
 
 std::vector<CampaignRecord> Store::campaigns() {
   // Creation order; rowid (insertion order) breaks ties within a millisecond.
   Statement s(db_->connection, db_->campaign_select + "ORDER BY created_ms, rowid");
   std::vector<CampaignRecord> campaigns;
-  while (s.step()) campaigns.push_back(read_campaign(s));
+  while (s.step()) campaigns.push_back(as_it_stands(read_campaign(s)));
   return campaigns;
 }
 

@@ -158,6 +158,8 @@ class Store {
   std::string create_campaign(const std::string& name, const std::string& file, const std::string& config_json);
   // Indexes a campaign whose directory exists already (rebuild): its id and number as they were.
   void restore_campaign(const CampaignRecord& campaign, std::int64_t seq);
+  // Campaigns as they stand: one recorded `running` whose lock no live session holds (its end
+  // could not be written: a full disk, a kill) is read as `interrupted`, by every reader.
   std::optional<CampaignRecord> campaign(const std::string& id);
   // The newest campaign with that name, if any.
   std::optional<CampaignRecord> latest_campaign(const std::string& name);
@@ -190,6 +192,7 @@ class Store {
   Store(std::filesystem::path directory, int mode);
   // Writes the run's row and newest validation into its directory (run_record_file.hpp).
   void mirror_run(const std::string& campaign, const std::string& id);
+  CampaignRecord as_it_stands(CampaignRecord campaign) const;
   struct Db;
   std::filesystem::path directory_;
   std::unique_ptr<Db> db_;

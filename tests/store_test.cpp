@@ -16,6 +16,7 @@
 #include "store/outcome.hpp"
 #include "store/run_record_file.hpp"
 #include "platform/json_file.hpp"
+#include "store/campaign_lock.hpp"
 #include "store/store.hpp"
 #include "platform/subprocess.hpp"
 #include "support/store_sql.hpp"
@@ -159,6 +160,12 @@ TEST_CASE("campaigns of one name are numbered, the latest is found, finishing se
   CHECK(store.create_campaign("other", "/c/other.json", "{}") == "other-1");
   CHECK(store.create_campaign("demo", "/c/demo.json", R"({"name":"demo"})") == "demo-2");
 
+  // demo-2's session is alive (it holds the campaign's lock); other-1's is not, and its end was
+  // never written (a full disk, a kill): it reads as interrupted, though the index says running.
+  std::string why;
+  auto session = store::CampaignLock::acquire(dir.path() / "demo-2", why);
+  REQUIRE(session);
+  CHECK(store.campaign("other-1")->status == store::CampaignStatus::interrupted);
   auto latest = store.latest_campaign("demo");
   REQUIRE(latest);
   CHECK(latest->id == "demo-2");
