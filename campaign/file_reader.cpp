@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "platform/join.hpp"
+#include "platform/special_file.hpp"
 
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
@@ -232,8 +233,7 @@ void check_name(const FileErrors& errors, const std::string& path, const std::st
 }
 
 std::string read_text(const fs::path& file) {
-  std::error_code ec;
-  if (fs::is_directory(file, ec)) throw CampaignFileError(file.string() + ": cannot read: it is a directory");
+  if (const auto special = platform::not_a_regular_file(file, "a file to read")) throw CampaignFileError(file.string() + ": cannot read: " + *special);
   std::ifstream in(file, std::ios::binary);
   if (!in) throw CampaignFileError(file.string() + ": cannot read: " + std::strerror(errno));
   std::ostringstream text;

@@ -17,6 +17,7 @@
 
 #include "language/grammar_parse.hpp"
 #include "platform/printable_text.hpp"
+#include "platform/special_file.hpp"
 
 extern "C" const TSLanguage* tree_sitter_tlaplus(void);
 
@@ -812,27 +813,12 @@ std::uint64_t max_spec_bytes() {
   return n;
 }
 
-// What a path that is no regular file is, for the message.
-std::string file_kind(std::filesystem::file_type type) {
-  switch (type) {
-    case std::filesystem::file_type::directory: return "a directory";
-    case std::filesystem::file_type::character: return "a character device";
-    case std::filesystem::file_type::block: return "a block device";
-    case std::filesystem::file_type::fifo: return "a FIFO";
-    case std::filesystem::file_type::socket: return "a socket";
-    default: return "not a regular file";
-  }
-}
-
 }  // namespace
 
 Module parse_module_file(const std::string& path) {
   std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);  // through symbolic links: what would be read
-  if (ec || !std::filesystem::exists(status)) throw SyntaxError(path + ": cannot read the file" + (ec ? ": " + ec.message() : ""));
-  if (!std::filesystem::is_regular_file(status))
-    throw SyntaxError(path + ": " + file_kind(status.type()) + ", not a spec file" +
-                      (std::filesystem::is_symlink(std::filesystem::symlink_status(path, ec)) ? " (the symbolic link points there)" : ""));
+  if (!std::filesystem::exists(path, ec)) throw SyntaxError(path + ": cannot read the file" + (ec ? ": " + ec.message() : ""));
+  if (const auto special = platform::not_a_regular_file(path, "a spec file")) throw SyntaxError(path + ": " + *special);
   const std::uint64_t limit = max_spec_bytes();
   std::ifstream in(path, std::ios::binary);
   if (!in) throw SyntaxError(path + ": cannot read the file");

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "language/syntax.hpp"
+#include "platform/special_file.hpp"
 
 namespace omnilink::language {
 
@@ -169,6 +170,7 @@ class Reader {
 }  // namespace
 
 TlcConfig read_tlc_config(const std::string& path) {
+  if (const auto special = platform::not_a_regular_file(path, "a TLC configuration")) throw SpecError(path + ": " + *special);
   std::ifstream in(path);
   if (!in) throw SpecError(path + ": cannot read the file");
   std::ostringstream text;

@@ -388,7 +388,7 @@ TEST_CASE("an unreadable campaign file is an error") {
   Fixture f;
   CHECK_THROWS_WITH(load_campaign(f.dir / "absent.json", f.options),
                     Contains((f.dir / "absent.json").string() + ": cannot read: No such file or directory"));
-  CHECK_THROWS_WITH(load_campaign(f.dir.path(), f.options), Contains(": cannot read: it is a directory"));
+  CHECK_THROWS_WITH(load_campaign(f.dir.path(), f.options), Contains(": cannot read: a directory, not a file to read"));
 }
 
 TEST_CASE("overrides change fields before they are checked") {

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <map>
 
+#include <sys/stat.h>
+
 #include <nlohmann/json.hpp>
 
 #include "platform/subprocess.hpp"
@@ -79,6 +81,49 @@ TEST_CASE("a verb that stops says why on one line naming it, with the exit code 
   CHECK(gen.exit_code == 1);
   one_line(gen, "omnilink gen-hpp: ");
   CHECK_THAT(gen.err, Catch::Contains("Bad.tla"));
+}
+
+// A device is read forever and a FIFO blocks: every file a user names is refused as what it is,
+// before it is read and before anything is written beside it.
+TEST_CASE("a device or FIFO named as a history, campaign or TLC configuration is named as such, exit 3", "[cli][bounds]") {
+  testing::ScratchDir dir;
+  const std::filesystem::path zero = dir.path() / "z.jsonl", fifo = dir.path() / "f.jsonl", config = dir.path() / "c.json",
+                              cfg = dir.path() / "M.cfg";
+  std::filesystem::create_symlink("/dev/zero", zero);
+  std::filesystem::create_symlink("/dev/zero", config);
+  std::filesystem::create_symlink("/dev/zero", cfg);
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string spec = std::string(OMNILINK_SPECS_DIR) + "/KV.tla";
+  for (const auto& [history, kind] : {std::pair{zero, "a character device"}, std::pair{fifo, "a FIFO"}}) {
+    for (const std::string verb : {"validate", "explain"}) {
+      const auto r = omnilink_cli({verb, history.string(), "--spec", spec});
+      INFO(verb << " " << history << ": " << r.describe() << "\n" << r.out << r.err);
+      CHECK(r.exit_code == 3);
+      CHECK_THAT(r.out + r.err, Catch::Contains(history.string() + ": " + kind + ", not a run directory or history file"));
+    }
+  }
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "z.jsonl.validation"));
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "f.jsonl.explain"));
+  const auto campaign = omnilink_cli({"campaign", config.string(), "--store", (dir.path() / "store").string()});
+  CHECK(campaign.exit_code == 3);
+  CHECK_THAT(campaign.err, Catch::Contains("c.json: cannot read: a character device, not a file to read (the symbolic link points there)"));
+  const auto explore = omnilink_cli({"spec", spec, "--cfg", cfg.string(), "--explore", "1"});
+  CHECK(explore.exit_code != 0);
+  CHECK_THAT(explore.out + explore.err, Catch::Contains("M.cfg: a character device, not a TLC configuration"));
+}
+
+// docs/campaign.md, exit codes: a history that cannot be read is input wrong as given (3), said
+// once under the verb's name.
+TEST_CASE("explain of a history that does not read exits 3 on one line", "[cli]") {
+  testing::ScratchDir dir;
+  const std::filesystem::path history = dir.path() / "bad.jsonl";
+  std::ofstream(history) << "{\"format\": \"omnilink-history\", \"version\": 1}\n"
+                         << R"({"process": 1, "op": "Put", "fields": {"key": {"$map": [[1, 2], [1, 3]]}, "value": "v"}, "start": 1, "end": 2, "outcome": "ok"})" << "\n";
+  const auto r = omnilink_cli({"explain", history.string(), "--spec", std::string(OMNILINK_SPECS_DIR) + "/KV.tla"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 3);
+  CHECK_THAT(r.err, Catch::Contains("bad.jsonl:2: fields.key.$map: the key 1 is given twice"));
+  CHECK(r.err.find("omnilink explain: omnilink explain:") == std::string::npos);
 }
 
 TEST_CASE("trace export writes the run's history as a history file", "[cli]") {

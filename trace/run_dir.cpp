@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "omnilink/trace_schema.hpp"
+#include "platform/special_file.hpp"
 
 namespace omnilink::trace {
 namespace fs = std::filesystem;
@@ -47,7 +48,10 @@ RunMeta read_run_meta(const fs::path& file) {
 
 RunDir RunDir::open(const fs::path& root) {
   std::error_code ec;
-  if (!fs::is_directory(root, ec)) throw RunDirError(root.string() + ": not a directory");
+  if (!fs::is_directory(root, ec)) {
+    if (const auto special = platform::not_a_regular_file(root, "a run directory or history file")) throw RunDirError(root.string() + ": " + *special);
+    throw RunDirError(root.string() + ": not a directory");
+  }
   const fs::path trace_dir = root / schema::kTraceDir;
   if (!fs::is_directory(trace_dir, ec)) throw RunDirError(root.string() + ": not a run directory (no " + std::string(schema::kTraceDir) + "/ folder)");
   RunDir run;

@@ -7,6 +7,7 @@
 #include "language/modules.hpp"
 #include "language/syntax.hpp"
 #include "language/interface.hpp"
+#include "platform/special_file.hpp"
 #include "trace/run_dir.hpp"
 #include "validation/history.hpp"
 #include "validation/history_file.hpp"
@@ -180,6 +181,13 @@ ValidationResult validate_run(const ValidateOptions& options) {
     result.verdict = Verdict::error;
     result.reason = options.run_dir.string() + ": no such run directory or history file";
     return result;
+  }
+  if (std::error_code ec; !fs::is_directory(options.run_dir, ec)) {
+    if (const auto special = platform::not_a_regular_file(options.run_dir, "a run directory or history file")) {
+      result.verdict = Verdict::error;
+      result.reason = options.run_dir.string() + ": " + *special;
+      return result;
+    }
   }
   // A history file's results go beside it (FILE.validation/), a run's into the run directory.
   const bool history_file = is_history_file(options.run_dir);
