@@ -115,6 +115,11 @@ void every_verb(const ScratchDir& dir, const fs::path& store, const fs::path& ot
   const ProcessResult report = omnilink_cli({"report", "steps-1", "--store", s, "--html", (dir / (tag + "-html")).string()});
   CHECK(report.exit_code == 0);
   no_other(report);
+  // Recorded without rr (this store's run record says so): replay has nothing to replay.
+  const ProcessResult replay = omnilink_cli({"replay", first, "--store", s, "--core"});
+  no_other(replay);
+  CHECK(replay.exit_code == 3);
+  CHECK_THAT(replay.err, Catch::Contains(first + " was not recorded with rr"));
   const ProcessResult gc = omnilink_cli({"gc", s});
   CHECK(gc.exit_code == 0);
   no_other(gc);
