@@ -60,9 +60,11 @@ constexpr std::array<std::string_view, 10> kTopFields{"format", "name", "store",
 constexpr std::array<std::string_view, 3> kTlcFields{"heap", "timeout_s", "jobs"};
 constexpr std::array<std::string_view, 7> kValidationFields{"checker", "confirm_failures", "jobs", "timeout_s", "memory",
                                                            "interleavings", "interleavings_budget_s"};
-constexpr std::array<std::string_view, 13> kTargetFields{"name", "description", "harness", "args", "spec",
+constexpr std::array<std::string_view, 14> kTargetFields{"name", "description", "harness", "args", "clock", "spec",
                                                          "mc",   "init",        "next",    "view", "threads",
                                                          "ops",  "runs",        "seed_base"};
+// The harness library's clocks (harness.md, "Choosing a clock").
+constexpr std::array<std::string_view, 3> kClocks{"counter", "monotonic", "rdtsc"};
 
 // A -Xmx size: [1-9][0-9]*[kKmMgG].
 // Absolute and lexically normal, without a trailing separator. Symlinks are kept as they are: a
@@ -275,16 +277,18 @@ ValidationConfig read_validation(const ObjectReader& top) {
 }
 
 // What omnilink sets for each run, if `args` sets it: given again there, the harness would take
-// the target's (its last value wins) while the run's id and record say omnilink's. --clock is the
-// target's to choose; under rr omnilink's counter clock comes last and wins, as recording needs.
+// the target's (its last value wins) while the run's id and record say omnilink's. The clock is
+// omnilink's too: under rr it must be the counter, and a run's clock decides how far its timeboxes
+// can be trusted, so it is a field of the target rather than an argument passed unread.
 std::optional<std::string> omnilink_owned_argument(const std::vector<std::string>& args) {
   for (const std::string& arg : args)
-    for (const std::string_view owned : {"--threads", "--ops", "--seed", "--out", "--help", "-h"})
+    for (const std::string_view owned : {"--threads", "--ops", "--seed", "--out", "--clock", "--help", "-h"})
       if (arg == owned || arg.starts_with(std::string(owned) + "="))
         return "'" + arg + "' is omnilink's to set for each run" +
-               (owned == "--threads" || owned == "--ops" ? " (use the target's \"" + std::string(owned.substr(2)) + "\")"
-                : owned == "--seed"                      ? " (use \"seed_base\")"
-                                                         : "");
+               (owned == "--threads" || owned == "--ops" || owned == "--clock"
+                    ? " (use the target's \"" + std::string(owned.substr(2)) + "\")"
+                : owned == "--seed" ? " (use \"seed_base\")"
+                                    : "");
   return std::nullopt;
 }
 
@@ -296,6 +300,11 @@ TargetConfig read_target(const ObjectReader& o, const PathResolver& paths) {
   target.harness = paths.harness(o.required_string("harness"), o.path("harness"));
   target.args = o.string_list("args");
   if (const auto problem = omnilink_owned_argument(target.args)) o.fail("args", *problem);
+  if (const auto clock = o.string("clock")) {
+    if (std::find(kClocks.begin(), kClocks.end(), *clock) == kClocks.end())
+      o.fail("clock", "'" + *clock + "' is not a clock: counter, monotonic or rdtsc");
+    target.clock = *clock;
+  }
   target.spec = paths.spec(o.required_string("spec"), o.path("spec"));
   if (const auto mc = o.string("mc")) target.mc = paths.spec(*mc, o.path("mc"));
   if (const auto init = o.identifier("init")) target.init = *init;
@@ -355,6 +364,7 @@ json target_json(const TargetConfig& t) {
           {"seed_base", t.seed_base}};
   // Only when given: configurations stored before the field existed stay equal (--resume).
   if (!t.description.empty()) out["description"] = t.description;
+  if (t.clock) out["clock"] = *t.clock;
   return out;
 }
 
@@ -520,6 +530,7 @@ CampaignConfig stored_campaign(const json& effective, const std::string& origin)
       target.description = t.value("description", "");
       target.harness = t.at("harness").get<std::string>();
       target.args = t.at("args").get<std::vector<std::string>>();
+      if (t.contains("clock")) target.clock = t.at("clock").get<std::string>();
       target.spec = t.at("spec").get<std::string>();
       if (!t.at("mc").is_null()) target.mc = t.at("mc").get<std::string>();
       target.init = t.at("init").get<std::string>();

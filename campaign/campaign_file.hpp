@@ -33,6 +33,7 @@ struct TargetConfig {
   std::string description;                 // what the target is (and, for a planted bug, the bug): for reports
   std::filesystem::path harness;           // resolved, absolute
   std::vector<std::string> args;           // extra harness arguments, passed as they are
+  std::optional<std::string> clock;        // the harness's --clock for native runs (counter, monotonic, rdtsc); rr runs use counter
   std::filesystem::path spec;              // resolved, absolute
   std::optional<std::filesystem::path> mc; // resolved, absolute
   std::string init = "Init";

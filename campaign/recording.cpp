@@ -60,8 +60,13 @@ RunCommand run_command(const Recording& recording, const TargetConfig& target, s
                                         "--seed",    std::to_string(seed),    "--out", run_dir.string(),
                                         "--quiet"};
   harness_args.insert(harness_args.end(), target.args.begin(), target.args.end());
-  // Last, so that it wins over a --clock among the target's own arguments.
-  if (recording.mode != RrMode::off) harness_args.insert(harness_args.end(), {"--clock", "counter"});
+  // Under rr the counter clock, whatever the target's: a clock read is a system call or an
+  // instruction rr must trap, and the counter needs neither. Last, so that it wins over a --clock
+  // among the arguments of a store written before the clock was the target's field.
+  if (recording.mode != RrMode::off)
+    harness_args.insert(harness_args.end(), {"--clock", "counter"});
+  else if (target.clock)
+    harness_args.insert(harness_args.end(), {"--clock", *target.clock});
   if (recording.mode == RrMode::off) return {target.harness, harness_args};
 
   std::vector<std::string> args{"record"};

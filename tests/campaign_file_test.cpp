@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "campaign/campaign_file.hpp"
+#include "campaign/recording.hpp"
 #include "campaign/run_plan.hpp"
 #include "platform/subprocess.hpp"
 #include "support/test_support.hpp"
@@ -593,6 +594,43 @@ TEST_CASE("a target's args may not set what omnilink sets for each run") {
   LoadOptions extra = f.options;
   extra.extra_harness_args = {"--seed", "3"};
   CHECK_THROWS_WITH(load_campaign(f.write(minimal()), extra), Contains("--harness-arg: '--seed' is omnilink's to set for each run"));
-  // The target's own choices stay its own: a clock (under rr omnilink's counter comes last), a workload parameter.
-  CHECK(f.load(with_args({"--clock", "rdtsc", "--param", "keys=4"})).targets[0].args.size() == 4);
+  CHECK_THAT(f.error(with_args({"--clock", "rdtsc"})), Contains("'--clock' is omnilink's to set for each run (use the target's \"clock\")"));
+  CHECK_THAT(f.error(with_args({"--clock=counter"})), Contains("'--clock=counter' is omnilink's to set"));
+  // The target's own choices stay its own: a workload parameter, a perturbation.
+  CHECK(f.load(with_args({"--perturb", "sleep", "--param", "keys=4"})).targets[0].args.size() == 4);
+}
+
+TEST_CASE("a target's clock is a checked field, given to native runs and overridden by rr's counter", "[campaign_file]") {
+  Fixture f;
+  auto with_clock = [](const json& clock) {
+    json d = minimal();
+    d["targets"][0]["clock"] = clock;
+    return d;
+  };
+  CHECK_THAT(f.error(with_clock("tsc")), Contains(": targets[0] (q).clock: 'tsc' is not a clock: counter, monotonic or rdtsc"));
+  CHECK_THAT(f.error(with_clock(3)), Contains("targets[0] (q).clock"));
+  const CampaignConfig config = f.load(with_clock("monotonic"));
+  REQUIRE(config.targets[0].clock == std::optional<std::string>("monotonic"));
+  CHECK_FALSE(f.load(minimal()).targets[0].clock.has_value());
+
+  const TargetConfig& target = config.targets[0];
+  auto clock_arguments = [&](const RunCommand& command) {
+    std::vector<std::string> clocks;
+    for (std::size_t i = 0; i + 1 < command.args.size(); ++i)
+      if (command.args[i] == "--clock") clocks.push_back(command.args[i + 1]);
+    return clocks;
+  };
+  Recording native;
+  native.mode = RrMode::off;
+  CHECK(clock_arguments(run_command(native, target, 2, 10, 1, f.dir / "run")) == std::vector<std::string>{"monotonic"});
+  Recording recorded;
+  recorded.mode = RrMode::chaos;
+  recorded.rr = "/usr/bin/rr";
+  CHECK(clock_arguments(run_command(recorded, target, 2, 10, 1, f.dir / "run")) == std::vector<std::string>{"counter"});
+
+  // The stored configuration keeps it (what --resume compares and runs), and leaves it out when not given.
+  const json stored = config.to_json();
+  CHECK(stored.at("targets")[0].at("clock") == "monotonic");
+  CHECK(stored_campaign(stored, "test").targets[0].clock == std::optional<std::string>("monotonic"));
+  CHECK_FALSE(f.load(minimal()).to_json().at("targets")[0].contains("clock"));
 }
