@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "omnilink/trace_schema.hpp"
 #include "platform/subprocess.hpp"
 #include "trace/run_dir.hpp"
 #include "campaign/recording.hpp"
@@ -69,10 +70,10 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_d
   if (!meta) {
     // No meta.json: the harness never got as far as its run directory (bad arguments, rr failing).
     if (end.exit.signal != 0) return {store::RunStatus::crashed, "killed by signal " + signal_text(end.exit.signal) + " before writing its trace", v.exit_code, v.exit_signal, false};
-    // Exit 2 before meta.json: the harness refused its arguments (a --param it does not declare, or
+    // Exit 3 before meta.json: the harness refused its arguments (a --param it does not declare, or
     // cannot read): the campaign's configuration, not the system under test.
-    if (end.exit.exit_code == 2)
-      return {store::RunStatus::error, "the harness refused its arguments (exit 2, before it started): " + summarize_output(read_stderr(run_dir), 1),
+    if (end.exit.exit_code == schema::kExitUsage)
+      return {store::RunStatus::error, "the harness refused its arguments (exit 3, before it started): " + summarize_output(read_stderr(run_dir), 1),
               v.exit_code, v.exit_signal, false};
     return {store::RunStatus::error, "no meta.json; " + end.exit.describe() + stderr_summary(run_dir), v.exit_code, v.exit_signal, false};
   }

@@ -67,7 +67,7 @@ TEST_CASE("queue workloads: --param max_len keeps the queue at most that long, a
   CHECK(longest_queue(run_example(OMNILINK_EXAMPLE_LOCKED_QUEUE, unbounded.path(), "1", "3000")) > 4);
 
   const ProcessResult bad = run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE, {"--param", "max_len=-1", "--out", (bounded / "bad").string()});
-  CHECK(bad.exit_code == 2);
+  CHECK(bad.exit_code == 3);
   CHECK(bad.err.find("max_len=-1") != std::string::npos);
 }
 
@@ -108,12 +108,12 @@ TEST_CASE("a workload parameter the harness does not take, or cannot read, ends 
            {"capacityy=4", "--param capacityy=4: no such parameter; this harness takes max_len, bad_last"}}) {
     const ProcessResult r = run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE, {"--threads", "2", "--ops", "10", "--out", out.string(), "--param", param});
     INFO(r.describe() << "\n" << r.err);
-    CHECK(r.exit_code == 2);  // the harness's usage error, not a crash (abort would be 134)
+    CHECK(r.exit_code == 3);  // the harness's usage error, not a crash (abort would be 134)
     CHECK_THAT(r.err, Catch::Contains(says));
     CHECK_FALSE(std::filesystem::exists(out));  // no thread started, no file written
   }
   const ProcessResult twice = run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE, {"--out", out.string(), "--param", "max_len=4", "--param", "max_len=5"});
-  CHECK(twice.exit_code == 2);
+  CHECK(twice.exit_code == 3);
   CHECK_THAT(twice.err, Catch::Contains("--param max_len: given twice"));
   const ProcessResult help = run_process(OMNILINK_EXAMPLE_LOCKED_QUEUE, {"--help"});
   CHECK(help.exit_code == 0);

@@ -289,7 +289,7 @@ TEST_CASE("a trace file that cannot be created fails the run with the path, and 
   Harness<int> h(testing::quiet_options(dir.path(), 2, 5));
   h.op<Other>([](int&, Context&, Other&) {});
   int sut = 0;
-  CHECK(h.run(sut) == kExitUsage);
+  CHECK(h.run(sut) == kExitSetup);
   auto meta = trace::read_run_meta(dir.path() / "meta.json");
   CHECK(meta.exit_status == "error");
   CHECK(meta.json["exit"]["message"].get<std::string>().find("thread-0001.msgpack") != std::string::npos);

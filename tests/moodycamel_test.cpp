@@ -184,7 +184,7 @@ TEST_CASE("the workload's parameters are checked, and a bad one is named", "[moo
     std::vector<std::string> args{"--threads", "1", "--ops", "10", "--quiet", "--out", (dir / "bad").string()};
     for (auto& p : params) args.insert(args.end(), {"--param", p});
     const ProcessResult r = run_process(OMNILINK_EXAMPLE_CQ_SMALL, args);
-    CHECK(r.exit_code == 2);
+    CHECK(r.exit_code == 3);
     return r.err;
   };
   CHECK_THAT(error({"mix=fifo"}), Catch::Contains("--param mix=fifo: must be all or paper"));

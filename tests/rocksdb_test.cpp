@@ -128,7 +128,7 @@ TEST_CASE("the RocksDB workload's parameters are checked, and a bad one is named
   auto error = [&](const std::string& param) {
     const ProcessResult r = run_process(OMNILINK_EXAMPLE_ROCKSDB_TXN, {"--threads", "1", "--ops", "10", "--quiet", "--out",
                                                                        (dir / "bad").string(), "--param", param});
-    CHECK(r.exit_code == 2);
+    CHECK(r.exit_code == 3);
     return r.err;
   };
   CHECK_THAT(error("db=mysql"), Contains("--param db=mysql: must be pessimistic or optimistic"));

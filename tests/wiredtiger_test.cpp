@@ -279,7 +279,7 @@ TEST_CASE("the WiredTiger workload's parameters are checked, and a bad one is na
   auto error = [&](const std::string& param) {
     const ProcessResult r = run_process(OMNILINK_EXAMPLE_WIREDTIGER_TXN, {"--threads", "1", "--ops", "10", "--quiet", "--out",
                                                                           (dir / "bad").string(), "--param", param});
-    CHECK(r.exit_code == 2);
+    CHECK(r.exit_code == 3);
     return r.err;
   };
   CHECK_THAT(error("isolation=serializable"), Contains("--param isolation=serializable: must be snapshot, read-committed or read-uncommitted"));

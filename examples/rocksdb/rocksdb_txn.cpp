@@ -287,7 +287,7 @@ int main(int argc, char** argv) {
   System system(w, harness.options().threads);
   if (const auto error = system.open()) {
     std::cerr << argv[0] << ": " << *error << "\n";
-    return omnilink::kExitUsage;
+    return omnilink::kExitSetup;
   }
   return spec.run(system);
 }

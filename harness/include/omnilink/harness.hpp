@@ -49,13 +49,14 @@
 
 namespace omnilink {
 
-enum HarnessExit : int { kExitOk = 0, kExitUsage = 2, kExitStopped = 3, kExitWriteError = 4 };
+using schema::HarnessExit;
+using enum schema::HarnessExit;
 
 template <class Sut>
 class Harness {
  public:
   // Parses the standard options and the workload parameters this harness declares (`params`);
-  // prints usage and exits on --help (0), or on a bad flag or parameter (2), before any thread
+  // prints usage and exits on --help (0), or on a bad flag or parameter (3), before any thread
   // starts or any file is written.
   Harness(int argc, char** argv, std::vector<Param> params = {}) {
     auto usage = [&] {
@@ -98,7 +99,7 @@ class Harness {
         if (!is_field || std::find(entry.inputs.begin(), entry.inputs.end(), input) != entry.inputs.end()) {
           std::cerr << "omnilink: operation " << Op::omnilink_name << " declares input '" << input << "' "
                     << (is_field ? "twice" : "which is not one of its fields") << "\n";
-          std::exit(kExitUsage);
+          std::exit(kExitSetup);
         }
         entry.inputs.push_back(input);
       }
@@ -106,7 +107,7 @@ class Harness {
     for (const OpEntry& other : ops_)
       if (other.name == entry.name && (other.declares_inputs != entry.declares_inputs || other.inputs != entry.inputs)) {
         std::cerr << "omnilink: operation " << entry.name << " is registered twice with different input declarations\n";
-        std::exit(kExitUsage);
+        std::exit(kExitSetup);
       }
     ops_.push_back(std::move(entry));
     total_weight_ += weight;
@@ -137,7 +138,7 @@ class Harness {
     for (std::uint32_t t = 0; t < options_.threads; ++t) {
       workers.push_back(std::make_unique<Worker>(*this, sut, clock, t, trace_dir));
       if (!workers.back()->open()) {
-        meta.write_exit("error", kExitUsage, workers.back()->error());
+        meta.write_exit("error", kExitSetup, workers.back()->error());
         return fail_setup(workers.back()->error());
       }
     }
@@ -429,7 +430,7 @@ class Harness {
 
   int fail_setup(const std::string& message) const {
     std::cerr << "omnilink: " << message << "\n";
-    return kExitUsage;
+    return kExitSetup;
   }
 
   Options options_;

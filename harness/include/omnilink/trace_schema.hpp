@@ -15,6 +15,11 @@ inline constexpr std::uint32_t kOldestTraceVersion = 1;
 inline constexpr std::string_view kRunFormat = "omnilink-run";
 inline constexpr std::uint32_t kRunVersion = 1;
 
+// A harness's exit codes (docs/harness.md), recorded in meta.json and read by campaigns. Usage is
+// 3, as for every omnilink command: the arguments as given are wrong, which a campaign reports as
+// its own configuration error, apart from a set-up failure (2) of the system under test.
+enum HarnessExit : int { kExitOk = 0, kExitSetup = 2, kExitUsage = 3, kExitWriteError = 4, kExitStopped = 5 };
+
 // Run directory layout (relative to the run directory).
 inline constexpr std::string_view kTraceDir = "trace";
 inline constexpr std::string_view kMetaFile = "meta.json";
