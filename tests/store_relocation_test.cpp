@@ -36,20 +36,40 @@ std::map<std::string, std::string> file_bytes(const fs::path& dir) {
 
 const auto sql = testing::store_sql;
 
-// Two runs of the crashing harness (never crashing, rr off, the native checker) against a spec
-// that refuses every step: quick, and every run fails, so there is something to explain.
-void failing_campaign(const ScratchDir& dir) {
+// The crashing harness (never crashing, rr off, the native checker) against a spec that refuses
+// every step: quick, and every run fails, so there is something to explain. `steps.json` runs it
+// twice; `nightly.json` sweeps it for two seconds.
+void write_failing_files(const ScratchDir& dir) {
   std::ofstream(dir / "Strict.tla") << "---- MODULE Strict ----\nEXTENDS Integers\nVARIABLE steps\n"
                                        "\\* @type: (Int) => Bool;\nStep(n) == n < 0 /\\ steps' = steps + 1\n"
                                        "Init == steps = 0\nNext == \\E n \\in Int : Step(n)\n====\n";
-  const json target{{"name", "steps"}, {"harness", OMNILINK_CRASHING_HARNESS}, {"spec", (dir / "Strict.tla").string()},
-                    {"threads", {2}}, {"ops", {20}}, {"runs", 2}, {"args", {"--param", "crash_at=-1"}}};
-  std::ofstream(dir / "steps.json") << json{{"format", 1}, {"name", "steps"}, {"rr", "off"},
-                                            {"validation", {{"checker", "native"}, {"confirm_failures", 0}}},
+  json target{{"name", "steps"}, {"harness", OMNILINK_CRASHING_HARNESS}, {"spec", (dir / "Strict.tla").string()},
+              {"threads", {2}}, {"ops", {20}}, {"args", {"--param", "crash_at=-1"}}};
+  const json validation{{"checker", "native"}, {"confirm_failures", 0}};
+  json sweep{{"format", 1}, {"name", "nightly"}, {"rr", "off"}, {"validation", validation}, {"sweep", {{"for", "2s"}, {"min_runs", 1}}},
+             {"targets", {target}}};
+  std::ofstream(dir / "nightly.json") << sweep.dump();
+  target["runs"] = 2;
+  std::ofstream(dir / "steps.json") << json{{"format", 1}, {"name", "steps"}, {"rr", "off"}, {"validation", validation},
                                             {"targets", {target}}}.dump();
+}
+
+void failing_campaign(const ScratchDir& dir) {
+  write_failing_files(dir);
   const ProcessResult r = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", (dir / "original").string(), "--plain"});
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 1);  // failures found
+}
+
+// The bytes of every store in `stores`, to compare after the copies were used.
+std::map<std::string, std::map<std::string, std::string>> stores_bytes(const std::vector<fs::path>& stores) {
+  std::map<std::string, std::map<std::string, std::string>> all;
+  for (const fs::path& store : stores) all[store.string()] = file_bytes(store);
+  return all;
+}
+
+void copy_store(const fs::path& from, const fs::path& to) {
+  fs::copy(from, to, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
 }
 
 // `ls steps-1 --json` on `store`: each run's directory and verdict.
@@ -191,4 +211,63 @@ TEST_CASE("a version-2 index is read as if upgraded, upgraded when written, and 
   CHECK_THAT(refused.err, Catch::Contains("/elsewhere/somewhere") && Catch::Contains("schema version 3"));
   CHECK(sql(dir / "odd", "PRAGMA user_version") == "2");
   CHECK(file_bytes(original) == before);
+}
+
+TEST_CASE("copied shard stores merge into a copied store, and a copied store sweeps on from its own history",
+          "[store][relocation]") {
+  ScratchDir dir;
+  write_failing_files(dir);
+  for (int i = 0; i < 2; ++i) {
+    const ProcessResult shard = omnilink_cli({"campaign", (dir / "steps.json").string(), "--shard", std::to_string(i) + "/2", "--store",
+                                              (dir / ("shard" + std::to_string(i))).string(), "--plain"});
+    INFO(shard.out << shard.err);
+    REQUIRE(shard.exit_code == 1);
+  }
+  // The first shard merged into a store, which is then copied; the copy takes the second shard's copy.
+  const ProcessResult first = omnilink_cli({"merge", (dir / "dest").string(), (dir / "shard0").string()});
+  INFO(first.out << first.err);
+  REQUIRE(first.exit_code == 0);
+  copy_store(dir / "dest", dir / "dest-copy");
+  copy_store(dir / "shard1", dir / "shard1-copy");
+  const auto before = stores_bytes({dir / "dest", dir / "shard1"});
+
+  const ProcessResult rest =
+      omnilink_cli({"merge", (dir / "dest-copy").string(), (dir / "shard1-copy").string(), "--into", "steps-1"});
+  INFO(rest.out << rest.err);
+  REQUIRE(rest.exit_code == 0);
+  CHECK_THAT(rest.out, Catch::Contains("every shard of 2 merged"));
+  CHECK(rest.out.find((dir / "dest").string() + "/") == std::string::npos);
+  const auto merged = listed_runs(dir / "dest-copy");
+  CHECK(merged.size() == 2);
+  for (const auto& [id, run] : merged) {
+    CHECK(run.first == (dir / "dest-copy" / "steps-1" / id).string());
+    CHECK(run.second == "fail");
+    CHECK(fs::is_regular_file(dir / "dest-copy" / "steps-1" / id / "meta.json"));
+  }
+  // The copied shard says it went into the copy; the original shard and the first store are as they were.
+  const json marker = json::parse(std::ifstream(dir / "shard1-copy" / "steps-1" / "merged.json"));
+  CHECK(marker.at("into") == (dir / "dest-copy").string());
+  CHECK(stores_bytes({dir / "dest", dir / "shard1"}) == before);
+
+  // A sweep, then the store copied: the copy's next sweep of the same file knows the failure
+  // (nothing new, exit 0, where a store without that history would say new, exit 1), and the
+  // original does not hear of it.
+  const fs::path nightly = dir / "nightly.json";
+  const ProcessResult swept = omnilink_cli({"sweep", nightly.string(), "--store", (dir / "swept").string(), "--plain"});
+  INFO(swept.out << swept.err);
+  REQUIRE(swept.exit_code == 1);  // a new signature
+  copy_store(dir / "swept", dir / "swept-copy");
+  const auto swept_before = file_bytes(dir / "swept");
+  const ProcessResult again = omnilink_cli({"sweep", nightly.string(), "--store", (dir / "swept-copy").string(), "--plain"});
+  INFO(again.out << again.err);
+  CHECK(again.exit_code == 0);
+  CHECK(again.out.find((dir / "swept").string() + "/") == std::string::npos);
+  const ProcessResult report =
+      omnilink_cli({"sweep", nightly.string(), "--report", "--id", "nightly-1", "--store", (dir / "swept-copy").string(), "--plain"});
+  INFO(report.out << report.err);
+  CHECK(report.exit_code == 1);  // the first sweep's report, read from the copy: its signature was new then
+  CHECK(report.out.find((dir / "swept").string() + "/") == std::string::npos);
+  CHECK(file_bytes(dir / "swept") == swept_before);
+  const ProcessResult listed = omnilink_cli({"ls", "--store", (dir / "swept-copy").string()});
+  CHECK_THAT(listed.out, Catch::Contains("nightly-1") && Catch::Contains("nightly-2"));
 }
