@@ -3,6 +3,7 @@
 #include <tree_sitter/parser.h>
 
 #include "language/grammar_parse.hpp"
+#include "platform/printable_text.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -29,14 +30,6 @@ struct ColumnSource {
 
 thread_local ColumnSource* current_source = nullptr;
 
-std::uint32_t utf8_length(unsigned char lead) {
-  if (lead < 0x80) return 1;
-  if ((lead & 0xE0) == 0xC0) return 2;
-  if ((lead & 0xF0) == 0xE0) return 3;
-  if ((lead & 0xF8) == 0xF0) return 4;
-  return 1;
-}
-
 // The lexer's input, one character at a time: each read says where the lexer stands, since
 // tree-sitter reads again whenever its position leaves the chunk it holds.
 const char* read_character(void* payload, std::uint32_t byte, TSPoint, std::uint32_t* bytes_read) {
@@ -48,7 +41,10 @@ const char* read_character(void* payload, std::uint32_t byte, TSPoint, std::uint
     return "";
   }
   const std::uint32_t left = static_cast<std::uint32_t>(source.text.size()) - byte;
-  *bytes_read = std::min(utf8_length(static_cast<unsigned char>(source.text[byte])), left);
+  // A byte that starts no well-formed character is read alone (the spec reader refuses such text
+  // before parsing; a caller that did not gets a syntax error there).
+  const std::size_t length = std::max<std::size_t>(1, platform::utf8_sequence_at(source.text, byte));
+  *bytes_read = std::min(static_cast<std::uint32_t>(length), left);
   return source.text.data() + byte;
 }
 
@@ -81,10 +77,6 @@ template <class Lexer>
 void clear_log(Lexer& lexer) {
   if constexpr (requires { lexer.log; }) lexer.log = no_log;
 }
-
-}  // namespace
-
-namespace {
 
 // The parser's log says when recovery from a syntax error begins: "resume version" is written
 // when every version of the parse is stuck (a version that fails while another goes on, or a

@@ -754,7 +754,7 @@ bool find_error(TSNode root, TSNode& error) {
                                        "function_definition", "local_definition", "instance", "module_definition",
                                        "recursive_declaration", "assumption", "theorem", "comment", "block_comment",
                                        "single_line", "double_line", "module", "header_line"};
-  if (const std::vector<TSNode> named = children_of(n, true); is_error_node(n) && named.size() > 3) {
+  if (const std::vector<TSNode> named = is_error_node(n) ? children_of(n, true) : std::vector<TSNode>{}; named.size() > 3) {
     for (std::size_t k = 2; k < named.size(); ++k) {  // after ---- and the module's name
       TSNode child = named[k];
       const char* type = ts_node_type(child);
