@@ -270,4 +270,14 @@ TEST_CASE("copied shard stores merge into a copied store, and a copied store swe
   CHECK(file_bytes(dir / "swept") == swept_before);
   const ProcessResult listed = omnilink_cli({"ls", "--store", (dir / "swept-copy").string()});
   CHECK_THAT(listed.out, Catch::Contains("nightly-1") && Catch::Contains("nightly-2"));
+
+  // Moved, the copies go on in their new place: a third sweep, a merged run's directory.
+  fs::rename(dir / "swept-copy", dir / "swept-moved");
+  const ProcessResult third = omnilink_cli({"sweep", nightly.string(), "--store", (dir / "swept-moved").string(), "--plain"});
+  INFO(third.out << third.err);
+  CHECK(third.exit_code == 0);
+  CHECK(third.out.find((dir / "swept-copy").string() + "/") == std::string::npos);
+  fs::rename(dir / "dest-copy", dir / "dest-moved");
+  for (const auto& [id, run] : listed_runs(dir / "dest-moved")) CHECK(run.first == (dir / "dest-moved" / "steps-1" / id).string());
+  CHECK(file_bytes(dir / "swept") == swept_before);
 }
