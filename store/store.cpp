@@ -661,7 +661,10 @@ fs::path index_file(const fs::path& store) { return store / kDatabaseFile; }
 std::optional<StoredRun> stored_run(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return std::nullopt;
-  const fs::path run = fs::absolute(dir).lexically_normal();
+  // Where the directory really is: a symlink to a store's run (or to a directory above it) is
+  // that run, and must not let a write around the store's index.
+  fs::path run = fs::canonical(dir, ec);
+  if (ec) run = fs::absolute(dir).lexically_normal();
   const fs::path named = run.has_filename() ? run : run.parent_path();
   const fs::path store = named.parent_path().parent_path();
   if (!fs::is_regular_file(index_file(store), ec)) return std::nullopt;

@@ -224,6 +224,16 @@ TEST_CASE("one writer at a time: revalidate refuses a campaign another omnilink 
   CHECK(direct.exit_code == 3);
   CHECK_THAT(direct.err, Catch::Contains("omnilink revalidate steps-1/" + before.begin()->first));
   CHECK(read_bytes(run / "validation" / "result.json") == revalidated);
+  // Through a symlink to the run, or to the store, it is still the store's run.
+  fs::create_directory_symlink(run, dir / "run-link");
+  fs::create_directory_symlink(store, dir / "store-link");
+  for (const fs::path& linked : {dir / "run-link", dir / "store-link" / "steps-1" / run.filename()}) {
+    const auto through = omnilink_cli({"validate", linked.string(), "--spec", lax, "--checker", "native"});
+    INFO(linked << "\n" << through.out << through.err);
+    CHECK(through.exit_code == 3);
+    CHECK_THAT(through.err, Catch::Contains("omnilink revalidate steps-1/" + before.begin()->first));
+  }
+  CHECK(read_bytes(run / "validation" / "result.json") == revalidated);
   fs::copy(run, dir / "outside", fs::copy_options::recursive);
   const auto copy = omnilink_cli({"validate", (dir / "outside").string(), "--spec", lax, "--checker", "native"});
   INFO(copy.out << copy.err);
