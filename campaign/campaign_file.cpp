@@ -20,6 +20,7 @@
 #include "store/store.hpp"
 #include "platform/memory.hpp"
 #include "platform/subprocess.hpp"
+#include "platform/special_file.hpp"
 
 namespace omnilink::campaign {
 namespace fs = std::filesystem;
@@ -193,6 +194,7 @@ class PathResolver {
     std::vector<std::string> looked;
     for (const auto& dir : dirs) {
       const fs::path candidate = normal_absolute(dir / value);
+      if (const auto what = platform::not_a_regular_file(candidate, "a spec")) errors_.fail(field, candidate.string() + ": " + *what);
       std::error_code ec;
       if (fs::is_regular_file(candidate, ec)) return candidate;
       looked.push_back(candidate.string());

@@ -1,5 +1,8 @@
 #include "orchestrator/command.hpp"
 
+#include "platform/special_file.hpp"
+
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
@@ -21,6 +24,15 @@ bool write_report(const Command& command, const std::string& file, const std::st
   out.close();
   if (!out) command.complain() << "cannot write " << file << "\n";
   return static_cast<bool>(out);
+}
+
+void require_spec_files(const std::string& spec, const std::string& mc) {
+  if (!mc.empty() && spec.empty()) throw CommandError(kExitUsage, "--mc needs --spec");
+  for (const std::string& file : {spec, mc}) {
+    if (file.empty()) continue;
+    if (const auto what = platform::not_a_regular_file(file, "a spec")) throw CommandError(kExitUsage, file + ": " + *what);
+    if (std::error_code ec; !std::filesystem::is_regular_file(file, ec)) throw CommandError(kExitUsage, file + ": no such file");
+  }
 }
 
 }  // namespace omnilink::cli

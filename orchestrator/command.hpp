@@ -53,4 +53,8 @@ class Command {
 /// Writes a report file the verb was asked for; false after complaining that it cannot.
 bool write_report(const Command& command, const std::string& file, const std::string& text);
 
+/// The --spec and --mc a verb was given (either may be empty): each a regular file, else a
+/// CommandError (usage) naming it: missing, or a device, FIFO or directory as what it is.
+void require_spec_files(const std::string& spec, const std::string& mc);
+
 }  // namespace omnilink::cli

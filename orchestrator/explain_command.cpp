@@ -64,9 +64,7 @@ int ExplainCommand::run() {
   validation::ValidateOptions& v = options.validate;
   std::optional<store::Store> store;       // a campaign's run: its store
   std::optional<store::RunRecord> run;
-  if (!mc_.empty() && spec_.empty()) throw CommandError(kExitUsage, "--mc needs --spec");
-  for (const auto& file : {spec_, mc_})
-    if (!file.empty() && !fs::is_regular_file(file)) throw CommandError(kExitUsage, file + ": no such file");
+  require_spec_files(spec_, mc_);
   if (std::error_code ec; fs::exists(what_, ec)) {
     if (spec_.empty()) throw CommandError(kExitUsage, what_ + " is a run directory or history file: --spec names its spec");
     v.run_dir = what_;

@@ -34,9 +34,7 @@ void RevalidateCommand::add_to(CLI::App& app) {
 }
 
 int RevalidateCommand::run() {
-  if (!mc_.empty() && spec_.empty()) throw CommandError(kExitUsage, "--mc needs --spec");
-  for (const auto& file : {spec_, mc_})
-    if (!file.empty() && !fs::is_regular_file(file)) throw CommandError(kExitUsage, file + ": no such file");
+  require_spec_files(spec_, mc_);
   store::Store store = store_.open();
   const auto slash = what_.rfind('/');
   const std::string campaign_id = slash == std::string::npos ? what_ : what_.substr(0, slash);

@@ -85,7 +85,7 @@ TEST_CASE("a verb that stops says why on one line naming it, with the exit code 
 
 // A device is read forever and a FIFO blocks: every file a user names is refused as what it is,
 // before it is read and before anything is written beside it.
-TEST_CASE("a device or FIFO named as a history, campaign or TLC configuration is named as such, exit 3", "[cli][bounds]") {
+TEST_CASE("a device or FIFO named as a history, spec, campaign or TLC configuration is named as such, exit 3", "[cli][bounds]") {
   testing::ScratchDir dir;
   const std::filesystem::path zero = dir.path() / "z.jsonl", fifo = dir.path() / "f.jsonl", config = dir.path() / "c.json",
                               cfg = dir.path() / "M.cfg";
@@ -110,6 +110,27 @@ TEST_CASE("a device or FIFO named as a history, campaign or TLC configuration is
   const auto explore = omnilink_cli({"spec", spec, "--cfg", cfg.string(), "--explore", "1"});
   CHECK(explore.exit_code != 0);
   CHECK_THAT(explore.out + explore.err, Catch::Contains("M.cfg: a character device, not a TLC configuration"));
+
+  // A spec that is a device, named by revalidate, explain or a campaign's target: not "not found".
+  const std::filesystem::path device_spec = dir.path() / "Z.tla";
+  std::filesystem::create_symlink("/dev/zero", device_spec);
+  const std::string says = "Z.tla: a character device, not a spec (the symbolic link points there)";
+  const auto revalidate = omnilink_cli({"revalidate", "c-1", "--store", (dir.path() / "store").string(), "--spec", device_spec.string()});
+  CHECK(revalidate.exit_code == 3);
+  CHECK_THAT(revalidate.err, Catch::Contains(says));
+  const auto explain = omnilink_cli({"explain", "c-1/r", "--spec", device_spec.string()});
+  CHECK(explain.exit_code == 3);
+  CHECK_THAT(explain.err, Catch::Contains(says));
+  const auto mc = omnilink_cli({"explain", "c-1/r", "--spec", spec, "--mc", device_spec.string()});
+  CHECK(mc.exit_code == 3);
+  CHECK_THAT(mc.err, Catch::Contains(says));
+  std::ofstream(dir.path() / "t.json") << nlohmann::json{{"format", 1}, {"name", "t"}, {"rr", "off"},
+                                                         {"targets", {{{"name", "q"}, {"harness", "/bin/true"}, {"spec", "Z.tla"},
+                                                                       {"threads", {1}}, {"ops", {1}}}}}}.dump();
+  const auto target = omnilink_cli({"campaign", (dir.path() / "t.json").string(), "--store", (dir.path() / "store").string()});
+  CHECK(target.exit_code == 3);
+  CHECK_THAT(target.err, Catch::Contains("targets[0] (q).spec") && Catch::Contains(says));
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "store"));
 }
 
 // docs/campaign.md, exit codes: a history that cannot be read is input wrong as given (3), said
