@@ -173,7 +173,7 @@ nlohmann::json recovered_config(const std::vector<std::string>& targets);
 bool is_recovered_config(const nlohmann::json& effective);
 // Why a recovered configuration cannot be used, for the messages that refuse it.
 inline constexpr const char* kLostConfiguration =
-    "its configuration was lost (campaign.json was missing when `omnilink store rebuild` recovered the campaign from its runs' "
+    "its configuration was lost (campaign.json and its copy, configuration.json, were missing when `omnilink store rebuild` recovered the campaign from its runs' "
     "run.json): its runs and verdicts are kept, but rerun the campaign file for a campaign that can be resumed, revalidated or explained";
 
 }  // namespace omnilink::campaign

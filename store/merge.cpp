@@ -66,8 +66,16 @@ ShardInput read_shard(const fs::path& store_dir) {
   std::vector<CampaignRecord> shard_campaigns;
   for (auto& c : store.campaigns())
     if (json::parse(c.config_json, nullptr, false).contains("shard")) shard_campaigns.push_back(std::move(c));
-  if (shard_campaigns.empty())
+  if (shard_campaigns.empty()) {
+    // A campaign recovered from its runs may have been a shard: nothing says which, or of what.
+    std::string lost;
+    for (const auto& c : store.campaigns())
+      if (campaign::is_recovered_config(json::parse(c.config_json, nullptr, false))) lost += (lost.empty() ? "" : ", ") + c.id;
+    if (!lost.empty())
+      throw MergeError(in.store_dir.string() + ": no shard campaign in this store; " + lost + " may have been one, but " +
+                       campaign::kLostConfiguration + ", so which shard of which plan is unknown");
     throw MergeError(in.store_dir.string() + ": no shard campaign in this store (a shard is run with `omnilink campaign FILE --shard I/N`)");
+  }
   if (shard_campaigns.size() > 1) {
     std::string ids;
     for (const auto& c : shard_campaigns) ids += (ids.empty() ? "" : ", ") + c.id;

@@ -242,7 +242,24 @@ std::optional<FoundCampaign> recover_from_runs(const fs::path& store_dir, const 
   return found;
 }
 
+// campaign.json lost, its copy made with the campaign (configuration.json) put in its place, when
+// the copy is the campaign's: then the campaign is read back whole, its status decided from its runs.
+bool restore_campaign_record(const fs::path& store_dir, const std::string& id, RebuildReport& report) {
+  const fs::path copy = campaign_configuration_copy(store_dir, id);
+  const nlohmann::json record = read_json(copy);
+  if (!record.is_object() || record.value("id", "") != id || !record.contains("config") ||
+      campaign::is_recovered_config(record["config"]))
+    return false;
+  std::error_code ec;
+  fs::copy_file(copy, campaign_record_file(store_dir, id), ec);
+  if (ec) return false;
+  report.recovered.push_back(id + ": no campaign.json: restored from configuration.json, the copy written when the campaign was "
+                                  "made; its status decided from its runs");
+  return true;
+}
+
 std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, const std::string& id, RebuildReport& report) {
+  if (!fs::exists(campaign_record_file(store_dir, id))) restore_campaign_record(store_dir, id, report);
   const nlohmann::json record = read_json(campaign_record_file(store_dir, id));
   if (!fs::exists(campaign_record_file(store_dir, id)) ||
       (record.is_object() && record.value("id", "") == id && campaign::is_recovered_config(record.value("config", nlohmann::json()))))

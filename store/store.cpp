@@ -61,6 +61,14 @@ constexpr const char* kDatabaseFile = "omnilink.db";
 // In every campaign directory: what the campaign was (its id, name, file and configuration), so
 // the directory says whose it is and an index can be rebuilt from it.
 constexpr const char* kCampaignFile = "campaign.json";
+constexpr const char* kCampaignConfigurationCopy = "configuration.json";
+
+// What campaign.json and its copy hold when a campaign is made.
+nlohmann::json campaign_record(const CampaignRecord& c, std::int64_t seq) {
+  return {{"format", "omnilink-campaign"}, {"version", 1}, {"id", c.id}, {"name", c.name}, {"seq", seq},
+          {"file", c.file}, {"created_ms", c.created_ms}, {"config", nlohmann::json::parse(c.config_json)}};
+}
+
 template <class T>
 nlohmann::json json_or_null(const std::optional<T>& value) {
   return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
@@ -472,7 +480,11 @@ std::string Store::create_campaign(const std::string& name, const std::string& f
     if (ec) throw StoreError("cannot create the campaign directory " + (directory_ / id).string() + ": " + ec.message());
   }
   const std::int64_t created = now_ms();
-  write_campaign_record_file(directory_, {id, name, file, config_json, CampaignStatus::running, created, 0, 0}, seq);
+  const CampaignRecord record{id, name, file, config_json, CampaignStatus::running, created, 0, 0};
+  write_campaign_record_file(directory_, record, seq);
+  // campaign.json is rewritten as the campaign's status changes; its configuration, which no
+  // run records, also goes where nothing rewrites it.
+  platform::write_json_file<StoreError>(campaign_configuration_copy(directory_, id), campaign_record(record, seq));
   Statement insert(db, "INSERT INTO campaigns (id, name, seq, file, config_json, status, created_ms, finished_ms) "
                        "VALUES (?, ?, ?, ?, ?, 'running', ?, 0)");
   insert.bind(id).bind(name).bind(seq).bind(file).bind(config_json).bind(created).run();
@@ -650,10 +662,12 @@ std::vector<RunRecord> Store::runs(const std::string& campaign, const std::optio
 
 fs::path campaign_record_file(const fs::path& store, const std::string& campaign_id) { return store / campaign_id / kCampaignFile; }
 
+fs::path campaign_configuration_copy(const fs::path& store, const std::string& campaign_id) {
+  return store / campaign_id / kCampaignConfigurationCopy;
+}
+
 void write_campaign_record_file(const fs::path& store, const CampaignRecord& c, std::int64_t seq) {
-  const nlohmann::json record{{"format", "omnilink-campaign"}, {"version", 1}, {"id", c.id}, {"name", c.name}, {"seq", seq},
-                              {"file", c.file}, {"created_ms", c.created_ms}, {"config", nlohmann::json::parse(c.config_json)}};
-  platform::write_json_file<StoreError>(campaign_record_file(store, c.id), record);
+  platform::write_json_file<StoreError>(campaign_record_file(store, c.id), campaign_record(c, seq));
 }
 
 fs::path index_file(const fs::path& store) { return store / kDatabaseFile; }

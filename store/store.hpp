@@ -226,6 +226,9 @@ std::filesystem::path campaign_record_file(const std::filesystem::path& store, c
 // Writes campaign.json whole for a campaign made (or recovered by a rebuild) with number `seq`; its
 // status, end and place among ends are added as the index changes them. Throws StoreError.
 void write_campaign_record_file(const std::filesystem::path& store, const CampaignRecord& c, std::int64_t seq);
+// STORE/<campaign-id>/configuration.json: campaign.json as the campaign was made (no status),
+// written once and never again: what a rebuild restores campaign.json from when it was lost.
+std::filesystem::path campaign_configuration_copy(const std::filesystem::path& store, const std::string& campaign_id);
 
 // Milliseconds since the Unix epoch, as the store records times.
 std::int64_t now_ms();

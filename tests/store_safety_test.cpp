@@ -115,6 +115,7 @@ TEST_CASE("a campaign whose campaign.json was lost is recovered from its runs wi
   };
   lose_index();
   REQUIRE(fs::remove(store / "steps-1" / "campaign.json"));
+  REQUIRE(fs::remove(store / "steps-1" / "configuration.json"));  // its copy too (the next case restores from it)
 
   for (int rebuild_number = 1; rebuild_number <= 2; ++rebuild_number) {
     INFO("rebuild " << rebuild_number);  // the second from the campaign.json the first wrote
@@ -134,7 +135,8 @@ TEST_CASE("a campaign whose campaign.json was lost is recovered from its runs wi
   }
   for (const std::vector<std::string>& verb :
        {std::vector<std::string>{"revalidate", "steps-1", "--store", store.string()},
-        std::vector<std::string>{"campaign", (dir / "steps.json").string(), "--store", store.string(), "--resume", "--plain"}}) {
+        std::vector<std::string>{"campaign", (dir / "steps.json").string(), "--store", store.string(), "--resume", "--plain"},
+        std::vector<std::string>{"explain", "steps-1/" + before.begin()->first, "--store", store.string()}}) {
     const auto refused = omnilink_cli(verb);
     INFO(verb[0] << ": " << refused.out << refused.err);
     CHECK(refused.exit_code != 0);
@@ -143,6 +145,48 @@ TEST_CASE("a campaign whose campaign.json was lost is recovered from its runs wi
   CHECK(outcomes(store, "steps-1") == before);
   const auto next = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--plain"});
   CHECK_THAT(next.out, Catch::Contains("omnilink campaign steps-2"));
+
+  // A shard's campaign recovered so is not merged: the merged campaign would need its plan.
+  const fs::path shard = dir / "shard";
+  const auto sharded = omnilink_cli({"campaign", (dir / "steps.json").string(), "--shard", "0/2", "--store", shard.string(), "--plain"});
+  REQUIRE((sharded.exit_code == 0 || sharded.exit_code == 2));
+  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(shard.string() + "/omnilink.db" + suffix);
+  REQUIRE(fs::remove(shard / "steps-1" / "campaign.json"));
+  REQUIRE(fs::remove(shard / "steps-1" / "configuration.json"));
+  REQUIRE(omnilink_cli({"store", "rebuild", shard.string()}).exit_code == 0);
+  const auto merge = omnilink_cli({"merge", (dir / "merged").string(), shard.string()});
+  INFO(merge.out << merge.err);
+  CHECK(merge.exit_code == 3);
+  CHECK_THAT(merge.err, Catch::Contains("its configuration was lost"));
+}
+
+TEST_CASE("a campaign whose campaign.json was lost is restored whole from the copy made with it", "[store][safety]") {
+  testing::ScratchDir dir;
+  const fs::path store = dir / "store";
+  const auto before = first_campaign(dir.path(), store);
+  const std::string record = read_bytes(store / "steps-1" / "campaign.json");
+  for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(store.string() + "/omnilink.db" + suffix);
+  REQUIRE(fs::remove(store / "steps-1" / "campaign.json"));
+
+  const auto rebuild = omnilink_cli({"store", "rebuild", store.string()});
+  INFO(rebuild.out << rebuild.err);
+  REQUIRE(rebuild.exit_code == 0);
+  CHECK_THAT(rebuild.out, Catch::Contains("warning: steps-1: no campaign.json: restored from configuration.json"));
+  CHECK(outcomes(store, "steps-1") == before);
+  const auto record_now = nlohmann::json::parse(read_bytes(store / "steps-1" / "campaign.json"));
+  CHECK(record_now.at("config") == nlohmann::json::parse(record).at("config"));
+  const auto ls = omnilink_cli({"ls", "--store", store.string(), "--json"});
+  REQUIRE(ls.exit_code == 0);
+  CHECK(nlohmann::json::parse(ls.out)[0]["status"] == "finished");  // every run has its verdict
+  // What needs the configuration has it.
+  const auto revalidate = omnilink_cli({"revalidate", "steps-1", "--store", store.string()});
+  INFO(revalidate.out << revalidate.err);
+  CHECK((revalidate.exit_code == 0 || revalidate.exit_code == 2));
+  CHECK(revalidate.err.find("configuration was lost") == std::string::npos);
+  const auto resume = omnilink_cli({"campaign", (dir / "steps.json").string(), "--store", store.string(), "--resume", "--plain"});
+  INFO(resume.out << resume.err);
+  CHECK(resume.exit_code != 3);
+  CHECK(outcomes(store, "steps-1") == before);
 }
 
 TEST_CASE("a new campaign never takes the name of a directory the index does not know", "[store][safety]") {
