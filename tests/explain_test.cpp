@@ -444,6 +444,42 @@ TEST_CASE("optional operations of one group are taken all or none", "[explain][f
   CHECK(verdict(3) == Verdict::fail);
 }
 
+TEST_CASE("optional WiredTiger transactions leave states that merge whether taken or left out", "[explain][file][wiredtiger]") {
+  // A core's question: two threads of n overlapping read-only transactions (Begin, Search,
+  // Commit), each optional as a whole, then a required search of a value nobody wrote. The
+  // search must try every choice of taken transactions before it refuses. A spec that counted
+  // commits (a transaction remembering the count when it began) told those choices apart by how
+  // many were taken: about 13 n^2 states (3,442 at n = 16). Remembering who committed since, and
+  // only writers, they merge once the transactions end: about 11 n.
+  testing::ScratchDir dir;
+  const fs::path file = dir.path() / "optional-transactions.jsonl";
+  const int n = 16;
+  std::ofstream out(file);
+  out << R"({"format": "omnilink-history", "version": 3})" << "\n";
+  int group = 0;
+  for (int thread = 0; thread < 2; ++thread)
+    for (int i = 0; i < n; ++i) {
+      const int txn = 2 * i + thread + 1, base = 100 * i + 30 * thread;
+      ++group;
+      const std::string calls[] = {"\"op\": \"Begin\", \"fields\": {\"txn\": " + std::to_string(txn) + "}",
+                                   "\"op\": \"Search\", \"fields\": {\"txn\": " + std::to_string(txn) +
+                                       ", \"key\": 1, \"value\": 0, \"status\": \"not_found\"}",
+                                   "\"op\": \"Commit\", \"fields\": {\"txn\": " + std::to_string(txn) + ", \"status\": \"ok\"}"};
+      for (int j = 0; j < 3; ++j)
+        out << "{\"process\": " << thread << ", " << calls[j] << ", \"start\": " << base + 20 * j << ", \"end\": " << base + 20 * j + 15
+            << R"(, "outcome": "optional", "group": )" << group << "}\n";
+    }
+  out << R"({"process": 2, "op": "Begin", "fields": {"txn": 9999}, "start": )" << 100 * n << ", \"end\": " << 100 * n + 5
+      << R"(, "outcome": "ok"})" << "\n";
+  out << R"({"process": 2, "op": "Search", "fields": {"txn": 9999, "key": 1, "value": 77, "status": "ok"}, "start": )" << 100 * n + 10
+      << ", \"end\": " << 100 * n + 15 << R"(, "outcome": "ok"})" << "\n";
+  out.close();
+  const validation::ValidationResult r = validation::validate_run(options_for(file, "WiredTigerKV.tla", "MCWiredTigerSnapshot.tla").validate);
+  CHECK(r.verdict == Verdict::fail);
+  CHECK(r.states_distinct.value_or(0) > 2 * n);
+  CHECK(r.states_distinct.value_or(0) < 30 * n);
+}
+
 namespace {
 
 /// Runs `harness` with `args` and seeds from `first` until a run fails validation natively, at

@@ -45,15 +45,13 @@ CONSTANT Isolation  \* "snapshot", "read-committed" or "read-uncommitted"
 VARIABLES
   chain,    \* key |-> its updates, newest first: [by |-> the running transaction that made it, or
             \* 0 once committed; from |-> the transaction that made it; v |-> <<value>>, or <<>> for a
-            \* removal; ts |-> its commit timestamp, 0 for none; seq |-> its commit's number, 0 while
-            \* running]. A key without updates is absent.
+            \* removal; ts |-> its commit timestamp, 0 for none]. A key without updates is absent.
   txns,     \* a running transaction |-> [snapshot |-> it reads the snapshot taken when it began;
-            \* snap |-> key |-> <<value>> in that snapshot (snapshot isolation only); began |-> the
-            \* commits made by then; saw |-> the transactions prepared then; read |-> its read
+            \* snap |-> key |-> <<value>> in that snapshot (snapshot isolation only); unseen |-> the
+            \* transactions that committed since; saw |-> those prepared then; read |-> its read
             \* timestamp, 0 for none; prepared |-> its prepare timestamp, 0 unless prepared;
             \* wrote |-> an update of it succeeded; failed |-> a call of it was refused;
             \* oldest, stable |-> the connection's timestamps when it began (UnlockedCheck)]
-  commits,  \* the commits made so far
   newest,   \* the latest commit timestamp so far, 0 before the first
   oldest,   \* the connection's oldest timestamp, 0 until set
   stable    \* the connection's stable timestamp, 0 until set
@@ -98,7 +96,7 @@ WriteConflict(txn, key) ==
   /\ key \in DOMAIN chain
   /\ LET u == chain[key][1] IN
        \/ u.by \notin {0, txn}
-       \/ u.by = 0 /\ ((u.seq > txns[txn].began /\ u.from \notin txns[txn].saw) \/ (u.ts # 0 /\ txns[txn].read # 0 /\ u.ts > txns[txn].read))
+       \/ u.by = 0 /\ (u.from \in txns[txn].unseen \ txns[txn].saw \/ (u.ts # 0 /\ txns[txn].read # 0 /\ u.ts > txns[txn].read))
 \* Under snapshot isolation a write is refused (WT_ROLLBACK) exactly when it conflicts, at once and
 \* without waiting. Named for what a write that succeeds then would be: a dirty write over an
 \* uncommitted update, or a lost update.
@@ -123,7 +121,7 @@ Pruned(ch, ks, old) ==
 \* txn begins, reading at timestamp read_ts (0: none).
 Started(txn, read_ts) ==
   LET snapshot == Isolation = "snapshot" \/ read_ts # 0
-  IN txns' = (txn :> [snapshot |-> snapshot, snap |-> IF snapshot THEN Snapshot(read_ts) ELSE <<>>, began |-> commits,
+  IN txns' = (txn :> [snapshot |-> snapshot, snap |-> IF snapshot THEN Snapshot(read_ts) ELSE <<>>, unseen |-> {},
                       saw |-> {t \in DOMAIN txns : txns[t].prepared # 0}, read |-> read_ts, prepared |-> 0,
                       wrote |-> FALSE, failed |-> FALSE, oldest |-> oldest, stable |-> stable]) @@ txns
 
@@ -132,7 +130,7 @@ Started(txn, read_ts) ==
 Begin(txn) ==
   /\ ~Running(txn)
   /\ Started(txn, 0)
-  /\ UNCHANGED <<chain, commits, newest, oldest, stable>>
+  /\ UNCHANGED <<chain, newest, oldest, stable>>
 
 \* begin_transaction with read_timestamp=read_ts is refused (EINVAL, and no transaction runs) exactly
 \* when read_ts is older than the oldest timestamp (equal is allowed).
@@ -145,7 +143,7 @@ BeginAt(txn, read_ts, status) ==
   /\ status \in {"ok", "invalid"}
   /\ ReadTimestampNotBeforeOldest(read_ts, status)
   /\ IF status = "ok" THEN Started(txn, read_ts) ELSE UNCHANGED txns
-  /\ UNCHANGED <<chain, commits, newest, oldest, stable>>
+  /\ UNCHANGED <<chain, newest, oldest, stable>>
 
 \* A transaction that may read or write: running and not prepared.
 Active(txn) == Running(txn) /\ txns[txn].prepared = 0
@@ -165,7 +163,7 @@ Search(txn, key, value, status) ==
   /\ IF PreparedInTheWay(txn, key)
        THEN status = "prepare_conflict"
        ELSE status \in {"ok", "not_found"} /\ ReadsWhatItMaySee(txn, key, value, status)
-  /\ UNCHANGED <<chain, txns, commits, newest, oldest, stable>>
+  /\ UNCHANGED <<chain, txns, newest, oldest, stable>>
 
 \* key's chain with update u on top.
 Pushed(key, u) == [k \in DOMAIN chain \cup {key} |-> IF k = key THEN <<u>> \o (IF key \in DOMAIN chain THEN chain[key] ELSE <<>>) ELSE chain[k]]
@@ -183,9 +181,9 @@ Put(txn, key, value, status) ==
   /\ status \in {"ok", "rollback"}
   /\ txns[txn].snapshot => FirstUpdaterWins(txn, key, status)
   /\ ~txns[txn].snapshot => WritesUnchecked(status)
-  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, from |-> txn, v |-> <<value>>, ts |-> 0, seq |-> 0]) ELSE chain
+  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, from |-> txn, v |-> <<value>>, ts |-> 0]) ELSE chain
   /\ Noted(txn, status)
-  /\ UNCHANGED <<commits, newest, oldest, stable>>
+  /\ UNCHANGED <<newest, oldest, stable>>
 
 \* The conflict is found before the key is looked for: a refused removal of a key that is not
 \* there is "rollback", not "not_found".
@@ -197,9 +195,9 @@ Remove(txn, key, status) ==
   /\ txns[txn].snapshot => FirstUpdaterWins(txn, key, status)
   /\ ~txns[txn].snapshot => WritesUnchecked(status)
   /\ status # "rollback" => ((status = "not_found") = (Visible(txn, key) = <<>>))
-  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, from |-> txn, v |-> <<>>, ts |-> 0, seq |-> 0]) ELSE chain
+  /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, from |-> txn, v |-> <<>>, ts |-> 0]) ELSE chain
   /\ Noted(txn, status)
-  /\ UNCHANGED <<commits, newest, oldest, stable>>
+  /\ UNCHANGED <<newest, oldest, stable>>
 
 \* The keys txn updated.
 Written(txn) == {k \in DOMAIN chain : \E i \in 1..Len(chain[k]) : chain[k][i].by = txn}
@@ -214,19 +212,25 @@ Leaves(txn, ks) == [k \in ks |-> Head(SelectSeq(chain[k], LAMBDA u : u.by = txn)
 Over(s, vals) ==
   [k \in {k \in DOMAIN s \cup DOMAIN vals : k \in DOMAIN vals => vals[k] # <<>>} |-> IF k \in DOMAIN vals THEN vals[k] ELSE s[k]]
 
-\* txn's updates of keys ks become committed at timestamp ts (0: none), as commit number
-\* commits + 1, and txn ends if ends. A transaction that began while txn was prepared sees the
-\* commit by id: where its read timestamp allows, txn's values join its snapshot.
+\* txn's updates of keys ks become committed at timestamp ts (0: none), and txn ends if ends: the
+\* commit is then made, and a write of the transactions running conflicts with txn's updates
+\* (unseen; a transaction that updated nothing has none to conflict with). A transaction that began while txn was prepared sees the commit by id: where its
+\* read timestamp allows, txn's values join its snapshot. (Who committed since a transaction
+\* began is a set of ids, not a count of commits compared with one taken at its begin: a count
+\* would tell apart states that differ only in how many commits were made before, and leaving an
+\* optional transaction out (a failing core's question) would then never meet a state reached
+\* with it taken.)
 Resolved(txn, ts, ks, ends) ==
   LET resolved == [k \in DOMAIN chain |-> IF k \notin ks THEN chain[k] ELSE [i \in 1..Len(chain[k]) |->
-                     IF chain[k][i].by = txn THEN [chain[k][i] EXCEPT !.by = 0, !.ts = ts, !.seq = commits + 1] ELSE chain[k][i]]]
+                     IF chain[k][i].by = txn THEN [chain[k][i] EXCEPT !.by = 0, !.ts = ts] ELSE chain[k][i]]]
       sees(t) == t # txn /\ txn \in txns[t].saw /\ (txns[t].read = 0 \/ ts <= txns[t].read)
+      joined(t) == IF sees(t) THEN [txns[t] EXCEPT !.snap = Over(@, Leaves(txn, ks))] ELSE txns[t]
   IN /\ chain' = Pruned(resolved, ks, oldest)
-     /\ txns' = [t \in DOMAIN txns \ (IF ends THEN {txn} ELSE {}) |-> IF sees(t) THEN [txns[t] EXCEPT !.snap = Over(@, Leaves(txn, ks))] ELSE txns[t]]
+     /\ txns' = IF ends THEN [t \in DOMAIN txns \ {txn} |-> [joined(t) EXCEPT !.unseen = IF txns[txn].wrote THEN @ \cup {txn} ELSE @]]
+                ELSE [t \in DOMAIN txns |-> joined(t)]
 \* txn's updates become committed at timestamp ts, and it ends.
 Committed(txn, ts) ==
   /\ Resolved(txn, ts, Written(txn), TRUE)
-  /\ commits' = commits + 1
   /\ newest' = Max(newest, ts)
 
 \* txn's updates of keys ks are undone.
@@ -235,7 +239,7 @@ Undone(txn, ks) == chain' = Pruned([k \in DOMAIN chain |-> IF k \in ks THEN Sele
 RolledBack(txn) ==
   /\ Undone(txn, Written(txn))
   /\ txns' = Others(txn)
-  /\ UNCHANGED <<commits, newest>>
+  /\ UNCHANGED <<newest>>
 
 \* WiredTiger ends a transaction key by key: rollback_transaction marks each update aborted in
 \* turn (src/txn/txn.c, __wt_txn_rollback), and so does a commit refused for its timestamps,
@@ -296,7 +300,7 @@ CommitAt_Step(txn, commit_ts, status) ==
   /\ status = "invalid"
   /\ ~FailedTransactionRequiresRollback(txn)
   /\ UndoStep(txn)
-  /\ UNCHANGED <<txns, commits, newest, oldest, stable>>
+  /\ UNCHANGED <<txns, newest, oldest, stable>>
 
 \* Commit at timestamp commit_ts (0: none): txn's updates become committed, and it ends; refused, it goes on
 \* running (a failed transaction) or is rolled back (a refused timestamp).
@@ -308,7 +312,7 @@ CommitAt_Done(txn, commit_ts, status) ==
   /\ CommitRefusedAsChecked(txn, commit_ts, status)
   /\ status = "ok" => TimestampsInOrder(txn, commit_ts)
   /\ CASE status = "ok" -> Committed(txn, commit_ts)
-       [] FailedTransactionRequiresRollback(txn) -> UNCHANGED <<chain, txns, commits, newest>>
+       [] FailedTransactionRequiresRollback(txn) -> UNCHANGED <<chain, txns, newest>>
        [] OTHER -> RolledBack(txn)
   /\ UNCHANGED <<oldest, stable>>
 
@@ -337,7 +341,7 @@ Prepare(txn, prepare_ts, status) ==
   /\ status \in {"ok", "invalid"}
   /\ PrepareRefusedAsChecked(txn, prepare_ts, status)
   /\ txns' = IF status = "ok" THEN [txns EXCEPT ![txn].prepared = prepare_ts] ELSE [txns EXCEPT ![txn].failed = TRUE]
-  /\ UNCHANGED <<chain, commits, newest, oldest, stable>>
+  /\ UNCHANGED <<chain, newest, oldest, stable>>
 
 \* A prepared transaction's commit (commit_timestamp= and durable_timestamp=, both required) is
 \* refused (EINVAL, and the transaction rolled back) when the commit timestamp is before the
@@ -360,7 +364,7 @@ CommitPrepared_Step(txn, commit_ts, durable_ts, status) ==
        THEN /\ ~PreparedCommitRefused(txn, commit_ts, durable_ts, txns[txn].oldest, txns[txn].stable)
             /\ \E key \in Written(txn) : KeyTimestampOrder(KeyTimestamp(key), commit_ts) /\ Resolved(txn, commit_ts, {key}, FALSE)
        ELSE status = "invalid" /\ UndoStep(txn) /\ UNCHANGED txns
-  /\ UNCHANGED <<commits, newest, oldest, stable>>
+  /\ UNCHANGED <<newest, oldest, stable>>
 
 \* @type: (Int, Int, Int, Str) => Bool;
 \* @inputs: txn, commit_ts, durable_ts;
@@ -378,7 +382,7 @@ CommitPrepared_Done(txn, commit_ts, durable_ts, status) ==
 Rollback_Step(txn) ==
   /\ Running(txn)
   /\ UndoStep(txn)
-  /\ UNCHANGED <<txns, commits, newest, oldest, stable>>
+  /\ UNCHANGED <<txns, newest, oldest, stable>>
 
 \* @type: (Int) => Bool;
 \* @inputs: txn;
@@ -401,9 +405,9 @@ SetTimestamps(oldest_ts, stable_ts, status) ==
             /\ stable' = Max(stable, stable_ts)
             /\ chain' = Pruned(chain, DOMAIN chain, Max(oldest, oldest_ts))
        ELSE UNCHANGED <<chain, oldest, stable>>
-  /\ UNCHANGED <<txns, commits, newest>>
+  /\ UNCHANGED <<txns, newest>>
 
-Init == chain = <<>> /\ txns = <<>> /\ commits = 0 /\ newest = 0 /\ oldest = 0 /\ stable = 0
+Init == chain = <<>> /\ txns = <<>> /\ newest = 0 /\ oldest = 0 /\ stable = 0
 \* @groups: txn;
 Next ==
   \E txn, key, value, ts, ts2 \in Int, status \in STRING :
