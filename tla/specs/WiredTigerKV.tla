@@ -48,7 +48,7 @@ VARIABLES
             \* removal; ts |-> its commit timestamp, 0 for none]. A key without updates is absent.
   txns,     \* a running transaction |-> [snapshot |-> it reads the snapshot taken when it began;
             \* snap |-> key |-> <<value>> in that snapshot (snapshot isolation only); unseen |-> the
-            \* transactions that committed since; saw |-> those prepared then; read |-> its read
+            \* transactions that wrote and committed since; saw |-> those prepared then; read |-> its read
             \* timestamp, 0 for none; prepared |-> its prepare timestamp, 0 unless prepared;
             \* wrote |-> an update of it succeeded; failed |-> a call of it was refused;
             \* oldest, stable |-> the connection's timestamps when it began (UnlockedCheck)]
@@ -213,8 +213,8 @@ Over(s, vals) ==
   [k \in {k \in DOMAIN s \cup DOMAIN vals : k \in DOMAIN vals => vals[k] # <<>>} |-> IF k \in DOMAIN vals THEN vals[k] ELSE s[k]]
 
 \* txn's updates of keys ks become committed at timestamp ts (0: none), and txn ends if ends: the
-\* commit is then made, and a write of the transactions running conflicts with txn's updates
-\* (unseen; a transaction that updated nothing has none to conflict with). A transaction that began while txn was prepared sees the commit by id: where its
+\* commit is made, and if txn wrote, a write of a transaction running conflicts with its updates
+\* (unseen). A transaction that began while txn was prepared sees the commit by id: where its
 \* read timestamp allows, txn's values join its snapshot. (Who committed since a transaction
 \* began is a set of ids, not a count of commits compared with one taken at its begin: a count
 \* would tell apart states that differ only in how many commits were made before, and leaving an
@@ -239,7 +239,7 @@ Undone(txn, ks) == chain' = Pruned([k \in DOMAIN chain |-> IF k \in ks THEN Sele
 RolledBack(txn) ==
   /\ Undone(txn, Written(txn))
   /\ txns' = Others(txn)
-  /\ UNCHANGED <<newest>>
+  /\ UNCHANGED newest
 
 \* WiredTiger ends a transaction key by key: rollback_transaction marks each update aborted in
 \* turn (src/txn/txn.c, __wt_txn_rollback), and so does a commit refused for its timestamps,
