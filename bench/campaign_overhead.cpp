@@ -132,7 +132,7 @@ struct Setup {
 
 // Writes the campaign file, runs the CLI on a fresh store, checks every run ended as expected
 // (status ok, the expected verdict), and reads the store. Throws Failure saying what went wrong.
-CampaignResult run_campaign(Setup& setup, const nlohmann::json& file, unsigned jobs, omnilink::validation::Verdict expected_verdict) {
+CampaignResult run_campaign(Setup& setup, const nlohmann::json& file, unsigned jobs, omnilink::results::Verdict expected_verdict) {
   const std::string tag = "c" + std::to_string(++setup.campaigns);
   const fs::path campaign_file = setup.scratch / (tag + ".json");
   const fs::path store_dir = setup.scratch / (tag + "-store");
@@ -296,7 +296,7 @@ int main(int argc, char** argv) {
                 "to cmp row", "tail ms", "gap med ms", "gap max ms", "in-loop /run");
     std::vector<double> overhead_per_run, startup, tail, in_loop, gap_median, harness_mean;
     for (unsigned k = 0; k < repeat; ++k) {
-      const CampaignResult c = run_campaign(setup, campaign_file("overhead", kSmallOps, runs, false), 1, omnilink::validation::Verdict::unknown);
+      const CampaignResult c = run_campaign(setup, campaign_file("overhead", kSmallOps, runs, false), 1, omnilink::results::Verdict::unknown);
       const double harness = static_cast<double>(c.harness_sum_ms());
       const double per_run = (c.wall_ms - harness) / runs;
       const double start = static_cast<double>(c.first_start_ms() - c.spawn_epoch_ms);
@@ -336,7 +336,7 @@ int main(int argc, char** argv) {
     std::printf("   (harness span = first run start to last harness end, from the store; parallelism = sum harness_ms / span)\n");
     std::printf("   %6s %4s %9s %14s %15s %12s %11s\n", "repeat", "jobs", "wall ms", "harness span", "mean harness_ms", "parallelism", "speed-up");
     std::vector<double> wall1, wall2, ratios, span1, span2, h1, h2;
-    const omnilink::validation::Verdict verdict = convert_traces ? omnilink::validation::Verdict::unknown : omnilink::validation::Verdict::error;
+    const omnilink::results::Verdict verdict = convert_traces ? omnilink::results::Verdict::unknown : omnilink::results::Verdict::error;
     for (unsigned k = 0; k < repeat; ++k) {
       double wall_of[3] = {0, 0, 0};
       for (unsigned jobs : {1u, 2u}) {

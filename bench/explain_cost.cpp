@@ -21,7 +21,7 @@
 
 #include "explain/explain.hpp"
 #include "platform/subprocess.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 #include "median.hpp"
 
 namespace fs = std::filesystem;
@@ -100,13 +100,13 @@ int main(int argc, char** argv) {
       o.validate.run_dir = run;
       o.validate.spec = specs + "/" + t.spec;
       if (!t.mc.empty()) o.validate.mc = specs + "/" + t.mc;
-      o.validate.checker = validation::Checker::native;
+      o.validate.checker = checkers::Checker::native;
       o.validate.confirm_failures = false;
       o.reuse = false;
       const auto validating = Clock::now();
-      const auto verdict = validation::validate_run(o.validate);
+      const auto verdict = checkers::validate_run(o.validate);
       const double v = seconds_since(validating);
-      if (verdict.verdict != validation::Verdict::fail) continue;
+      if (verdict.verdict != results::Verdict::fail) continue;
       const auto explaining = Clock::now();
       const explain::Explanation e = explain::explain_run(o);
       const double c = seconds_since(explaining);

@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "platform/subprocess.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 #include "median.hpp"
 
 namespace fs = std::filesystem;
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
@@ -53,15 +53,15 @@ struct Timed {
 };
 
 Timed validate(const Case& c, const fs::path& dir) {
-  omnilink::validation::ValidateOptions o;
+  omnilink::checkers::ValidateOptions o;
   o.run_dir = dir;
   o.spec = fs::path(OMNILINK_SPECS_DIR) / c.spec;
   if (*c.mc != '\0') o.mc = fs::path(OMNILINK_SPECS_DIR) / c.mc;
-  o.checker = omnilink::validation::Checker::native;
+  o.checker = omnilink::checkers::Checker::native;
   o.confirm_failures = false;
   o.timeout = std::chrono::minutes(10);
   const auto begin = std::chrono::steady_clock::now();
-  const auto r = omnilink::validation::validate_run(o);
+  const auto r = omnilink::checkers::validate_run(o);
   return {std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(), r.verdict, r.operations};
 }
 

@@ -14,7 +14,7 @@
 
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 
 namespace fs = std::filesystem;
 
@@ -50,14 +50,14 @@ int main(int argc, char** argv) {
         std::printf("harness failed: %s\n", harness.describe().c_str());
         return 1;
       }
-      omnilink::validation::ValidateOptions o;
+      omnilink::checkers::ValidateOptions o;
       o.run_dir = scratch;
       o.spec = OMNILINK_QUEUE_SPEC;
       o.heap = heap;
       o.timeout = std::chrono::minutes(20);
       const auto begin = std::chrono::steady_clock::now();
-      o.checker = omnilink::validation::Checker::tlc;  // this benchmark measures TLC; checker_comparison compares
-      const auto r = omnilink::validation::validate_run(o);
+      o.checker = omnilink::checkers::Checker::tlc;  // this benchmark measures TLC; checker_comparison compares
+      const auto r = omnilink::checkers::validate_run(o);
       const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - begin;
       std::printf("%10llu  %-9s %8s %10.2f %12llu %12llu\n", static_cast<unsigned long long>(r.operations),
                   bad ? "rejected" : "accepted", to_string(r.verdict).c_str(), wall.count(),

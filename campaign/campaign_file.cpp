@@ -245,7 +245,7 @@ OlderNames read_tlc(const ObjectReader& top, TlcBudget& tlc) {
 // The `validation` object's checker, confirmations and the native checker's memory.
 void read_checks(const ObjectReader& o, ValidationConfig& v) {
   if (const auto checker = o.string("checker")) {
-    const auto parsed = validation::parse_checker(*checker);
+    const auto parsed = checkers::parse_checker(*checker);
     if (!parsed) o.fail("checker", "'" + *checker + "' is not a checker: native, tlc, auto or both");
     else v.checker = *parsed;
   }
@@ -402,7 +402,7 @@ json CampaignConfig::to_json() const {
           {"jobs", jobs},
           {"run_timeout_s", run_timeout.count()},
           {"tlc", {{"heap", validation.tlc.heap}}},
-          {"validation", {{"checker", omnilink::validation::checker_name(validation.checker)},
+          {"validation", {{"checker", omnilink::checkers::checker_name(validation.checker)},
                           {"confirm_failures", validation.confirm_failures},
                           {"jobs", or_null(validation.jobs)},
                           {"timeout_s", validation.timeout.count()},
@@ -514,7 +514,7 @@ CampaignConfig stored_campaign(const json& effective, const std::string& origin)
     // Absent in stores written before the embedded checker, whose runs TLC validated.
     const json checks = effective.value("validation", json{{"checker", "tlc"}, {"confirm_failures", 0}});
     config.validation.checker =
-        omnilink::validation::parse_checker(checks.at("checker").get<std::string>()).value_or(omnilink::validation::Checker::tlc);
+        omnilink::checkers::parse_checker(checks.at("checker").get<std::string>()).value_or(omnilink::checkers::Checker::tlc);
     config.validation.confirm_failures = checks.at("confirm_failures").get<unsigned>();
     if (checks.contains("memory"))
       config.validation.native.memory_mb = platform::parse_memory_limit_mb(checks.at("memory").get<std::string>()).value_or(0);

@@ -16,7 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/file_reader.hpp"
-#include "validation/validate.hpp"
+#include "checkers/checker_options.hpp"
 
 namespace omnilink::campaign {
 
@@ -60,7 +60,7 @@ struct TlcBudget {
 /// How runs are validated (docs/campaign.md, `validation` and `tlc`): which checker, how many at
 /// once, how long each may take, and each checker's memory.
 struct ValidationConfig {
-  validation::Checker checker = validation::Checker::automatic;
+  checkers::Checker checker = checkers::Checker::automatic;
   // A native FAIL is confirmed by TLC (where TLC is present) for the first this many failing runs
   // of each target: enough to catch a disagreement, without paying TLC on every failure.
   unsigned confirm_failures = 3;

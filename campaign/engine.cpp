@@ -231,20 +231,20 @@ struct Engine::State {
     // The first failing runs of each target have TLC confirm a native FAIL; counted when submitted,
     // so validations running at once may confirm a few more than asked.
     const bool confirm = native_failures[target.name] < config.validation.confirm_failures;
-    const validation::ValidateOptions options = validate_options(target, config.validation, confirm, run.dir);
+    const checkers::ValidateOptions options = validate_options(target, config.validation, confirm, run.dir);
     ++validating;
     const std::string id = run.id;
     progress.phase(id, "waiting to validate");
     validations.submit(
         options, [this, id] { progress.phase(id, "validating"); },
-        [this, run = std::move(run), spec = target.spec](validation::ValidationResult result) mutable {
+        [this, run = std::move(run), spec = target.spec](results::ValidationResult result) mutable {
           --validating;
           validation_done(std::move(run), spec, result);
         });
   }
 
-  void validation_done(store::RunRecord run, const fs::path& spec, const validation::ValidationResult& result) {
-    if (result.checker == "native" && result.verdict == validation::Verdict::fail) ++native_failures[target_of(run).name];
+  void validation_done(store::RunRecord run, const fs::path& spec, const results::ValidationResult& result) {
+    if (result.checker == "native" && result.verdict == results::Verdict::fail) ++native_failures[target_of(run).name];
     if (result.cancelled) {
       // Not a verdict: the run stays without one, and --resume validates it.
       finish_if_idle();

@@ -36,7 +36,7 @@ std::optional<explain::ExplainOptions> interleaving_request(const store::RunReco
   if (target == nullptr) return std::nullopt;
   explain::ExplainOptions o;
   o.validate = validate_options(*target, config.validation, false, run.dir);
-  o.validate.checker = validation::Checker::native;
+  o.validate.checker = checkers::Checker::native;
   const std::optional<explain::Explanation> kept = explain::read_explanation(explain::explanation_dir(run.dir));
   const std::string mc = o.validate.mc ? fs::absolute(*o.validate.mc).string() : "";
   if (!kept || kept->interleaving || kept->spec != fs::absolute(o.validate.spec).string() || kept->mc != mc) return std::nullopt;

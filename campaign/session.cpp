@@ -63,13 +63,13 @@ Session Session::open(const Request& request) {
 void Session::print_header(std::ostream& out, const std::string& runs_line) const {
   const CampaignConfig& config = *config_;
   // What TLC does here is said only where it will: with TLC present, after a native checker.
-  const validation::Checker checker = config.validation.checker;
+  const checkers::Checker checker = config.validation.checker;
   const bool confirms = !tlc_missing_ && config.validation.confirm_failures > 0 &&
-                        (checker == validation::Checker::native || checker == validation::Checker::automatic);
+                        (checker == checkers::Checker::native || checker == checkers::Checker::automatic);
   out << "omnilink " << kind_ << " " << id_ << (resumed_ ? " (resumed)" : "") << "  from " << config.file.string() << "\n"
       << "  store: " << config.store.string() << "\n"
       << "  " << runs_line << "; jobs " << config.jobs << "; run timeout " << config.run_timeout.count() << " s\n"
-      << "  validations at once: " << validation_jobs_.why << "; checker " << validation::checker_name(checker)
+      << "  validations at once: " << validation_jobs_.why << "; checker " << checkers::checker_name(checker)
       << (confirms ? " (TLC confirms the first " + std::to_string(config.validation.confirm_failures) + " native FAILs of each target)" : "")
       << "; timeout " << config.validation.timeout.count() << " s each"
       << (tlc_missing_ ? "" : "; TLC heap " + config.validation.tlc.heap) << "\n"
@@ -80,8 +80,8 @@ void Session::print_header(std::ostream& out, const std::string& runs_line) cons
   // Said once here, with where omnilink looked; each run's caveat then only names the consequence.
   if (tlc_missing_) {
     out << "  TLC: not available (" << *tlc_missing_ << "): ";
-    if (checker == validation::Checker::tlc || checker == validation::Checker::both)
-      out << "the checker is " << validation::checker_name(checker)
+    if (checker == checkers::Checker::tlc || checker == checkers::Checker::both)
+      out << "the checker is " << checkers::checker_name(checker)
           << ", so every validation will be `unknown`; `omnilink revalidate` can check the traces later\n";
     else
       out << "the native checker decides every verdict, and its failures are not confirmed by TLC; a spec it cannot "

@@ -16,7 +16,7 @@ namespace omnilink::campaign {
 namespace {
 
 // A validation's result as the store keeps it.
-store::ValidationRecord validation_record(const validation::ValidationResult& result, const std::filesystem::path& spec) {
+store::ValidationRecord validation_record(const results::ValidationResult& result, const std::filesystem::path& spec) {
   store::ValidationRecord v;
   v.verdict = result.verdict;
   v.reason = result.reason;
@@ -27,9 +27,9 @@ store::ValidationRecord validation_record(const validation::ValidationResult& re
   v.states_distinct = result.states_distinct;
   v.operations = result.operations;
   v.linearized = result.linearized;
-  if (result.verdict == validation::Verdict::fail) v.frontier_summary = result.summary();
+  if (result.verdict == results::Verdict::fail) v.frontier_summary = result.summary();
   // A pass on a consistent cut, or with pending operations, says so where a pass has no reason.
-  if (result.verdict == validation::Verdict::pass)
+  if (result.verdict == results::Verdict::pass)
     for (const auto& caveat : result.caveats) v.reason += (v.reason.empty() ? "" : "; ") + caveat;
   v.created_ms = store::now_ms();
   return v;
@@ -38,10 +38,10 @@ store::ValidationRecord validation_record(const validation::ValidationResult& re
 /// A failing run's core, found while this worker holds the spec (explain/), kept in RUN/explain/
 /// for the campaign's summary to show. A failure the native checker cannot explain (a spec outside
 /// its fragment, decided by TLC) keeps only its frontier; the result itself is never changed.
-void explain_failure(const validation::ValidateOptions& options, validation::ValidationResult& result) {
+void explain_failure(const checkers::ValidateOptions& options, results::ValidationResult& result) {
   explain::ExplainOptions o;
   o.validate = options;
-  o.validate.checker = validation::Checker::native;
+  o.validate.checker = checkers::Checker::native;
   o.core.time_limit = kCampaignCoreTimeLimit;
   // Reading the interleaving replays the recording: the campaign does it after its runs, for each
   // signature's first runs (evidence_interleavings.hpp); `omnilink explain` for any run.
@@ -67,28 +67,28 @@ ValidationPool::~ValidationPool() {
   pool_.join();
 }
 
-void ValidationPool::submit(validation::ValidateOptions options, std::function<void()> on_start,
-                            std::function<void(validation::ValidationResult)> on_done) {
+void ValidationPool::submit(checkers::ValidateOptions options, std::function<void()> on_start,
+                            std::function<void(results::ValidationResult)> on_done) {
   options.cancel = &cancel_;
   boost::asio::post(pool_, [this, options = std::move(options), on_start = std::move(on_start),
                             on_done = std::move(on_done)]() mutable {
-    validation::ValidationResult result;
+    results::ValidationResult result;
     if (cancel_) {
-      result.verdict = validation::Verdict::unknown;
+      result.verdict = results::Verdict::unknown;
       result.reason = "not validated: the campaign was interrupted";
       result.cancelled = true;
     } else {
       boost::asio::post(io_, on_start);
-      result = validation::validate_run(options);
-      if (result.verdict == validation::Verdict::fail && !cancel_) explain_failure(options, result);
+      result = checkers::validate_run(options);
+      if (result.verdict == results::Verdict::fail && !cancel_) explain_failure(options, result);
     }
     boost::asio::post(io_, [on_done = std::move(on_done), result = std::move(result)]() mutable { on_done(std::move(result)); });
   });
 }
 
-validation::ValidateOptions validate_options(const TargetConfig& target, const ValidationConfig& checks, bool confirm,
+checkers::ValidateOptions validate_options(const TargetConfig& target, const ValidationConfig& checks, bool confirm,
                                              const std::filesystem::path& run_dir) {
-  validation::ValidateOptions options;
+  checkers::ValidateOptions options;
   options.checker = checks.checker;
   options.confirm_failures = confirm;
   options.max_memory_mb = checks.native.memory_mb;
@@ -105,21 +105,21 @@ validation::ValidateOptions validate_options(const TargetConfig& target, const V
 }
 
 void write_failure_replay_files(const std::filesystem::path& run_dir, const std::string& run_name,
-                                const validation::ValidationResult& result) {
+                                const results::ValidationResult& result) {
   std::vector<trace::Operation> frontier;
   for (const auto& f : result.frontier) frontier.push_back(f.op);
   const bool recorded = std::filesystem::is_directory(trace::RunLayout(run_dir).recording());
   replay::write_replay_files(run_dir, run_name, frontier, {recorded, recorded_with_soft_counters(run_dir)});
 }
 
-void record_validation(store::Store& store, store::RunRecord& run, const validation::ValidationResult& result, const std::filesystem::path& spec) {
+void record_validation(store::Store& store, store::RunRecord& run, const results::ValidationResult& result, const std::filesystem::path& spec) {
   const store::ValidationRecord v = validation_record(result, spec);
   if (result.corrupt_trace && run.status == store::RunStatus::ok) {
     run.status = store::RunStatus::bad_trace;
     run.detail = result.reason;
   }
   if (result.cut) run.detail += std::string(run.detail.empty() ? "" : "; ") + "validated on its consistent cut: " + result.cut->describe(result.clock);
-  if (result.verdict == validation::Verdict::fail) write_failure_replay_files(run.dir, run.key(), result);
+  if (result.verdict == results::Verdict::fail) write_failure_replay_files(run.dir, run.key(), result);
   run.finished_ms = store::now_ms();
   store.add_validation(run.campaign, run.id, v);
   store.update_run(run);
@@ -130,7 +130,7 @@ ValidationJobs validation_jobs(const ValidationConfig& checks, unsigned harness_
   constexpr std::uint64_t kJvmOverhead = 256ull << 20;
   const unsigned cap = std::max(1u, harness_jobs);
   if (checks.jobs) return {*checks.jobs, std::to_string(*checks.jobs) + " (validation.jobs)"};
-  const bool tlc_may_run = tlc_available && checks.checker != validation::Checker::native;
+  const bool tlc_may_run = tlc_available && checks.checker != checkers::Checker::native;
   if (!tlc_may_run)
     return {cap, std::to_string(cap) + ", one per harness job (the native checker's, in this process, within its memory budget)"};
   const auto per_tlc = platform::parse_byte_size(checks.tlc.heap);

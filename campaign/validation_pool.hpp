@@ -18,7 +18,7 @@
 
 #include "campaign/campaign_file.hpp"
 #include "store/store.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 
 namespace omnilink::campaign {
 
@@ -36,8 +36,8 @@ class ValidationPool {
 
   // `on_start` and `on_done` run on the event loop. After cancel(), queued validations do not start
   // (on_done gets a cancelled unknown result) and running ones stop TLC.
-  void submit(validation::ValidateOptions options, std::function<void()> on_start,
-              std::function<void(validation::ValidationResult)> on_done);
+  void submit(checkers::ValidateOptions options, std::function<void()> on_start,
+              std::function<void(results::ValidationResult)> on_done);
   void cancel() { cancel_ = true; }
   unsigned jobs() const { return jobs_; }
 
@@ -50,18 +50,18 @@ class ValidationPool {
 
 // What validating one run of `target` takes: its spec, MC module, operators, the checker and the
 // limits. `confirm`: a native FAIL is confirmed by TLC (ValidationConfig::confirm_failures).
-validation::ValidateOptions validate_options(const TargetConfig& target, const ValidationConfig& checks, bool confirm,
+checkers::ValidateOptions validate_options(const TargetConfig& target, const ValidationConfig& checks, bool confirm,
                                              const std::filesystem::path& run_dir);
 
 // Records a finished validation of `run` in the store and in `run` (which becomes the run's newest):
 // a trace the reader rejects turns an `ok` run into `bad-trace`, with the reader's error; a fail
 // writes RUN/replay/ (replay/replay_files.hpp).
-void record_validation(store::Store& store, store::RunRecord& run, const validation::ValidationResult& result, const std::filesystem::path& spec);
+void record_validation(store::Store& store, store::RunRecord& run, const results::ValidationResult& result, const std::filesystem::path& spec);
 
 // After a failed validation: RUN/replay/ for its frontier (replay/replay_files.hpp), with how the
 // run was recorded read from the run directory. `run_name` is how `omnilink replay` is told about it.
 void write_failure_replay_files(const std::filesystem::path& run_dir, const std::string& run_name,
-                                const validation::ValidationResult& result);
+                                const results::ValidationResult& result);
 
 /// How many validations run at once, decided once per campaign (or revalidation), and why.
 struct ValidationJobs {

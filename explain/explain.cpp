@@ -11,20 +11,20 @@
 #include "platform/fnv1a.hpp"
 #include "trace/run_dir.hpp"
 #include "trace/run_layout.hpp"
-#include "validation/history_file.hpp"
-#include "validation/native_check.hpp"
-#include "validation/spec_cache.hpp"
-#include "validation/value_index.hpp"
+#include "history/history_file.hpp"
+#include "checkers/native_check.hpp"
+#include "checkers/spec_cache.hpp"
+#include "history/value_index.hpp"
 
 namespace omnilink::explain {
 namespace {
 
 namespace fs = std::filesystem;
-using validation::Verdict;
+using results::Verdict;
 
 /// The spec's and MC module's text (every file they read) and the operators validation names,
 /// hashed: what an explanation is of.
-std::string spec_digest(const language::LoadedSpec& spec, const validation::ValidateOptions& v) {
+std::string spec_digest(const language::LoadedSpec& spec, const checkers::ValidateOptions& v) {
   std::uint64_t h = fnv1a64("init=" + v.init + "\nnext=" + v.next + "\nview=" + v.view.value_or("") + "\n");
   for (const fs::path& file : spec.source_files()) {
     std::ifstream in(file, std::ios::binary);
@@ -39,11 +39,11 @@ std::string spec_digest(const language::LoadedSpec& spec, const validation::Vali
 
 ExplainedOp explained(const trace::Operation& op) {
   ExplainedOp out{op.thread, op.index, op.name, {}, op.start, op.end};
-  for (const auto& [name, value] : op.fields) out.fields.emplace_back(name, validation::shown(trace::to_tla(value)));
+  for (const auto& [name, value] : op.fields) out.fields.emplace_back(name, results::shown(trace::to_tla(value)));
   return out;
 }
 
-std::vector<TiedOp> tied(const std::vector<validation::RefusedOp::Related>& ops) {
+std::vector<TiedOp> tied(const std::vector<results::RefusedOp::Related>& ops) {
   std::vector<TiedOp> out;
   for (const auto& r : ops) out.push_back({r.op.id(), r.linearized});
   return out;
@@ -52,12 +52,12 @@ std::vector<TiedOp> tied(const std::vector<validation::RefusedOp::Related>& ops)
 /// Operations by thread and index.
 using OpIds = std::set<std::pair<std::uint32_t, std::uint64_t>>;
 
-/// Each operation's transaction (validation::transaction_groups), by thread and index.
+/// Each operation's transaction (explain::transaction_groups), by thread and index.
 using GroupOf = std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint64_t>;
 
-GroupOf groups_of(const validation::History& history, const std::optional<std::string>& field) {
+GroupOf groups_of(const history::History& history, const std::optional<std::string>& field) {
   GroupOf out;
-  const auto numbered = validation::transaction_groups(history, field);
+  const auto numbered = explain::transaction_groups(history, field);
   for (std::size_t t = 0; t < history.threads.size(); ++t)
     for (std::size_t i = 0; i < history.threads[t].size(); ++i)
       if (numbered[t][i] != 0) out.emplace(std::make_pair(history.threads[t][i].thread, history.threads[t][i].index), numbered[t][i]);
@@ -73,8 +73,8 @@ std::uint64_t group_of(const GroupOf& groups, const trace::Operation& op) {
 /// identifying value of a core operation (`index` is the problem's), and the whole of each
 /// transaction (`groups`) a core or context operation belongs to: Begin to end, whatever how many
 /// operations logged its id.
-std::vector<const trace::Operation*> context_of(const validation::Problem& problem, const validation::ValueIndex& index,
-                                                const validation::History& core, const OpIds& in_core, const GroupOf& groups) {
+std::vector<const trace::Operation*> context_of(const history::Problem& problem, const history::ValueIndex& index,
+                                                const history::History& core, const OpIds& in_core, const GroupOf& groups) {
   OpIds added;
   std::vector<const trace::Operation*> out;
   std::set<std::uint64_t> whole;
@@ -93,7 +93,7 @@ std::vector<const trace::Operation*> context_of(const validation::Problem& probl
     }
   if (!whole.empty())
     for (const auto& thread : problem.threads)
-      for (const validation::ProblemOp& p : thread)
+      for (const history::ProblemOp& p : thread)
         if (whole.count(group_of(groups, *p.op)) > 0) add(*p.op);
   std::stable_sort(out.begin(), out.end(), [](const trace::Operation* a, const trace::Operation* b) { return a->start < b->start; });
   return out;
@@ -111,22 +111,22 @@ void add_interleaving(Explanation& e, const ExplainOptions& options, const fs::p
 }
 
 /// The verdict as the reason nothing is explained.
-std::string verdict_text(const validation::ValidationResult& r) {
+std::string verdict_text(const results::ValidationResult& r) {
   return to_string(r.verdict) + (r.reason.empty() ? "" : ": " + r.reason);
 }
 
 }  // namespace
 
 fs::path explanation_dir(const fs::path& run) {
-  if (validation::is_history_file(run)) return fs::path(run.string() + ".explain");
+  if (history::is_history_file(run)) return fs::path(run.string() + ".explain");
   return trace::RunLayout(run).explanation();
 }
 
 Explanation explain_run(const ExplainOptions& options) {
-  const validation::ValidateOptions& v = options.validate;
+  const checkers::ValidateOptions& v = options.validate;
   if (std::error_code ec; !fs::exists(v.run_dir, ec))
-    throw validation::ValidationError(v.run_dir.string() + ": no such run directory or history file");
-  validation::ReadSpec& read = validation::read_spec(v);
+    throw history::ValidationError(v.run_dir.string() + ": no such run directory or history file");
+  checkers::ReadSpec& read = checkers::read_spec(v);
   language::LoadedSpec& loaded = *read.loaded;
   const fs::path dir = explanation_dir(v.run_dir);
   const std::string spec = fs::absolute(v.spec).string(), mc = v.mc ? fs::absolute(*v.mc).string() : "";
@@ -138,27 +138,27 @@ Explanation explain_run(const ExplainOptions& options) {
       return std::move(*cached);
     }
 
-  validation::History history = validation::read_run_or_history_file(v.run_dir);
+  history::History history = history::read_run_or_history_file(v.run_dir);
   if (history.cut && history.operations() == history.pending_operations())
     throw NothingToExplain("the run was killed and its consistent cut keeps no completed operation");
-  validation::Problem problem = validation::make_problem(std::move(history), read.interface, loaded);
+  history::Problem problem = history::make_problem(std::move(history), read.interface, loaded);
   // A failure that rests on guessed results of pending operations stands only on the quiescent
   // prefix before them (validate.cpp): that prefix is what is explained.
   if (problem.logged_value_domains)
-    problem = validation::make_problem(validation::prefix_before_pending(problem.history), read.interface, loaded);
-  validation::ValidationResult decided;
+    problem = history::make_problem(history::prefix_before_pending(problem.history), read.interface, loaded);
+  results::ValidationResult decided;
   try {
-    validation::check_natively(decided, problem, loaded, v);
+    checkers::check_natively(decided, problem, loaded, v);
   } catch (const language::FragmentError& e) {
     throw NothingToExplain(std::string("the native checker cannot evaluate this spec (") + e.what() + "); a core is found natively");
   }
   // An error (the spec or the trace cannot be read together) is the input's, as validate says it.
-  if (decided.verdict == Verdict::error) throw validation::ValidationError(decided.reason);
+  if (decided.verdict == Verdict::error) throw history::ValidationError(decided.reason);
   if (decided.verdict != Verdict::fail) throw NothingToExplain("the run does not fail natively: " + verdict_text(decided));
 
-  validation::CoreOptions core_options = options.core;
+  explain::CoreOptions core_options = options.core;
   core_options.group_field = read.interface.group_field;
-  validation::FailingCore core = validation::find_failing_core(problem, decided, loaded, v, core_options);
+  explain::FailingCore core = explain::find_failing_core(problem, decided, loaded, v, core_options);
   // The core and its context (the operations that logged its values, and the rest of each
   // transaction it touches where the spec groups operations) as one history: the story reads
   // whole (a dequeue with its enqueue, a write with its transaction's Begin), and it is rejected on its own, the core being rejected
@@ -166,7 +166,7 @@ Explanation explain_run(const ExplainOptions& options) {
   // having happened (a dequeue refused after its element's enqueue reads best). The file has the
   // context optional, as the core's search had it: it is the failing history the core proves, not
   // a stronger one (its completed operations are the core's; leaving one out is accepted).
-  const validation::ValueIndex users(problem);
+  const history::ValueIndex users(problem);
   OpIds core_ops;
   for (const auto& thread : core.history.threads)
     for (const auto& op : thread) core_ops.emplace(op.thread, op.index);
@@ -174,7 +174,7 @@ Explanation explain_run(const ExplainOptions& options) {
   const GroupOf groups = groups_of(problem.history, read.interface.group_field);
   const std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops, groups);
   for (const trace::Operation* op : context) shown_ops.emplace(op->thread, op->index);
-  validation::History story;
+  history::History story;
   story.clock = problem.history.clock;
   story.inputs = problem.history.inputs;
   for (const auto& thread : problem.history.threads) {
@@ -184,7 +184,7 @@ Explanation explain_run(const ExplainOptions& options) {
   }
   // The file: as the core's questions had it, a transaction the core is in may have happened in
   // part, any other whole or not at all.
-  validation::History proved = story;
+  history::History proved = story;
   std::set<std::uint64_t> core_groups;
   for (const auto& thread : core.history.threads)
     for (const auto& op : thread) core_groups.insert(group_of(groups, op));
@@ -194,17 +194,17 @@ Explanation explain_run(const ExplainOptions& options) {
       const std::uint64_t group = group_of(groups, op);
       op.optional_group = op.optional && core_groups.count(group) == 0 ? group : 0;
     }
-  validation::ValidationResult why;
-  validation::check_natively(why, validation::make_problem(story, read.interface, loaded), loaded, v);
+  results::ValidationResult why;
+  checkers::check_natively(why, history::make_problem(story, read.interface, loaded), loaded, v);
   // The context taken as having happened may stop first at a context operation for want of what
   // the story leaves out (a read of its transaction's whose writer is not shown): then the reason
   // is the file's search's, where the context may not have happened, if it refuses a core operation.
-  const auto refuses_core = [&](const validation::ValidationResult& r) {
+  const auto refuses_core = [&](const results::ValidationResult& r) {
     return r.verdict == Verdict::fail && r.refused && core_ops.count({r.refused->op.thread, r.refused->op.index}) > 0;
   };
   if (!refuses_core(why)) {
-    validation::ValidationResult as_proved;
-    validation::check_natively(as_proved, validation::make_problem(proved, read.interface, loaded), loaded, v);
+    results::ValidationResult as_proved;
+    checkers::check_natively(as_proved, history::make_problem(proved, read.interface, loaded), loaded, v);
     if (refuses_core(as_proved)) why = std::move(as_proved);
   }
 
@@ -225,28 +225,28 @@ Explanation explain_run(const ExplainOptions& options) {
   e.questions = core.questions;
   e.core_ms = core.duration.count();
   e.linearized = why.linearized.value_or(0);
-  for (const auto& [name, value] : why.spec_variables) e.spec_variables.emplace_back(name, validation::shown(value));
+  for (const auto& [name, value] : why.spec_variables) e.spec_variables.emplace_back(name, results::shown(value));
   for (const trace::Operation* op : context) e.context.push_back(explained(*op));
   if (why.verdict != Verdict::fail)  // the core's claim implies this: anything else is a bug
-    throw validation::ValidationError("the failing core and its context do not fail on their own (" + verdict_text(why) + "): a bug in omnilink, please report it");
+    throw history::ValidationError("the failing core and its context do not fail on their own (" + verdict_text(why) + "): a bug in omnilink, please report it");
   if (why.refused) {
-    const validation::RefusedOp& r = *why.refused;
+    const results::RefusedOp& r = *why.refused;
     e.refused = CoreRefusal{r.op.id(), r.action, r.at, r.conjunct, tied(r.related), {}, {}, {}, {}, {}};
     // Unmatched in the run, not only among the operations shown: a value no other operation logged.
     for (const auto& [name, value] : r.op.fields)
       if (!value.is<bool>() && users.users(trace::to_tla(value)).size() <= 1) e.refused->unmatched.push_back(name);
     if (r.lost) {
-      e.refused->lost = validation::shown(r.lost->value);
+      e.refused->lost = results::shown(r.lost->value);
       e.refused->lost_logged_by = tied(r.lost->logged_by);
     }
     if (r.in_place) {
-      e.refused->in_place = validation::shown(r.in_place->value);
+      e.refused->in_place = results::shown(r.in_place->value);
       e.refused->in_place_logged_by = tied(r.in_place->logged_by);
     }
   }
   if (!options.recording) e.no_interleaving = options.no_interleaving;
   fs::create_directories(dir);
-  validation::write_history_file(dir / e.core_file, proved);
+  history::write_history_file(dir / e.core_file, proved);
   write_explanation(dir, e);
   if (options.recording) add_interleaving(e, options, dir);
   return e;

@@ -1,6 +1,6 @@
 // `omnilink explain`: a failing run's explanation (explanation.hpp). Reads the run's history (a run
 // directory or a history file), decides it with the native checker, finds its failing core
-// (validation/failing_core.hpp) and checks the core alone, whose refusal and spec state say why
+// (explain/failing_core.hpp) and checks the core alone, whose refusal and spec state say why
 // no order works; for a recorded run, reads the core's interleaving from the recording
 // (interleaving.hpp). Written to RUN/explain/ (a history file's beside it, FILE.explain/) and reused
 // while the spec's text is the same, so a report that shows a core costs nothing the second time.
@@ -16,8 +16,8 @@
 #include "explain/explanation.hpp"
 #include "explain/interleaving.hpp"
 #include "replay/rr_replay.hpp"
-#include "validation/failing_core.hpp"
-#include "validation/validate.hpp"
+#include "explain/failing_core.hpp"
+#include "checkers/checker_options.hpp"
 
 namespace omnilink::explain {
 
@@ -29,8 +29,8 @@ class NothingToExplain : public std::runtime_error {
 };
 
 struct ExplainOptions {
-  validation::ValidateOptions validate;  // run_dir, spec, mc, init, view, limits; the checker is native
-  validation::CoreOptions core;
+  checkers::ValidateOptions validate;  // run_dir, spec, mc, init, view, limits; the checker is native
+  explain::CoreOptions core;
   bool reuse = true;  // an explanation already there, of the same spec, is returned as it is
   /// The run's rr recording and the rr to replay it with: the core's interleaving is read from it
   /// (once: an explanation that has one keeps it). None: no interleaving is read.
@@ -43,8 +43,8 @@ struct ExplainOptions {
 /// Where the explanation of `run` (a run directory or a history file) is kept.
 std::filesystem::path explanation_dir(const std::filesystem::path& run);
 
-/// The run's explanation, found or reused. Throws NothingToExplain, validation::ValidationError,
-/// validation::HistoryError, ExplanationFileError (a damaged explanation.json is an error, never
+/// The run's explanation, found or reused. Throws NothingToExplain, history::ValidationError,
+/// history::HistoryError, ExplanationFileError (a damaged explanation.json is an error, never
 /// silently replaced).
 Explanation explain_run(const ExplainOptions& options);
 

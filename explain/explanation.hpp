@@ -1,4 +1,4 @@
-// An explained failure (docs/explain.md): a failing run's core (validation/failing_core.hpp), why
+// An explained failure (docs/explain.md): a failing run's core (explain/failing_core.hpp), why
 // no order of it is accepted and, for a recorded run, the interleaving that produced it
 // (interleaving.hpp), written as RUN/explain/explanation.json (format "omnilink-explanation",
 // version 2; version 1, without interleavings, still reads) beside the core as a history file
@@ -48,7 +48,7 @@ struct TiedOp {
   bool linearized = false;
 };
 
-/// Why the core alone is rejected (validation::RefusedOp, for the core): at the deepest state of
+/// Why the core alone is rejected (results::RefusedOp, for the core): at the deepest state of
 /// its search, the operation every order stops at and the conjunct that refuses it.
 struct CoreRefusal {
   std::string op;  // its id
@@ -70,7 +70,7 @@ struct Explanation {
   std::string part;                  // partitioned: the failing part ("key = 3")
   std::vector<ExplainedOp> core;     // by start
   /// Operations outside the core that logged one of its identifying values (at most
-  /// validation::kIdentifyingUses operations logged it; booleans never): the enqueue of a
+  /// history::kIdentifyingUses operations logged it; booleans never): the enqueue of a
   /// dequeued element, which the core may leave out because it can be placed as needed.
   std::vector<ExplainedOp> context;
   bool minimal = false;

@@ -13,7 +13,7 @@
 #include "platform/join.hpp"
 #include "store/outcome.hpp"
 #include "platform/fnv1a.hpp"
-#include "validation/result_file.hpp"
+#include "results/result_file.hpp"
 
 namespace omnilink::findings {
 namespace {
@@ -110,11 +110,11 @@ std::optional<FailureSignature> core_signature(const std::string& target, const 
 
 }  // namespace
 
-std::optional<FailureSignature> failure_signature(const std::string& target, const validation::StoredResult& result) {
+std::optional<FailureSignature> failure_signature(const std::string& target, const results::StoredResult& result) {
   if (!result.frontier) return std::nullopt;
-  const validation::StoredFrontier& frontier = *result.frontier;
+  const results::StoredFrontier& frontier = *result.frontier;
   if (frontier.refused) {
-    const validation::StoredRefusal& r = *frontier.refused;
+    const results::StoredRefusal& r = *frontier.refused;
     Refusal refused{r.op.name, r.action, r.conjunct, {}, r.unmatched, {}, {}};
     for (const auto& t : r.related) refused.related.emplace_back(t.name, t.linearized);
     if (r.lost) {
@@ -178,9 +178,9 @@ std::optional<FailureSignature> failure_signature(const store::RunRecord& run) {
     // A damaged explanation.json: the validation's frontier signs the run.
   }
   try {
-    const auto result = validation::read_result_file(run.dir);
+    const auto result = results::read_result_file(run.dir);
     return result ? failure_signature(run.target, *result) : std::nullopt;
-  } catch (const validation::ResultFileError&) {
+  } catch (const results::ResultFileError&) {
     return std::nullopt;  // a result.json that does not read signs nothing; the run still counts as failed
   }
 }

@@ -22,7 +22,7 @@
 
 #include "findings/crash_site.hpp"
 #include "store/store.hpp"
-#include "validation/result_file.hpp"
+#include "results/result_file.hpp"
 
 namespace omnilink::findings {
 
@@ -40,9 +40,9 @@ struct FailureSignature {
   FailureSymptom symptom;  // the refusal in detail; a crash's and a stuck search's is the signature itself
 };
 
-/// The signature of a validation failure from its result.json (validation/result_file.hpp);
+/// The signature of a validation failure from its result.json (results/result_file.hpp);
 /// nothing if the result holds no frontier.
-std::optional<FailureSignature> failure_signature(const std::string& target, const validation::StoredResult& result);
+std::optional<FailureSignature> failure_signature(const std::string& target, const results::StoredResult& result);
 
 /// The signature of a crash from its crash site: the target, the signal, and the innermost frame in
 /// the code under test (its function without template arguments or parameters, and its file; not

@@ -13,7 +13,7 @@
 #include "report/evidence_explanations.hpp"
 #include "report/explanation_text.hpp"
 #include "trace/run_layout.hpp"
-#include "validation/history.hpp"
+#include "history/history.hpp"
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
@@ -61,7 +61,7 @@ void ExplainCommand::add_to(CLI::App& app) {
 
 int ExplainCommand::run() {
   explain::ExplainOptions options;
-  validation::ValidateOptions& v = options.validate;
+  checkers::ValidateOptions& v = options.validate;
   std::optional<store::Store> store;       // a campaign's run: its store
   std::optional<store::RunRecord> run;
   require_spec_files(spec_, mc_);
@@ -88,7 +88,7 @@ int ExplainCommand::run() {
     v.init = init_;
     v.next = next_;
   }
-  v.checker = validation::Checker::native;
+  v.checker = checkers::Checker::native;
   if (no_interleaving_) {
     options.no_interleaving = "not asked for (--no-interleaving)";
   } else if (!fs::is_directory(trace::RunLayout(v.run_dir).recording())) {
@@ -108,9 +108,9 @@ int ExplainCommand::run() {
     e = explain::explain_run(options);
   } catch (const explain::NothingToExplain& nothing) {
     throw CommandError(kExitProblem, "nothing to explain: " + std::string(nothing.what()));
-  } catch (const validation::ValidationError& bad) {
+  } catch (const history::ValidationError& bad) {
     throw CommandError(kExitUsage, bad.what());
-  } catch (const validation::HistoryError& bad) {
+  } catch (const history::HistoryError& bad) {
     throw CommandError(kExitUsage, bad.what());
   } catch (const explain::ExplanationFileError& bad) {
     throw CommandError(kExitUsage, std::string(bad.what()) + " (--fresh finds the core again)");

@@ -43,7 +43,7 @@ std::string describe_counts(const std::map<std::string, std::size_t>& counts, co
   return text.empty() ? "-" : text;
 }
 
-// The names of a vocabulary's values (store::kRunStatuses, validation::kVerdicts), in its order.
+// The names of a vocabulary's values (store::kRunStatuses, results::kVerdicts), in its order.
 template <class Values>
 std::vector<std::string> names_of(const Values& values) {
   std::vector<std::string> names;
@@ -51,7 +51,7 @@ std::vector<std::string> names_of(const Values& values) {
   return names;
 }
 const std::vector<std::string> kStatuses = names_of(store::kRunStatuses);
-const std::vector<std::string> kVerdicts = names_of(validation::kVerdicts);
+const std::vector<std::string> kVerdicts = names_of(results::kVerdicts);
 
 struct Outcomes {
   std::size_t runs = 0;
@@ -63,7 +63,7 @@ Outcomes count_outcomes(const std::vector<RunRecord>& runs) {
   o.runs = runs.size();
   for (const auto& r : runs) {
     ++o.statuses[store::to_string(r.status)];
-    if (r.validation) ++o.verdicts[validation::to_string(r.validation->verdict)];
+    if (r.validation) ++o.verdicts[results::to_string(r.validation->verdict)];
   }
   return o;
 }
@@ -175,12 +175,12 @@ int LsCommand::list_runs(store::Store& store) const {
   Table table{{"run", "status", "verdict", "threads", "ops", "seed", "harness", "rr"}};
   // --status and --verdict took only their vocabularies' names (CLI::IsMember).
   const std::optional<store::RunStatus> status = status_ ? store::parse_run_status(*status_) : std::nullopt;
-  const std::optional<validation::Verdict> verdict = verdict_ ? validation::parse_verdict(*verdict_) : std::nullopt;
+  const std::optional<results::Verdict> verdict = verdict_ ? results::parse_verdict(*verdict_) : std::nullopt;
   for (const RunRecord& r : store.runs(campaign_, status)) {
     if (verdict && (!r.validation || r.validation->verdict != *verdict)) continue;
     if (json_) json.push_back(r);
     else
-      table.push_back({r.id, store::to_string(r.status), r.validation ? validation::to_string(r.validation->verdict) : "-", std::to_string(r.threads), std::to_string(r.ops),
+      table.push_back({r.id, store::to_string(r.status), r.validation ? results::to_string(r.validation->verdict) : "-", std::to_string(r.threads), std::to_string(r.ops),
                        std::to_string(r.seed), r.harness_ms > 0 ? seconds(r.harness_ms) : "-", rr_column(r)});
   }
   if (json_) print_json(json);

@@ -20,7 +20,7 @@
 #include "replay/seek_index.hpp"
 #include "trace/run_dir.hpp"
 #include "trace/run_layout.hpp"
-#include "validation/result_file.hpp"
+#include "results/result_file.hpp"
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
@@ -102,9 +102,9 @@ std::vector<trace::Operation> core_stops(const fs::path& run_dir, const std::str
   const std::optional<explain::Explanation> e = explain::read_explanation(explain::explanation_dir(run_dir));
   if (!e) {
     // Only a failing run has a core: a passing one is said so, not sent to explain.
-    const auto result = validation::read_result_file(run_dir);
-    if (result && result->verdict != validation::Verdict::fail)
-      throw CommandError(kExitUsage, run_name + " did not fail (its verdict is " + validation::to_string(result->verdict) +
+    const auto result = results::read_result_file(run_dir);
+    if (result && result->verdict != results::Verdict::fail)
+      throw CommandError(kExitUsage, run_name + " did not fail (its verdict is " + results::to_string(result->verdict) +
                                          "): it has no failing core to stop at; give an operation instead (replay " + run_name + " T0.5)");
     throw CommandError(kExitUsage, run_name + " has no explanation yet: run omnilink explain " + run_name + " first");
   }

@@ -55,7 +55,7 @@ int RevalidateCommand::run() {
   }
   CampaignConfig config = stored_campaign(nlohmann::json::parse(campaign->config_json), campaign_id);
   if (!tlc_heap_.empty()) config.validation.tlc.heap = tlc_heap_;
-  if (!checker_.empty()) config.validation.checker = *validation::parse_checker(checker_);
+  if (!checker_.empty()) config.validation.checker = *checkers::parse_checker(checker_);
   if (timeout_s_) config.validation.timeout = std::chrono::seconds(*timeout_s_);
   if (jobs_) config.validation.jobs = *jobs_;
   if (!platform::parse_byte_size(config.validation.tlc.heap))
@@ -84,7 +84,7 @@ int RevalidateCommand::run() {
     ++submitted;
     // Revalidation is asked for run by run: TLC confirms every native FAIL (where it is present).
     pool.submit(validate_options(target, config.validation, true, run.dir), [] {},
-                [&, run, spec = target.spec](validation::ValidationResult result) mutable {
+                [&, run, spec = target.spec](results::ValidationResult result) mutable {
                   record_validation(store, run, result, spec);
                   std::cout << run.key() << ": " << store::outcome(run) << (result.reason.empty() ? "" : " - " + result.reason) << "\n";
                   validated.push_back(std::move(run));

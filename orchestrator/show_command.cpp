@@ -55,7 +55,7 @@ std::string or_dash(const std::optional<T>& value) {
 
 void print_validation(const ValidationRecord& v) {
   std::cout << "\nvalidation (newest, " << local_time(v.created_ms) << ")\n";
-  field("verdict", validation::to_string(v.verdict), 2);
+  field("verdict", results::to_string(v.verdict), 2);
   if (!v.reason.empty()) field("reason", v.reason, 2);
   field("spec", v.spec, 2);
   field("duration", seconds(v.duration_ms), 2);

@@ -8,8 +8,8 @@
 
 #include "trace/reader.hpp"
 #include "trace/run_dir.hpp"
-#include "validation/history.hpp"
-#include "validation/history_file.hpp"
+#include "history/history.hpp"
+#include "history/history_file.hpp"
 
 namespace omnilink::cli {
 namespace {
@@ -62,8 +62,8 @@ int TraceCommand::run() {
 }
 
 int TraceCommand::export_history() {
-  const validation::History history = validation::read_history(trace::RunDir::open(run_dir_));
-  validation::write_history_file(out_, history);
+  const history::History history = history::read_history(trace::RunDir::open(run_dir_));
+  history::write_history_file(out_, history);
   std::size_t operations = 0;
   for (const auto& thread : history.threads) operations += thread.size();
   std::cout << out_ << ": " << operations << " operations of " << history.threads.size() << " threads\n";

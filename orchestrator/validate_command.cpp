@@ -7,7 +7,8 @@
 #include "campaign/validation_pool.hpp"
 #include "platform/memory.hpp"
 #include "store/store.hpp"
-#include "validation/history_file.hpp"
+#include "checkers/validate.hpp"
+#include "history/history_file.hpp"
 
 namespace omnilink::cli {
 
@@ -52,12 +53,12 @@ int ValidateCommand::run() {
   if (!java_.empty()) options_.java = java_;
   options_.timeout = std::chrono::seconds(timeout_s_);
   if (!memory_.empty()) options_.max_memory_mb = *platform::parse_memory_limit_mb(memory_);
-  options_.checker = *validation::parse_checker(checker_);
+  options_.checker = *checkers::parse_checker(checker_);
   options_.confirm_failures = !no_confirm_;
   // Several runs (imported histories, a sweep's many small traces): one line each and a summary;
   // the exit code is the worst of theirs (error 3, unknown 2, fail 1, pass 0).
   const bool one = run_dirs_.size() == 1;
-  std::map<validation::Verdict, std::size_t> counts;
+  std::map<results::Verdict, std::size_t> counts;
   nlohmann::json all = nlohmann::json::array();
   int exit_code = 0;
   // A store's run is validated through the store, which writes its result and index together.
@@ -69,9 +70,9 @@ int ValidateCommand::run() {
                                          " --spec ...`, or validate a copy of the run directory made outside the store");
   for (const std::string& run_dir : run_dirs_) {
     options_.run_dir = run_dir;
-    const validation::ValidationResult result = validation::validate_run(options_);
+    const results::ValidationResult result = checkers::validate_run(options_);
     // A run directory's failure gets its replay files; a history file has no recording to replay.
-    if (result.verdict == validation::Verdict::fail && !validation::is_history_file(run_dir)) campaign::write_failure_replay_files(run_dir, run_dir, result);
+    if (result.verdict == results::Verdict::fail && !history::is_history_file(run_dir)) campaign::write_failure_replay_files(run_dir, run_dir, result);
     ++counts[result.verdict];
     exit_code = std::max(exit_code, result.exit_code());
     if (json_) {
@@ -87,7 +88,7 @@ int ValidateCommand::run() {
     std::cout << (one ? all[0] : all).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else if (!one) {
     std::cout << run_dirs_.size() << " runs:";
-    for (const validation::Verdict verdict : validation::kVerdicts) std::cout << " " << verdict << " " << counts[verdict];
+    for (const results::Verdict verdict : results::kVerdicts) std::cout << " " << verdict << " " << counts[verdict];
     std::cout << "\n";
   }
   return exit_code;

@@ -1,9 +1,9 @@
 // `omnilink validate RUN_DIR --spec SPEC.tla [--mc MC.tla]`: one run (or history file) against a
-// spec, with the checker `--checker` names (validation/validate.hpp). Exit code: 0 pass, 1 fail, 2 unknown, 3 error.
+// spec, with the checker `--checker` names (checkers/validate.hpp). Exit code: 0 pass, 1 fail, 2 unknown, 3 error.
 #pragma once
 
 #include "orchestrator/command.hpp"
-#include "validation/validate.hpp"
+#include "checkers/checker_options.hpp"
 
 namespace omnilink::cli {
 
@@ -13,7 +13,7 @@ class ValidateCommand : public Command {
   int run() override;
 
  private:
-  validation::ValidateOptions options_;
+  checkers::ValidateOptions options_;
   std::vector<std::string> run_dirs_;
   std::string spec_, mc_, tlc_, java_, view_, checker_ = "auto";
   int timeout_s_ = 600;

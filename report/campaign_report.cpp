@@ -14,7 +14,7 @@
 #include "store/outcome.hpp"
 #include "replay/replay_files.hpp"
 #include "trace/reader.hpp"
-#include "validation/result_file.hpp"
+#include "results/result_file.hpp"
 #include "trace/run_layout.hpp"
 
 namespace omnilink::report {
@@ -26,11 +26,11 @@ std::string configuration(const store::RunRecord& run) {
 }
 
 // The first viable operation of a failed run's frontier (from validation/result.json).
-std::optional<validation::StoredOperation> first_viable_pending(const store::RunRecord& run) {
-  std::optional<validation::StoredResult> result;
+std::optional<results::StoredOperation> first_viable_pending(const store::RunRecord& run) {
+  std::optional<results::StoredResult> result;
   try {
-    result = validation::read_result_file(run.dir);
-  } catch (const validation::ResultFileError&) {
+    result = results::read_result_file(run.dir);
+  } catch (const results::ResultFileError&) {
     return std::nullopt;  // the hint then names no operation
   }
   if (!result || !result->frontier) return std::nullopt;

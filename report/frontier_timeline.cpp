@@ -7,7 +7,7 @@
 
 #include "report/html.hpp"
 #include "trace/run_dir.hpp"
-#include "validation/result_file.hpp"
+#include "results/result_file.hpp"
 
 namespace omnilink::report {
 namespace fs = std::filesystem;
@@ -57,10 +57,10 @@ TimelineBar bar_of(const trace::Operation& op, Place place, bool viable) {
 }  // namespace
 
 std::optional<FrontierTimeline> read_frontier_timeline(const fs::path& run_dir, std::size_t context) {
-  std::optional<validation::StoredResult> result;
+  std::optional<results::StoredResult> result;
   try {
-    result = validation::read_result_file(run_dir);
-  } catch (const validation::ResultFileError& e) {
+    result = results::read_result_file(run_dir);
+  } catch (const results::ResultFileError& e) {
     throw std::runtime_error(e.what());
   }
   if (!result || !result->frontier) return std::nullopt;
@@ -68,7 +68,7 @@ std::optional<FrontierTimeline> read_frontier_timeline(const fs::path& run_dir, 
   FrontierTimeline timeline;
   std::map<std::uint32_t, FrontierEntry> frontier;
   std::optional<std::pair<std::uint32_t, std::uint64_t>> refused;
-  const validation::StoredFrontier& f = *result->frontier;
+  const results::StoredFrontier& f = *result->frontier;
   timeline.linearized = f.linearized;
   timeline.total = f.total;
   timeline.spec_state = f.spec_state;

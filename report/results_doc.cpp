@@ -18,7 +18,7 @@
 #include "sweep/exploration.hpp"
 #include "sweep/sweep_file.hpp"
 #include "trace/reader.hpp"
-#include "validation/result_file.hpp"
+#include "results/result_file.hpp"
 
 namespace omnilink::report {
 namespace fs = std::filesystem;
@@ -100,7 +100,7 @@ std::string validation_time(const std::vector<store::RunRecord>& runs) {
   return "median " + seconds_text(ms[ms.size() / 2]) + ", max " + seconds_text(ms.back());
 }
 
-std::string operation_text(const validation::StoredOperation& op) {
+std::string operation_text(const results::StoredOperation& op) {
   std::vector<std::string> fields;
   for (const auto& [name, value] : op.fields) fields.push_back(name + " = " + value);
   return trace::operation_id(op.thread, op.index) + " " + op.name + "(" + join(fields, ", ") + ")";
@@ -123,9 +123,9 @@ bool mentions(const std::string& state, const std::string& integer) {
 // A short explanation generated from the frontier: how far linearization got, which operations
 // could go next by their timeboxes (and were all refused by the spec), and for the values they
 // carry whether the spec state there holds them: the facts a reader needs to see the bug.
-std::string explain(const validation::StoredFrontier& frontier) {
+std::string explain(const results::StoredFrontier& frontier) {
   std::vector<std::string> candidates;
-  std::vector<const validation::StoredOperation*> viable;
+  std::vector<const results::StoredOperation*> viable;
   for (const auto& op : frontier.next)
     if (op.viable) viable.push_back(&op);
   if (viable.empty())
@@ -162,9 +162,9 @@ void write_failure(std::ostream& s, const store::RunRecord& run) {
   s << "- **" << markdown_text(run.key()) << "** (" << run.threads << " threads x " << run.ops << " operations, seed "
     << run.seed << ", rr " << markdown_text(run.rr_mode) << ", run status " << markdown_text(store::to_string(run.status)) << ")\n\n";
   try {
-    if (const auto result = validation::read_result_file(run.dir); result && result->frontier)
+    if (const auto result = results::read_result_file(run.dir); result && result->frontier)
       s << "  " << markdown_text(explain(*result->frontier)) << "\n\n";
-  } catch (const validation::ResultFileError& e) {
+  } catch (const results::ResultFileError& e) {
     s << "  " << markdown_text(e.what()) << "\n\n";
   }
   s << markdown_block(truncated_lines(run.validation->frontier_summary)) << "\n";

@@ -29,11 +29,11 @@ std::ostream& operator<<(std::ostream& out, Outcome outcome) { return out << to_
 void to_json(nlohmann::json& j, Outcome outcome) { j = to_string(outcome); }
 
 Outcome outcome(const RunRecord& run) {
-  if (run.validation && run.validation->verdict == validation::Verdict::fail) return Outcome::fail;
+  if (run.validation && run.validation->verdict == results::Verdict::fail) return Outcome::fail;
   if (run.status == RunStatus::ok) {
     if (!run.validation) return Outcome::interrupted;
-    if (run.validation->verdict == validation::Verdict::pass) return Outcome::pass;
-    if (run.validation->verdict == validation::Verdict::error) return Outcome::error;
+    if (run.validation->verdict == results::Verdict::pass) return Outcome::pass;
+    if (run.validation->verdict == results::Verdict::error) return Outcome::error;
     return Outcome::unknown;
   }
   if (run.status == RunStatus::crashed) return Outcome::crashed;

@@ -17,7 +17,7 @@
 #include "store/run_record_file.hpp"
 #include "store/store.hpp"
 #include "trace/run_dir.hpp"
-#include "validation/result_file.hpp"
+#include "results/result_file.hpp"
 #include "trace/run_layout.hpp"
 
 namespace omnilink::store {
@@ -55,10 +55,10 @@ void read_back_harness(RunRecord& run) {
 // validates it again). A validation that found the run directory unreadable makes the run
 // `bad-trace`, as the engine does.
 std::optional<ValidationRecord> read_back_validation(RunRecord& run, const std::string& spec, RebuildReport& report) {
-  std::optional<validation::StoredResult> r;
+  std::optional<results::StoredResult> r;
   try {
-    r = validation::read_result_file(run.dir);
-  } catch (const validation::ResultFileError& e) {
+    r = results::read_result_file(run.dir);
+  } catch (const results::ResultFileError& e) {
     report.left_alone.push_back(std::string(e.what()) + " (the run is indexed without its verdict)");
   }
   if (!r) return std::nullopt;
@@ -76,9 +76,9 @@ std::optional<ValidationRecord> read_back_validation(RunRecord& run, const std::
   v.states_distinct = r->states_distinct;
   v.operations = r->operations;
   v.linearized = r->linearized;
-  if (v.verdict == validation::Verdict::fail) v.frontier_summary = "FAIL: " + v.reason + " (rebuilt index: see validation/result.json)";
+  if (v.verdict == results::Verdict::fail) v.frontier_summary = "FAIL: " + v.reason + " (rebuilt index: see validation/result.json)";
   std::error_code ec;
-  const auto written = fs::last_write_time(validation::result_file(run.dir), ec);
+  const auto written = fs::last_write_time(results::result_file(run.dir), ec);
   v.created_ms = ec ? now_ms()
                     : std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::file_clock::to_sys(written).time_since_epoch()).count();

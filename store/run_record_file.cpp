@@ -22,7 +22,7 @@ using Fields = platform::JsonFields<StoreError>;
 ValidationRecord read_validation(const Fields& f) {
   ValidationRecord v;
   const std::string verdict = f.text("verdict");
-  if (const auto parsed = validation::parse_verdict(verdict)) v.verdict = *parsed;
+  if (const auto parsed = results::parse_verdict(verdict)) v.verdict = *parsed;
   else f.fail("verdict", "'" + verdict + "' is no verdict");
   v.reason = f.text("reason");
   v.spec = f.text("spec");

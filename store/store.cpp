@@ -307,8 +307,8 @@ FROM runs r LEFT JOIN validations v
 ValidationRecord read_validation(Statement& s) {
   ValidationRecord v;
   const std::string verdict = s.text();
-  const std::optional<validation::Verdict> known = validation::parse_verdict(verdict);
-  v.verdict = known.value_or(validation::Verdict::error);
+  const std::optional<results::Verdict> known = results::parse_verdict(verdict);
+  v.verdict = known.value_or(results::Verdict::error);
   v.reason = s.text();
   // As a run's status: damage is said where it shows, and never reads as a decisive verdict.
   if (!known) v.reason = "the index says verdict '" + verdict + "', which is no verdict; " + v.reason;

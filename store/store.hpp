@@ -21,7 +21,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "validation/verdict.hpp"
+#include "results/verdict.hpp"
 
 namespace omnilink::store {
 
@@ -67,7 +67,7 @@ struct CampaignRecord {
 };
 
 struct ValidationRecord {
-  validation::Verdict verdict = validation::Verdict::error;
+  results::Verdict verdict = results::Verdict::error;
   std::string reason;
   std::string spec;     // the spec validated against, absolute
   std::int64_t duration_ms = 0;

@@ -139,7 +139,7 @@ TEST_CASE("a minimal campaign file gets every default") {
   CHECK(c.run_timeout == std::chrono::seconds(300));
   CHECK(c.validation.tlc.heap == "2g");
   CHECK(c.validation.timeout == std::chrono::seconds(600));
-  CHECK(c.validation.checker == validation::Checker::automatic);
+  CHECK(c.validation.checker == checkers::Checker::automatic);
   CHECK(c.validation.confirm_failures == 3);
   CHECK(c.validation.interleavings == 3);
   CHECK(c.validation.interleavings_budget == std::chrono::seconds(600));
@@ -251,7 +251,7 @@ TEST_CASE("wrong types and values out of range are errors naming the field") {
   CHECK(f.load(checker).to_json()["validation"]["memory"] == "2048m");  // reads back as a campaign file
   checker["validation"].erase("memory");
   CHECK(f.load(checker).validation.native.memory_mb == 0);
-  CHECK(f.load(checker).validation.checker == validation::Checker::both);
+  CHECK(f.load(checker).validation.checker == checkers::Checker::both);
   CHECK(f.load(checker).validation.confirm_failures == 0);
   // How many of each signature's first runs have their interleaving read, within what time.
   checker["validation"]["interleavings"] = -1;
@@ -397,7 +397,7 @@ TEST_CASE("overrides change fields before they are checked") {
   json d = minimal();
   d["targets"].push_back(target("racy-queue", "racy-queue"));
   d["tlc"] = {{"jobs", 2}};
-  CHECK(f.load(d, {"validation.checker=\"tlc\""}).validation.checker == validation::Checker::tlc);
+  CHECK(f.load(d, {"validation.checker=\"tlc\""}).validation.checker == checkers::Checker::tlc);
   const CampaignConfig c = f.load(d, {"jobs=1", "rr=off", "tlc.heap=1g", "tlc.jobs=null", "run_timeout_s=7", "targets.*.runs=3",
                                       "targets.racy-queue.runs=5", "targets.q.args=[\"--x\", \"1\"]", "name=renamed"});
   CHECK(c.jobs == 1);
@@ -525,10 +525,10 @@ TEST_CASE("to_json is stable, complete, reflects overrides and reads back as the
   older.erase("validation");
   older["tlc"] = {{"heap", "1g"}, {"timeout_s", 77}, {"jobs", 2}};
   const CampaignConfig old = stored_campaign(older, "store");
-  CHECK(old.validation.checker == validation::Checker::tlc);
+  CHECK(old.validation.checker == checkers::Checker::tlc);
   CHECK(old.validation.timeout == std::chrono::seconds(77));
   CHECK(old.validation.jobs == 2u);
-  CHECK(stored_campaign(first, "store").validation.checker == validation::Checker::automatic);
+  CHECK(stored_campaign(first, "store").validation.checker == checkers::Checker::automatic);
 }
 
 TEST_CASE("plan_runs: round-robin over run numbers, ids, seeds, uniqueness") {

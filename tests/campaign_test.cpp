@@ -27,7 +27,7 @@
 #include "support/campaign_support.hpp"
 #include "support/mount_namespace.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 

@@ -8,9 +8,9 @@
 
 #include "support/campaign_support.hpp"
 #include "support/history_generator.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
@@ -34,21 +34,21 @@ Agreement compare(const std::string& spec, const std::optional<std::string>& mc,
                       pick(rng, 0, 1) == 1, pick(rng, 0, 2) == 0};
     const fs::path run = dir / ("h" + std::to_string(h));
     generate(make_model(), shape, rng, run);
-    validation::ValidateOptions o;
+    checkers::ValidateOptions o;
     o.run_dir = run;
     o.spec = fs::path(OMNILINK_SPECS_DIR) / spec;
     if (mc) o.mc = fs::path(OMNILINK_SPECS_DIR) / *mc;
     o.heap = "1g";
     o.timeout = std::chrono::seconds(120);
     o.confirm_failures = false;
-    o.checker = validation::Checker::native;
-    const auto native = validation::validate_run(o);
+    o.checker = checkers::Checker::native;
+    const auto native = checkers::validate_run(o);
     // The same search restarting every few states (native_search.hpp): what it keeps across
     // restarts must not change the verdict or the frontier.
     o.restart_budget = 4;
-    const auto restarting = validation::validate_run(o);
-    o.checker = validation::Checker::tlc;
-    const auto tlc = validation::validate_run(o);
+    const auto restarting = checkers::validate_run(o);
+    o.checker = checkers::Checker::tlc;
+    const auto tlc = checkers::validate_run(o);
     INFO("history " << h << " (seed " << seed << "): " << shape.threads << " threads, " << shape.operations << " operations, overlap "
                     << shape.overlap << (shape.mutate ? ", mutated" : "") << (shape.pending ? ", pending" : "") << "\nnative: "
                     << native.summary() << "\nnative, restarting: " << restarting.summary() << "\nTLC: " << tlc.summary());

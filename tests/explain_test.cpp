@@ -1,4 +1,4 @@
-// Failing cores (validation/failing_core.hpp) and explanations (explain/explain.hpp): for histories
+// Failing cores (explain/failing_core.hpp) and explanations (explain/explain.hpp): for histories
 // built here and for real failing runs of the injected bugs, the racy queue and a correct relaxed
 // queue checked against the strict FIFO spec. Every core must be small, rejected on its own (its
 // history file fails `validate`), and one-minimal: with any one of its operations made optional
@@ -15,16 +15,17 @@
 #include "platform/subprocess.hpp"
 #include "report/explanation_text.hpp"
 #include "support/test_support.hpp"
-#include "validation/history_file.hpp"
-#include "validation/native_search.hpp"
-#include "validation/projection.hpp"
-#include "validation/spec_cache.hpp"
-#include "validation/spec_declarations.hpp"
+#include "history/history_file.hpp"
+#include "checkers/native_search.hpp"
+#include "checkers/validate.hpp"
+#include "checkers/projection.hpp"
+#include "checkers/spec_cache.hpp"
+#include "history/spec_declarations.hpp"
 
 namespace {
 
 using namespace omnilink;
-using validation::Verdict;
+using results::Verdict;
 namespace fs = std::filesystem;
 
 const fs::path kSpecs = OMNILINK_SPECS_DIR;
@@ -34,7 +35,7 @@ explain::ExplainOptions options_for(const fs::path& run, const std::string& spec
   o.validate.run_dir = run;
   o.validate.spec = kSpecs / spec;
   if (!mc.empty()) o.validate.mc = kSpecs / mc;
-  o.validate.checker = validation::Checker::native;
+  o.validate.checker = checkers::Checker::native;
   o.validate.confirm_failures = false;
   return o;
 }
@@ -45,40 +46,40 @@ explain::ExplainOptions options_for(const fs::path& run, const std::string& spec
 /// closed under projection, nothing on values no core operation logged; for a partitioned one,
 /// nothing of another part.
 bool rejected_with_others_optional(const explain::ExplainOptions& o, const std::vector<explain::ExplainedOp>& core) {
-  validation::ReadSpec& read = validation::read_spec(o.validate);
+  checkers::ReadSpec& read = checkers::read_spec(o.validate);
   language::LoadedSpec& spec = *read.loaded;
-  validation::History history = validation::read_run_or_history_file(o.validate.run_dir);
-  const validation::Problem problem = validation::make_problem(std::move(history), read.interface, spec);
-  const auto in_core = [&](const validation::ProblemOp& p) {
+  history::History history = history::read_run_or_history_file(o.validate.run_dir);
+  const history::Problem problem = history::make_problem(std::move(history), read.interface, spec);
+  const auto in_core = [&](const history::ProblemOp& p) {
     return std::any_of(core.begin(), core.end(), [&](const auto& c) { return c.thread == p.op->thread && c.index == p.op->index; });
   };
-  validation::NativeSearchOptions search;
+  checkers::NativeSearchOptions search;
   search.max_states = 5'000'000;
-  search.data_independent = validation::data_independent_fields(spec, problem);
-  const bool closed = validation::projectable(spec, search.data_independent);
-  const std::optional<std::string> part = validation::partition_field(spec);
+  search.data_independent = history::data_independent_fields(spec, problem);
+  const bool closed = history::projectable(spec, search.data_independent);
+  const std::optional<std::string> part = history::partition_field(spec);
   std::uint64_t last_end = 0;
   std::set<std::string> values, keys;
   for (const auto& thread : problem.threads)
-    for (const validation::ProblemOp& p : thread)
+    for (const history::ProblemOp& p : thread)
       if (in_core(p)) {
         last_end = std::max(last_end, p.op->end);
         bool unknown = false;
-        for (const std::string& v : validation::logged_atoms(p, search.data_independent, unknown)) values.insert(v);
+        for (const std::string& v : checkers::logged_atoms(p, search.data_independent, unknown)) values.insert(v);
         if (part) keys.insert(trace::to_tla(*p.op->field(*part)));
       }
-  const auto asked = [&](const validation::ProblemOp& p) {
+  const auto asked = [&](const history::ProblemOp& p) {
     if (in_core(p)) return true;
     if (p.op->start > last_end) return false;
-    if (closed && !validation::kept_by_projection(p, search.data_independent, values)) return false;
+    if (closed && !checkers::kept_by_projection(p, search.data_independent, values)) return false;
     return !part || keys.count(trace::to_tla(*p.op->field(*part))) > 0;
   };
-  std::vector<validation::Problem> question = validation::split_problem(
-      problem, 2, [&](const validation::ProblemOp& p) -> std::size_t { return asked(p) ? 0 : 1; },
-      [&](const validation::ProblemOp& p) { return validation::MadeOptional{!in_core(p), 0}; });
-  const auto report = validation::search_linearization(question[0], spec, search);
-  REQUIRE(report.outcome != validation::SearchReport::Outcome::limit);
-  return report.outcome == validation::SearchReport::Outcome::rejected;
+  std::vector<history::Problem> question = history::split_problem(
+      problem, 2, [&](const history::ProblemOp& p) -> std::size_t { return asked(p) ? 0 : 1; },
+      [&](const history::ProblemOp& p) { return history::MadeOptional{!in_core(p), 0}; });
+  const auto report = checkers::search_linearization(question[0], spec, search);
+  REQUIRE(report.outcome != checkers::SearchReport::Outcome::limit);
+  return report.outcome == checkers::SearchReport::Outcome::rejected;
 }
 
 /// What every core must be: at most `most` operations, its history file rejected by `validate` on
@@ -92,24 +93,24 @@ void require_good_core(const explain::ExplainOptions& o, const explain::Explanat
   REQUIRE(e.refused.has_value());
   CHECK(e.find(e.refused->op) != nullptr);
 
-  validation::ValidateOptions alone = o.validate;
+  checkers::ValidateOptions alone = o.validate;
   alone.run_dir = explain::explanation_dir(o.validate.run_dir) / e.core_file;
-  const auto verdict = validation::validate_run(alone);
+  const auto verdict = checkers::validate_run(alone);
   INFO(verdict.summary());
   CHECK(verdict.verdict == Verdict::fail);
-  const validation::History file = validation::read_history_file(alone.run_dir);
+  const history::History file = history::read_history_file(alone.run_dir);
   std::size_t completed = 0;
   for (std::size_t t = 0; t < file.threads.size(); ++t)
     for (std::size_t k = 0; k < file.threads[t].size(); ++k) {
       if (file.threads[t][k].optional) continue;
       ++completed;
-      validation::History fewer = file;
+      history::History fewer = file;
       fewer.threads[t].erase(fewer.threads[t].begin() + static_cast<std::ptrdiff_t>(k));
-      validation::ValidateOptions without = alone;
+      checkers::ValidateOptions without = alone;
       without.run_dir = alone.run_dir.parent_path() / ("without-" + file.threads[t][k].id() + ".jsonl");
-      validation::write_history_file(without.run_dir, fewer);
+      history::write_history_file(without.run_dir, fewer);
       INFO("core.jsonl without " << file.threads[t][k].call());
-      CHECK(validation::validate_run(without).verdict == Verdict::pass);
+      CHECK(checkers::validate_run(without).verdict == Verdict::pass);
     }
   CHECK(completed == e.core.size());
 
@@ -368,9 +369,9 @@ TEST_CASE("the history file writer: what it writes reads back as the same operat
   const fs::path in = dir.path() / "in.jsonl", out = dir.path() / "out.jsonl";
   write_history(in, {R"({"process": "a", "op": "Put", "fields": {"rec": {"k": 1, "v": [true, "x"]}, "s": {"$set": [1, 2]}, "m": {"$map": [[1, "one"]]}}, "start": 1, "end": 4, "outcome": "ok"})",
                      R"({"process": "b", "op": "Put", "fields": {"m": {"$map": [["$k", 2]]}}, "start": 2, "outcome": "pending"})"});
-  const validation::History read = validation::read_history_file(in);
-  validation::write_history_file(out, read);
-  const validation::History again = validation::read_history_file(out);
+  const history::History read = history::read_history_file(in);
+  history::write_history_file(out, read);
+  const history::History again = history::read_history_file(out);
   REQUIRE(again.threads.size() == 2);
   for (std::size_t t = 0; t < 2; ++t) {
     REQUIRE(again.threads[t].size() == read.threads[t].size());
@@ -382,27 +383,27 @@ TEST_CASE("the history file writer: what it writes reads back as the same operat
   }
 
   // "optional" (a core's context) is version 2's: written and read back as such, refused in version 1.
-  validation::History with_optional = read;
+  history::History with_optional = read;
   with_optional.threads[0][0].optional = true;
-  validation::write_history_file(out, with_optional);
-  CHECK(validation::read_history_file(out).threads[0][0].optional);
+  history::write_history_file(out, with_optional);
+  CHECK(history::read_history_file(out).threads[0][0].optional);
   CHECK_THAT(read_text(out), Catch::StartsWith(R"({"format":"omnilink-history","version":2})"));
   write_history(in, {R"({"process": "a", "op": "Put", "fields": {}, "start": 1, "end": 4, "outcome": "optional"})"});
-  CHECK_THROWS_WITH(validation::read_history_file(in), Catch::Contains("in.jsonl:2") && Catch::Contains("\"optional\" needs version 2"));
+  CHECK_THROWS_WITH(history::read_history_file(in), Catch::Contains("in.jsonl:2") && Catch::Contains("\"optional\" needs version 2"));
 
   // An optional operation's group (a transaction of a core's context) is version 3's.
   with_optional.threads[0][0].optional_group = 7;
-  validation::write_history_file(out, with_optional);
-  CHECK(validation::read_history_file(out).threads[0][0].optional_group == 7);
+  history::write_history_file(out, with_optional);
+  CHECK(history::read_history_file(out).threads[0][0].optional_group == 7);
   CHECK_THAT(read_text(out), Catch::StartsWith(R"({"format":"omnilink-history","version":3})"));
   const auto refused = [&](int version, const std::vector<std::string>& lines) {
     std::ofstream file(in);
     file << R"({"format": "omnilink-history", "version": )" << version << "}\n";
     for (const auto& line : lines) file << line << "\n";
     file.close();
-    CHECK_THROWS_WITH(validation::read_history_file(in), Catch::Contains("in.jsonl:"));
+    CHECK_THROWS_WITH(history::read_history_file(in), Catch::Contains("in.jsonl:"));
     try {
-      validation::read_history_file(in);
+      history::read_history_file(in);
     } catch (const std::exception& e) {
       return std::string(e.what());
     }
@@ -437,8 +438,8 @@ TEST_CASE("optional operations of one group are taken all or none", "[explain][f
         << optional(enq(0, 2, 30, 40), group) << "\n"
         << deq(1, 2, 50, 60) << "\n";
     out.close();
-    validation::ValidateOptions v = options_for(file, "LinearizableQueue.tla").validate;
-    return validation::validate_run(v).verdict;
+    checkers::ValidateOptions v = options_for(file, "LinearizableQueue.tla").validate;
+    return checkers::validate_run(v).verdict;
   };
   CHECK(verdict(0) == Verdict::pass);
   CHECK(verdict(3) == Verdict::fail);
@@ -474,7 +475,7 @@ TEST_CASE("optional WiredTiger transactions leave states that merge whether take
   out << R"({"process": 2, "op": "Search", "fields": {"txn": 9999, "key": 1, "value": 77, "status": "ok"}, "start": )" << 100 * n + 10
       << ", \"end\": " << 100 * n + 15 << R"(, "outcome": "ok"})" << "\n";
   out.close();
-  const validation::ValidationResult r = validation::validate_run(options_for(file, "WiredTigerKV.tla", "MCWiredTigerSnapshot.tla").validate);
+  const results::ValidationResult r = checkers::validate_run(options_for(file, "WiredTigerKV.tla", "MCWiredTigerSnapshot.tla").validate);
   CHECK(r.verdict == Verdict::fail);
   CHECK(r.states_distinct.value_or(0) > 2 * n);
   CHECK(r.states_distinct.value_or(0) < 30 * n);
@@ -493,9 +494,9 @@ fs::path first_failing_run(const testing::ScratchDir& dir, const std::string& ha
       full.push_back(a);
     const auto ran = run_process(harness, full);
     REQUIRE(ran.ok());
-    validation::ValidateOptions v = o.validate;
+    checkers::ValidateOptions v = o.validate;
     v.run_dir = run;
-    if (validation::validate_run(v).verdict == Verdict::fail) {
+    if (checkers::validate_run(v).verdict == Verdict::fail) {
       WARN(fs::path(harness).filename().string() << ": first native failure at seed " << seed << " (" << seed - first + 1 << " of "
                                                   << budget << " runs)");
       return run;

@@ -11,9 +11,9 @@
 #include "platform/code_under_test.hpp"
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
@@ -34,12 +34,12 @@ struct Step {
 nlohmann::json validate_failing(const TraceBuilder& trace, const std::string& spec) {
   testing::ScratchDir dir;
   trace.write(dir / "run");
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = dir / "run";
   o.spec = fs::path(OMNILINK_SPECS_DIR) / spec;
-  o.checker = validation::Checker::native;
+  o.checker = checkers::Checker::native;
   o.confirm_failures = false;
-  const auto r = validation::validate_run(o);
+  const auto r = checkers::validate_run(o);
   INFO(r.summary());
   REQUIRE(r.verdict == Verdict::fail);
   return r.to_json();
@@ -58,7 +58,7 @@ nlohmann::json validate(const std::vector<Step>& steps, std::uint64_t first_time
 
 // The signature of a validation, as campaigns sign it: from result.json as the reader reads it.
 std::optional<findings::FailureSignature> sign(const std::string& target, const nlohmann::json& result) {
-  return findings::failure_signature(target, validation::parse_result(result, "result.json"));
+  return findings::failure_signature(target, results::parse_result(result, "result.json"));
 }
 
 /// A validation's signature id and symptom id.
@@ -160,10 +160,10 @@ TEST_CASE("an operation the spec refuses is its own signature", "[native][signat
 }
 
 TEST_CASE("a TLC-decided failure gets the coarser signature of its stuck operations", "[signature]") {
-  validation::StoredResult result;
+  results::StoredResult result;
   result.verdict = Verdict::fail;
   result.frontier.emplace();
-  validation::StoredOperation pop, push;
+  results::StoredOperation pop, push;
   pop.name = "Pop";
   pop.viable = true;
   push.name = "Push";
@@ -172,7 +172,7 @@ TEST_CASE("a TLC-decided failure gets the coarser signature of its stuck operati
   REQUIRE(s);
   CHECK(s->key == "stack|stuck|Pop");
   CHECK(s->title.find("TLC decided") != std::string::npos);
-  validation::StoredResult passed;
+  results::StoredResult passed;
   passed.verdict = Verdict::pass;
   CHECK_FALSE(findings::failure_signature("stack", passed));
 }
@@ -253,7 +253,7 @@ findings::FailureSignature sign_transactions(const fs::path& run, std::int64_t a
   o.validate.run_dir = run;
   o.validate.spec = fs::path(OMNILINK_SPECS_DIR) / "WiredTigerKV.tla";
   o.validate.mc = fs::path(OMNILINK_SPECS_DIR) / "MCWiredTigerSnapshot.tla";
-  o.validate.checker = validation::Checker::native;
+  o.validate.checker = checkers::Checker::native;
   o.validate.confirm_failures = false;
   const explain::Explanation e = explain::explain_run(o);
   INFO(e.core.size() << " core operations");

@@ -16,10 +16,10 @@
 
 #include "platform/subprocess.hpp"
 #include "support/test_support.hpp"
-#include "validation/native_search.hpp"
-#include "validation/validate.hpp"
+#include "checkers/native_search.hpp"
+#include "checkers/validate.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
@@ -132,15 +132,15 @@ struct KeyCalls {
   void mutate(std::mt19937_64& rng, Op& op) const { op.fields["value"] = op.fields["value"].get<std::string>() + (rng() % 2 == 0 ? "x" : "y"); }
 };
 
-validation::ValidationResult validate(const fs::path& history, const std::string& spec, const std::string& mc = "") {
-  validation::ValidateOptions o;
+results::ValidationResult validate(const fs::path& history, const std::string& spec, const std::string& mc = "") {
+  checkers::ValidateOptions o;
   o.run_dir = history;
   o.spec = fs::path(OMNILINK_SPECS_DIR) / spec;
   if (!mc.empty()) o.mc = fs::path(OMNILINK_SPECS_DIR) / mc;
-  o.checker = validation::Checker::native;
+  o.checker = checkers::Checker::native;
   o.confirm_failures = false;
   o.timeout = std::chrono::seconds(60);
-  return validation::validate_run(o);
+  return checkers::validate_run(o);
 }
 
 const Json kKvHeader{{"rename", {{"Append", "AppendValue"}}}};
@@ -253,23 +253,23 @@ TEST_CASE("a partitioned history: the first failing part decides however hard th
   ops.push_back({20, "Get", {{"key", "a"}, {"value", "nothing"}}, 200, 201});
   ops.push_back({21, "Get", {{"key", "b"}, {"value", "never put"}}, 1, 2});
   write_history(dir / "h.jsonl", ops, kKvHeader);
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = dir / "h.jsonl";
   o.spec = fs::path(OMNILINK_SPECS_DIR) / "KV.tla";
   o.mc = fs::path(OMNILINK_SPECS_DIR) / "MCKV.tla";
-  o.checker = validation::Checker::native;
+  o.checker = checkers::Checker::native;
   o.confirm_failures = false;
   o.max_states = 300'000;
-  const auto first = validation::validate_run(o);
+  const auto first = checkers::validate_run(o);
   INFO(first.summary());
   CHECK(first.verdict == Verdict::fail);
   REQUIRE(first.partitions);
   CHECK(first.partitions->failed == "key = \"b\"");
-  CHECK(first.states_distinct.value_or(0) < 2 * validation::kFirstRoundStates + 100);  // one round: both parts' first room
+  CHECK(first.states_distinct.value_or(0) < 2 * checkers::kFirstRoundStates + 100);  // one round: both parts' first room
   CHECK(std::any_of(first.caveats.begin(), first.caveats.end(), [](const std::string& c) { return c.find("1 of the 2 parts were left undecided") != std::string::npos; }));
 
   o.all_parts = true;  // part "a" is searched to its limit too
-  const auto every = validation::validate_run(o);
+  const auto every = checkers::validate_run(o);
   INFO(every.summary());
   CHECK(every.verdict == Verdict::fail);
   CHECK(every.partitions->failed == "key = \"b\"");

@@ -9,12 +9,12 @@
 #include "platform/printable_text.hpp"
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
-#include "validation/validate.hpp"
-#include "validation/history.hpp"
-#include "validation/history_file.hpp"
-#include "validation/pending_domains.hpp"
+#include "checkers/validate.hpp"
+#include "history/history.hpp"
+#include "history/history_file.hpp"
+#include "history/pending_domains.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
@@ -24,12 +24,12 @@ using F = TraceBuilder;
 namespace fs = std::filesystem;
 
 // The verdict `omnilink validate` gives; damaged runs are refused before any checker runs.
-validation::ValidationResult validate(const fs::path& run) {
-  validation::ValidateOptions o;
+results::ValidationResult validate(const fs::path& run) {
+  checkers::ValidateOptions o;
   o.run_dir = run;
   o.spec = fs::path(OMNILINK_SPECS_DIR) / "LinearizableQueue.tla";
-  o.checker = validation::Checker::native;  // a run that gets this far gets a verdict, not `error`
-  return validation::validate_run(o);
+  o.checker = checkers::Checker::native;  // a run that gets this far gets a verdict, not `error`
+  return checkers::validate_run(o);
 }
 
 TraceBuilder two_threads() {
@@ -175,7 +175,7 @@ TEST_CASE("version 1 traces still read: an abort record is a pending operation w
   b.op(0, "Enqueue", 1, 2, F::fields("elem", 1)).pending(0, "Dequeue", 3);
   b.op(1, "Dequeue", 2, 4, F::fields("elem", 1, "ok", true));
   b.write(dir / "run");
-  const auto history = validation::read_history(trace::RunDir::open(dir / "run"));
+  const auto history = history::read_history(trace::RunDir::open(dir / "run"));
   REQUIRE(history.threads[0].size() == 2);
   const trace::Operation& pending = history.threads[0][1];
   CHECK(pending.pending());
@@ -195,7 +195,7 @@ TEST_CASE("the consistent cut: kept before C, pending at C, dropped after", "[hi
   b.op(2, "Dequeue", 4, 5, F::fields("elem", 1, "ok", true)).op(2, "Dequeue", 9, 12, F::fields("elem", 2, "ok", true));
   b.op(2, "Dequeue", 13, 14, F::fields("elem", 3, "ok", true));
   b.write(dir / "run");
-  const auto h = validation::read_history(trace::RunDir::open(dir / "run"));
+  const auto h = history::read_history(trace::RunDir::open(dir / "run"));
   REQUIRE(h.cut.has_value());
   CHECK(h.cut->at == 10);
   CHECK(h.cut->cut_short_threads == std::vector<std::uint32_t>{0, 1});
@@ -221,13 +221,13 @@ TEST_CASE("a torn last record or an empty file is a cut short, a bad byte inside
   const fs::path file = dir / "run" / "trace" / TraceBuilder::thread_file(1);
   SECTION("torn") {
     fs::resize_file(file, fs::file_size(file) - 3);  // the last Dequeue, cut mid-record
-    const auto h = validation::read_history(trace::RunDir::open(dir / "run"));
+    const auto h = history::read_history(trace::RunDir::open(dir / "run"));
     REQUIRE(h.cut.has_value());
     CHECK(h.cut->at == 4);  // thread 1's last whole record ends at 4
   }
   SECTION("empty") {
     fs::resize_file(file, 0);
-    const auto h = validation::read_history(trace::RunDir::open(dir / "run"));
+    const auto h = history::read_history(trace::RunDir::open(dir / "run"));
     REQUIRE(h.cut.has_value());
     CHECK(h.cut->at == 0);  // it may have done anything from the start: nothing completed survives
     CHECK(validate(dir / "run").verdict == Verdict::unknown);
@@ -237,7 +237,7 @@ TEST_CASE("a torn last record or an empty file is a cut short, a bad byte inside
     f.seekp(static_cast<std::streamoff>(fs::file_size(file) / 2));
     f.put(static_cast<char>(0xc1));
     f.close();
-    CHECK_THROWS_AS(validation::read_history(trace::RunDir::open(dir / "run")), validation::HistoryError);
+    CHECK_THROWS_AS(history::read_history(trace::RunDir::open(dir / "run")), history::HistoryError);
   }
 }
 
@@ -247,12 +247,12 @@ TEST_CASE("pending domains: Bool-typed or all-boolean fields are BOOLEAN, others
   b.op(0, "Enqueue", 1, 2, F::fields("elem", 5)).op(0, "Enqueue", 3, 4, F::fields("elem", 6));
   b.op(1, "Dequeue", 5, 6, F::fields("elem", 5, "ok", true)).pending(1, "Dequeue", 7);
   b.write(dir / "run");
-  const auto h = validation::read_history(trace::RunDir::open(dir / "run"));
-  std::map<std::string, validation::OperationParams> params;
+  const auto h = history::read_history(trace::RunDir::open(dir / "run"));
+  std::map<std::string, history::OperationParams> params;
   params["Enqueue"] = {{"elem"}, {false}, {false}};
   params["Dequeue"] = {{"elem", "ok"}, {false, false}, {false, false}};
   std::vector<std::string> caveats;
-  auto domains = validation::pending_domains(h, params, caveats);
+  auto domains = history::pending_domains(h, params, caveats);
   REQUIRE(domains.count("Dequeue") == 1);
   REQUIRE(domains["Dequeue"].size() == 2);
   REQUIRE(domains["Dequeue"][0].has_value());
@@ -264,7 +264,7 @@ TEST_CASE("pending domains: Bool-typed or all-boolean fields are BOOLEAN, others
 
   // Defined by the MC module: no values computed; nothing logged under a name: a caveat says so.
   params["Dequeue"] = {{"elem", "flag"}, {false, false}, {true, false}};
-  domains = validation::pending_domains(h, params, caveats);
+  domains = history::pending_domains(h, params, caveats);
   CHECK(domains["Dequeue"][0]->defined);
   CHECK(domains["Dequeue"][1]->values.empty());
   REQUIRE(caveats.size() == 1);
@@ -285,8 +285,8 @@ fs::path history_file(const testing::ScratchDir& dir, const std::string& name, c
 
 std::string history_error(const fs::path& file) {
   try {
-    validation::read_history_file(file);
-  } catch (const validation::HistoryError& e) {
+    history::read_history_file(file);
+  } catch (const history::HistoryError& e) {
     return e.what();
   }
   return "no error";
@@ -332,7 +332,7 @@ TEST_CASE("a history file's pending operation has Herlihy and Wing's semantics",
 
 TEST_CASE("a history file's values: integers, strings, booleans, tuples, records, $set and $map", "[history][file]") {
   testing::ScratchDir dir;
-  const auto h = validation::read_history_file(history_file(
+  const auto h = history::read_history_file(history_file(
       dir, "values.jsonl",
       {R"({"process": 0, "op": "Op", "fields": {"t": [1, "a", true], "r": {"x": 1}, "s": {"$set": [2, 1]}, "m": {"$map": [[1, "one"]]}}, "start": 0, "end": 1, "outcome": "ok"})"}));
   REQUIRE(h.threads.size() == 1);

@@ -12,9 +12,9 @@
 #include "store/store.hpp"
 #include "support/campaign_support.hpp"
 #include "support/trace_builder.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
@@ -136,12 +136,12 @@ fs::path hostile_store(const ScratchDir& dir) {
   b.op(1, "Dequeue", 5, 6, F::fields("elem", std::string(kQuoted), "ok", true));
   b.write(run.dir);
 
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = run.dir;
   o.spec = fs::path(OMNILINK_SOURCE_DIR) / "tla" / "specs" / "LinearizableQueue.tla";
-  o.checker = validation::Checker::native;
+  o.checker = checkers::Checker::native;
   o.confirm_failures = false;
-  const auto result = validation::validate_run(o);
+  const auto result = checkers::validate_run(o);
   INFO(result.summary());
   REQUIRE(result.verdict == Verdict::fail);
 

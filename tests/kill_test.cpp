@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 
 #include "support/campaign_support.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
@@ -49,13 +49,13 @@ std::vector<std::string> queue_args(const std::string& harness, const fs::path& 
           "2000", "--param", "max_len=16", "--seed", std::to_string(seed), "--clock", clock, "--quiet", "--out", out.string()};
 }
 
-validation::ValidationResult validate(const fs::path& run) {
-  validation::ValidateOptions o;
+results::ValidationResult validate(const fs::path& run) {
+  checkers::ValidateOptions o;
   o.run_dir = run;
   o.spec = fs::path(OMNILINK_SPECS_DIR) / "LinearizableQueue.tla";
   o.heap = "1g";
   o.timeout = std::chrono::seconds(300);
-  return validation::validate_run(o);
+  return checkers::validate_run(o);
 }
 
 // Kills `kKills` runs of HARNESS at random moments; the verdicts, by name. `wrap` puts the harness

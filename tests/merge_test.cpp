@@ -18,7 +18,7 @@
 #include "store/store.hpp"
 #include "support/campaign_support.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 

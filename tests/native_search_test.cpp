@@ -1,4 +1,4 @@
-// The native search's order and restarts (validation/native_search.hpp), on queue histories built
+// The native search's order and restarts (checkers/native_search.hpp), on queue histories built
 // so that the earliest-end-first guess is wrong and the mistake shows only after many independent
 // choices: trying first what unblocks the most urgent operation avoids one such guess; a restart
 // that learns which enqueue must come first recovers from another with a small fraction of the
@@ -9,9 +9,9 @@
 
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
@@ -43,14 +43,14 @@ void write_history(const fs::path& dir, bool dequeue_order_ok) {
   b.write(dir);
 }
 
-validation::ValidationResult validate(const fs::path& run, std::uint64_t restart_budget) {
-  validation::ValidateOptions o;
+results::ValidationResult validate(const fs::path& run, std::uint64_t restart_budget) {
+  checkers::ValidateOptions o;
   o.run_dir = run;
   o.spec = fs::path(OMNILINK_SPECS_DIR) / "LinearizableQueue.tla";
-  o.checker = validation::Checker::native;
+  o.checker = checkers::Checker::native;
   o.confirm_failures = false;
   o.restart_budget = restart_budget;
-  auto r = validation::validate_run(o);
+  auto r = checkers::validate_run(o);
   INFO(r.summary());
   return r;
 }
@@ -59,7 +59,7 @@ constexpr std::uint64_t kNever = 1'000'000'000;  // a budget no attempt reaches:
 
 /// One history validated without restarts and with them (every 100 stalled states).
 struct Searches {
-  validation::ValidationResult backtracking, restarting;
+  results::ValidationResult backtracking, restarting;
   std::uint64_t states_without() const { return backtracking.states_generated.value_or(0); }
   std::uint64_t states_with() const { return restarting.states_generated.value_or(0); }
 };
@@ -185,14 +185,14 @@ void write_lost_pushes_history(const fs::path& dir) {
   b.write(dir);
 }
 
-validation::ValidationResult validate_stack(const fs::path& run, const std::optional<fs::path>& mc) {
-  validation::ValidateOptions o;
+results::ValidationResult validate_stack(const fs::path& run, const std::optional<fs::path>& mc) {
+  checkers::ValidateOptions o;
   o.run_dir = run;
   o.spec = fs::path(OMNILINK_SPECS_DIR) / "Stack.tla";
   o.mc = mc;
-  o.checker = validation::Checker::native;
+  o.checker = checkers::Checker::native;
   o.confirm_failures = false;
-  auto r = validation::validate_run(o);
+  auto r = checkers::validate_run(o);
   INFO(r.summary());
   return r;
 }
@@ -255,13 +255,13 @@ void write_late_pops_history(const fs::path& dir) {
 TEST_CASE("projection: a search out of room proves the failure on the values its deepest refusal involves", "[native][projection]") {
   testing::ScratchDir dir;
   write_late_pops_history(dir / "run");
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = dir / "run";
   o.spec = fs::path(OMNILINK_SPECS_DIR) / "Stack.tla";
-  o.checker = validation::Checker::native;
+  o.checker = checkers::Checker::native;
   o.confirm_failures = false;
   o.projection_after = 100;  // the whole search needs over 2^kPairs states
-  const auto projected = validation::validate_run(o);
+  const auto projected = checkers::validate_run(o);
   INFO(projected.summary());
   REQUIRE(projected.verdict == Verdict::fail);
   REQUIRE(!projected.caveats.empty());
@@ -272,7 +272,7 @@ TEST_CASE("projection: a search out of room proves the failure on the values its
   // Without the declaration the whole search decides the same, with every order of the pairs.
   std::ofstream(dir / "MCWhole.tla") << "---- MODULE MCWhole ----\nOmniLinkProjectable == FALSE\n====\n";
   o.mc = dir / "MCWhole.tla";
-  const auto whole = validation::validate_run(o);
+  const auto whole = checkers::validate_run(o);
   INFO(whole.summary());
   REQUIRE(whole.verdict == Verdict::fail);
   CHECK(whole.states_distinct.value_or(0) > (1u << kPairs));
@@ -314,12 +314,12 @@ TEST_CASE("pending operations that would change nothing are left out, not search
           "[native][pending]") {
   testing::ScratchDir dir;
   write_idle_pending_history(dir.path());
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = dir.path();
   o.spec = fs::path(OMNILINK_SPECS_DIR) / "Register.tla";
-  o.checker = validation::Checker::native;
+  o.checker = checkers::Checker::native;
   o.confirm_failures = false;
-  const auto r = validation::validate_run(o);
+  const auto r = checkers::validate_run(o);
   INFO(r.summary());
   CHECK(r.verdict == Verdict::fail);
   // Each failed CAS, taken or not, would double the states: 2^12 times the ~20 of T0 alone.
@@ -335,16 +335,16 @@ TEST_CASE("the native search's memory limit: past it the verdict is unknown, nam
   for (std::uint32_t t = 0; t < 14; ++t) b.op(t, "Write", 1, 2, F::fields("value", static_cast<std::int64_t>(t + 1)));
   b.op(14, "Read", 3, 4, F::fields("value", 99));
   b.write(dir.path());
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = dir.path();
   o.spec = fs::path(OMNILINK_SPECS_DIR) / "Register.tla";
-  o.checker = validation::Checker::native;
+  o.checker = checkers::Checker::native;
   o.confirm_failures = false;
   o.max_memory_mb = 1;  // the process holds more than that already: the first check stops it
-  const auto limited = validation::validate_run(o);
+  const auto limited = checkers::validate_run(o);
   INFO(limited.summary());
   CHECK(limited.verdict == Verdict::unknown);
   CHECK_THAT(limited.reason, Catch::Contains("memory limit of 1 MiB"));
   o.max_memory_mb = 0;  // half the machine's
-  CHECK(validation::validate_run(o).verdict == Verdict::fail);
+  CHECK(checkers::validate_run(o).verdict == Verdict::fail);
 }

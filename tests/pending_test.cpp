@@ -11,9 +11,9 @@
 #include "support/campaign_support.hpp"
 #include "support/checker_choice.hpp"
 #include "support/trace_builder.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 const fs::path kSpecs = OMNILINK_SPECS_DIR;
 
-validation::ValidationResult validate(const fs::path& run, const fs::path& spec, std::optional<fs::path> mc = {}) {
+results::ValidationResult validate(const fs::path& run, const fs::path& spec, std::optional<fs::path> mc = {}) {
   return testing::validate_with_test_checker(run, spec, std::move(mc));
 }
 
@@ -35,14 +35,14 @@ TraceBuilder queue_trace(std::uint32_t threads) {
   return b;
 }
 
-const validation::PendingOutcome& outcome_of(const validation::ValidationResult& r, std::uint32_t thread) {
+const results::PendingOutcome& outcome_of(const results::ValidationResult& r, std::uint32_t thread) {
   for (const auto& p : r.pending_outcomes)
     if (p.op.thread == thread) return p;
   FAIL("no pending operation of thread " << thread);
   throw std::logic_error("unreachable");
 }
 
-std::string argument(const validation::PendingOutcome& p, const std::string& name) {
+std::string argument(const results::PendingOutcome& p, const std::string& name) {
   for (const auto& [param, text] : p.arguments)
     if (param == name) return text;
   return "(none)";

@@ -14,7 +14,7 @@
 #include "platform/toolchain.hpp"
 #include "support/test_support.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 

@@ -31,7 +31,7 @@ store::RunRecord run(const std::string& id, const std::string& status, const std
   r.dir = "/nonexistent/" + id;
   if (verdict) {
     r.validation = store::ValidationRecord{};
-    r.validation->verdict = *omnilink::validation::parse_verdict(*verdict);
+    r.validation->verdict = *omnilink::results::parse_verdict(*verdict);
     r.validation->reason = *verdict == "fail" ? "no order <is> accepted & \"so\" on" : "";
     r.validation->frontier_summary = *verdict == "fail" ? "FAIL: T0.1 Deq(elem = \"<x>\")" : "";
   }

@@ -1,4 +1,4 @@
-// result.json (validation/result_file.hpp): what ValidationResult::to_json writes, the reader reads
+// result.json (results/result_file.hpp): what ValidationResult::to_json writes, the reader reads
 // back field for field; older versions read as they were written; a file of another format or
 // version, or a field of the wrong type, is an error naming the file and the field.
 #include <catch2/catch.hpp>
@@ -9,16 +9,16 @@
 #include <nlohmann/json.hpp>
 
 #include "support/test_support.hpp"
-#include "validation/result.hpp"
-#include "validation/result_file.hpp"
+#include "results/result.hpp"
+#include "results/result_file.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
 using namespace omnilink;
-using validation::ResultFileError;
-using validation::StoredOperation;
+using results::ResultFileError;
+using results::StoredOperation;
 namespace fs = std::filesystem;
 
 trace::Operation operation(std::uint32_t thread, std::uint64_t index, const std::string& name, std::int64_t value) {
@@ -33,15 +33,15 @@ trace::Operation operation(std::uint32_t thread, std::uint64_t index, const std:
 }
 
 // A failure with every part the format has.
-validation::ValidationResult full_failure() {
-  validation::ValidationResult r;
+results::ValidationResult full_failure() {
+  results::ValidationResult r;
   r.verdict = Verdict::fail;
   r.reason = "no order of the operations is accepted by the spec";
   r.checker = "native";
   r.operations = 4;
   r.dropped_failed = 1;
   r.pending = 1;
-  r.cut = validation::Cut{5000, {1}, 2, 1};
+  r.cut = history::Cut{5000, {1}, 2, 1};
   r.clock = "tsc";
   r.caveats = {"a caveat"};
   r.linearized = 2;
@@ -49,24 +49,24 @@ validation::ValidationResult full_failure() {
   r.frontier[1].op.kind = trace::RecordKind::pending;
   r.spec_state = "<<1, 2>>";
   r.spec_variables = {{"queue", "<<1, 2>>"}};
-  validation::RefusedOp refused;
+  results::RefusedOp refused;
   refused.op = operation(1, 1, "Dequeue", 7);
   refused.action = "Dequeue";
   refused.at = "/specs/Queue.tla:20:5";
   refused.conjunct = "Head(queue) = elem";
   refused.related = {{operation(0, 0, "Enqueue", 7), true}};
   refused.unmatched = {"ok"};
-  refused.lost = validation::RefusedOp::Lost{"5", {{operation(0, 1, "Enqueue", 5), true}}};
-  refused.in_place = validation::RefusedOp::Lost{"5", {{operation(0, 1, "Enqueue", 5), true}, {operation(1, 3, "Dequeue", 5), false}}};
+  refused.lost = results::RefusedOp::Lost{"5", {{operation(0, 1, "Enqueue", 5), true}}};
+  refused.in_place = results::RefusedOp::Lost{"5", {{operation(0, 1, "Enqueue", 5), true}, {operation(1, 3, "Dequeue", 5), false}}};
   r.refused = refused;
-  validation::PendingOutcome p;
+  results::PendingOutcome p;
   p.op = operation(1, 2, "Enqueue", 9);
   p.op.kind = trace::RecordKind::pending;
   p.op.inputs_known = true;
   p.linearized = true;
   p.arguments = {{"elem", "9"}};
   r.pending_outcomes = {p};
-  r.partitions = validation::PartitionSummary{"key", 3, "key = 2"};
+  r.partitions = results::PartitionSummary{"key", 3, "key = 2"};
   r.states_generated = 120;
   r.states_distinct = 80;
   r.peak_rss_kb = 4096;
@@ -85,9 +85,9 @@ void check_operation(const StoredOperation& read, const trace::Operation& writte
 }  // namespace
 
 TEST_CASE("result.json reads back what ValidationResult wrote, field for field", "[result]") {
-  const validation::ValidationResult written = full_failure();
-  const auto r = validation::parse_result(nlohmann::json::parse(written.to_json().dump()), "result.json");
-  CHECK(r.version == validation::kResultFileVersion);
+  const results::ValidationResult written = full_failure();
+  const auto r = results::parse_result(nlohmann::json::parse(written.to_json().dump()), "result.json");
+  CHECK(r.version == results::kResultFileVersion);
   CHECK(r.verdict == Verdict::fail);
   CHECK(r.reason == written.reason);
   CHECK(r.checker == "native");
@@ -157,20 +157,20 @@ TEST_CASE("result.json reads back what ValidationResult wrote, field for field",
   CHECK(r.frontier->variables == std::vector<std::pair<std::string, std::string>>{{"queue", "<<1, 2>>"}});
 
   // A pass has no frontier; a run never validated has no file.
-  validation::ValidationResult pass;
+  results::ValidationResult pass;
   pass.verdict = Verdict::pass;
-  const auto read_pass = validation::parse_result(pass.to_json(), "result.json");
+  const auto read_pass = results::parse_result(pass.to_json(), "result.json");
   CHECK(read_pass.verdict == Verdict::pass);
   CHECK_FALSE(read_pass.frontier);
   testing::ScratchDir dir;
-  CHECK_FALSE(validation::read_result_file(dir.path()));
+  CHECK_FALSE(results::read_result_file(dir.path()));
 }
 
 TEST_CASE("result.json of an older version reads as it was written, and a bad one is an error naming the field", "[result]") {
   // Version 1 called pending operations aborted, and had no checker.
   const nlohmann::json v1{{"format", "omnilink-validation-result"}, {"version", 1}, {"verdict", "unknown"}, {"reason", "TLC not found"},
                           {"operations", 10}, {"aborted", 2}};
-  const auto old = validation::parse_result(v1, "result.json");
+  const auto old = results::parse_result(v1, "result.json");
   CHECK(old.version == 1);
   CHECK(old.pending == 2);
   CHECK(old.checker.empty());
@@ -179,7 +179,7 @@ TEST_CASE("result.json of an older version reads as it was written, and a bad on
   auto refused_with = [&](const std::function<void(nlohmann::json&)>& change) {
     nlohmann::json bad = j;
     change(bad);
-    return [bad] { validation::parse_result(bad, "RUN/result.json"); };
+    return [bad] { results::parse_result(bad, "RUN/result.json"); };
   };
   CHECK_THROWS_MATCHES(refused_with([](auto& b) { b["format"] = "omnilink-run"; })(), ResultFileError,
                        Catch::Message("RUN/result.json: format: not omnilink-validation-result"));
@@ -199,6 +199,6 @@ TEST_CASE("result.json of an older version reads as it was written, and a bad on
   testing::ScratchDir dir;
   fs::create_directories(dir / "validation");
   std::ofstream(dir / "validation" / "result.json") << "{\"format\": ";
-  CHECK_THROWS_MATCHES(validation::read_result_file(dir.path()), ResultFileError,
+  CHECK_THROWS_MATCHES(results::read_result_file(dir.path()), ResultFileError,
                        Catch::Message((dir / "validation" / "result.json").string() + ": not JSON"));
 }

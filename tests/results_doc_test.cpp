@@ -43,7 +43,7 @@ store::RunRecord run(const std::string& campaign_id, const std::string& target, 
   r.dir = dir.string();
   r.harness_ms = harness_ms;
   store::ValidationRecord v;
-  v.verdict = *omnilink::validation::parse_verdict(verdict);
+  v.verdict = *omnilink::results::parse_verdict(verdict);
   v.duration_ms = validation_ms;
   v.created_ms = verdict_at_ms;
   if (verdict == "fail") v.frontier_summary = "FAIL: no order\n  spec state there: <<7, 8>>";

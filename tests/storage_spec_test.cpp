@@ -10,9 +10,9 @@
 #include "support/checker_choice.hpp"
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 

@@ -22,7 +22,7 @@
 #include "support/store_sql.hpp"
 #include "support/test_support.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
@@ -109,7 +109,7 @@ TEST_CASE("every status, verdict and outcome has one name that reads back as its
   };
   check(store::kRunStatuses, store::parse_run_status);
   check(store::kCampaignStatuses, store::parse_campaign_status);
-  check(validation::kVerdicts, validation::parse_verdict);
+  check(results::kVerdicts, results::parse_verdict);
   std::set<std::string> outcomes;
   for (const store::Outcome o : store::kOutcomes) outcomes.insert(store::to_string(o));
   CHECK(outcomes.size() == store::kOutcomes.size());

@@ -12,9 +12,9 @@
 #include "support/checker_choice.hpp"
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 
-using omnilink::validation::Verdict;
+using omnilink::results::Verdict;
 
 namespace {
 
@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 const fs::path kSpecs = OMNILINK_SPECS_DIR;
 
-validation::ValidationResult validate(const fs::path& run, const std::string& spec, std::optional<std::string> mc = {}) {
+results::ValidationResult validate(const fs::path& run, const std::string& spec, std::optional<std::string> mc = {}) {
   auto r = testing::validate_with_test_checker(run, kSpecs / spec, mc ? std::optional<fs::path>(kSpecs / *mc) : std::nullopt);
   INFO(r.summary());
   return r;
@@ -66,7 +66,7 @@ TEST_CASE("Figure 2: Deq(3) is rejected with its frontier, Deq(2) accepted", "[v
   CHECK(json["verdict"] == "fail");
   CHECK(json["frontier"]["pending"][0]["fields"]["elem"] == "3");
   CHECK(json["states_generated"].get<int>() > 0);
-  CHECK(json["checker"] == validation::checker_name(testing::test_checker()));
+  CHECK(json["checker"] == checkers::checker_name(testing::test_checker()));
   // A native FAIL is confirmed by TLC where TLC is present, and says so either way.
   if (!testing::testing_tlc()) {
     const bool confirmed = std::find(r.caveats.begin(), r.caveats.end(), "TLC confirms the failure (confirm/)") != r.caveats.end();
@@ -191,20 +191,20 @@ TEST_CASE("an MC module with a VIEW over the spec's variables", "[validate][tlc]
   b.op(1, "Insert", 2, 11, F::fields("key", 2, "value", 20, "inserted", true));
   b.op(0, "Find", 12, 13, F::fields("key", 2, "value", 20, "found", true));
   b.write(dir / "run");
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = dir / "run";
   o.spec = kSpecs / "Map.tla";
   o.mc = fs::path(OMNILINK_TEST_SPECS) / "MCMapView.tla";
   o.view = "PresentKeys";
   o.checker = testing::test_checker();
-  auto r = validation::validate_run(o);
+  auto r = checkers::validate_run(o);
   INFO(r.summary());
   CHECK(r.verdict == Verdict::pass);
-  CHECK(r.checker == validation::checker_name(o.checker));
+  CHECK(r.checker == checkers::checker_name(o.checker));
   if (testing::testing_tlc())
     CHECK_THAT(read_text(dir / "run" / "validation" / "OmniLinkValidate.cfg"), Catch::Contains("VIEW OmniLinkValidateView"));
   o.view = "NoSuchView";
-  CHECK_THAT(validation::validate_run(o).reason, Catch::Contains("--view NoSuchView: no such operator"));
+  CHECK_THAT(checkers::validate_run(o).reason, Catch::Contains("--view NoSuchView: no such operator"));
 }
 
 TEST_CASE("a map checked key by key (OmniLinkPartitionBy): the failing key is named", "[validate][specs][partitions]") {
@@ -220,12 +220,12 @@ TEST_CASE("a map checked key by key (OmniLinkPartitionBy): the failing key is na
     b.op(1, "Erase", 15, 16, F::fields("key", 1, "erased", true));
     b.op(2, "Find", 17, 18, F::fields("key", 1, "value", 0, "found", false));
     b.write(dir / name);
-    validation::ValidateOptions o;
+    checkers::ValidateOptions o;
     o.run_dir = dir / name;
     o.spec = kSpecs / "Map.tla";
     o.mc = mc;
     o.checker = testing::test_checker();
-    auto r = validation::validate_run(o);
+    auto r = checkers::validate_run(o);
     INFO(r.summary());
     return r;
   };
@@ -253,16 +253,16 @@ TEST_CASE("a spec outside the fragment: native refuses naming the construct, aut
   TraceBuilder b(2);
   b.op(0, "Write", 1, 2, F::fields("value", 7)).op(1, "Read", 3, 4, F::fields("value", 7));
   b.write(dir / "run");
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = dir / "run";
   o.spec = fs::path(OMNILINK_TEST_SPECS) / "JsonRegister.tla";
-  o.checker = validation::Checker::native;
-  const auto native = validation::validate_run(o);
+  o.checker = checkers::Checker::native;
+  const auto native = checkers::validate_run(o);
   CHECK(native.verdict == Verdict::error);
   CHECK_THAT(native.reason, Catch::Contains("JsonRegister.tla:9:") && Catch::Contains("unknown name ToJson") &&
                                 Catch::Contains("module Json") && Catch::Contains("--checker tlc"));
-  o.checker = validation::Checker::automatic;
-  const auto automatic = validation::validate_run(o);
+  o.checker = checkers::Checker::automatic;
+  const auto automatic = checkers::validate_run(o);
   INFO(automatic.summary());
   CHECK(automatic.checker == "tlc");
   CHECK(automatic.verdict == (testing::testing_tlc() ? Verdict::pass : automatic.verdict));  // unknown where TLC is missing
@@ -278,11 +278,11 @@ TEST_CASE("--checker both: the checkers agree on Figure 2's verdicts", "[validat
   for (std::int64_t dequeued : {2, 3}) {
     const fs::path run = dir / ("run" + std::to_string(dequeued));
     figure2(dequeued).write(run);
-    validation::ValidateOptions o;
+    checkers::ValidateOptions o;
     o.run_dir = run;
     o.spec = kSpecs / "LinearizableQueue.tla";
-    o.checker = validation::Checker::both;
-    const auto r = validation::validate_run(o);
+    o.checker = checkers::Checker::both;
+    const auto r = checkers::validate_run(o);
     INFO(r.summary());
     CHECK(r.verdict == (dequeued == 2 ? Verdict::pass : Verdict::fail));
     CHECK(r.checker == "native");
@@ -365,18 +365,18 @@ TEST_CASE("64-bit values: the native checker decides both ways, TLC asked to che
   g.op(1, "Dequeue", 5, 6, F::fields("elem", first, "ok", true));
   g.write(dir / "good");
 
-  auto run = [&](const fs::path& run_dir, validation::Checker checker) {
-    validation::ValidateOptions o;
+  auto run = [&](const fs::path& run_dir, checkers::Checker checker) {
+    checkers::ValidateOptions o;
     o.run_dir = run_dir;
     o.spec = kSpecs / "LinearizableQueue.tla";
     o.checker = checker;
-    auto r = validation::validate_run(o);
+    auto r = checkers::validate_run(o);
     INFO(r.summary());
     return r;
   };
-  auto bad = run(dir / "bad", validation::Checker::native);
+  auto bad = run(dir / "bad", checkers::Checker::native);
   CHECK(bad.verdict == Verdict::fail);
-  CHECK(run(dir / "good", validation::Checker::native).verdict == Verdict::pass);
+  CHECK(run(dir / "good", checkers::Checker::native).verdict == Verdict::pass);
   // Confirmation by TLC: the failure stands, unconfirmed, and the caveat says why.
   std::string caveats;
   for (const auto& c : bad.caveats) caveats += c + "\n";
@@ -386,11 +386,11 @@ TEST_CASE("64-bit values: the native checker decides both ways, TLC asked to che
   else
     CHECK_THAT(caveats, Catch::Contains("the failure was not confirmed by TLC"));
   // TLC alone: no verdict, the field named; both: the native verdict, TLC's absence said.
-  auto tlc = run(dir / "good", validation::Checker::tlc);
+  auto tlc = run(dir / "good", checkers::Checker::tlc);
   CHECK(tlc.verdict == Verdict::unknown);
   CHECK_THAT(tlc.reason, Catch::Contains("T0.0 Enqueue's field 'elem' holds 7709466296320000001, outside TLC's 32-bit integers"));
   CHECK_FALSE(fs::exists(tlc.directory / "data.ndjson"));
-  auto both = run(dir / "good", validation::Checker::both);
+  auto both = run(dir / "good", checkers::Checker::both);
   CHECK(both.verdict == Verdict::pass);
   caveats.clear();
   for (const auto& c : both.caveats) caveats += c + "\n";
@@ -402,10 +402,10 @@ TEST_CASE("errors: bad spec, unknown action, wide integer, corrupt trace, missin
   figure2(2).write(dir / "run");
 
   std::ofstream(dir / "Broken.tla") << "---- MODULE Broken ----\nVARIABLE q\nNext == q' = 1 /\\ \n====\n";
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = dir / "run";
   o.spec = dir / "Broken.tla";
-  auto broken = validation::validate_run(o);
+  auto broken = checkers::validate_run(o);
   CHECK(broken.verdict == Verdict::error);
   CHECK(broken.exit_code() == 3);
   CHECK_THAT(broken.reason, Catch::Contains("Broken.tla:3:"));
@@ -456,18 +456,18 @@ TEST_CASE("a spec that is not valid TLA+ is an error naming file:line:col for ev
                                      "Enqueue(elem) == queue' = Append(queue, elem))\nNext == \\E e \\in {1} : Enqueue(e)\n====\n";
   std::ofstream(dir / "Unknown.tla") << "---- MODULE Unknown ----\nEXTENDS Sequences\nVARIABLE queue\nInit == queue = <<>>\n"
                                        "Enqueue(elem) == queue' = Apend(queue, elem)\nNext == \\E e \\in {1} : Enqueue(e)\n====\n";
-  for (const auto checker : {validation::Checker::automatic, validation::Checker::native, validation::Checker::both}) {
-    validation::ValidateOptions o;
+  for (const auto checker : {checkers::Checker::automatic, checkers::Checker::native, checkers::Checker::both}) {
+    checkers::ValidateOptions o;
     o.run_dir = dir / "run";
     o.checker = checker;
     o.tlc_jar = dir / "no-tlc-here.jar";  // TLC missing: the error must not become "unknown: TLC not found"
     o.spec = dir / "Typo.tla";
-    INFO(validation::checker_name(checker));
-    const auto typo = validation::validate_run(o);
+    INFO(checkers::checker_name(checker));
+    const auto typo = checkers::validate_run(o);
     CHECK(typo.verdict == Verdict::error);
     CHECK_THAT(typo.reason, Catch::Contains("not valid TLA+") && Catch::Contains("Typo.tla:5:") && Catch::Contains("syntax error"));
     o.spec = dir / "Unknown.tla";
-    const auto unknown = validation::validate_run(o);
+    const auto unknown = checkers::validate_run(o);
     CHECK(unknown.verdict == Verdict::error);
     CHECK_THAT(unknown.reason, Catch::Contains("Unknown.tla:5:27: unknown name Apend"));
   }
@@ -482,17 +482,17 @@ TEST_CASE("a spec is read once for many runs, and again when one of its files ch
   std::ofstream(dir / "Base.tla") << "---- MODULE Base ----\n" << queue << "====\n";
   std::ofstream(dir / "Q.tla") << "---- MODULE Q ----\nEXTENDS Base\n"
                                   "Next == \\E e \\in {1, 2, 3}, ok \\in BOOLEAN : Enqueue(e) \\/ Dequeue(e, ok)\n====\n";
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = dir / "run";
   o.spec = dir / "Q.tla";
-  o.checker = validation::Checker::native;
+  o.checker = checkers::Checker::native;
   o.confirm_failures = false;
-  CHECK(validation::validate_run(o).verdict == Verdict::pass);
-  CHECK(validation::validate_run(o).verdict == Verdict::pass);  // the spec as read before
+  CHECK(checkers::validate_run(o).verdict == Verdict::pass);
+  CHECK(checkers::validate_run(o).verdict == Verdict::pass);  // the spec as read before
   // A module the spec extends changes (a syntax error): the next validation reads it again.
   std::ofstream(dir / "Base.tla", std::ios::trunc) << "---- MODULE Base ----\n" << queue << "Broken == (\n====\n";
   fs::last_write_time(dir / "Base.tla", fs::last_write_time(dir / "Base.tla") + std::chrono::seconds(2));
-  const auto broken = validation::validate_run(o);
+  const auto broken = checkers::validate_run(o);
   CHECK(broken.verdict == Verdict::error);
   CHECK_THAT(broken.reason, Catch::Contains("Base.tla:7:"));
 }
@@ -530,29 +530,29 @@ Next == \E v \in Values \cup {NoValue} : S!Write(v) \/ S!Read(v)
   good.write(dir / "good");
   bad.write(dir / "bad");
   for (const auto& [run, verdict] : {std::pair{"good", Verdict::pass}, std::pair{"bad", Verdict::fail}}) {
-    validation::ValidateOptions o;
+    checkers::ValidateOptions o;
     o.run_dir = dir / run;
     o.spec = dir / "Reg.tla";
     o.mc = dir / "MCReg.tla";
     o.heap = "1g";
     o.checker = testing::test_checker();
     o.confirm_failures = false;
-    const auto r = validation::validate_run(o);
+    const auto r = checkers::validate_run(o);
     INFO(run << ": " << r.summary());
     CHECK(r.verdict == verdict);
-    CHECK(r.checker == validation::checker_name(testing::test_checker()));
+    CHECK(r.checker == checkers::checker_name(testing::test_checker()));
   }
 }
 
 TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {
   testing::ScratchDir dir;
   figure2(2).write(dir / "run");
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = dir / "run";
   o.spec = kSpecs / "LinearizableQueue.tla";
   o.tlc_jar = dir / "no-such.jar";
-  o.checker = validation::Checker::tlc;
-  auto missing = validation::validate_run(o);
+  o.checker = checkers::Checker::tlc;
+  auto missing = checkers::validate_run(o);
   CHECK(missing.verdict == Verdict::unknown);
   CHECK(missing.exit_code() == 2);
   CHECK_THAT(missing.reason, Catch::Contains("TLC not found"));
@@ -571,15 +571,15 @@ TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {
   o.tlc_jar.reset();
   o.checker = testing::test_checker();
   o.timeout = std::chrono::seconds(1);
-  auto slow = validation::validate_run(o);
+  auto slow = checkers::validate_run(o);
   CHECK(slow.verdict == Verdict::unknown);
   CHECK_THAT(slow.reason, Catch::Contains("did not finish within 1 s"));
-  if (o.checker != validation::Checker::tlc) {
+  if (o.checker != checkers::Checker::tlc) {
     // With them, the pushed elements are dead at once (no pop logs them): every order of the same
     // pushes is one stack, and the states are the 2^11 sets of pushes done.
     o.mc.reset();
     o.confirm_failures = false;
-    const auto declared = validation::validate_run(o);
+    const auto declared = checkers::validate_run(o);
     INFO(declared.summary());
     CHECK(declared.verdict == Verdict::fail);
     CHECK(declared.states_distinct.value_or(0) <= 2 * 2048);
@@ -589,7 +589,7 @@ TEST_CASE("unknown: TLC missing or out of time", "[validate][tlc][unknown]") {
 TEST_CASE("omnilink validate on the command line", "[validate][tlc][cli]") {
   testing::ScratchDir dir;
   figure2(3).write(dir / "run");
-  const std::string checker = validation::checker_name(testing::test_checker());
+  const std::string checker = checkers::checker_name(testing::test_checker());
   auto r = run_process(OMNILINK_CLI, {"validate", (dir / "run").string(), "--spec", (kSpecs / "LinearizableQueue.tla").string(),
                                       "--checker", checker});
   INFO(r.describe() << "\n" << r.err);  // once seen as -1 with no output under a loaded ctest -j2: say why next time

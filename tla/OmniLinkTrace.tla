@@ -37,7 +37,7 @@ CONSTANTS
   OmniLinkFrontierFile   \* absolute path the frontier report is written to
 
 (***************************************************************************)
-(* The data file, written by omnilink (validation/tlc_input.cpp): line 1  *)
+(* The data file, written by omnilink (checkers/tlc_input.cpp): line 1  *)
 (* is a header; line 1 + t holds thread t's operations, in order, each     *)
 (*   [n |-> name, a |-> <<arguments in the action's parameter order>>,     *)
 (*    s |-> start rank, e |-> end rank, x |-> 0 (completed) or 1 (pending),*)

@@ -19,9 +19,9 @@ struct RunLayout {
   std::filesystem::path meta() const { return root / "meta.json"; }
   /// The per-thread trace files (trace/reader.hpp).
   std::filesystem::path traces() const { return root / "trace"; }
-  /// The newest validation's files (validation/validate.hpp).
+  /// The newest validation's files (checkers/validate.hpp).
   std::filesystem::path validation() const { return root / "validation"; }
-  /// Its verdict (validation/result_file.hpp).
+  /// Its verdict (results/result_file.hpp).
   std::filesystem::path result() const { return validation() / "result.json"; }
   /// The store's row of the run (store/run_record_file.hpp).
   std::filesystem::path run_record() const { return root / "run.json"; }

@@ -13,28 +13,28 @@
 #include <catch2/catch.hpp>
 
 #include "support/campaign_support.hpp"
-#include "validation/validate.hpp"
+#include "checkers/validate.hpp"
 
 namespace omnilink::testing {
 
-inline validation::Checker& test_checker() {
-  static validation::Checker checker = validation::Checker::native;
+inline checkers::Checker& test_checker() {
+  static checkers::Checker checker = checkers::Checker::native;
   return checker;
 }
 
-inline bool testing_tlc() { return test_checker() == validation::Checker::tlc; }
+inline bool testing_tlc() { return test_checker() == checkers::Checker::tlc; }
 
 /// Validates `run` against `spec` (with `mc`) with this executable's checker: TLC heap 1 GiB, 300 s.
-inline validation::ValidationResult validate_with_test_checker(const std::filesystem::path& run, const std::filesystem::path& spec,
+inline results::ValidationResult validate_with_test_checker(const std::filesystem::path& run, const std::filesystem::path& spec,
                                                                std::optional<std::filesystem::path> mc = {}) {
-  validation::ValidateOptions o;
+  checkers::ValidateOptions o;
   o.run_dir = run;
   o.spec = spec;
   o.mc = std::move(mc);
   o.heap = "1g";
   o.timeout = std::chrono::seconds(300);
   o.checker = test_checker();
-  return validation::validate_run(o);
+  return checkers::validate_run(o);
 }
 
 /// main() of a validation test: reads `--checker native|tlc` and runs Catch on the rest.
@@ -42,8 +42,8 @@ inline int run_validation_tests(int argc, char** argv) {
   std::vector<char*> rest{argv[0]};
   for (int k = 1; k < argc; ++k) {
     if (std::strcmp(argv[k], "--checker") == 0 && k + 1 < argc) {
-      const auto checker = validation::parse_checker(argv[++k]);
-      if (!checker || (*checker != validation::Checker::native && *checker != validation::Checker::tlc)) {
+      const auto checker = checkers::parse_checker(argv[++k]);
+      if (!checker || (*checker != checkers::Checker::native && *checker != checkers::Checker::tlc)) {
         std::cerr << "--checker native|tlc\n";
         return 2;
       }

@@ -1,0 +1,326 @@
+#include "explain/failing_core.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "checkers/native_search.hpp"
+#include "checkers/projection.hpp"
+#include "history/spec_declarations.hpp"
+
+namespace omnilink::explain {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Ops = std::vector<const history::ProblemOp*>;
+
+enum class Answer { rejected, accepted, undecided };
+
+/// Each operation's transaction (transaction_groups), by operation; those of none are absent.
+using Groups = std::unordered_map<const history::ProblemOp*, std::uint64_t>;
+
+/// p's transaction, 0 for none.
+std::uint64_t group_of(const Groups& groups, const history::ProblemOp* p) {
+  const auto it = groups.find(p);
+  return it == groups.end() ? 0 : it->second;
+}
+
+/// Asks the native search whether a candidate core is rejected with every other operation of
+/// `base` optional (failing_core.hpp), within the budget of one question.
+class CoreQuestions {
+ public:
+  CoreQuestions(const history::Problem& base, language::LoadedSpec& spec, checkers::NativeSearchOptions search, bool projectable, const Groups& groups,
+                Clock::time_point deadline)
+      : base_(base), spec_(spec), search_(std::move(search)), projectable_(projectable), groups_(groups), deadline_(deadline) {}
+
+  Answer ask(const Ops& core) {
+    ++asked_;
+    const std::unordered_set<const history::ProblemOp*> in_core(core.begin(), core.end());
+    std::uint64_t last_end = 0;
+    std::set<std::string> values;
+    std::unordered_set<std::uint64_t> touched;  // transactions with a core operation
+    for (const history::ProblemOp* p : core) {
+      last_end = std::max(last_end, p->op->end);
+      bool unknown = false;
+      if (projectable_) for (const std::string& v : checkers::logged_atoms(*p, search_.data_independent, unknown)) values.insert(v);
+      touched.insert(group_of(groups_, p));
+    }
+    // Outside the core: nothing that starts after every core operation ended (it could only come
+    // after them all), and, for a spec closed under projection, nothing on other values (the
+    // projection of an accepting order is accepting, and keeps the core).
+    auto outside_kept = [&](const history::ProblemOp& p) {
+      return p.op->start <= last_end && (!projectable_ || checkers::kept_by_projection(p, search_.data_independent, values));
+    };
+    // Another transaction happened whole or not at all; the rest of one the core is in may have
+    // happened in part (its other operations are what the core may do without).
+    std::vector<history::Problem> question = history::split_problem(
+        base_, 2, [&](const history::ProblemOp& p) -> std::size_t { return in_core.count(&p) > 0 || outside_kept(p) ? 0 : 1; },
+        [&](const history::ProblemOp& p) {
+          if (in_core.count(&p) > 0) return history::MadeOptional{};
+          const std::uint64_t group = group_of(groups_, &p);
+          return history::MadeOptional{true, touched.count(group) > 0 ? 0 : group};
+        });
+    checkers::NativeSearchOptions options = search_;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
+    if (left.count() <= 0) return Answer::undecided;
+    options.time_limit = left;
+    const checkers::SearchReport report = checkers::search_linearization(question[0], spec_, options);
+    switch (report.outcome) {
+      case checkers::SearchReport::Outcome::rejected: return Answer::rejected;
+      case checkers::SearchReport::Outcome::accepted: return Answer::accepted;
+      default: return Answer::undecided;
+    }
+  }
+
+  /// Past the deadline, or cancelled (ValidateOptions::cancel): every answer would be undecided.
+  bool out_of_time() const { return Clock::now() >= deadline_ || (search_.cancel != nullptr && search_.cancel->load()); }
+  std::uint64_t asked() const { return asked_; }
+
+ private:
+  const history::Problem& base_;
+  language::LoadedSpec& spec_;
+  const checkers::NativeSearchOptions search_;
+  const bool projectable_;
+  const Groups& groups_;
+  const Clock::time_point deadline_;
+  std::uint64_t asked_ = 0;
+};
+
+/// The problem whose failure the core explains: the failing part of a partitioned history, else
+/// `problem` itself.
+history::Problem failing_base(const history::Problem& problem, const results::ValidationResult& failed, language::LoadedSpec& spec) {
+  if (!failed.partitions || failed.partitions->failed.empty()) return std::move(history::split_problem(problem, 1, [](const history::ProblemOp&) { return 0; })[0]);
+  const std::string field = history::partition_field(spec).value_or(failed.partitions->by);
+  const auto in_failed_part = [&](const history::ProblemOp& p) {
+    const trace::Value* v = p.op->field(field);
+    return v != nullptr && field + " = " + trace::to_tla(*v) == failed.partitions->failed;
+  };
+  return std::move(history::split_problem(problem, 2, [&](const history::ProblemOp& p) -> std::size_t { return in_failed_part(p) ? 0 : 1; })[0]);
+}
+
+const history::ProblemOp* find_op(const history::Problem& base, const trace::Operation& op) {
+  for (const auto& thread : base.threads)
+    for (const history::ProblemOp& p : thread)
+      if (p.op->thread == op.thread && p.op->index == op.index) return &p;
+  return nullptr;
+}
+
+/// Candidate starting points, smallest first, each with what it is; the last is every completed
+/// operation of `base` (rejected: it is the failure).
+std::vector<std::pair<std::string, Ops>> seeds(const history::Problem& base, const results::ValidationResult& failed, bool projectable,
+                                               const std::vector<std::string>& fields, const Groups& groups) {
+  Ops completed;
+  for (const auto& thread : base.threads)
+    for (const history::ProblemOp& p : thread)
+      if (!p.op->pending()) completed.push_back(&p);
+  std::stable_sort(completed.begin(), completed.end(), [](const history::ProblemOp* a, const history::ProblemOp* b) { return a->op->start < b->op->start; });
+  std::vector<std::pair<std::string, Ops>> out;
+  const history::ProblemOp* refused = failed.refused ? find_op(base, failed.refused->op) : nullptr;
+  auto select = [&](const std::function<bool(const history::ProblemOp&)>& keep) {
+    Ops ops;
+    for (const history::ProblemOp* p : completed)
+      if (keep(*p)) ops.push_back(p);
+    return ops;
+  };
+  if (refused != nullptr && projectable) {
+    std::set<std::string> values;
+    bool unknown = false;
+    auto add = [&](const history::ProblemOp* p) {
+      if (p == nullptr) return;
+      for (const std::string& v : checkers::logged_atoms(*p, fields, unknown)) values.insert(v);
+    };
+    add(refused);
+    for (const auto& r : failed.refused->related) add(find_op(base, r.op));
+    if (failed.refused->lost) values.insert(failed.refused->lost->value);
+    else if (failed.refused->in_place) values.insert(failed.refused->in_place->value);
+    std::string listed;
+    for (const std::string& v : values) listed += (listed.empty() ? "" : ", ") + v;
+    out.emplace_back("the projection on {" + listed + "}", select([&](const history::ProblemOp& p) { return checkers::kept_by_projection(p, fields, values); }));
+  }
+  // The refused operation's transaction and those of the operations tied to it: an anomaly of a
+  // few transactions (a dirty read, a refused commit) is often all there, wherever in the run.
+  if (refused != nullptr && !groups.empty()) {
+    std::unordered_set<const history::ProblemOp*> tied{refused};
+    for (const auto& r : failed.refused->related) tied.insert(find_op(base, r.op));
+    std::unordered_set<std::uint64_t> txns;
+    for (const history::ProblemOp* p : tied)
+      if (const std::uint64_t g = group_of(groups, p); g != 0) txns.insert(g);
+    out.emplace_back("the transactions of " + refused->op->id() + (tied.size() > 1 ? " and of the operations tied to it" : ""),
+                     select([&](const history::ProblemOp& p) { return tied.count(&p) > 0 || txns.count(group_of(groups, &p)) > 0; }));
+  }
+  if (refused != nullptr && !refused->op->pending())
+    out.emplace_back("the operations that started before " + refused->op->id() + " ended",
+                     select([&](const history::ProblemOp& p) { return p.op->start <= refused->op->end; }));
+  out.emplace_back("every completed operation", completed);
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+  // The whole is known to be rejected: it must stay the last resort, whatever the sizes.
+  std::stable_partition(out.begin(), out.end(), [&](const auto& s) { return s.second.size() < completed.size(); });
+  return out;
+}
+
+history::History core_history(const history::Problem& base, const Ops& core) {
+  const std::unordered_set<const history::ProblemOp*> in_core(core.begin(), core.end());
+  history::History h;
+  h.clock = base.history.clock;
+  h.inputs = base.history.inputs;
+  h.threads.resize(base.history.threads.size());
+  for (std::size_t t = 0; t < base.threads.size(); ++t)
+    for (const history::ProblemOp& p : base.threads[t])
+      if (in_core.count(&p) > 0) h.threads[t].push_back(*p.op);
+  return h;
+}
+
+/// `ops` as blocks that minimisation keeps or drops whole: each transaction's operations together,
+/// in the order of its first; an operation of none on its own.
+std::vector<Ops> blocks_of(const Ops& ops, const Groups& groups) {
+  std::vector<Ops> blocks;
+  std::unordered_map<std::uint64_t, std::size_t> block_of_group;
+  for (const history::ProblemOp* p : ops) {
+    const std::uint64_t group = group_of(groups, p);
+    if (group == 0) {
+      blocks.push_back({p});
+      continue;
+    }
+    const auto [it, added] = block_of_group.emplace(group, blocks.size());
+    if (added) blocks.emplace_back();
+    blocks[it->second].push_back(p);
+  }
+  return blocks;
+}
+
+/// The whole of every transaction `ops` has an operation of, plus `ops`' others, by start.
+Ops whole_transactions(const Ops& ops, const history::Problem& base, const Groups& groups) {
+  std::unordered_set<std::uint64_t> touched;
+  for (const history::ProblemOp* p : ops)
+    if (const std::uint64_t g = group_of(groups, p); g != 0) touched.insert(g);
+  const std::unordered_set<const history::ProblemOp*> in(ops.begin(), ops.end());
+  Ops out;
+  for (const auto& thread : base.threads)
+    for (const history::ProblemOp& p : thread)
+      if (!p.op->pending() && (in.count(&p) > 0 || touched.count(group_of(groups, &p)) > 0)) out.push_back(&p);
+  std::stable_sort(out.begin(), out.end(), [](const history::ProblemOp* a, const history::ProblemOp* b) { return a->op->start < b->op->start; });
+  return out;
+}
+
+Ops flatten(const std::vector<Ops>& blocks) {
+  Ops out;
+  for (const Ops& b : blocks) out.insert(out.end(), b.begin(), b.end());
+  return out;
+}
+
+/// Zeller's ddmin on complements over `blocks`: drop one of n chunks while the rest stays
+/// rejected; refine to single blocks. Whether it ended one-minimal: a finished round of single
+/// blocks with every answer decided.
+bool minimise(std::vector<Ops>& blocks, CoreQuestions& questions) {
+  std::size_t chunks = 2;
+  bool undecided_at_singles = false;
+  while (blocks.size() >= 2 && !questions.out_of_time()) {
+    chunks = std::min(chunks, blocks.size());
+    bool reduced = false;
+    undecided_at_singles = false;
+    for (std::size_t c = 0; c < chunks && !reduced; ++c) {
+      const std::size_t from = blocks.size() * c / chunks, to = blocks.size() * (c + 1) / chunks;
+      std::vector<Ops> rest(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(from));
+      rest.insert(rest.end(), blocks.begin() + static_cast<std::ptrdiff_t>(to), blocks.end());
+      const Answer answer = questions.ask(flatten(rest));
+      if (answer == Answer::rejected) {
+        blocks = std::move(rest);
+        chunks = std::max<std::size_t>(chunks - 1, 2);
+        reduced = true;
+      } else if (answer == Answer::undecided && chunks == blocks.size()) {
+        undecided_at_singles = true;
+      }
+    }
+    if (reduced) continue;
+    if (chunks == blocks.size()) break;
+    chunks = std::min(blocks.size(), chunks * 2);
+  }
+  const bool finished = blocks.size() < 2 || chunks == blocks.size();
+  return finished && !undecided_at_singles && !questions.out_of_time();
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint64_t>> transaction_groups(const history::History& history, const std::optional<std::string>& field) {
+  std::vector<std::vector<std::uint64_t>> out;
+  std::uint64_t last = 0;
+  for (const auto& thread : history.threads) {
+    auto& groups = out.emplace_back(thread.size(), 0);
+    std::string previous;
+    for (std::size_t i = 0; i < thread.size(); ++i) {
+      const trace::Value* v = field ? thread[i].field(*field) : nullptr;
+      if (v == nullptr) {
+        previous.clear();
+        continue;
+      }
+      std::string value = trace::to_tla(*v);
+      groups[i] = i > 0 && groups[i - 1] != 0 && value == previous ? groups[i - 1] : ++last;
+      previous = std::move(value);
+    }
+  }
+  return out;
+}
+
+FailingCore find_failing_core(const history::Problem& problem, const results::ValidationResult& failed, language::LoadedSpec& spec,
+                              const checkers::ValidateOptions& validate, const CoreOptions& options) {
+  if (failed.verdict != results::Verdict::fail || failed.checker != "native")
+    throw history::ValidationError("a failing core is found from the native checker's FAIL, not from " + to_string(failed.verdict) +
+                          (failed.checker.empty() ? "" : " (" + failed.checker + ")"));
+  const auto started = Clock::now();
+  const history::Problem base = failing_base(problem, failed, spec);
+  checkers::NativeSearchOptions search;
+  search.init = validate.init;
+  search.view = validate.view;
+  search.max_states = options.question_states;
+  search.restart_budget = validate.restart_budget;
+  search.cancel = validate.cancel;
+  search.data_independent = history::data_independent_fields(spec, base);
+  const bool closed = history::projectable(spec, search.data_independent);
+  Groups groups;
+  if (options.group_field) {
+    const auto numbered = transaction_groups(base.history, options.group_field);
+    for (std::size_t t = 0; t < base.threads.size(); ++t)
+      for (std::size_t i = 0; i < base.threads[t].size(); ++i)
+        if (numbered[t][i] != 0) groups.emplace(&base.threads[t][i], numbered[t][i]);
+  }
+  CoreQuestions questions(base, spec, search, closed, groups, started + options.time_limit);
+
+  // Seeds of whole transactions: a transaction's other operations required rather than optional
+  // in part, which keeps a rejected seed rejected (any order of the larger is one of the smaller's).
+  FailingCore result;
+  auto candidates = seeds(base, failed, closed, search.data_independent, groups);
+  Ops core = whole_transactions(candidates.back().second, base, groups);
+  result.seed = candidates.back().first;
+  for (std::size_t k = 0; k + 1 < candidates.size(); ++k)
+    if (Ops whole = whole_transactions(candidates[k].second, base, groups); questions.ask(whole) == Answer::rejected) {
+      core = std::move(whole);
+      result.seed = candidates[k].first;
+      break;
+    }
+
+  // Whole transactions first, each question with the others taken whole or not at all (a few
+  // states each, where an operation left out alone lets the search try every part of every
+  // transaction); then the operations of those left.
+  std::vector<Ops> blocks = blocks_of(core, groups);
+  result.minimal = minimise(blocks, questions);
+  core = flatten(blocks);
+  if (core.size() > blocks.size()) {
+    std::vector<Ops> singles;
+    for (const history::ProblemOp* p : core) singles.push_back({p});
+    result.minimal = minimise(singles, questions);
+    core = flatten(singles);
+  }
+  std::stable_sort(core.begin(), core.end(), [](const history::ProblemOp* a, const history::ProblemOp* b) { return a->op->start < b->op->start; });
+  if (!result.minimal)
+    result.not_minimal = questions.out_of_time() ? "the minimisation stopped at its time limit of " + std::to_string(options.time_limit.count() / 1000) + " s"
+                                                 : "leaving some operation out could not be decided within " + std::to_string(options.question_states) + " states";
+  result.history = core_history(base, core);
+  result.operations = core.size();
+  result.questions = questions.asked();
+  result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
+  return result;
+}
+
+}  // namespace omnilink::explain

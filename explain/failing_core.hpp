@@ -1,0 +1,75 @@
+// A failing run's core: the few operations that are the failure, out of the thousands a run logs.
+//
+// What a core claims: no order of its operations is accepted, even when each other operation of
+// the run may be placed (within its timebox, with its logged results) or left out as the search
+// likes. So the core is rejected on its own, and its failure is the run's: an operation outside it
+// that could have explained it (the enqueue of a dequeued element, a concurrent erase) is allowed
+// back in. Deleting operations outright would not do: a dequeue without its enqueue fails on its
+// own, and would pass for a core of one.
+//
+// How: delta debugging (Zeller's ddmin, complements only) over the completed operations, each
+// question asked of the native search with the others optional (ProblemOp::optional). It starts
+// from the smallest of a few seeds that is rejected: the projection on the values the failure's
+// refusal involves (a spec closed under projection), the operations up to the refused one's end,
+// all of them. One-minimal when it finishes: leaving any one operation optional makes it pass.
+//
+// Transactions (a spec's `@groups` field, CoreOptions::group_field): a transaction with no core
+// operation is optional whole, taken all or none (trace::Operation::optional_group), as it
+// happened or not; the other operations of one the core is in are optional one by one. So the
+// minimisation removes whole transactions first, whose questions take a few states where
+// operations left out one by one let the search try every part of every transaction, and then
+// single operations of the transactions left.
+//
+// Keeping the questions small: an optional operation that starts after every core operation ended
+// cannot come before any of them and is dropped; for a spec closed under projection, neither can
+// one on values no core operation logged help (a linearization without it is one too). A
+// partitioned spec's core comes from its failing part. Each question has a budget of states; an
+// undecided one counts as "needed" (the core stays sound, and says it may not be minimal).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "language/modules.hpp"
+#include "history/history.hpp"
+#include "history/problem.hpp"
+#include "results/result.hpp"
+#include "checkers/checker_options.hpp"
+
+namespace omnilink::explain {
+
+struct CoreOptions {
+  std::chrono::milliseconds time_limit{60'000};  // the whole minimisation
+  std::uint64_t question_states = 200'000;       // distinct states each question may search
+  std::optional<std::string> group_field;        // the spec's @groups parameter (SpecInterface::group_field)
+};
+
+/// A failing core and how it was found.
+struct FailingCore {
+  /// The core's operations, in their threads (a thread with none is empty), with their original
+  /// thread, index and timebox; no pending operations (they are optional already).
+  history::History history;
+  std::uint64_t operations = 0;
+  bool minimal = false;     // every one-operation removal was asked and passes
+  std::string not_minimal;  // why not, when not
+  std::string seed;         // where the minimisation started ("the projection on {5, 7}", ...)
+  std::uint64_t questions = 0;  // searches asked
+  std::chrono::milliseconds duration{0};
+};
+
+/// The transactions of `history`: per thread, each run of consecutive operations that log one value
+/// of `field` is a transaction, numbered from 1 across the history; 0 for an operation that logs
+/// none, and for all when there is no field. As threads[t][i].
+std::vector<std::vector<std::uint64_t>> transaction_groups(const history::History& history, const std::optional<std::string>& field);
+
+/// The core of `problem`, which the native checker rejected with `failed` (its refusal and its
+/// failing partition seed the minimisation). A FAIL certified on the quiescent prefix (validate.cpp)
+/// is the prefix's: pass that problem. Throws ValidationError if `failed` is not a native FAIL,
+/// language::EvalError as the search does.
+FailingCore find_failing_core(const history::Problem& problem, const results::ValidationResult& failed, language::LoadedSpec& spec,
+                              const checkers::ValidateOptions& validate, const CoreOptions& options);
+
+}  // namespace omnilink::explain

@@ -1,0 +1,26 @@
+#include "results/verdict.hpp"
+
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "platform/enum_names.hpp"
+
+namespace omnilink::results {
+
+namespace {
+constexpr platform::EnumNames<Verdict, 4> kNames{{{
+    {Verdict::pass, "pass"},
+    {Verdict::fail, "fail"},
+    {Verdict::unknown, "unknown"},
+    {Verdict::error, "error"},
+}}};
+static_assert(kNames.names.size() == kVerdicts.size());
+}  // namespace
+
+std::string to_string(Verdict verdict) { return kNames.name(verdict); }
+std::optional<Verdict> parse_verdict(std::string_view name) { return kNames.parse(name); }
+std::ostream& operator<<(std::ostream& out, Verdict verdict) { return out << to_string(verdict); }
+void to_json(nlohmann::json& j, Verdict verdict) { j = to_string(verdict); }
+
+}  // namespace omnilink::results
