@@ -113,7 +113,7 @@ int main(int argc, char** argv) {
   const std::uint64_t size_floor = sweep::disk_size(store_dir);
 
   std::printf("sweep of %s for %s, rr %s (recorded: %s), jobs %.0f, on %ld cores; load %.2f at start, %.2f at end\n", OMNILINK_SWEEP_FILE,
-              budget.c_str(), rr.c_str(), runs.empty() ? "-" : runs.front().rr_mode.c_str(), jobs, sysconf(_SC_NPROCESSORS_ONLN),
+              budget.c_str(), rr.c_str(), runs.empty() ? "-" : store::stored_name(runs.front().rr_mode).c_str(), jobs, sysconf(_SC_NPROCESSORS_ONLN),
               load_start, load_average());
   std::printf("\nruns            %zu in %.1f s of wall time: %.0f runs per hour\n", runs.size(), wall_s, n * 3600 / wall_s);
   for (const auto& [o, count] : outcomes) std::printf("  %-13s %zu (%.1f%%)\n", o.c_str(), count, 100.0 * static_cast<double>(count) / n);

@@ -122,8 +122,8 @@ struct Engine::State {
     fs::create_directories(run.dir, ignored);
     run.status = store::RunStatus::running;
     run.detail.clear();
-    run.rr_mode = recording.mode_name();
-    run.rr_soft_counters = recording.mode != RrMode::off && recording.soft_counters;
+    run.rr_mode = recording.mode;
+    run.rr_soft_counters = recording.recorded() && recording.soft_counters;
     run.exit_code.reset();
     run.exit_signal.reset();
     run.validation.reset();
@@ -134,7 +134,7 @@ struct Engine::State {
     const RunVariant variant = source.variant(run);
     Recording this_run = recording;
     if (variant.timeslice_ticks) this_run.timeslice_ticks = *variant.timeslice_ticks;
-    if (recording.mode != RrMode::off) write_recording_facts(run.dir, this_run);
+    if (recording.recorded()) write_recording_facts(run.dir, this_run);
     TargetConfig target = target_of(run);
     target.args.insert(target.args.end(), variant.extra_args.begin(), variant.extra_args.end());
     const RunCommand command = run_command(this_run, target, run.threads, run.ops, run.seed, run.dir);
@@ -144,7 +144,7 @@ struct Engine::State {
     a->record = std::move(run);
     ActiveRun& active_run = *a;
     active.emplace(id, std::move(a));
-    progress.phase(id, recording.mode == RrMode::off ? "running" : "recording");
+    progress.phase(id, recording.recorded() ? "recording" : "running");
     active_run.pid = supervisor.start(spec, [this, id](const ChildExit& exit) { harness_ended(id, exit); });
     if (active_run.pid < 0) return;
     active_run.deadline = std::make_unique<boost::asio::steady_timer>(io, config.run_timeout);
@@ -173,7 +173,7 @@ struct Engine::State {
     if (a.kill_timer) a.kill_timer->cancel();
     store::RunRecord& run = a.record;
     run.harness_ms = exit.duration.count();
-    const HarnessVerdict v = classify_harness_run({exit, a.timed_out, a.interrupted, recording.mode != RrMode::off, config.run_timeout}, run.dir);
+    const HarnessVerdict v = classify_harness_run({exit, a.timed_out, a.interrupted, recording.recorded(), config.run_timeout}, run.dir);
     if (v.rr_failed && a.attempt < settings.rr_attempts && stop_requests == 0) {
       progress.note(id + ": rr failed while recording, recording it again (attempt " + std::to_string(a.attempt + 1) +
                     " of " + std::to_string(settings.rr_attempts) + ")");
@@ -188,7 +188,7 @@ struct Engine::State {
     run.exit_code = v.exit_code;
     run.exit_signal = v.exit_signal;
     if (run.status == store::RunStatus::crashed) findings::record_crash_site(run.dir);  // now, while the executable is the one that ran
-    const bool recorded = recording.mode != RrMode::off && fs::is_directory(trace::RunLayout(run.dir).recording());
+    const bool recorded = recording.recorded() && fs::is_directory(trace::RunLayout(run.dir).recording());
     if (recorded && run.status != store::RunStatus::interrupted && stop_requests == 0) {
       store.update_run(run);  // the harness's outcome is kept even if omnilink dies while packing
       pack(id, v.validate);

@@ -28,7 +28,7 @@ Recording resolve_recording(RrMode requested, std::uint64_t timeslice_ticks) {
   if (!rr.found()) return unavailable("rr is not available: " + rr.explain_missing());
   const RrCapability cap = probe_rr(*rr.path);
   if (!cap.can_record()) return unavailable("rr cannot record on this machine: " + cap.record_error);
-  recording.mode = automatic ? RrMode::chaos : requested;
+  recording.mode = requested == RrMode::record ? store::RecordingMode::record : store::RecordingMode::chaos;  // auto: chaos
   recording.rr = *rr.path;
   recording.soft_counters = cap.needs_soft_counters();
   recording.replays_here = cap.replays;
@@ -41,7 +41,7 @@ Recording resolve_recording(RrMode requested, std::uint64_t timeslice_ticks) {
 }
 
 void write_recording_facts(const std::filesystem::path& run_dir, const Recording& recording) {
-  const nlohmann::json facts{{"mode", recording.mode_name()},
+  const nlohmann::json facts{{"mode", store::to_string(recording.mode)},
                              {"soft_counters", recording.soft_counters},
                              {"timeslice_ticks", recording.timeslice_ticks},
                              {"rr", recording.rr ? recording.rr->string() : ""}};
@@ -63,15 +63,15 @@ RunCommand run_command(const Recording& recording, const TargetConfig& target, s
   // Under rr the counter clock, whatever the target's: a clock read is a system call or an
   // instruction rr must trap, and the counter needs neither. Last, so that it wins over a --clock
   // among the arguments of a store written before the clock was the target's field.
-  if (recording.mode != RrMode::off)
+  if (recording.recorded())
     harness_args.insert(harness_args.end(), {"--clock", "counter"});
   else if (target.clock)
     harness_args.insert(harness_args.end(), {"--clock", *target.clock});
-  if (recording.mode == RrMode::off) return {target.harness, harness_args};
+  if (!recording.recorded()) return {target.harness, harness_args};
 
   std::vector<std::string> args{"record"};
   if (recording.soft_counters) args.push_back("-W");
-  if (recording.mode == RrMode::chaos) args.push_back("--chaos");
+  if (recording.mode == store::RecordingMode::chaos) args.push_back("--chaos");
   args.push_back("--num-cpu-ticks=" + std::to_string(recording.timeslice_ticks));
   args.insert(args.end(), {"-o", trace::RunLayout(run_dir).recording().string(), "--", target.harness.string()});
   args.insert(args.end(), harness_args.begin(), harness_args.end());

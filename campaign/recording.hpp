@@ -11,11 +11,12 @@
 #include <cstdint>
 
 #include "campaign/campaign_file.hpp"
+#include "store/store.hpp"
 
 namespace omnilink::campaign {
 
 struct Recording {
-  RrMode mode = RrMode::off;          // off, record or chaos (never automatic once resolved)
+  store::RecordingMode mode = store::RecordingMode::off;  // the campaign's RrMode resolved here
   std::optional<std::filesystem::path> rr;
   bool soft_counters = false;         // rr -W
   bool replays_here = false;          // the probe's replay of a recording made here succeeded
@@ -23,8 +24,8 @@ struct Recording {
   std::vector<std::string> notes;     // what the user must be told (loudly, when rr was wanted)
   std::string error;                  // record/chaos asked for and impossible: the campaign cannot run
 
-  // "off", "record" or "chaos"
-  std::string mode_name() const { return to_string(mode); }
+  /// Runs go under `rr record`.
+  bool recorded() const { return mode != store::RecordingMode::off; }
 };
 
 // Probes rr (really recording, see platform/rr_probe.hpp) unless the mode is off.

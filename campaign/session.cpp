@@ -73,8 +73,8 @@ void Session::print_header(std::ostream& out, const std::string& runs_line) cons
       << (confirms ? " (TLC confirms the first " + std::to_string(config.validation.confirm_failures) + " native FAILs of each target)" : "")
       << "; timeout " << config.validation.timeout.count() << " s each"
       << (tlc_missing_ ? "" : "; TLC heap " + config.validation.tlc.heap) << "\n"
-      << "  rr: " << recording_.mode_name() << (recording_.soft_counters ? " (software counters, -W)" : "")
-      << (recording_.mode != RrMode::off ? "; timeslice at most " + std::to_string(recording_.timeslice_ticks) + " ticks" : "")
+      << "  rr: " << store::to_string(recording_.mode) << (recording_.soft_counters ? " (software counters, -W)" : "")
+      << (recording_.recorded() ? "; timeslice at most " + std::to_string(recording_.timeslice_ticks) + " ticks" : "")
       << (recording_.rr ? " with " + recording_.rr->string() : "") << "\n";
   for (const auto& note : recording_.notes) out << "  " << note << "\n";
   // Said once here, with where omnilink looked; each run's caveat then only names the consequence.
@@ -107,7 +107,7 @@ bool Session::run(Executor& executor) {
 }
 
 void Session::read_interleavings(const std::vector<store::RunRecord>& evidence, std::ostream& out) const {
-  if (config_->validation.interleavings == 0 || recording_.mode == RrMode::off || !recording_.rr) return;
+  if (config_->validation.interleavings == 0 || !recording_.recorded() || !recording_.rr) return;
   out << campaign::read_interleavings(evidence, *config_, *recording_.rr, out).text() << std::flush;
 }
 

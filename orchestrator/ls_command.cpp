@@ -69,8 +69,8 @@ Outcomes count_outcomes(const std::vector<RunRecord>& runs) {
 }
 
 std::string rr_column(const RunRecord& r) {
-  if (r.rr_mode.empty()) return "-";
-  return r.rr_soft_counters ? r.rr_mode + " -W" : r.rr_mode;
+  if (!r.rr_mode) return "-";
+  return store::to_string(*r.rr_mode) + (r.rr_soft_counters ? " -W" : "");
 }
 
 }  // namespace

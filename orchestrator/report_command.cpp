@@ -8,6 +8,7 @@
 #include "store/store.hpp"
 #include "report/html_report.hpp"
 #include "findings/signature_history.hpp"
+#include "sweep/sweep_file.hpp"
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
@@ -39,11 +40,11 @@ int ReportCommand::run() {
                                        (campaign_.empty() ? "no campaign in the store"
                                                           : "no campaign with id or name '" + campaign_ + "' (omnilink ls lists them)"));
   // A sweep's own settings decide its statuses, as its night's report did.
-  const nlohmann::json config = nlohmann::json::parse(chosen->config_json, nullptr, false);
-  const nlohmann::json sweep = config.is_object() ? config.value("sweep", nlohmann::json::object()) : nlohmann::json::object();
+  const auto stored = sweep::stored_sweep(nlohmann::json::parse(chosen->config_json, nullptr, false), chosen->id);
+  const sweep::SweepSettings settings = stored ? stored->settings : sweep::SweepSettings{};
   findings::HistoryOptions options;
-  options.confidence = confidence_.value_or(sweep.value("fixed_confidence", 0.95));
-  options.evidence_runs = evidence_runs_.value_or(sweep.value("evidence_runs", 3u));
+  options.confidence = confidence_.value_or(settings.fixed_confidence);
+  options.evidence_runs = evidence_runs_.value_or(settings.evidence_runs);
   options.as_of = chosen->id;
   const auto signatures = findings::signature_history(store, chosen->name, options);
   std::vector<fs::path> written;

@@ -8,6 +8,7 @@
 
 #include "report/results_doc.hpp"
 #include "sweep/sweep_clock.hpp"
+#include "sweep/sweep_file.hpp"
 
 namespace omnilink::cli {
 using namespace omnilink::report;
@@ -48,8 +49,7 @@ int ResultsCommand::run() {
   for (const auto& h : hunts_) input.hunts.push_back(load(h));
   for (const auto& w : sweeps_) {
     report::CampaignRuns sweep = load(w);
-    const json config = json::parse(sweep.campaign.config_json, nullptr, false);
-    if (!config.is_object() || config.value("sweep", json()).is_null())
+    if (!sweep::stored_sweep(json::parse(sweep.campaign.config_json, nullptr, false), sweep.campaign.id))
       throw CommandError(kExitUsage, "--sweep " + w + ": " + sweep.campaign.id + " is a campaign, not a sweep");
     const auto spent = sweep::recorded_sweep_time(store.directory(), sweep.campaign.id);
     input.sweeps.push_back({std::move(sweep), spent});

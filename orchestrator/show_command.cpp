@@ -78,7 +78,7 @@ void print_run(const RunRecord& r) {
   field("seed", std::to_string(r.seed));
   field("status", store::to_string(r.status));
   if (!r.detail.empty()) field("detail", r.detail);
-  field("rr", r.rr_mode.empty() ? "-" : (r.rr_soft_counters ? r.rr_mode + " (-W, soft counters)" : r.rr_mode));
+  field("rr", !r.rr_mode ? "-" : store::to_string(*r.rr_mode) + (r.rr_soft_counters ? " (-W, soft counters)" : ""));
   field("exit", exit_status(r));
   field("started", local_time(r.started_ms));
   field("finished", local_time(r.finished_ms));

@@ -195,10 +195,10 @@ std::string replay_hint(const store::RunRecord& run) {
   const auto op = first_viable_pending(run);
   const std::string id = op ? trace::operation_id(op->thread, op->index) : "T.I";
   const std::string where = op ? "operation " + id + " (" + op->name + ")" : "an operation";
-  if (run.rr_mode == "off" || run.rr_mode.empty() || !fs::exists(recording)) {
+  if (!run.recorded() || !fs::exists(recording)) {
     // --rerun only for a run it re-executes to the same operations, not any one-thread run.
     if (replay::reruns_the_same(fs::path(run.dir))) return "replay: omnilink replay " + run.key() + " " + id + " --rerun   (not recorded; re-executed under gdb)";
-    return std::string(run.rr_mode == "off" || run.rr_mode.empty() ? "not recorded (rr off)"
+    return std::string(!run.recorded() ? "not recorded (rr off)"
                                                                    : "its recording is gone (removed by retention, or lost)") +
            ": run this configuration again with `--rr chaos` on a machine where rr records, "
            "to get a replayable recording of a failure like this one at " + where;
@@ -220,7 +220,7 @@ nlohmann::json summary_json(const store::CampaignRecord& campaign, const std::ve
     nlohmann::json r{{"run", run.key()},         {"target", run.target},   {"threads", run.threads},
                      {"ops", run.ops},           {"number", run.number},   {"seed", run.seed},
                      {"status", store::to_string(run.status)}, {"outcome", name},           {"detail", run.detail},
-                     {"rr_mode", run.rr_mode},   {"rr_soft_counters", run.rr_soft_counters},
+                     {"rr_mode", store::stored_name(run.rr_mode)},   {"rr_soft_counters", run.rr_soft_counters},
                      {"harness_ms", run.harness_ms}, {"pack_ms", run.pack_ms}, {"dir", run.dir}};
     if (run.exit_code) r["exit_code"] = *run.exit_code;
     if (run.exit_signal) r["exit_signal"] = *run.exit_signal;

@@ -34,33 +34,43 @@ std::string seconds_text(std::int64_t ms) {
   return s.str();
 }
 
-// The target's entry of the campaign's stored configuration (null if absent).
-json target_config(const store::CampaignRecord& campaign, const std::string& target) {
+// The campaign's stored configuration, read by its one reader (campaign::stored_campaign); nothing
+// for a campaign whose configuration was lost (`store rebuild` recovered it from its runs) or does
+// not read: the document then says what the runs alone say.
+std::optional<campaign::CampaignConfig> stored_config(const store::CampaignRecord& campaign) {
   const json config = json::parse(campaign.config_json, nullptr, false);
-  if (config.is_discarded() || !config.contains("targets")) return nullptr;
-  for (const auto& t : config["targets"])
-    if (t.value("name", "") == target) return t;
-  return nullptr;
+  if (config.is_discarded()) return std::nullopt;
+  try {
+    return campaign::stored_campaign(config, campaign.id);
+  } catch (const campaign::CampaignFileError&) {
+    return std::nullopt;
+  }
 }
 
-// The campaign's rr timeslice bound; campaigns stored before the field existed used rr's own.
+// The target's configuration in the campaign's (nothing if absent).
+std::optional<campaign::TargetConfig> target_config(const store::CampaignRecord& campaign, const std::string& target) {
+  const auto config = stored_config(campaign);
+  if (!config) return std::nullopt;
+  for (const auto& t : config->targets)
+    if (t.name == target) return t;
+  return std::nullopt;
+}
+
+// The campaign's rr timeslice bound (rr's own for campaigns stored before the field existed).
 std::uint64_t rr_timeslice(const store::CampaignRecord& campaign) {
-  const json config = json::parse(campaign.config_json, nullptr, false);
-  const json* ticks = config.is_object() && config.contains("rr_timeslice_ticks") ? &config["rr_timeslice_ticks"] : nullptr;
-  return ticks != nullptr && ticks->is_number_unsigned() ? ticks->get<std::uint64_t>() : campaign::kRrOwnTimesliceTicks;
+  const auto config = stored_config(campaign);
+  return config ? config->rr_timeslice_ticks : campaign::kRrOwnTimesliceTicks;
 }
 
-std::string list_text(const json& values) {
+template <typename Number>
+std::string list_text(const std::vector<Number>& values) {
   std::vector<std::string> items;
-  for (const auto& v : values) items.push_back(v.dump());
+  for (const auto v : values) items.push_back(std::to_string(v));
   return join(items, ", ");
 }
 
-std::vector<std::string> harness_args(const json& target) {
-  std::vector<std::string> args;
-  if (target.is_object() && target.contains("args"))
-    for (const auto& a : target["args"]) args.push_back(a.get<std::string>());
-  return args;
+std::vector<std::string> harness_args(const std::optional<campaign::TargetConfig>& target) {
+  return target ? target->args : std::vector<std::string>{};
 }
 
 // The targets of some campaigns' runs, in order of first appearance.
@@ -82,11 +92,11 @@ std::vector<store::RunRecord> runs_of(const std::vector<store::RunRecord>& runs,
 std::string rr_text(const std::vector<store::RunRecord>& runs, std::optional<std::uint64_t> timeslice_ticks) {
   std::set<std::string> modes;
   for (const auto& run : runs) {
-    if (run.rr_mode.empty()) continue;
+    if (!run.rr_mode) continue;
     std::vector<std::string> how;
-    if (run.rr_mode != "off" && run.rr_soft_counters) how.push_back("rr -W");
-    if (run.rr_mode != "off" && timeslice_ticks) how.push_back("timeslice " + std::to_string(*timeslice_ticks) + " ticks");
-    modes.insert(run.rr_mode + (how.empty() ? "" : " (" + join(how, ", ") + ")"));
+    if (run.recorded() && run.rr_soft_counters) how.push_back("rr -W");
+    if (run.recorded() && timeslice_ticks) how.push_back("timeslice " + std::to_string(*timeslice_ticks) + " ticks");
+    modes.insert(store::to_string(*run.rr_mode) + (how.empty() ? "" : " (" + join(how, ", ") + ")"));
   }
   return modes.empty() ? "-" : join({modes.begin(), modes.end()}, ", ");
 }
@@ -160,7 +170,7 @@ std::string truncated_lines(const std::string& text) {
 
 void write_failure(std::ostream& s, const store::RunRecord& run) {
   s << "- **" << markdown_text(run.key()) << "** (" << run.threads << " threads x " << run.ops << " operations, seed "
-    << run.seed << ", rr " << markdown_text(run.rr_mode) << ", run status " << markdown_text(store::to_string(run.status)) << ")\n\n";
+    << run.seed << ", rr " << markdown_text(store::stored_name(run.rr_mode)) << ", run status " << markdown_text(store::to_string(run.status)) << ")\n\n";
   try {
     if (const auto result = results::read_result_file(run.dir); result && result->frontier)
       s << "  " << markdown_text(explain(*result->frontier)) << "\n\n";
@@ -189,13 +199,11 @@ Counts count_outcomes(const std::vector<store::RunRecord>& runs) {
 // A target's description and spec, then its failures, or what finding none was worth.
 void write_findings(std::ostream& s, const store::CampaignRecord& campaign, const std::string& target,
                     const std::vector<store::RunRecord>& runs, std::size_t failures_shown) {
-  const json config = target_config(campaign, target);
-  if (config.is_object() && !config.value("description", "").empty())
-    s << markdown_text(config["description"].get<std::string>()) << "\n\n";
-  if (config.is_object())
-    s << "Spec: " << markdown_code(fs::path(config.value("spec", "")).filename().string())
-      << (config.value("mc", json()).is_string() ? " with " + markdown_code(fs::path(config["mc"].get<std::string>()).filename().string()) : "")
-      << ".\n\n";
+  const auto config = target_config(campaign, target);
+  if (config && !config->description.empty()) s << markdown_text(config->description) << "\n\n";
+  if (config)
+    s << "Spec: " << markdown_code(config->spec.filename().string())
+      << (config->mc ? " with " + markdown_code(config->mc->filename().string()) : "") << ".\n\n";
   std::vector<const store::RunRecord*> failed;
   for (const auto& run : runs)
     if (store::outcome(run) == store::Outcome::fail) failed.push_back(&run);
@@ -223,13 +231,12 @@ void write_results(std::ostream& s, const ResultsInput& input) {
   for (const auto& c : input.results) {
     for (const auto& target : targets_of(c.runs)) {
       const auto runs = runs_of(c.runs, target);
-      const json config = target_config(c.campaign, target);
+      const auto config = target_config(c.campaign, target);
       const Counts counts = count_outcomes(runs);
       std::string configuration = "-";
-      if (config.is_object()) {
-        configuration = "threads " + list_text(config.value("threads", json::array())) + "; ops " +
-                        list_text(config.value("ops", json::array())) + "; " + std::to_string(config.value("runs", 0)) +
-                        " runs each";
+      if (config) {
+        configuration = "threads " + list_text(config->threads) + "; ops " + list_text(config->ops) + "; " +
+                        std::to_string(config->runs) + " runs each";
         const auto args = harness_args(config);
         if (!args.empty()) configuration += "; args " + join(args, " ");
       }
@@ -295,13 +302,13 @@ void write_sweeps(std::ostream& s, const ResultsInput& input) {
     s << "\n";
     for (const auto& target : targets_of(c.runs)) {
       s << "#### " << markdown_text(target) << "\n\n";
-      const json config = target_config(c.campaign, target);
+      const auto config = target_config(c.campaign, target);
       const auto args = harness_args(config);
-      if (config.is_object())
-        s << "Harness " << markdown_code(fs::path(config.value("harness", "")).filename().string())
+      if (config)
+        s << "Harness " << markdown_code(config->harness.filename().string())
           << (args.empty() ? "" : " " + markdown_code(join(args, " "))) << "; threads "
-          << markdown_text(list_text(config.value("threads", json::array()))) << "; ops "
-          << markdown_text(list_text(config.value("ops", json::array()))) << " (perturbations and rr timeslices: the sweep file).\n\n";
+          << markdown_text(list_text(config->threads)) << "; ops "
+          << markdown_text(list_text(config->ops)) << " (perturbations and rr timeslices: the sweep file).\n\n";
       write_findings(s, c.campaign, target, runs_of(c.runs, target), input.failures_shown);
     }
   }
@@ -317,9 +324,9 @@ void write_hunts(std::ostream& s, const ResultsInput& input) {
   for (const auto& c : input.hunts) {
     for (const auto& target : targets_of(c.runs)) {
       const auto runs = runs_of(c.runs, target);
-      const json config = target_config(c.campaign, target);
+      const auto config = target_config(c.campaign, target);
       const std::string lane =
-          hunt_lane(runs.empty() ? "" : runs.front().rr_mode, harness_args(config), rr_timeslice(c.campaign));
+          hunt_lane(runs.empty() ? std::nullopt : runs.front().rr_mode, harness_args(config), rr_timeslice(c.campaign));
       std::set<std::string> shapes;
       for (const auto& run : runs) shapes.insert(std::to_string(run.threads) + " x " + std::to_string(run.ops));
       std::size_t failed = 0, first = 0;
@@ -347,10 +354,10 @@ void write_hunts(std::ostream& s, const ResultsInput& input) {
 
 }  // namespace
 
-std::string hunt_lane(const std::string& rr_mode, const std::vector<std::string>& harness_args,
+std::string hunt_lane(std::optional<store::RecordingMode> rr_mode, const std::vector<std::string>& harness_args,
                       std::uint64_t rr_timeslice_ticks) {
-  if (!rr_mode.empty() && rr_mode != "off")
-    return "rr " + rr_mode + ", timeslice " + std::to_string(rr_timeslice_ticks) + " ticks";
+  if (rr_mode && *rr_mode != store::RecordingMode::off)
+    return "rr " + store::to_string(*rr_mode) + ", timeslice " + std::to_string(rr_timeslice_ticks) + " ticks";
   std::string perturb = "none", rate = "0.1";  // the harness's defaults (docs/harness.md)
   for (std::size_t i = 0; i + 1 < harness_args.size(); ++i) {
     if (harness_args[i] == "--perturb") perturb = harness_args[i + 1];

@@ -46,7 +46,7 @@ std::string results_markdown(const ResultsInput& input);
 // The lane a hunt run belongs to, from how it was run: "rr chaos, timeslice 2000 ticks", "rr
 // record, ...", "native + perturb mixed 0.05" (the harness's last --perturb and --perturb-rate), or
 // "native".
-std::string hunt_lane(const std::string& rr_mode, const std::vector<std::string>& harness_args,
+std::string hunt_lane(std::optional<store::RecordingMode> rr_mode, const std::vector<std::string>& harness_args,
                       std::uint64_t rr_timeslice_ticks);
 
 }  // namespace omnilink::report

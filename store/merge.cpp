@@ -12,6 +12,7 @@
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "store/store.hpp"
+#include "sweep/sweep_file.hpp"
 
 namespace omnilink::store {
 namespace fs = std::filesystem;
@@ -44,19 +45,21 @@ struct ShardInput {
   fs::path store_dir;
   CampaignRecord campaign;
   json stored;            // its stored configuration: a campaign's, or a sweep's (with `sweep`)
+  std::optional<sweep::StoredSweep> sweep_part;  // a sweep's own part of it
   campaign::CampaignConfig config;  // with its shard
   std::vector<RunRecord> runs;
   json marker;  // merged.json, if any
   std::optional<CampaignLock> lock;
 
   std::string describe() const { return store_dir.string() + " (campaign " + campaign.id + ", shard " + config.shard->text() + ")"; }
-  bool sweep() const { return stored.contains("sweep"); }
+  bool sweep() const { return sweep_part.has_value(); }
 };
 
-/// A sweep's sweep configurations (null for a campaign): with the targets, what decides which runs
+/// A sweep's configurations (nothing for a campaign): with the targets, what decides which runs
 /// belong to it.
-json sweep_configurations(const json& stored) {
-  return stored.contains("sweep") ? stored["sweep"].value("configurations", json()) : json();
+std::optional<std::vector<std::string>> sweep_configurations(const std::optional<sweep::StoredSweep>& part) {
+  if (!part) return std::nullopt;
+  return part->configurations;
 }
 
 ShardInput read_shard(const fs::path& store_dir) {
@@ -86,6 +89,7 @@ ShardInput read_shard(const fs::path& store_dir) {
   try {
     in.stored = json::parse(in.campaign.config_json);
     in.config = campaign::stored_campaign(in.stored, campaign_record_file(in.store_dir, in.campaign.id).string());
+    in.sweep_part = sweep::stored_sweep(in.stored, campaign_record_file(in.store_dir, in.campaign.id).string());
   } catch (const campaign::CampaignFileError& e) {
     throw MergeError(in.store_dir.string() + ": " + e.what());
   }
@@ -109,7 +113,7 @@ void check_one_campaign(const std::vector<ShardInput>& shards) {
     if (s.stored.at("targets") != targets)
       throw MergeError(s.describe() + " is not a shard of the same campaign as " + first.describe() +
                        ": its targets differ (another campaign file, or other overrides)");
-    if (s.sweep() != first.sweep() || sweep_configurations(s.stored) != sweep_configurations(first.stored))
+    if (s.sweep() != first.sweep() || sweep_configurations(s.sweep_part) != sweep_configurations(first.sweep_part))
       throw MergeError(s.describe() + " is not a shard of the same campaign as " + first.describe() +
                        (s.sweep() == first.sweep() ? ": its sweep configurations differ" : ": one is a sweep, the other a campaign"));
     if (s.config.shard->count != first.config.shard->count)
@@ -223,7 +227,9 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
     merged = *stored;
     const json existing_config = json::parse(existing->config_json);
     if (existing->name != config.name || existing_config.at("targets") != shards.front().stored.at("targets") ||
-        sweep_configurations(existing_config) != sweep_configurations(shards.front().stored) || merged.count != count)
+        sweep_configurations(sweep::stored_sweep(existing_config, destination.string() + ": campaign " + *target)) !=
+            sweep_configurations(shards.front().sweep_part) ||
+        merged.count != count)
       throw MergeError(destination.string() + ": campaign " + *target + " is not the campaign these shards are of (name, targets or shard count differ)");
     report.campaign = *target;
     for (auto& r : store.runs(report.campaign)) destination_runs.emplace(r.id, std::move(r));

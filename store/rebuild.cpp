@@ -16,6 +16,7 @@
 #include "campaign/run_plan.hpp"
 #include "store/run_record_file.hpp"
 #include "store/store.hpp"
+#include "sweep/sweep_file.hpp"
 #include "trace/run_dir.hpp"
 #include "results/result_file.hpp"
 #include "trace/run_layout.hpp"
@@ -46,7 +47,8 @@ void read_back_harness(RunRecord& run) {
     run.detail = std::string("rebuilt: ") + e.what();
   }
   const nlohmann::json recording = read_json(trace::RunLayout(dir).recording_facts());
-  run.rr_mode = recording.is_object() ? recording.value("mode", "off") : "off";
+  // No recording.json: the run was not recorded (campaign/recording.hpp writes it for every recorded run).
+  run.rr_mode = recording.is_object() ? parse_recording_mode(recording.value("mode", "off")) : RecordingMode::off;
   run.rr_soft_counters = recording.is_object() && recording.value("soft_counters", false);
 }
 
@@ -269,8 +271,10 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
     return std::nullopt;
   }
   campaign::CampaignConfig config;
+  bool is_sweep = false;
   try {
     config = campaign::stored_campaign(record["config"], campaign_record_file(store_dir, id).string());
+    is_sweep = sweep::stored_sweep(record["config"], campaign_record_file(store_dir, id).string()).has_value();
   } catch (const campaign::CampaignFileError& e) {
     report.left_alone.push_back(id + ": " + e.what());
     return std::nullopt;
@@ -290,7 +294,7 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
       found.campaign.ended_seq = ended->get<std::int64_t>();
   }
   const fs::path campaign_dir = store_dir / id;
-  if (!record["config"].contains("sweep")) {
+  if (!is_sweep) {
     // A campaign: its plan, each run read back from its directory where it has one.
     for (RunRecord& planned : campaign::planned_records(config, id, store_dir)) {
       const fs::path dir = planned.dir;

@@ -72,7 +72,11 @@ std::optional<RunRecordFile> read_run_record_file(const fs::path& run_dir) {
   if (const auto parsed = parse_run_status(status)) r.status = *parsed;
   else f.fail("status", "'" + status + "' is no run status");
   r.detail = f.text("detail");
-  r.rr_mode = f.text("rr_mode");
+  const std::string rr_mode = f.text("rr_mode");
+  if (!rr_mode.empty()) {
+    r.rr_mode = parse_recording_mode(rr_mode);
+    if (!r.rr_mode) f.fail("rr_mode", "'" + rr_mode + "' is no rr mode");
+  }
   r.rr_soft_counters = f.flag("rr_soft_counters");
   r.exit_code = f.optional("exit_code", &Fields::int32);
   r.exit_signal = f.optional("exit_signal", &Fields::int32);

@@ -39,6 +39,13 @@ constexpr platform::EnumNames<CampaignStatus, 3> kCampaignStatusNames{{{
     {CampaignStatus::finished, "finished"},
 }}};
 static_assert(kCampaignStatusNames.names.size() == kCampaignStatuses.size());
+
+constexpr platform::EnumNames<RecordingMode, 3> kRecordingModeNames{{{
+    {RecordingMode::off, "off"},
+    {RecordingMode::record, "record"},
+    {RecordingMode::chaos, "chaos"},
+}}};
+static_assert(kRecordingModeNames.names.size() == kRecordingModes.size());
 }  // namespace
 
 std::string to_string(RunStatus status) { return kRunStatusNames.name(status); }
@@ -50,6 +57,12 @@ std::string to_string(CampaignStatus status) { return kCampaignStatusNames.name(
 std::optional<CampaignStatus> parse_campaign_status(std::string_view name) { return kCampaignStatusNames.parse(name); }
 std::ostream& operator<<(std::ostream& out, CampaignStatus status) { return out << to_string(status); }
 void to_json(nlohmann::json& j, CampaignStatus status) { j = to_string(status); }
+
+std::string to_string(RecordingMode mode) { return kRecordingModeNames.name(mode); }
+std::optional<RecordingMode> parse_recording_mode(std::string_view name) { return kRecordingModeNames.parse(name); }
+std::ostream& operator<<(std::ostream& out, RecordingMode mode) { return out << to_string(mode); }
+void to_json(nlohmann::json& j, RecordingMode mode) { j = to_string(mode); }
+std::string stored_name(const std::optional<RecordingMode>& mode) { return mode ? to_string(*mode) : ""; }
 namespace fs = std::filesystem;
 using sqlite::Connection;
 using sqlite::Statement;
@@ -352,7 +365,9 @@ RunRecord read_run(Statement& s, const fs::path& store) {
   r.detail = s.text();
   // Only omnilink writes the index; a status it does not know is damage, said where it shows.
   if (!known) r.detail = "the index says status '" + status + "', which is no run status; " + r.detail;
-  r.rr_mode = s.text();
+  const std::string rr_mode = s.text();
+  r.rr_mode = parse_recording_mode(rr_mode);
+  if (!r.rr_mode && !rr_mode.empty()) r.detail = "the index says rr mode '" + rr_mode + "', which is no rr mode; " + r.detail;
   r.rr_soft_counters = s.int64() != 0;
   r.exit_code = s.optional(&Statement::int32);
   r.exit_signal = s.optional(&Statement::int32);
@@ -563,7 +578,7 @@ void insert_new_runs(Connection& db, const fs::path& store, const std::vector<Ru
   for (const RunRecord& r : runs) {
     insert.reset();
     insert.bind(r.campaign).bind(r.id).bind(ord + 1).bind(r.target).bind(r.threads).bind(r.ops).bind(r.number).bind(r.seed);
-    insert.bind(to_string(r.status)).bind(r.detail).bind(r.rr_mode).bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal);
+    insert.bind(to_string(r.status)).bind(r.detail).bind(stored_name(r.rr_mode)).bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal);
     insert.bind(indexed_run_directory(store, r)).bind(r.started_ms).bind(r.finished_ms).bind(r.harness_ms).bind(r.pack_ms);
     if (insert.run() == 1) ++ord;  // an existing run (resume) keeps its row and its place
   }
@@ -586,7 +601,7 @@ void write_run(Connection& db, const fs::path& store, const RunRecord& r) {
                     rr_soft_counters = ?, exit_code = ?, exit_signal = ?, dir = ?, started_ms = ?, finished_ms = ?,
                     harness_ms = ?, pack_ms = ?
     WHERE campaign = ? AND id = ?)sql");
-  s.bind(r.target).bind(r.threads).bind(r.ops).bind(r.number).bind(r.seed).bind(to_string(r.status)).bind(r.detail).bind(r.rr_mode);
+  s.bind(r.target).bind(r.threads).bind(r.ops).bind(r.number).bind(r.seed).bind(to_string(r.status)).bind(r.detail).bind(stored_name(r.rr_mode));
   s.bind(r.rr_soft_counters).bind(r.exit_code).bind(r.exit_signal).bind(indexed_run_directory(store, r)).bind(r.started_ms).bind(r.finished_ms);
   s.bind(r.harness_ms).bind(r.pack_ms).bind(r.campaign).bind(r.id);
   if (s.run() == 0) throw StoreError(db.path().string() + ": no run " + r.key());
@@ -734,7 +749,7 @@ void to_json(nlohmann::json& j, const RunRecord& r) {
        {"seed", r.seed},
        {"status", to_string(r.status)},
        {"detail", r.detail},
-       {"rr_mode", r.rr_mode},
+       {"rr_mode", stored_name(r.rr_mode)},
        {"rr_soft_counters", r.rr_soft_counters},
        {"exit_code", json_or_null(r.exit_code)},
        {"exit_signal", json_or_null(r.exit_signal)},

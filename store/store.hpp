@@ -105,6 +105,22 @@ std::ostream& operator<<(std::ostream& out, RunStatus status);
 /// As its name: nlohmann's default would write the enum's number.
 void to_json(nlohmann::json& j, RunStatus status);
 
+/// How a run's harness was recorded: not at all, by `rr record`, or by `rr record --chaos`. A
+/// campaign asks for a mode (campaign::RrMode, which may be `auto`); this is what it resolved to.
+enum class RecordingMode { off, record, chaos };
+
+inline constexpr std::array<RecordingMode, 3> kRecordingModes{RecordingMode::off, RecordingMode::record, RecordingMode::chaos};
+
+/// "off", "record", "chaos": the mode's name in the index, run.json, recording.json, JSON and text.
+std::string to_string(RecordingMode mode);
+/// The mode named `name`; nothing for a name that is no mode.
+std::optional<RecordingMode> parse_recording_mode(std::string_view name);
+std::ostream& operator<<(std::ostream& out, RecordingMode mode);
+/// As its name: nlohmann's default would write the enum's number.
+void to_json(nlohmann::json& j, RecordingMode mode);
+/// A run's mode as the index and run.json keep it: its name, or "" for a run not started yet.
+std::string stored_name(const std::optional<RecordingMode>& mode);
+
 struct RunRecord {
   std::string campaign;  // campaign id
   std::string id;        // run id within the campaign (PlannedRun::id)
@@ -115,7 +131,7 @@ struct RunRecord {
   std::uint64_t seed = 0;
   RunStatus status = RunStatus::pending;
   std::string detail;           // why, for every status but pending/running/ok
-  std::string rr_mode;          // off | record | chaos ("" while pending)
+  std::optional<RecordingMode> rr_mode;  // nothing while pending ("" in the index and run.json)
   bool rr_soft_counters = false;  // recorded with rr -W
   std::optional<int> exit_code;
   std::optional<int> exit_signal;
@@ -130,6 +146,8 @@ struct RunRecord {
 
   // "<campaign>/<id>": how runs are named on the command line.
   std::string key() const { return campaign + "/" + id; }
+  /// Run under rr (record or chaos).
+  bool recorded() const { return rr_mode && *rr_mode != RecordingMode::off; }
 };
 
 class Store {

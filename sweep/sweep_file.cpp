@@ -200,6 +200,34 @@ nlohmann::json SweepConfig::to_json() const {
   return out;
 }
 
+std::optional<StoredSweep> stored_sweep(const nlohmann::json& stored, const std::string& origin) {
+  if (!stored.is_object() || !stored.contains("sweep") || stored["sweep"].is_null()) return std::nullopt;
+  try {
+    const json& part = stored["sweep"];
+    StoredSweep out;
+    SweepSettings& s = out.settings;
+    const json budget = part.value("budget", json::object());
+    if (budget.contains("for_s")) s.budget.duration = std::chrono::seconds(budget.at("for_s").get<std::int64_t>());
+    if (budget.contains("until")) s.budget.until = budget.at("until").get<std::string>();
+    const auto optional_count = [&](const char* name) -> std::optional<std::uint64_t> {
+      const json value = part.value(name, json());
+      return value.is_null() ? std::nullopt : std::optional<std::uint64_t>(value.get<std::uint64_t>());
+    };
+    s.max_runs = optional_count("max_runs");
+    s.max_failures = optional_count("max_failures");
+    s.store_quota = optional_count("store_quota");
+    s.min_runs = part.value("min_runs", s.min_runs);
+    s.keep_passing_recordings = part.value("keep_passing_recordings", s.keep_passing_recordings);
+    s.keep_failing_recordings = part.value("keep_failing_recordings", s.keep_failing_recordings);
+    s.evidence_runs = part.value("evidence_runs", s.evidence_runs);
+    s.fixed_confidence = part.value("fixed_confidence", s.fixed_confidence);
+    out.configurations = part.value("configurations", std::vector<std::string>{});
+    return out;
+  } catch (const json::exception& e) {
+    throw campaign::CampaignFileError(origin + ": the stored sweep is not one this omnilink wrote: " + e.what());
+  }
+}
+
 std::optional<std::string_view> configuration_name(std::string_view run_id) {
   // "<configuration>.r<digits>"
   const auto dot = run_id.rfind(".r");
@@ -218,11 +246,12 @@ const Configuration* configuration_of(const SweepConfig& config, const store::Ru
 }
 
 std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& now) {
-  if (!stored.contains("sweep")) return "it is a campaign, not a sweep";
+  const auto before = stored_sweep(stored, "the stored sweep");
+  if (!before) return "it is a campaign, not a sweep";
   if (stored.value("targets", nlohmann::json()) != now.value("targets", nlohmann::json()))
     return "its targets differ from the sweep file's now";
-  if (stored["sweep"].value("configurations", nlohmann::json()) != now["sweep"].value("configurations", nlohmann::json()))
-    return "its configurations differ from the sweep file's now";
+  const auto after = stored_sweep(now, "the sweep file");
+  if (!after || before->configurations != after->configurations) return "its configurations differ from the sweep file's now";
   if (stored.value("shard", nlohmann::json()) != now.value("shard", nlohmann::json())) return "it is another shard of the sweep (--shard)";
   return "";
 }

@@ -61,6 +61,18 @@ struct SweepConfig {
   nlohmann::json to_json() const;
 };
 
+/// A sweep read back from the store: the part SweepConfig::to_json adds to the campaign's stored
+/// configuration (the campaign's own part is campaign::stored_campaign's). The one reader of that
+/// part: whether a stored configuration is a sweep's is this returning something.
+struct StoredSweep {
+  SweepSettings settings;                   // fields a store written before they existed: the defaults
+  std::vector<std::string> configurations;  // their names, in the grid's order: what decides the plan
+};
+
+/// Nothing for a campaign's configuration. Throws campaign::CampaignFileError naming `origin`
+/// when the part is not one omnilink wrote.
+std::optional<StoredSweep> stored_sweep(const nlohmann::json& stored, const std::string& origin);
+
 /// What `--for` and `--until` set, over the file's budget.
 struct BudgetOverride {
   std::optional<std::string> duration;

@@ -621,10 +621,10 @@ TEST_CASE("a target's clock is a checked field, given to native runs and overrid
     return clocks;
   };
   Recording native;
-  native.mode = RrMode::off;
+  native.mode = store::RecordingMode::off;
   CHECK(clock_arguments(run_command(native, target, 2, 10, 1, f.dir / "run")) == std::vector<std::string>{"monotonic"});
   Recording recorded;
-  recorded.mode = RrMode::chaos;
+  recorded.mode = store::RecordingMode::chaos;
   recorded.rr = "/usr/bin/rr";
   CHECK(clock_arguments(run_command(recorded, target, 2, 10, 1, f.dir / "run")) == std::vector<std::string>{"counter"});
 

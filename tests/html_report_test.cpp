@@ -125,7 +125,7 @@ fs::path hostile_store(const ScratchDir& dir) {
   run.ops = 3;
   run.number = 1;
   run.status = store::RunStatus::ok;
-  run.rr_mode = "off";
+  run.rr_mode = store::RecordingMode::off;
   run.dir = store::run_directory(store_dir, campaign_id, run.id).string();
   run.started_ms = store::now_ms();
   run.finished_ms = run.started_ms;

@@ -341,7 +341,7 @@ TEST_CASE("merge keeps up with 100,000 runs") {
       fs::create_directories(run.dir);
       std::ofstream(fs::path(run.dir) / "meta.json") << "{}";
       run.status = store::RunStatus::ok;
-      run.rr_mode = "off";
+      run.rr_mode = store::RecordingMode::off;
       run.validation = store::ValidationRecord{Verdict::pass, "", "AtomicCounter.tla", 1, 1, std::nullopt, std::nullopt, 20, 20, "", 1};
     }
     shard.import_runs(runs);

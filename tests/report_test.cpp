@@ -27,7 +27,7 @@ store::RunRecord run(const std::string& id, const std::string& status, const std
   r.threads = 2;
   r.ops = 10;
   r.status = *store::parse_run_status(status);
-  r.rr_mode = "off";
+  r.rr_mode = store::RecordingMode::off;
   r.dir = "/nonexistent/" + id;
   if (verdict) {
     r.validation = store::ValidationRecord{};
@@ -164,7 +164,7 @@ TEST_CASE("a replay hint offers --rerun only for a run it re-executes the same: 
   auto unrecorded = [&](const std::string& id, std::uint32_t threads, const std::string& clock) {
     store::RunRecord r = run(id, "ok", "fail");
     r.threads = threads;
-    r.rr_mode = "off";
+    r.rr_mode = store::RecordingMode::off;
     r.dir = (dir.path() / id).string();
     std::filesystem::create_directories(r.dir);
     std::ofstream(dir.path() / id / "meta.json")
@@ -179,6 +179,6 @@ TEST_CASE("a replay hint offers --rerun only for a run it re-executes the same: 
   CHECK_THAT(report::replay_hint(unrecorded("two", 2, "counter")), !Catch::Contains("--rerun"));
   // Recorded once, its recording gone since: not "rr off".
   store::RunRecord pruned = unrecorded("pruned", 2, "tsc");
-  pruned.rr_mode = "chaos";
+  pruned.rr_mode = store::RecordingMode::chaos;
   CHECK_THAT(report::replay_hint(pruned), Catch::Contains("recording is gone"));
 }

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "campaign/campaign_file.hpp"
 #include "report/escape.hpp"
 #include "report/results_doc.hpp"
 #include "support/test_support.hpp"
@@ -21,11 +22,28 @@ namespace fs = std::filesystem;
 
 namespace {
 
-store::CampaignRecord campaign(const std::string& id, const json& targets) {
+// A campaign stored as omnilink stores one (CampaignConfig::to_json), with targets given by the
+// fields a test cares about.
+store::CampaignRecord stored_campaign_record(const std::string& id, const json& targets) {
   store::CampaignRecord c;
   c.id = id;
   c.name = id.substr(0, id.rfind('-'));
-  c.config_json = json{{"targets", targets}}.dump();
+  omnilink::campaign::CampaignConfig config;
+  config.name = c.name;
+  config.store = "/store";
+  for (const json& t : targets) {
+    omnilink::campaign::TargetConfig target;
+    target.name = t.at("name").get<std::string>();
+    target.description = t.value("description", "");
+    target.harness = t.value("harness", "/build/harness");
+    target.args = t.value("args", std::vector<std::string>{});
+    target.spec = t.value("spec", "/specs/S.tla");
+    target.threads = t.value("threads", std::vector<std::uint32_t>{2});
+    target.ops = t.value("ops", std::vector<std::uint64_t>{10});
+    target.runs = t.value("runs", 1u);
+    config.targets.push_back(std::move(target));
+  }
+  c.config_json = config.to_json().dump();
   c.created_ms = 1'000'000;
   return c;
 }
@@ -39,7 +57,7 @@ store::RunRecord run(const std::string& campaign_id, const std::string& target, 
   r.threads = 2;
   r.ops = 10;
   r.status = store::RunStatus::ok;
-  r.rr_mode = "off";
+  r.rr_mode = store::RecordingMode::off;
   r.dir = dir.string();
   r.harness_ms = harness_ms;
   store::ValidationRecord v;
@@ -72,11 +90,11 @@ TEST_CASE("markdown escaping: HTML specials, table pipes, Markdown specials, cod
 }
 
 TEST_CASE("hunt lanes are named from the rr mode and the harness's last perturbation options") {
-  CHECK(report::hunt_lane("chaos", {"--perturb", "mixed"}, 2000) == "rr chaos, timeslice 2000 ticks");
-  CHECK(report::hunt_lane("off", {}, 2000) == "native");
-  CHECK(report::hunt_lane("off", {"--perturb", "mixed", "--perturb-rate", "0.05"}, 2000) == "native + perturb mixed 0.05");
-  CHECK(report::hunt_lane("off", {"--perturb", "mixed", "--perturb", "none"}, 2000) == "native");
-  CHECK(report::hunt_lane("off", {"--perturb", "yield"}, 2000) == "native + perturb yield 0.1");
+  CHECK(report::hunt_lane(store::RecordingMode::chaos, {"--perturb", "mixed"}, 2000) == "rr chaos, timeslice 2000 ticks");
+  CHECK(report::hunt_lane(store::RecordingMode::off, {}, 2000) == "native");
+  CHECK(report::hunt_lane(store::RecordingMode::off, {"--perturb", "mixed", "--perturb-rate", "0.05"}, 2000) == "native + perturb mixed 0.05");
+  CHECK(report::hunt_lane(store::RecordingMode::off, {"--perturb", "mixed", "--perturb", "none"}, 2000) == "native");
+  CHECK(report::hunt_lane(store::RecordingMode::off, {"--perturb", "yield"}, 2000) == "native + perturb yield 0.1");
 }
 
 TEST_CASE("the verdict table and a failure's generated explanation come from the store and result.json") {
@@ -85,7 +103,7 @@ TEST_CASE("the verdict table and a failure's generated explanation come from the
                                      {"threads", {2, 3}}, {"ops", {10}}, {"runs", 2}, {"args", {"--perturb", "mixed"}}}});
   report::ResultsInput input;
   input.store = "store";
-  report::CampaignRuns c{campaign("c-1", targets), {}};
+  report::CampaignRuns c{stored_campaign_record("c-1", targets), {}};
   c.runs.push_back(run("c-1", "q", "pass", dir / "r1"));
   c.runs.push_back(run("c-1", "q", "fail", dir / "r2"));
   c.runs.back().id = "q.t2.o10.r002";
@@ -119,12 +137,12 @@ TEST_CASE("the hunt table counts runs and times up to the first failure, or says
   omnilink::testing::ScratchDir dir;
   const json targets = json::array({{{"name", "bug"}, {"args", json::array()}}});
   report::ResultsInput input;
-  report::CampaignRuns found{campaign("hunt-1", targets), {}};
+  report::CampaignRuns found{stored_campaign_record("hunt-1", targets), {}};
   found.runs.push_back(run("hunt-1", "bug", "pass", dir / "a", 1000, 2000));
   found.runs.push_back(run("hunt-1", "bug", "pass", dir / "b", 1000, 2000));
   found.runs.push_back(run("hunt-1", "bug", "fail", dir / "c", 1500, 2500, 1'000'000 + 9'000));
   found.runs.push_back(run("hunt-1", "bug", "fail", dir / "d", 1000, 2000));
-  report::CampaignRuns missed{campaign("hunt2-1", targets), {}};
+  report::CampaignRuns missed{stored_campaign_record("hunt2-1", targets), {}};
   missed.runs.push_back(run("hunt2-1", "bug", "pass", dir / "e", 1000, 2000));
   input.hunts = {found, missed};
   const std::string doc = report::results_markdown(input);
@@ -136,18 +154,21 @@ TEST_CASE("the hunt table counts runs and times up to the first failure, or says
 TEST_CASE("a target without failures states its search budget, and rr runs show their timeslice") {
   omnilink::testing::ScratchDir dir;
   const json targets = json::array({{{"name", "q"}, {"spec", "/specs/Q.tla"}, {"threads", {2}}, {"ops", {10}}, {"runs", 3}}});
-  report::CampaignRuns c{campaign("c-1", targets), {}};
+  report::CampaignRuns c{stored_campaign_record("c-1", targets), {}};
   json config = json::parse(c.campaign.config_json);
   config["rr_timeslice_ticks"] = 2000;
   c.campaign.config_json = config.dump();
   for (const char* verdict : {"pass", "pass", "unknown"}) {
     c.runs.push_back(run("c-1", "q", verdict, dir / verdict));
-    c.runs.back().rr_mode = "chaos";
+    c.runs.back().rr_mode = store::RecordingMode::chaos;
     c.runs.back().rr_soft_counters = true;
   }
-  report::CampaignRuns older{campaign("old-1", targets), {}};  // stored before rr_timeslice_ticks existed
+  report::CampaignRuns older{stored_campaign_record("old-1", targets), {}};  // stored before rr_timeslice_ticks existed
+  json old_config = json::parse(older.campaign.config_json);
+  old_config.erase("rr_timeslice_ticks");
+  older.campaign.config_json = old_config.dump();
   older.runs.push_back(run("old-1", "q", "pass", dir / "old"));
-  older.runs.back().rr_mode = "chaos";
+  older.runs.back().rr_mode = store::RecordingMode::chaos;
   report::ResultsInput input;
   input.results = {c, older};
   const std::string doc = report::results_markdown(input);
@@ -177,7 +198,7 @@ TEST_CASE("a sweep's section counts configurations, runs, operations and the dis
 
   const json targets = json::array({{{"name", "q"}, {"harness", "/build/examples/q-harness"}, {"args", {"--param", "x=1"}},
                                      {"spec", "/specs/Q.tla"}, {"threads", {2}}, {"ops", {10}}}});
-  report::CampaignRuns c{campaign("qs-1", targets), {}};
+  report::CampaignRuns c{stored_campaign_record("qs-1", targets), {}};
   c.campaign.file = "/somewhere/qs.json";
   json config = json::parse(c.campaign.config_json);
   config["sweep"] = {{"budget", {{"for_s", 60}}}};
@@ -188,7 +209,7 @@ TEST_CASE("a sweep's section counts configurations, runs, operations and the dis
   for (const auto& [id, run_dir] : runs) {
     c.runs.push_back(run("qs-1", "q", "pass", dir / run_dir));
     c.runs.back().id = id;
-    c.runs.back().rr_mode = "chaos";
+    c.runs.back().rr_mode = store::RecordingMode::chaos;
     c.runs.back().rr_soft_counters = true;
   }
   report::ResultsInput input;

@@ -109,6 +109,7 @@ TEST_CASE("every status, verdict and outcome has one name that reads back as its
   };
   check(store::kRunStatuses, store::parse_run_status);
   check(store::kCampaignStatuses, store::parse_campaign_status);
+  check(store::kRecordingModes, store::parse_recording_mode);
   check(results::kVerdicts, results::parse_verdict);
   std::set<std::string> outcomes;
   for (const store::Outcome o : store::kOutcomes) outcomes.insert(store::to_string(o));
@@ -226,7 +227,7 @@ TEST_CASE("runs round-trip every field, keep plan order, and are not reset by ad
   crashed.number = 3;
   crashed.status = store::RunStatus::crashed;
   crashed.detail = "killed by signal 11 (SIGSEGV)";
-  crashed.rr_mode = "chaos";
+  crashed.rr_mode = store::RecordingMode::chaos;
   crashed.rr_soft_counters = true;
   crashed.exit_signal = 11;
   crashed.dir = "/elsewhere/run";  // no run directory of this store: omnilink's own error, refused
@@ -240,7 +241,7 @@ TEST_CASE("runs round-trip every field, keep plan order, and are not reset by ad
 
   RunRecord ok = planned(c, "q.t2.o500.r002", 1ull << 63);
   ok.status = store::RunStatus::ok;
-  ok.rr_mode = "off";
+  ok.rr_mode = store::RecordingMode::off;
   ok.exit_code = 0;
   store.update_run(ok);
 
@@ -353,7 +354,7 @@ TEST_CASE("a run's row is mirrored into its directory, and read back field for f
   fs::create_directories(run.dir);
   run.status = store::RunStatus::crashed;
   run.detail = "killed by signal 11 (SIGSEGV)";
-  run.rr_mode = "chaos";
+  run.rr_mode = store::RecordingMode::chaos;
   run.rr_soft_counters = true;
   run.exit_signal = 11;
   run.started_ms = 1'700'000'000'123;
@@ -400,6 +401,13 @@ TEST_CASE("a run's row is mirrored into its directory, and read back field for f
   std::ofstream(file) << j.dump();
   CHECK_THROWS_MATCHES(store::read_run_record_file(run.dir), StoreError,
                        Catch::Message(file.string() + ": id: 'elsewhere' is not the name of its directory"));
+  j["id"] = run.id;
+  j["rr_mode"] = "sometimes";
+  std::ofstream(file) << j.dump();
+  CHECK_THROWS_MATCHES(store::read_run_record_file(run.dir), StoreError, Catch::Message(file.string() + ": rr_mode: 'sometimes' is no rr mode"));
+  j["rr_mode"] = "";  // a run not started yet
+  std::ofstream(file) << j.dump();
+  CHECK_FALSE(store::read_run_record_file(run.dir)->run.rr_mode);
 }
 
 TEST_CASE("unknown runs: run() is nullopt, update_run throws", "[store]") {
@@ -502,7 +510,7 @@ std::string populate(const fs::path& dir) {
   store.add_runs({planned(c, "q.t2.o500.r001"), planned(c, "q.t2.o500.r002"), planned(c, "q.t2.o500.r003")});
   RunRecord a = planned(c, "q.t2.o500.r001");
   a.status = store::RunStatus::ok;
-  a.rr_mode = "off";
+  a.rr_mode = store::RecordingMode::off;
   a.exit_code = 0;
   a.harness_ms = 1500;
   a.dir = (dir / c / a.id).string();
@@ -511,7 +519,7 @@ std::string populate(const fs::path& dir) {
   RunRecord b = planned(c, "q.t2.o500.r002", 0xFFFFFFFFFFFFFFFFull);
   b.status = store::RunStatus::crashed;
   b.detail = "killed by signal 11 (SIGSEGV)";
-  b.rr_mode = "chaos";
+  b.rr_mode = store::RecordingMode::chaos;
   b.rr_soft_counters = true;
   b.exit_signal = 11;
   b.dir = (dir / c / b.id).string();

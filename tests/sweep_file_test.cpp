@@ -71,6 +71,36 @@ TEST_CASE("a sweep's configurations are every combination of each target's lists
   CHECK(sweep::configuration_of(plain, run) == nullptr);
 }
 
+TEST_CASE("a stored sweep reads back with its settings and configurations and a campaign's as none") {
+  Fixture f;
+  json d = minimal_sweep();
+  d["sweep"]["max_runs"] = 40;
+  d["sweep"]["evidence_runs"] = 5;
+  d["sweep"]["fixed_confidence"] = 0.99;
+  d["sweep"]["keep_failing_recordings"] = true;
+  const sweep::SweepConfig config = f.load(d);
+  const auto stored = sweep::stored_sweep(config.to_json(), "stored");
+  REQUIRE(stored);
+  CHECK(stored->settings.budget.duration == std::chrono::seconds(600));
+  CHECK(stored->settings.max_runs == std::optional<std::uint64_t>(40));
+  CHECK_FALSE(stored->settings.max_failures);
+  CHECK(stored->settings.evidence_runs == 5);
+  CHECK(stored->settings.fixed_confidence == 0.99);
+  CHECK(stored->settings.keep_failing_recordings);
+  CHECK(stored->configurations == std::vector<std::string>{"q.t2.o100", "q.t3.o100"});
+  CHECK(sweep::plan_difference(config.to_json(), config.to_json()).empty());
+
+  CHECK_FALSE(sweep::stored_sweep(config.campaign.to_json(), "stored"));  // a campaign's
+  json older = config.to_json();  // a store written before evidence_runs: the default
+  older["sweep"].erase("evidence_runs");
+  CHECK(sweep::stored_sweep(older, "stored")->settings.evidence_runs == sweep::SweepSettings{}.evidence_runs);
+  json damaged = config.to_json();
+  damaged["sweep"]["configurations"] = "q.t2.o100";
+  CHECK_THROWS_AS(sweep::stored_sweep(damaged, "store/nightly-1/campaign.json"), campaign::CampaignFileError);
+  CHECK_THROWS_WITH(sweep::stored_sweep(damaged, "store/nightly-1/campaign.json"),
+                    Catch::Matchers::StartsWith("store/nightly-1/campaign.json: the stored sweep is not one this omnilink wrote"));
+}
+
 TEST_CASE("the sweep file is read as strictly as the campaign file") {
   Fixture f;
   json d = minimal_sweep();
