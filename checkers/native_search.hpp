@@ -9,7 +9,7 @@
 //     attempt learns for the next;
 //   - the explainer (refusal_explainer.hpp), run once on the node reported: why the search got
 //     no further there. The heuristics ask it too, and both read one value index
-//     (value_index.hpp).
+//     (history/value_index.hpp).
 //
 // Restarts: a wrong early guess may show only hundreds of operations later, and chronological
 // backtracking then tries every placement of everything in between. An attempt that stalls

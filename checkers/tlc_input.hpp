@@ -1,4 +1,4 @@
-// The data file TLC reads (OmniLinkTrace.tla describes its layout): a Problem (problem.hpp)
+// The data file TLC reads (OmniLinkTrace.tla describes its layout): a Problem (history/problem.hpp)
 // written as ndjson, with arguments in parameter order, timestamps compressed to dense ranks, and
 // the domains of pending operations' unknown arguments; and whether TLC can have the Problem's
 // values at all (its integers are 32-bit, omnilink's 64-bit).

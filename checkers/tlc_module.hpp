@@ -26,7 +26,7 @@ struct ValidationModule {
   std::string cfg;
 };
 
-// Throws ValidationError (problem.hpp) for a spec that cannot be validated this way,
+// Throws ValidationError (history/problem.hpp) for a spec that cannot be validated this way,
 // e.g. a constant its actions use that no MC module defines.
 ValidationModule generate_validation_module(const language::SpecInterface& spec, const ValidationModuleOptions& options);
 

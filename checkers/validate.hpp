@@ -1,6 +1,6 @@
-// `omnilink validate`: one run against one spec. Reads the run's history (history.hpp), matches it
-// to the spec (problem.hpp), lets a checker decide it, and writes RUN/validation/result.json
-// (result.hpp). The checkers:
+// `omnilink validate`: one run against one spec. Reads the run's history (history/history.hpp), matches it
+// to the spec (history/problem.hpp), lets a checker decide it, and writes RUN/validation/result.json
+// (results/result.hpp). The checkers:
 //   native  the embedded checker (native_check.hpp): in-process, for specs inside the fragment
 //   tlc     TLC (tlc_check.hpp), the reference
 //   auto    native when the spec is inside the fragment, else TLC, saying why

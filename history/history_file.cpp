@@ -324,7 +324,7 @@ History read_history_file(const std::filesystem::path& path) {
                                    ", not after its previous one ended (" + std::to_string(previous.end) + "); a process's operations are sequential, in order"));
     }
     // A group is one run of lines of one process: taken all or none, it is left out in one step
-    // where its first operation could be taken (search_space.hpp).
+    // where its first operation could be taken (checkers/search_space.hpp).
     if (op.optional_group != 0) {
       const auto [first, added_group] = group_process.emplace(op.optional_group, it->second);
       const bool continues = !ops.empty() && ops.back().optional_group == op.optional_group;

@@ -1,6 +1,6 @@
 // Histories from elsewhere: the plain JSON-lines history format (docs/history-format.md), one
 // operation per line, for histories a Jepsen test, a Go test or a log produced, and the format
-// omnilink writes a failing core in (failing_core.hpp). Its one reader and one writer. Read into the same
+// omnilink writes a failing core in (explain/failing_core.hpp). Its one reader and one writer. Read into the same
 // History a run directory gives, so both checkers take it as they take a run. Errors name the
 // file and line; nothing is validated from a file that has one.
 #pragma once

@@ -37,7 +37,7 @@ struct ProblemOp {
   /// The arguments in parameter order; null where a pending operation's field is unknown.
   std::vector<const trace::Value*> args;
   /// Completed, but the native search may leave it out as well as linearize it (within its
-  /// timebox, with its logged results): how a failing core (failing_core.hpp) asks whether the
+  /// timebox, with its logged results): how a failing core (explain/failing_core.hpp) asks whether the
   /// operations outside it could explain the ones inside. Never set in a run's own problem. Its
   /// operation's optional_group says which others it is taken or left out with.
   bool optional = false;
@@ -54,7 +54,7 @@ struct Problem {
   std::uint64_t operations = 0;  // completed and not optional: every one must be linearized
   std::uint64_t pending = 0;     // may be linearized or left out
   // Some unknown field ranges over the values logged in the run (the domain rule's third case),
-  // which need not include its real result: a FAIL must be certified (validate.cpp).
+  // which need not include its real result: a FAIL must be certified (checkers/validate.cpp).
   bool logged_value_domains = false;
   std::vector<std::string> caveats;  // the history's, and the domain rule's
 

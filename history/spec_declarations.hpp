@@ -1,8 +1,8 @@
 // What a spec declares about itself to the native checker, read from its MC module (else the spec):
-//   OmniLinkPartitionBy      a field: the history is checked key by key (native_check.cpp)
-//   OmniLinkDataIndependent  value fields compared only for equality (dead_values.hpp)
-//   OmniLinkProjectable      closed under removing every operation on a value (projection.hpp)
-// One reader for all three, so the checker and a failing core (failing_core.hpp) read them alike.
+//   OmniLinkPartitionBy      a field: the history is checked key by key (checkers/native_check.cpp)
+//   OmniLinkDataIndependent  value fields compared only for equality (checkers/dead_values.hpp)
+//   OmniLinkProjectable      closed under removing every operation on a value (checkers/projection.hpp)
+// One reader for all three, so the checker and a failing core (explain/failing_core.hpp) read them alike.
 // Errors (ValidationError) say what the declaration must be.
 #pragma once
 
