@@ -307,6 +307,26 @@ TEST_CASE("WiredTiger: removing a key that is not there is not_found, and a remo
   CHECK(v.wiredtiger(trace("not_found", "ok")) == "f f f");
 }
 
+// WiredTiger 3.2.1 looks a removed key up and installs the removal with no lock between, and
+// looks again only for a write conflict (src/include/serial.i, __wt_update_serial): a false
+// FAIL of a read-uncommitted run in CI while the spec's Remove was one atomic step.
+TEST_CASE("WiredTiger: outside snapshot isolation two removals of one key that overlap both succeed", "[storage][wiredtiger]") {
+  Verdicts v;
+  // Key 7 holds 10. Thread 0's removal lasts over [6, 9]; thread 1 removes the key and commits
+  // during it (at 7 and 8), or after thread 0 committed (at 11 and 12).
+  auto trace = [](std::uint64_t second_at) {
+    Txns t;
+    t.begin(0, 1).put(0, 2, 7, 10, "ok").commit(0, 3, "ok");
+    t.begin(0, 4, 1).begin(1, 5).lasting(9).remove(0, 6, 7, "ok", 1).commit(0, 10, "ok", 1);
+    t.remove(1, second_at, 7, "ok").commit(1, second_at + 1, "ok");
+    return t;
+  };
+  // Under snapshot isolation the second removal conflicts with the first; under read-committed
+  // the first's tombstone is not seen before its commit either way.
+  CHECK(v.wiredtiger(trace(7)) == "f p p");
+  CHECK(v.wiredtiger(trace(11)) == "f f f");  // thread 0's committed removal was there to see
+}
+
 // WiredTigerKV.tla's timestamps (src/txn/txn_timestamp.c and src/include/txn.i at 3.2.1).
 TEST_CASE("WiredTiger: a reader at a timestamp sees the newest commit at or before it, and a read timestamp makes a snapshot", "[storage][wiredtiger]") {
   Verdicts v;
