@@ -77,17 +77,17 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_d
               v.exit_code, v.exit_signal, false};
     return {store::RunStatus::error, "no meta.json; " + end.exit.describe() + stderr_summary(run_dir), v.exit_code, v.exit_signal, false};
   }
-  const std::string& status = meta->exit_status;
-  if (status == "ok" && end.exit.exit_code == 0) {
+  const trace::ExitStatus status = meta->exit_status;
+  if (status == trace::ExitStatus::ok && end.exit.exit_code == 0) {
     v.status = store::RunStatus::ok;
-  } else if (status == "stopped") {
+  } else if (status == trace::ExitStatus::stopped) {
     v.status = store::RunStatus::ok;
     v.detail = "the harness stopped early (too many unsupported operations); its trace is complete up to there";
-  } else if (status == "error") {
+  } else if (status == trace::ExitStatus::error) {
     v.status = store::RunStatus::error;
     v.detail = "the harness reported an error; " + end.exit.describe() + stderr_summary(run_dir);
     return v;
-  } else if (status == "crashed" || status == "interrupted") {
+  } else if (status == trace::ExitStatus::crashed || status == trace::ExitStatus::interrupted) {
     v.status = store::RunStatus::crashed;
     v.detail = "the harness received signal " + (meta->exit_signal ? signal_text(*meta->exit_signal) : std::string("?")) +
                "; its trace up to then is kept";
@@ -95,17 +95,22 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_d
     // meta.json still says running (killed outright, no chance to finish it) or ok with a failing
     // process (rr itself died): the trace is a prefix at best.
     v.status = store::RunStatus::crashed;
-    v.detail = "the harness ended without finishing its trace (" + end.exit.describe() + ", meta.json status '" + status + "')" +
+    v.detail = "the harness ended without finishing its trace (" + end.exit.describe() + ", meta.json status '" + std::string(trace::to_string(status)) + "')" +
                stderr_summary(run_dir);
   }
   v.validate = trace::RunLayout(run_dir).has_trace();
   return v;
 }
 
-store::RunStatus status_from_meta(const std::string& exit_status) {
-  if (exit_status == "ok" || exit_status == "stopped") return store::RunStatus::ok;
-  if (exit_status == "error") return store::RunStatus::error;
-  if (exit_status == "interrupted") return store::RunStatus::interrupted;
+store::RunStatus status_from_meta(trace::ExitStatus exit_status) {
+  switch (exit_status) {
+    case trace::ExitStatus::ok:
+    case trace::ExitStatus::stopped: return store::RunStatus::ok;
+    case trace::ExitStatus::error: return store::RunStatus::error;
+    case trace::ExitStatus::interrupted: return store::RunStatus::interrupted;
+    case trace::ExitStatus::running:
+    case trace::ExitStatus::crashed: break;
+  }
   return store::RunStatus::crashed;
 }
 

@@ -12,6 +12,7 @@
 
 #include "platform/supervisor.hpp"
 #include "store/store.hpp"
+#include "trace/run_dir.hpp"
 
 namespace omnilink::campaign {
 
@@ -41,6 +42,6 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const std::filesystem
 /// a harness that received SIGINT/SIGTERM (most likely the campaign's own stop, which --resume runs
 /// again, rather than a crash no one can confirm); crashed otherwise (crashed, or still `running`:
 /// killed outright). classify_harness_run decides more finely with the exit it has.
-store::RunStatus status_from_meta(const std::string& exit_status);
+store::RunStatus status_from_meta(trace::ExitStatus exit_status);
 
 }  // namespace omnilink::campaign

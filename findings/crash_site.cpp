@@ -74,7 +74,7 @@ const CrashFrame* CrashSite::innermost_under_test() const {
 }
 
 std::optional<CrashSite> locate_crash(const trace::RunMeta& meta) {
-  if (meta.exit_status != "crashed") return std::nullopt;
+  if (meta.exit_status != trace::ExitStatus::crashed) return std::nullopt;
   CrashSite site;
   site.signal = meta.exit_signal.value_or(0);
   if (const auto exit = meta.json.find("exit"); exit != meta.json.end() && exit->is_object())

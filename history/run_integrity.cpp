@@ -28,7 +28,7 @@ std::optional<std::string> check_run_integrity(const trace::RunDir& run, const s
     return meta_file + " says " + std::to_string(meta.threads) + " thread(s), " + (run.root / schema::kTraceDir).string() +
            " has " + std::to_string(files.size()) + " thread file(s)";
   // Clean finishes are the harness's own: every thread wrote its end record before meta.json said so.
-  const bool finished = meta.exit_status == "ok" || meta.exit_status == "stopped" || meta.exit_status == "error";
+  const bool finished = trace::finished_by_harness(meta.exit_status);
   for (std::size_t position = 0; position < files.size(); ++position) {
     const ThreadFileSummary& f = files[position];
     const std::string file = f.file.string();
@@ -51,7 +51,7 @@ std::optional<std::string> check_run_integrity(const trace::RunDir& run, const s
     const bool cut_short = f.error && f.error->cut_short;
     if (finished && (cut_short || f.has_pending))
       return file + ": " + (cut_short ? f.error->describe() : std::string("has a pending record")) + ", but " + meta_file +
-             " says the run ended '" + meta.exit_status + "' (every thread closed its file): the run directory is damaged";
+             " says the run ended '" + std::string(trace::to_string(meta.exit_status)) + "' (every thread closed its file): the run directory is damaged";
   }
   return std::nullopt;
 }

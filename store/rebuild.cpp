@@ -37,7 +37,7 @@ void read_back_harness(RunRecord& run) {
   try {
     const trace::RunMeta meta = trace::read_run_meta(trace::RunLayout(dir).meta());
     run.status = campaign::status_from_meta(meta.exit_status);
-    if (meta.exit_status == "running") run.detail += " (meta.json says running: the harness was killed)";
+    if (meta.exit_status == trace::ExitStatus::running) run.detail += " (meta.json says running: the harness was killed)";
     if (meta.exit_signal) run.exit_signal = *meta.exit_signal;
     else if (auto code = meta.json["exit"].find("code"); code != meta.json["exit"].end() && code->is_number_integer()) run.exit_code = code->get<int>();
     run.started_ms = meta.json.value("start_time_unix_ns", std::int64_t{0}) / 1'000'000;

@@ -28,7 +28,7 @@ ProcessResult run_crashing(const std::filesystem::path& out, const std::string& 
 
 void check_crashed_run(const std::filesystem::path& out, int expected_signal, std::uint32_t threads) {
   auto meta = trace::read_run_meta(out / "meta.json");
-  CHECK(meta.exit_status == "crashed");
+  CHECK(meta.exit_status == trace::ExitStatus::crashed);
   REQUIRE(meta.exit_signal.has_value());
   CHECK(*meta.exit_signal == expected_signal);
   CHECK(meta.json["exit"]["thread"] == 0);
@@ -131,7 +131,7 @@ TEST_CASE("SIGTERM on a hanging harness flushes its traces and marks the run int
   CHECK(WTERMSIG(status) == SIGTERM);
 
   auto meta = trace::read_run_meta(dir.path() / "meta.json");
-  CHECK(meta.exit_status == "interrupted");
+  CHECK(meta.exit_status == trace::ExitStatus::interrupted);
   CHECK(meta.crash_frames.empty());  // an interrupt strikes anywhere: no place to report
   auto traces = testing::read_run(dir.path());
   REQUIRE_FALSE(traces[0].error.has_value());

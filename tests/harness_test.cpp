@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -133,7 +134,7 @@ TEST_CASE("a thread stops cleanly after too many consecutive unsupported operati
   int sut = 0;
   CHECK(h.run(sut) == kExitStopped);
   auto meta = trace::read_run_meta(dir.path() / "meta.json");
-  CHECK(meta.exit_status == "stopped");
+  CHECK(meta.exit_status == trace::ExitStatus::stopped);
   CHECK(meta.json["exit"]["message"].get<std::string>().find("50 consecutive unsupported") != std::string::npos);
   for (const auto& t : testing::read_run(dir.path())) {
     REQUIRE_FALSE(t.error.has_value());
@@ -277,10 +278,29 @@ TEST_CASE("a run writes meta.json describing it", "[driver][meta]") {
   CHECK(meta.threads == 2);
   CHECK(meta.ops_per_thread == 5);
   CHECK(meta.clock == "counter");
-  CHECK(meta.exit_status == "ok");
+  CHECK(meta.exit_status == trace::ExitStatus::ok);
   CHECK(meta.json["trace_version"] == schema::kTraceVersion);
   CHECK(meta.json["operations"] == nlohmann::json::array({"Other"}));
   CHECK(meta.json["end_time_unix_ns"].get<std::uint64_t>() >= meta.json["start_time_unix_ns"].get<std::uint64_t>());
+}
+
+TEST_CASE("meta.json's exit status is read as one of its six names and refused otherwise naming the file", "[driver][meta]") {
+  testing::ScratchDir dir;
+  Harness<int> h(testing::quiet_options(dir.path(), 1, 2));
+  h.op<Other>([](int&, Context&, Other&) {});
+  int sut = 0;
+  REQUIRE(h.run(sut) == 0);
+  const auto file = dir.path() / "meta.json";
+  auto json = trace::read_run_meta(file).json;
+  for (const char* name : {"running", "ok", "stopped", "error", "crashed", "interrupted"}) {
+    json["exit"]["status"] = name;
+    std::ofstream(file) << json.dump();
+    CHECK(trace::to_string(trace::read_run_meta(file).exit_status) == name);
+  }
+  json["exit"]["status"] = "sometimes";
+  std::ofstream(file) << json.dump();
+  CHECK_THROWS_WITH(trace::read_run_meta(file),
+                    file.string() + ": exit.status: 'sometimes' is not one of running, ok, stopped, error, crashed, interrupted");
 }
 
 TEST_CASE("a trace file that cannot be created fails the run with the path, and meta.json says so", "[driver][meta]") {
@@ -291,6 +311,6 @@ TEST_CASE("a trace file that cannot be created fails the run with the path, and 
   int sut = 0;
   CHECK(h.run(sut) == kExitSetup);
   auto meta = trace::read_run_meta(dir.path() / "meta.json");
-  CHECK(meta.exit_status == "error");
+  CHECK(meta.exit_status == trace::ExitStatus::error);
   CHECK(meta.json["exit"]["message"].get<std::string>().find("thread-0001.msgpack") != std::string::npos);
 }

@@ -38,7 +38,7 @@ TEST_CASE("a harness recorded under rr chaos mode writes a complete trace", "[rr
     CHECK(t.header->clock == "counter");
   }
   auto meta = trace::read_run_meta(dir.path() / "run" / "meta.json");
-  CHECK(meta.exit_status == "ok");
+  CHECK(meta.exit_status == trace::ExitStatus::ok);
 }
 
 int main(int argc, char** argv) {

@@ -2,12 +2,38 @@
 
 #include <algorithm>
 #include <fstream>
+#include <utility>
 
 #include "omnilink/trace_schema.hpp"
 #include "platform/special_file.hpp"
 
 namespace omnilink::trace {
 namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::pair<ExitStatus, std::string_view> kExitStatusNames[] = {
+    {ExitStatus::running, "running"}, {ExitStatus::ok, "ok"},           {ExitStatus::stopped, "stopped"},
+    {ExitStatus::error, "error"},     {ExitStatus::crashed, "crashed"}, {ExitStatus::interrupted, "interrupted"},
+};
+
+ExitStatus parse_exit_status(const std::string& name, const fs::path& file) {
+  for (const auto& [status, status_name] : kExitStatusNames)
+    if (name == status_name) return status;
+  std::string known;
+  for (const auto& entry : kExitStatusNames) known += (known.empty() ? "" : ", ") + std::string(entry.second);
+  throw RunDirError(file.string() + ": exit.status: '" + name + "' is not one of " + known);
+}
+
+}  // namespace
+
+std::string_view to_string(ExitStatus status) {
+  for (const auto& [known, name] : kExitStatusNames)
+    if (known == status) return name;
+  return "?";
+}
+
+bool finished_by_harness(ExitStatus status) { return status == ExitStatus::ok || status == ExitStatus::stopped || status == ExitStatus::error; }
 
 RunMeta read_run_meta(const fs::path& file) {
   std::ifstream in(file);
@@ -25,7 +51,7 @@ RunMeta read_run_meta(const fs::path& file) {
     m.ops_per_thread = m.json.at("ops_per_thread").get<std::uint64_t>();
     m.clock = m.json.at("clock").get<std::string>();
     const auto& exit = m.json.at("exit");
-    m.exit_status = exit.at("status").get<std::string>();
+    m.exit_status = parse_exit_status(exit.at("status").get<std::string>(), file);
     if (exit.contains("signal")) m.exit_signal = exit.at("signal").get<int>();
     m.executable = m.json.value("executable", "");
     for (const auto& frame : exit.value("frames", nlohmann::json::array())) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -21,13 +22,20 @@ class RunDirError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// How the harness's run ended, as meta.json's `exit.status` says (docs/trace-format.md).
+enum class ExitStatus { running, ok, stopped, error, crashed, interrupted };
+/// meta.json's name for `status`.
+std::string_view to_string(ExitStatus status);
+/// The harness ended the run itself (ok, stopped, error): every thread closed its file first.
+bool finished_by_harness(ExitStatus status);
+
 struct RunMeta {
   nlohmann::json json;  // the whole file, for fields not summarised here
   std::uint64_t seed = 0;
   std::uint32_t threads = 0;
   std::uint64_t ops_per_thread = 0;
   std::string clock;
-  std::string exit_status;  // running | ok | stopped | error | crashed | interrupted
+  ExitStatus exit_status = ExitStatus::running;
   std::optional<int> exit_signal;
   std::string executable;  // the harness, as it ran
   /// A crash: where the signal struck, then its callers, as addresses in `executable` (may be empty).
