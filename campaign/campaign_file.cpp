@@ -16,6 +16,7 @@
 #include <string_view>
 #include <thread>
 
+#include "omnilink/clock.hpp"
 #include "platform/join.hpp"
 #include "store/store.hpp"
 #include "platform/memory.hpp"
@@ -64,8 +65,9 @@ constexpr std::array<std::string_view, 7> kValidationFields{"checker", "confirm_
 constexpr std::array<std::string_view, 14> kTargetFields{"name", "description", "harness", "args", "clock", "spec",
                                                          "mc",   "init",        "next",    "view", "threads",
                                                          "ops",  "runs",        "seed_base"};
-// The harness library's clocks (harness.md, "Choosing a clock").
-constexpr std::array<std::string_view, 3> kClocks{"counter", "monotonic", "rdtsc"};
+// The harness library's clocks (harness.md, "Choosing a clock"), whether or not this machine has
+// rdtsc: the machine that runs the campaign may.
+constexpr std::array<ClockKind, 3> kClocks{ClockKind::counter, ClockKind::monotonic, ClockKind::rdtsc};
 
 // A -Xmx size: [1-9][0-9]*[kKmMgG].
 // Absolute and lexically normal, without a trailing separator. Symlinks are kept as they are: a
@@ -303,7 +305,7 @@ TargetConfig read_target(const ObjectReader& o, const PathResolver& paths) {
   target.args = o.string_list("args");
   if (const auto problem = omnilink_owned_argument(target.args)) o.fail("args", *problem);
   if (const auto clock = o.string("clock")) {
-    if (std::find(kClocks.begin(), kClocks.end(), *clock) == kClocks.end())
+    if (std::none_of(kClocks.begin(), kClocks.end(), [&](ClockKind kind) { return clock_name(kind) == *clock; }))
       o.fail("clock", "'" + *clock + "' is not a clock: counter, monotonic or rdtsc");
     target.clock = *clock;
   }

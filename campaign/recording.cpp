@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "omnilink/clock.hpp"
 #include "platform/rr_probe.hpp"
 #include "platform/toolchain.hpp"
 #include "trace/run_layout.hpp"
@@ -64,7 +65,7 @@ RunCommand run_command(const Recording& recording, const TargetConfig& target, s
   // instruction rr must trap, and the counter needs neither. Last, so that it wins over a --clock
   // among the arguments of a store written before the clock was the target's field.
   if (recording.recorded())
-    harness_args.insert(harness_args.end(), {"--clock", "counter"});
+    harness_args.insert(harness_args.end(), {"--clock", std::string(clock_name(ClockKind::counter))});
   else if (target.clock)
     harness_args.insert(harness_args.end(), {"--clock", *target.clock});
   if (!recording.recorded()) return {target.harness, harness_args};

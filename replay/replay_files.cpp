@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "omnilink/clock.hpp"
 #include "replay/gdb_commands.hpp"
 #include "trace/run_layout.hpp"
 
@@ -20,7 +21,7 @@ fs::path core_command_file(const fs::path& run_dir, const trace::Operation& op, 
   return dir / (std::to_string(k + 1) + "-" + op.id() + ".gdb");
 }
 
-bool reruns_the_same(const trace::RunMeta& meta) { return meta.threads == 1 && meta.clock == "counter"; }
+bool reruns_the_same(const trace::RunMeta& meta) { return meta.threads == 1 && parse_clock(meta.clock) == ClockKind::counter; }
 
 bool reruns_the_same(const fs::path& run_dir) {
   try {

@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "omnilink/clock.hpp"
 #include "platform/join.hpp"
 
 namespace omnilink::report {
@@ -11,11 +12,15 @@ namespace {
 
 using explain::ExplainedOp;
 
-/// The unit of a clock's timestamps.
+/// The unit of a clock's timestamps; a history file may name a clock of its own.
 std::string unit(const std::string& clock) {
-  if (clock == "monotonic") return "ns";
-  if (clock == "rdtsc") return "TSC ticks";
-  if (clock == "counter") return "counter ticks";
+  const auto kind = parse_clock(clock);
+  if (!kind) return "the file's units";
+  switch (*kind) {
+    case ClockKind::monotonic: return "ns";
+    case ClockKind::rdtsc: return "TSC ticks";
+    case ClockKind::counter: return "counter ticks";
+  }
   return "the file's units";
 }
 
