@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <sstream>
+#include <utility>
 
 #include "omnilink/clock.hpp"
 #include "platform/join.hpp"
@@ -12,15 +13,13 @@ namespace {
 
 using explain::ExplainedOp;
 
-/// The unit of a clock's timestamps; a history file may name a clock of its own.
+/// The unit of a clock's timestamps; a history file may name a clock of its own. (By name, not
+/// parse_clock, which refuses rdtsc on a machine without it: the run may come from one with it.)
 std::string unit(const std::string& clock) {
-  const auto kind = parse_clock(clock);
-  if (!kind) return "the file's units";
-  switch (*kind) {
-    case ClockKind::monotonic: return "ns";
-    case ClockKind::rdtsc: return "TSC ticks";
-    case ClockKind::counter: return "counter ticks";
-  }
+  constexpr std::pair<ClockKind, const char*> kUnits[] = {
+      {ClockKind::monotonic, "ns"}, {ClockKind::rdtsc, "TSC ticks"}, {ClockKind::counter, "counter ticks"}};
+  for (const auto& [kind, unit] : kUnits)
+    if (clock_name(kind) == clock) return unit;
   return "the file's units";
 }
 

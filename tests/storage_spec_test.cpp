@@ -327,6 +327,33 @@ TEST_CASE("WiredTiger: outside snapshot isolation two removals of one key that o
   CHECK(v.wiredtiger(trace(11)) == "f f f");  // thread 0's committed removal was there to see
 }
 
+TEST_CASE("WiredTiger: a removal refused under snapshot isolation is Remove_Done's refusal, by the first updater rule", "[storage][wiredtiger]") {
+  // Thread 1's removal succeeds over thread 0's uncommitted update: it should have conflicted.
+  // There is no Remove_Step under snapshot isolation; the refusal is the operation's _Done's,
+  // which says what was broken (and names the failure's signature).
+  Txns t;
+  t.begin(0, 1).begin(1, 2).put(0, 3, 7, 10, "ok").remove(1, 4, 7, "ok");
+  testing::ScratchDir dir;
+  t.b.write(dir / "run");
+  const auto r = testing::validate_with_test_checker(dir / "run", kSpecs / "WiredTigerKV.tla", kSpecs / "MCWiredTigerSnapshot.tla");
+  INFO(r.summary());
+  REQUIRE(r.verdict == Verdict::fail);
+  if (testing::testing_tlc()) return;  // TLC does not say which action refused
+  REQUIRE(r.refused);
+  CHECK(r.refused->action == "Remove_Done");
+  CHECK_THAT(r.refused->conjunct, Catch::Contains("FirstUpdaterWins"));
+  // A removal by a transaction that never began: both actions are refused at Active(txn), and
+  // the refusal is Remove_Done's.
+  Txns never;
+  never.begin(0, 1).remove(1, 2, 7, "ok");
+  never.b.write(dir / "never");
+  const auto n = testing::validate_with_test_checker(dir / "never", kSpecs / "WiredTigerKV.tla", kSpecs / "MCWiredTigerReadUncommitted.tla");
+  INFO(n.summary());
+  REQUIRE(n.verdict == Verdict::fail);
+  REQUIRE(n.refused);
+  CHECK(n.refused->action == "Remove_Done");
+}
+
 // WiredTigerKV.tla's timestamps (src/txn/txn_timestamp.c and src/include/txn.i at 3.2.1).
 TEST_CASE("WiredTiger: a reader at a timestamp sees the newest commit at or before it, and a read timestamp makes a snapshot", "[storage][wiredtiger]") {
   Verdicts v;

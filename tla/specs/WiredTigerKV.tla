@@ -193,7 +193,7 @@ Put(txn, key, value, status) ==
 \* when another update came first). Under snapshot isolation that check refuses whatever changed
 \* the key since; outside it a removal succeeds over whatever came between, so two transactions
 \* both remove a key they both found (seen under read-uncommitted, once in about 150 runs of
-\* 4 threads x 500 calls; releases after 3.2.1 look again, __check_valid_remove). So
+\* 4 threads x 500 calls; later releases look again when the install loses the race). So
 \* Remove is a multi-step operation outside snapshot isolation: a Remove_Step is the look-up
 \* finding the key, and Remove_Done succeeds if the key is there then or a step found it.
 \* @type: (Int, Int, Str) => Bool;
