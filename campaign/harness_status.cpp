@@ -95,7 +95,7 @@ HarnessVerdict classify_harness_run(const HarnessEnd& end, const fs::path& run_d
     // meta.json still says running (killed outright, no chance to finish it) or ok with a failing
     // process (rr itself died): the trace is a prefix at best.
     v.status = store::RunStatus::crashed;
-    v.detail = "the harness ended without finishing its trace (" + end.exit.describe() + ", meta.json status '" + std::string(trace::to_string(status)) + "')" +
+    v.detail = "the harness ended without finishing its trace (" + end.exit.describe() + ", meta.json status '" + trace::to_string(status) + "')" +
                stderr_summary(run_dir);
   }
   v.validate = trace::RunLayout(run_dir).has_trace();

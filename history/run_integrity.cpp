@@ -51,7 +51,7 @@ std::optional<std::string> check_run_integrity(const trace::RunDir& run, const s
     const bool cut_short = f.error && f.error->cut_short;
     if (finished && (cut_short || f.has_pending))
       return file + ": " + (cut_short ? f.error->describe() : std::string("has a pending record")) + ", but " + meta_file +
-             " says the run ended '" + std::string(trace::to_string(meta.exit_status)) + "' (every thread closed its file): the run directory is damaged";
+             " says the run ended '" + trace::to_string(meta.exit_status) + "' (every thread closed its file): the run directory is damaged";
   }
   return std::nullopt;
 }

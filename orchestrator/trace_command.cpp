@@ -18,7 +18,7 @@ std::string describe_run(const trace::RunDir& run) {
   if (!run.meta) return run.root.string() + " (meta.json unreadable: " + run.meta_error + ")";
   const trace::RunMeta& m = *run.meta;
   std::string s = run.root.string() + ": seed " + std::to_string(m.seed) + ", " + std::to_string(m.threads) +
-                  " threads x " + std::to_string(m.ops_per_thread) + " ops, clock " + m.clock + ", exit " + std::string(trace::to_string(m.exit_status));
+                  " threads x " + std::to_string(m.ops_per_thread) + " ops, clock " + m.clock + ", exit " + trace::to_string(m.exit_status);
   if (m.exit_signal) s += " (signal " + std::to_string(*m.exit_signal) + ")";
   return s;
 }

@@ -83,9 +83,9 @@ TEST_CASE("each isolation level passes its own spec, read-committed and read-unc
       // the refused transaction's value and a refused Put). Issue 43: the context should hold the
       // transactions whose writes the core reads or conflicts with.
       const std::string conjunct = e.at("refused").at("conjunct").get<std::string>();
-      const bool conflict_unexplained =
+      const bool read_or_conflict_unexplained =
           conjunct.find("FirstUpdaterWins") != std::string::npos || conjunct.find("Visible(txn, key)") != std::string::npos;
-      CHECK((conjunct.find("TimestampsInOrder") != std::string::npos || commit_shown || conflict_unexplained));
+      CHECK((conjunct.find("TimestampsInOrder") != std::string::npos || commit_shown || read_or_conflict_unexplained));
     }
   }
   // The timestamped runs read and committed at timestamps, the wide ones past 2^32.

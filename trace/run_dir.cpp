@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <fstream>
-#include <utility>
 
 #include "omnilink/trace_schema.hpp"
+#include "platform/enum_names.hpp"
+#include "platform/join.hpp"
 #include "platform/special_file.hpp"
 
 namespace omnilink::trace {
@@ -12,26 +13,25 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::pair<ExitStatus, std::string_view> kExitStatusNames[] = {
-    {ExitStatus::running, "running"}, {ExitStatus::ok, "ok"},           {ExitStatus::stopped, "stopped"},
-    {ExitStatus::error, "error"},     {ExitStatus::crashed, "crashed"}, {ExitStatus::interrupted, "interrupted"},
-};
+constexpr platform::EnumNames<ExitStatus, 6> kExitStatusNames{{{
+    {ExitStatus::running, "running"},
+    {ExitStatus::ok, "ok"},
+    {ExitStatus::stopped, "stopped"},
+    {ExitStatus::error, "error"},
+    {ExitStatus::crashed, "crashed"},
+    {ExitStatus::interrupted, "interrupted"},
+}}};
 
 ExitStatus parse_exit_status(const std::string& name, const fs::path& file) {
-  for (const auto& [status, status_name] : kExitStatusNames)
-    if (name == status_name) return status;
-  std::string known;
-  for (const auto& entry : kExitStatusNames) known += (known.empty() ? "" : ", ") + std::string(entry.second);
-  throw RunDirError(file.string() + ": exit.status: '" + name + "' is not one of " + known);
+  if (const auto status = kExitStatusNames.parse(name)) return *status;
+  std::vector<std::string> known;
+  for (const auto& entry : kExitStatusNames.names) known.emplace_back(entry.second);
+  throw RunDirError(file.string() + ": exit.status: '" + name + "' is not one of " + join(known, ", "));
 }
 
 }  // namespace
 
-std::string_view to_string(ExitStatus status) {
-  for (const auto& [known, name] : kExitStatusNames)
-    if (known == status) return name;
-  return "?";
-}
+std::string to_string(ExitStatus status) { return kExitStatusNames.name(status); }
 
 bool finished_by_harness(ExitStatus status) { return status == ExitStatus::ok || status == ExitStatus::stopped || status == ExitStatus::error; }
 

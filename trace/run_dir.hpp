@@ -8,7 +8,6 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -25,7 +24,7 @@ class RunDirError : public std::runtime_error {
 /// How the harness's run ended, as meta.json's `exit.status` says (docs/trace-format.md).
 enum class ExitStatus { running, ok, stopped, error, crashed, interrupted };
 /// meta.json's name for `status`.
-std::string_view to_string(ExitStatus status);
+std::string to_string(ExitStatus status);
 /// The harness ended the run itself (ok, stopped, error): every thread closed its file first.
 bool finished_by_harness(ExitStatus status);
 
