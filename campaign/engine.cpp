@@ -244,7 +244,7 @@ struct Engine::State {
   }
 
   void validation_done(store::RunRecord run, const fs::path& spec, const results::ValidationResult& result) {
-    if (result.checker == "native" && result.verdict == results::Verdict::fail) ++native_failures[target_of(run).name];
+    if (result.checker == results::DecidedBy::native && result.verdict == results::Verdict::fail) ++native_failures[target_of(run).name];
     if (result.cancelled) {
       // Not a verdict: the run stays without one, and --resume validates it.
       finish_if_idle();

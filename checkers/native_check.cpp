@@ -113,7 +113,7 @@ results::RefusedOp describe_refusal(const history::Problem& decided, const Searc
 void check_natively(results::ValidationResult& result, const history::Problem& problem, language::LoadedSpec& spec, const ValidateOptions& options,
                     std::optional<history::Problem>* proof) {
   const auto started = std::chrono::steady_clock::now();
-  result.checker = "native";
+  result.checker = results::DecidedBy::native;
   NativeSearchOptions search;
   search.init = options.init;
   search.view = options.view;

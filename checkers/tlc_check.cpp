@@ -111,7 +111,7 @@ void check_with_tlc(results::ValidationResult& result, const history::Problem& p
                     const fs::path& dir, const ValidateOptions& options) {
   // TLC decides from here, also when it cannot be run (and after a native attempt that found the
   // spec outside its fragment).
-  result.checker = "tlc";
+  result.checker = results::DecidedBy::tlc;
   fs::create_directories(dir);
   const fs::path data_file = dir / "data.ndjson";
   const fs::path frontier_file = dir / "frontier.json";

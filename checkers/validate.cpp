@@ -57,7 +57,7 @@ class Decider {
 
   /// A native FAIL checked again by TLC, where TLC is present.
   void confirm(results::ValidationResult& result, const history::Problem& problem, const fs::path& dir) {
-    if (result.checker != "native" || result.verdict != results::Verdict::fail || !options_.confirm_failures || options_.checker == Checker::both) return;
+    if (result.checker != results::DecidedBy::native || result.verdict != results::Verdict::fail || !options_.confirm_failures || options_.checker == Checker::both) return;
     std::string why_not;
     if (!locate_tlc(options_, why_not)) {
       // Not where it was looked for: `omnilink doctor` and a campaign's header say that, once.
@@ -137,7 +137,7 @@ void certify_failure(results::ValidationResult& result, const history::Problem& 
     // TLC's files for the check are in certify/; the native checker writes none.
     result.caveats.push_back("the failure stands without the pending operations: the " + std::to_string(kept) +
                              " operations that ended before any later one started fail on their own" +
-                             (certified.checker == "tlc" ? " (validation/certify/)" : "") + "; the frontier is theirs");
+                             (certified.checker == results::DecidedBy::tlc ? " (validation/certify/)" : "") + "; the frontier is theirs");
     result.linearized = certified.linearized;
     result.frontier = certified.frontier;
     result.spec_state = certified.spec_state;

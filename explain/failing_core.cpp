@@ -265,9 +265,9 @@ std::vector<std::vector<std::uint64_t>> transaction_groups(const history::Histor
 
 FailingCore find_failing_core(const history::Problem& problem, const results::ValidationResult& failed, language::LoadedSpec& spec,
                               const checkers::ValidateOptions& validate, const CoreOptions& options) {
-  if (failed.verdict != results::Verdict::fail || failed.checker != "native")
+  if (failed.verdict != results::Verdict::fail || failed.checker != results::DecidedBy::native)
     throw history::ValidationError("a failing core is found from the native checker's FAIL, not from " + to_string(failed.verdict) +
-                          (failed.checker.empty() ? "" : " (" + failed.checker + ")"));
+                          (failed.checker == results::DecidedBy::none ? "" : " (" + to_string(failed.checker) + ")"));
   const auto started = Clock::now();
   const history::Problem base = failing_base(problem, failed, spec);
   checkers::NativeSearchOptions search;

@@ -124,8 +124,8 @@ std::string ValidationResult::summary() const {
     s << verdict << ": " << shown(reason);
   }
   if (states_generated) s << "\n  " << *states_generated << " states generated, " << states_distinct.value_or(0) << " distinct";
-  if (duration.count() > 0 || !checker.empty())
-    s << "; " << (checker == "native" ? "native checker" : "TLC") << " " << duration.count() / 1000.0 << " s, peak " << peak_rss_kb / 1024 << " MiB";
+  if (duration.count() > 0 || checker != DecidedBy::none)
+    s << "; " << (checker == DecidedBy::native ? "native checker" : "TLC") << " " << duration.count() / 1000.0 << " s, peak " << peak_rss_kb / 1024 << " MiB";
   if (partitions) {
     s << "\n  checked in " << partitions->count << " parts by " << partitions->by;
     if (!partitions->failed.empty()) s << "; the part " << partitions->failed << " failed";

@@ -75,7 +75,7 @@ struct RefusedOp {
 struct ValidationResult {
   Verdict verdict = Verdict::error;
   std::string reason;   // for unknown and error; a one-line summary for fail
-  std::string checker;  // which checker decided: native | tlc ("" when none ran)
+  DecidedBy checker = DecidedBy::none;
   std::uint64_t operations = 0;      // completed operations (every one must be linearized)
   std::uint64_t dropped_failed = 0;
   std::uint64_t pending = 0;         // pending operations (each may be linearized or left out)

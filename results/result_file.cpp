@@ -77,7 +77,10 @@ StoredResult parse_result(const nlohmann::json& j, const std::string& origin) {
   if (!known) f.fail("verdict", "'" + verdict + "' is no verdict");
   r.verdict = *known;
   r.reason = f.value_or("reason", &Fields::text, std::string());
-  r.checker = f.value_or("checker", &Fields::text, std::string());
+  const std::string checker = f.value_or("checker", &Fields::text, std::string());
+  const std::optional<DecidedBy> decided_by = parse_decided_by(checker);
+  if (!decided_by) f.fail("checker", "'" + checker + "' is no checker: native or tlc");
+  r.checker = *decided_by;
   r.operations = f.value_or("operations", &Fields::uint64, std::uint64_t{0});
   r.dropped_failed = f.value_or("dropped_failed_without_effect", &Fields::uint64, std::uint64_t{0});
   // Version 1 called the pending operations aborted.

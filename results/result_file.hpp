@@ -86,7 +86,7 @@ struct StoredResult {
   int version = kResultFileVersion;
   Verdict verdict = Verdict::error;
   std::string reason;
-  std::string checker;  // native | tlc | "" (version 3)
+  DecidedBy checker = DecidedBy::none;  // since version 3
   std::uint64_t operations = 0, dropped_failed = 0, pending = 0;
   std::vector<StoredPendingOutcome> pending_operations;
   std::optional<StoredCut> cut;

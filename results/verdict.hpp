@@ -1,6 +1,6 @@
 // What a validation decided: the verdict's vocabulary, owned here and named only at the edges
 // (result.json, the store's index, run.json, JSON and text), so that every reader and writer of a
-// verdict agrees on the same four names.
+// verdict agrees on the same four names; and which checker decided it.
 #pragma once
 
 #include <array>
@@ -27,5 +27,14 @@ std::optional<Verdict> parse_verdict(std::string_view name);
 std::ostream& operator<<(std::ostream& out, Verdict verdict);
 /// As its name: nlohmann's default would write the enum's number.
 void to_json(nlohmann::json& j, Verdict verdict);
+
+/// Which checker decided a verdict: none (an error before any ran), the embedded one, or TLC.
+enum class DecidedBy { none, native, tlc };
+
+/// "", "native", "tlc": result.json's `checker`, which is empty when none ran.
+std::string to_string(DecidedBy checker);
+/// The checker named `name` ("" is none); nullopt for a name that is none of them.
+std::optional<DecidedBy> parse_decided_by(std::string_view name);
+void to_json(nlohmann::json& j, DecidedBy checker);
 
 }  // namespace omnilink::results

@@ -58,7 +58,7 @@ Agreement compare(const std::string& spec, const std::optional<std::string>& mc,
       ++seen.skipped;
       continue;
     }
-    CHECK(native.checker == "native");
+    CHECK(native.checker == results::DecidedBy::native);
     REQUIRE(native.verdict == tlc.verdict);
     CHECK((native.verdict == Verdict::pass || native.verdict == Verdict::fail));
     if (native.verdict == Verdict::fail) CHECK(native.linearized == tlc.linearized);

@@ -37,7 +37,7 @@ results::ValidationResult full_failure() {
   results::ValidationResult r;
   r.verdict = Verdict::fail;
   r.reason = "no order of the operations is accepted by the spec";
-  r.checker = "native";
+  r.checker = results::DecidedBy::native;
   r.operations = 4;
   r.dropped_failed = 1;
   r.pending = 1;
@@ -90,7 +90,7 @@ TEST_CASE("result.json reads back what ValidationResult wrote, field for field",
   CHECK(r.version == results::kResultFileVersion);
   CHECK(r.verdict == Verdict::fail);
   CHECK(r.reason == written.reason);
-  CHECK(r.checker == "native");
+  CHECK(r.checker == results::DecidedBy::native);
   CHECK(r.operations == 4);
   CHECK(r.dropped_failed == 1);
   CHECK(r.pending == 1);
@@ -173,7 +173,7 @@ TEST_CASE("result.json of an older version reads as it was written, and a bad on
   const auto old = results::parse_result(v1, "result.json");
   CHECK(old.version == 1);
   CHECK(old.pending == 2);
-  CHECK(old.checker.empty());
+  CHECK(old.checker == results::DecidedBy::none);
 
   nlohmann::json j = full_failure().to_json();
   auto refused_with = [&](const std::function<void(nlohmann::json&)>& change) {
@@ -189,6 +189,8 @@ TEST_CASE("result.json of an older version reads as it was written, and a bad on
                        Catch::Message("RUN/result.json: version: not an integer"));
   CHECK_THROWS_MATCHES(refused_with([](auto& b) { b["verdict"] = "maybe"; })(), ResultFileError,
                        Catch::Message("RUN/result.json: verdict: 'maybe' is no verdict"));
+  CHECK_THROWS_MATCHES(refused_with([](auto& b) { b["checker"] = "jvm"; })(), ResultFileError,
+                       Catch::Message("RUN/result.json: checker: 'jvm' is no checker: native or tlc"));
   CHECK_THROWS_MATCHES(refused_with([](auto& b) { b["frontier"]["pending"][1]["thread"] = "1"; })(), ResultFileError,
                        Catch::Message("RUN/result.json: frontier: pending[1]: thread: not a non-negative integer"));
   CHECK_THROWS_MATCHES(refused_with([](auto& b) { b["frontier"]["refused"]["lost"]["logged_by"] = 5; })(), ResultFileError,

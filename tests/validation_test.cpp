@@ -200,7 +200,7 @@ TEST_CASE("an MC module with a VIEW over the spec's variables", "[validate][tlc]
   auto r = checkers::validate_run(o);
   INFO(r.summary());
   CHECK(r.verdict == Verdict::pass);
-  CHECK(r.checker == checkers::checker_name(o.checker));
+  CHECK(to_string(r.checker) == checkers::checker_name(o.checker));
   if (testing::testing_tlc())
     CHECK_THAT(read_text(dir / "run" / "validation" / "OmniLinkValidate.cfg"), Catch::Contains("VIEW OmniLinkValidateView"));
   o.view = "NoSuchView";
@@ -264,7 +264,7 @@ TEST_CASE("a spec outside the fragment: native refuses naming the construct, aut
   o.checker = checkers::Checker::automatic;
   const auto automatic = checkers::validate_run(o);
   INFO(automatic.summary());
-  CHECK(automatic.checker == "tlc");
+  CHECK(automatic.checker == results::DecidedBy::tlc);
   CHECK(automatic.verdict == (testing::testing_tlc() ? Verdict::pass : automatic.verdict));  // unknown where TLC is missing
   CHECK(std::any_of(automatic.caveats.begin(), automatic.caveats.end(), [](const std::string& c) {
     return c.find("decided by TLC: the native checker cannot evaluate this spec") != std::string::npos &&
@@ -285,7 +285,7 @@ TEST_CASE("--checker both: the checkers agree on Figure 2's verdicts", "[validat
     const auto r = checkers::validate_run(o);
     INFO(r.summary());
     CHECK(r.verdict == (dequeued == 2 ? Verdict::pass : Verdict::fail));
-    CHECK(r.checker == "native");
+    CHECK(r.checker == results::DecidedBy::native);
     CHECK(std::find(r.caveats.begin(), r.caveats.end(), "TLC agrees (" + to_string(r.verdict) + ")") != r.caveats.end());
   }
 }
@@ -540,7 +540,7 @@ Next == \E v \in Values \cup {NoValue} : S!Write(v) \/ S!Read(v)
     const auto r = checkers::validate_run(o);
     INFO(run << ": " << r.summary());
     CHECK(r.verdict == verdict);
-    CHECK(r.checker == checkers::checker_name(testing::test_checker()));
+    CHECK(to_string(r.checker) == checkers::checker_name(testing::test_checker()));
   }
 }
 
