@@ -69,8 +69,27 @@ std::uint64_t group_of(const GroupOf& groups, const trace::Operation& op) {
   return it == groups.end() ? 0 : it->second;
 }
 
+/// The operations that logged `value` in one of their inputs (history::History::inputs), where at
+/// most kIdentifyingUses did: the write of a value that many reads returned (a Put whose value four
+/// Searches saw) is tied to each of them, where the value, logged by them all, identifies nothing.
+std::vector<history::OpRef> writers_of(const history::Problem& problem, const history::ValueIndex& index, const std::string& value) {
+  std::vector<history::OpRef> out;
+  for (const history::OpRef& ref : index.users(value)) {
+    const trace::Operation& op = *problem.threads[ref.first][ref.second].op;
+    const auto declared = problem.history.inputs.find(op.name);
+    if (declared == problem.history.inputs.end()) continue;
+    for (const std::string& input : declared->second)
+      if (const trace::Value* v = op.field(input); v != nullptr && trace::to_tla(*v) == value) {
+        out.push_back(ref);
+        break;
+      }
+  }
+  if (out.size() > history::kIdentifyingUses) out.clear();
+  return out;
+}
+
 /// The operations of `problem` outside the core (`core`, whose ids are `in_core`) that logged an
-/// identifying value of a core operation (`index` is the problem's), and the whole of each
+/// identifying value of a core operation (`index` is the problem's) or wrote one it read, and the whole of each
 /// transaction (`groups`) a core or context operation belongs to: Begin to end, whatever how many
 /// operations logged its id.
 std::vector<const trace::Operation*> context_of(const history::Problem& problem, const history::ValueIndex& index,
@@ -86,9 +105,11 @@ std::vector<const trace::Operation*> context_of(const history::Problem& problem,
     for (const auto& op : thread) {
       add(op);
       for (const auto& [name, value] : op.fields) {
-        const auto* logged = index.identifying(trace::to_tla(value));
-        if (logged == nullptr) continue;
-        for (const auto& [t, position] : *logged) add(*problem.threads[t][position].op);
+        const std::string text = trace::to_tla(value);
+        if (const auto* logged = index.identifying(text))
+          for (const auto& [t, position] : *logged) add(*problem.threads[t][position].op);
+        else if (!value.is<bool>())
+          for (const auto& [t, position] : writers_of(problem, index, text)) add(*problem.threads[t][position].op);
       }
     }
   if (!whole.empty())

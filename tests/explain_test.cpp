@@ -183,6 +183,55 @@ TEST_CASE("a FIFO violation's core is the two dequeues, with their enqueues as c
   CHECK_THAT(text, Catch::Contains("one-minimal"));
 }
 
+TEST_CASE("a read's context holds the transaction that wrote its value, however many others read it", "[explain][wiredtiger]") {
+  // Under snapshot isolation: transaction 1 puts 500 and commits; four transactions read 500 (with the
+  // Put, six operations log 500: it identifies none of them); transaction 9 reads 500, then reads key 1
+  // as not found in the same snapshot. The core is transaction 9's (the Put may be taken or not,
+  // its second read fails either way); the Put, the only operation that logged 500 as an input, and
+  // its transaction are its context, the other readers are not.
+  testing::ScratchDir dir;
+  const fs::path file = dir.path() / "h.jsonl";
+  std::vector<std::string> lines{
+      R"({"format": "omnilink-history", "version": 3, "inputs": {"Begin": ["txn"], "Put": ["txn", "key", "value"], "Search": ["txn", "key"], "Commit": ["txn"]}})"};
+  std::uint64_t t = 0;
+  auto call = [&](int process, const std::string& op, const std::string& fields) {
+    lines.push_back("{\"process\": " + std::to_string(process) + ", \"op\": \"" + op + "\", \"fields\": {" + fields + "}, \"start\": " +
+                    std::to_string(t) + ", \"end\": " + std::to_string(t + 5) + ", \"outcome\": \"ok\"}");
+    t += 10;
+  };
+  call(0, "Begin", R"("txn": 1)");
+  call(0, "Put", R"("txn": 1, "key": 1, "value": 500, "status": "ok")");
+  call(0, "Commit", R"("txn": 1, "status": "ok")");
+  for (int reader = 2; reader <= 5; ++reader) {
+    const std::string txn = "\"txn\": " + std::to_string(reader);
+    call(1, "Begin", txn);
+    call(1, "Search", txn + R"(, "key": 1, "value": 500, "status": "ok")");
+    call(1, "Commit", txn + R"(, "status": "ok")");
+  }
+  call(2, "Begin", R"("txn": 9)");
+  call(2, "Search", R"("txn": 9, "key": 1, "value": 500, "status": "ok")");
+  call(2, "Search", R"("txn": 9, "key": 1, "value": 0, "status": "not_found")");
+  std::ofstream out(file);
+  for (const auto& line : lines) out << line << "\n";
+  out.close();
+  const auto o = options_for(file, "WiredTigerKV.tla", "MCWiredTigerSnapshot.tla");
+  const explain::Explanation e = explain::explain_run(o);
+  require_good_core(o, e, 3);
+  std::set<std::string> core, context;
+  for (const auto& op : e.core) core.insert(op.call());
+  for (const auto& op : e.context) context.insert(op.call());
+  CHECK(core.count(R"(Search(key = 1, status = "not_found", txn = 9, value = 0))") == 1);
+  CHECK(core.count(R"(Search(key = 1, status = "ok", txn = 9, value = 500))") == 1);
+  CHECK(core.count(R"(Put(key = 1, status = "ok", txn = 1, value = 500))") == 0);
+  for (const std::string writer : {"Begin(txn = 1)", R"(Put(key = 1, status = "ok", txn = 1, value = 500))", R"(Commit(status = "ok", txn = 1))"})
+    CHECK(context.count(writer) == 1);
+  for (const auto& op : e.context) {
+    const bool writer_or_reader = op.call().find("txn = 9") != std::string::npos || op.call().find("txn = 1)") != std::string::npos ||
+                                  op.call().find("txn = 1,") != std::string::npos;
+    CHECK(writer_or_reader);
+  }
+}
+
 TEST_CASE("a linearizable history has nothing to explain", "[explain]") {
   testing::ScratchDir dir;
   const fs::path file = dir.path() / "h.jsonl";
