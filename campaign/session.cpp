@@ -25,14 +25,14 @@ Session Session::open(const Request& request) {
     if (request.resume) {
       const auto previous = request.resume_id.empty() ? s.store_->latest_campaign(config.name) : s.store_->campaign(request.resume_id);
       if (!previous)
-        throw SessionError("--resume: no " + request.kind + " " +
+        throw SessionError("--resume: no " + to_string(request.kind) + " " +
                            (request.resume_id.empty() ? "named '" + config.name + "'" : request.resume_id) + " in " + config.store.string());
       if (previous->name != config.name)
-        throw SessionError("--resume --id " + request.resume_id + ": that " + request.kind + " is named '" + previous->name +
+        throw SessionError("--resume --id " + request.resume_id + ": that " + to_string(request.kind) + " is named '" + previous->name +
                            "', this file's '" + config.name + "'");
       const std::string why = request.plan_difference(nlohmann::json::parse(previous->config_json), request.effective);
       if (!why.empty())
-        throw SessionError("--resume: cannot continue " + previous->id + ": " + why + " (start a new " + request.kind +
+        throw SessionError("--resume: cannot continue " + previous->id + ": " + why + " (start a new " + to_string(request.kind) +
                            " instead, without --resume)");
       s.id_ = previous->id;
     } else {
@@ -66,7 +66,7 @@ void Session::print_header(std::ostream& out, const std::string& runs_line) cons
   const checkers::Checker checker = config.validation.checker;
   const bool confirms = !tlc_missing_ && config.validation.confirm_failures > 0 &&
                         (checker == checkers::Checker::native || checker == checkers::Checker::automatic);
-  out << "omnilink " << kind_ << " " << id_ << (resumed_ ? " (resumed)" : "") << "  from " << config.file.string() << "\n"
+  out << "omnilink " << to_string(kind_) << " " << id_ << (resumed_ ? " (resumed)" : "") << "  from " << config.file.string() << "\n"
       << "  store: " << config.store.string() << "\n"
       << "  " << runs_line << "; jobs " << config.jobs << "; run timeout " << config.run_timeout.count() << " s\n"
       << "  validations at once: " << validation_jobs_.why << "; checker " << checkers::checker_name(checker)

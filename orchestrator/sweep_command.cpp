@@ -68,7 +68,7 @@ void SweepCommand::add_to(CLI::App& app) {
 
 slurm::TaskSpec SweepCommand::task_spec(const SweepConfig& config, const SweepClock& clock) const {
   slurm::TaskSpec task;
-  task.verb = "sweep";
+  task.kind = campaign::Kind::sweep;
   task.arguments = {fs::absolute(file_).string()};
   for (auto& a : options_.run_arguments()) task.arguments.push_back(std::move(a));
   // The caps are the sweep's; each task, a sweep of its own, gets its share of them.
@@ -157,7 +157,7 @@ int SweepCommand::run() {
   scale_out_.apply_shard(config.campaign);
   scale_out_.continue_shard(config.campaign, resume, resume_id);
   if (report_) return report_only(config);
-  campaign::Session session = campaign::Session::open({"sweep", &config.campaign, config.to_json(), resume, resume_id, plan_difference});
+  campaign::Session session = campaign::Session::open({campaign::Kind::sweep, &config.campaign, config.to_json(), resume, resume_id, plan_difference});
   const std::string id = session.id();
 
   std::optional<SweepClock> clock;

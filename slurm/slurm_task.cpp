@@ -86,7 +86,7 @@ int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
     return 0;
   }
 
-  std::vector<std::string> args{spec.verb};
+  std::vector<std::string> args{to_string(spec.kind)};
   args.insert(args.end(), spec.arguments.begin(), spec.arguments.end());
   if (spec.sweep()) {
     // A sweep's tasks share its budget: each runs until the sweep's deadline, however late Slurm
@@ -106,7 +106,7 @@ int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
   // needs to outlive it to clean up the node's disk.
   std::signal(SIGTERM, request_task_stop);
   std::signal(SIGINT, request_task_stop);
-  log << "task " << shard << " of " << spec.verb << " " << spec.campaign << ": " << shell_command_line(args) << "\n" << std::flush;
+  log << "task " << shard << " of " << to_string(spec.kind) << " " << spec.campaign << ": " << shell_command_line(args) << "\n" << std::flush;
   ProcessOptions options;
   options.timeout = std::chrono::hours(24 * 365);  // Slurm's time limit is the one that counts
   options.cancel = &g_stop;
@@ -121,7 +121,7 @@ int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
     if (stopped && !spec.sweep()) {
       log << "task " << shard << ": stopped by a signal; nothing delivered\n";
     } else if (!shard_run.started || !fs::exists(scratch / "omnilink.db")) {
-      log << "task " << shard << ": the " << spec.verb << " did not run (" << shard_run.describe() << "); nothing delivered\n";
+      log << "task " << shard << ": the " << to_string(spec.kind) << " did not run (" << shard_run.describe() << "); nothing delivered\n";
       code = kTaskIncomplete;
     } else if (const std::size_t unfinished = spec.sweep() ? 0 : unfinished_runs(scratch); unfinished > 0) {
       log << "task " << shard << ": " << unfinished << " run(s) without a result (" << shard_run.describe() << "); nothing delivered\n";

@@ -20,7 +20,7 @@ fs::path delivered_shard(const fs::path& delivery_dir, std::uint32_t index) { re
 void write_task_spec(const fs::path& file, const TaskSpec& spec) {
   const json out{{"format", kFormat},
                  {"version", kVersion},
-                 {"verb", spec.verb},
+                 {"verb", to_string(spec.kind)},
                  {"campaign", spec.campaign},
                  {"omnilink", spec.omnilink.string()},
                  {"arguments", spec.arguments},
@@ -55,7 +55,8 @@ TaskSpec read_task_spec(const fs::path& file) {
   TaskSpec spec;
   std::string omnilink, delivery_dir;
   json deadline;
-  field("verb", spec.verb);
+  std::string verb;
+  field("verb", verb);
   field("campaign", spec.campaign);
   field("omnilink", omnilink);
   field("arguments", spec.arguments);
@@ -64,7 +65,9 @@ TaskSpec read_task_spec(const fs::path& file) {
   field("deadline_ms", deadline);
   spec.omnilink = omnilink;
   spec.delivery_dir = delivery_dir;
-  if (spec.verb != "campaign" && spec.verb != "sweep") throw TaskSpecError(file.string() + ": \"verb\" is neither \"campaign\" nor \"sweep\"");
+  const std::optional<campaign::Kind> kind = campaign::parse_kind(verb);
+  if (!kind) throw TaskSpecError(file.string() + ": \"verb\" is neither \"campaign\" nor \"sweep\"");
+  spec.kind = *kind;
   if (spec.shard_count == 0) throw TaskSpecError(file.string() + ": \"shard_count\" is 0");
   if (spec.arguments.empty()) throw TaskSpecError(file.string() + ": \"arguments\" is empty (the campaign or sweep file comes first)");
   if (deadline.is_number_integer()) spec.deadline_ms = deadline.get<std::int64_t>();
