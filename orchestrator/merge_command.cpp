@@ -2,7 +2,7 @@
 
 #include <iostream>
 
-#include "store/merge.hpp"
+#include "maintenance/merge.hpp"
 #include "store/store.hpp"
 
 namespace omnilink::cli {
@@ -17,7 +17,7 @@ void MergeCommand::add_to(CLI::App& app) {
 int MergeCommand::run() {
   std::vector<std::filesystem::path> shards(shards_.begin(), shards_.end());
   try {
-    const auto report = store::merge_shards(destination_, shards, into_);
+    const auto report = maintenance::merge_shards(destination_, shards, into_);
     std::cout << "merged shard(s) ";
     for (std::size_t i = 0; i < report.shards.size(); ++i) std::cout << (i ? ", " : "") << report.shards[i];
     std::cout << " into " << destination_ << " as campaign " << report.campaign << (report.created ? " (new)" : "") << ": " << report.runs.size()
@@ -34,7 +34,7 @@ int MergeCommand::run() {
                 << " --store " << destination_ << " runs them here)";
     std::cout << "\n";
     return kExitOk;
-  } catch (const store::MergeError& e) {
+  } catch (const maintenance::MergeError& e) {
     throw CommandError(kExitUsage, std::string(e.what()) + " (nothing moved)");
   } catch (const std::filesystem::filesystem_error& e) {
     // A move or a marker that failed part way (a full disk): the markers say where it was going.

@@ -1,5 +1,5 @@
 // `omnilink merge DEST SHARD...`: brings the shard stores of one campaign (each from `omnilink
-// campaign FILE --shard I/N`) into the store DEST (store/merge.hpp): every run once, with its
+// campaign FILE --shard I/N`) into the store DEST (maintenance/merge.hpp): every run once, with its
 // verdict, recording and run directory. `--into ID` continues a campaign an earlier merge made, for
 // shards that finish at different times. Prints what it merged and which shards are still missing.
 // Exit code: 0 merged, 1 the merge stopped part way (a move failed: run it again to finish it), 3 a

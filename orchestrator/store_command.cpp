@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "store/store.hpp"
-#include "store/rebuild.hpp"
+#include "maintenance/rebuild.hpp"
 
 namespace omnilink::cli {
 
@@ -16,7 +16,7 @@ void StoreCommand::add_to(CLI::App& app) {
 
 int StoreCommand::run() {
   const std::filesystem::path store = directory_.empty() ? store::default_store_directory() : std::filesystem::path(directory_);
-  const store::RebuildReport report = store::rebuild_index(store);
+  const maintenance::RebuildReport report = maintenance::rebuild_index(store);
   std::cout << "rebuilt the index of " << store.string() << ": " << report.campaigns.size() << " campaign(s), " << report.runs
             << " run(s), " << report.run_directories << " run directories read back, " << report.validations
             << " verdict(s)\n";

@@ -1,5 +1,5 @@
 // `omnilink store rebuild [STORE]`: makes a store's index (omnilink.db) again from its campaign
-// directories, after it was deleted or emptied (store/rebuild.hpp). Read-only and
+// directories, after it was deleted or emptied (maintenance/rebuild.hpp). Read-only and
 // campaign verbs refuse such a store and point here.
 // Exit code: 0 rebuilt; 1 rebuilt, but some directory could not be indexed; 3 usage, or the store
 // has an index already.

@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/join.hpp"
-#include "store/merge.hpp"
+#include "maintenance/merge.hpp"
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "campaign/session.hpp"
@@ -95,14 +95,14 @@ struct SlurmExecutor::State {
   /// The split: fixed when the campaign starts (merged-shards.json), refused for a campaign that
   /// ran without Slurm (its finished runs belong to no shard).
   std::uint32_t shard_count() {
-    if (const auto merged = store::merged_shards(store_dir, id)) return merged->count;
+    if (const auto merged = maintenance::merged_shards(store_dir, id)) return merged->count;
     const auto runs = store.runs(id);
     if (std::any_of(runs.begin(), runs.end(), store::has_outcome))
       throw std::runtime_error("campaign " + id + " has runs done without --executor slurm; continue it without it");
     // A sweep runs as many tasks as may run at once, each until the deadline.
     const auto count = spec.sweep() ? settings.concurrency
                                     : static_cast<std::uint32_t>(std::max<std::size_t>(1, (runs.size() + settings.batch - 1) / settings.batch));
-    store::start_merged_campaign(store_dir, id, count);
+    maintenance::start_merged_campaign(store_dir, id, count);
     return count;
   }
 
@@ -114,7 +114,7 @@ struct SlurmExecutor::State {
         share.shard = campaign::Shard{i, count};
         for (const auto& run : campaign::planned_records(share, id, store_dir)) tasks[i].run_ids.push_back(run.id);
       }
-    const auto merged = store::merged_shards(store_dir, id);
+    const auto merged = maintenance::merged_shards(store_dir, id);
     std::map<std::string, RunRecord> runs;
     for (auto& run : store.runs(id)) runs.emplace(run.id, std::move(run));
     for (std::uint32_t i = 0; i < count; ++i) {
@@ -210,14 +210,14 @@ struct SlurmExecutor::State {
       try {
         merge(ready);
         return;
-      } catch (const store::MergeError&) {
+      } catch (const maintenance::MergeError&) {
         // Every check comes before anything moves, and a merge cut short is finished by merging again.
       }
     }
     for (const std::uint32_t i : ready) {
       try {
         merge({i});
-      } catch (const store::MergeError& e) {
+      } catch (const maintenance::MergeError& e) {
         // Kept aside for a person to look at; the task is run again.
         const fs::path delivery = delivered_shard(spec.delivery_dir, i);
         const fs::path refused = delivery.string() + ".refused-" + std::to_string(tasks[i].attempts);
@@ -233,7 +233,7 @@ struct SlurmExecutor::State {
     std::vector<fs::path> deliveries;
     for (const auto i : indices) deliveries.push_back(delivered_shard(spec.delivery_dir, i));
     const auto started = Clock::now();
-    const store::MergeReport report = store::merge_shards(store_dir, deliveries, id, &lock);
+    const maintenance::MergeReport report = maintenance::merge_shards(store_dir, deliveries, id, &lock);
     spent.merged_runs += report.runs.size();
     spent.merge_s += std::chrono::duration<double>(Clock::now() - started).count();
     for (const RunRecord& run : report.runs) progress.finished(run);

@@ -4,7 +4,7 @@
 // is the only one that writes the campaign's SQLite: tasks run on the compute nodes into stores on
 // their own disks and deliver each whole shard store to STORE/<campaign-id>/slurm/delivered/
 // (slurm_task.hpp); the coordinator merges each delivery into the campaign as it appears
-// (store/merge.hpp), so progress and the summary read as a local campaign's.
+// (maintenance/merge.hpp), so progress and the summary read as a local campaign's.
 //
 // A task that ends without delivering (time limit, node failure, preemption, a crash) is submitted
 // again, up to `attempts` times; after that its runs are recorded as `error` with what Slurm said,

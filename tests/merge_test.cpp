@@ -12,7 +12,7 @@
 #include <set>
 
 #include "campaign/campaign_file.hpp"
-#include "store/merge.hpp"
+#include "maintenance/merge.hpp"
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "store/store.hpp"
@@ -87,7 +87,7 @@ TEST_CASE("the shards of a campaign, merged, are the campaign run in one piece")
   // The shards keep their index and say where they went; their run directories moved.
   for (int i = 0; i < 3; ++i) {
     const fs::path shard = dir / ("shard" + std::to_string(i));
-    const json marker = json::parse(std::ifstream(store::merged_marker(shard, "demo-1")));
+    const json marker = json::parse(std::ifstream(maintenance::merged_marker(shard, "demo-1")));
     CHECK(marker.at("complete") == true);
     CHECK(marker.at("campaign") == "demo-1");
     CHECK(marker.at("shard") == std::to_string(i) + "/3");
@@ -201,7 +201,7 @@ TEST_CASE("a merge that died is finished by running it again") {
   REQUIRE(merge({(dir / "merged").string(), (dir / "s0").string()}).exit_code == 0);
   // What a merge of s1 into demo-1 leaves when it dies after marking s1 and moving two of its runs.
   const fs::path merged = fs::absolute(dir / "merged");
-  std::ofstream(store::merged_marker(dir / "s1", "demo-1"))
+  std::ofstream(maintenance::merged_marker(dir / "s1", "demo-1"))
       << json{{"format", "omnilink-merged"}, {"version", 1}, {"into", merged.string()}, {"campaign", "demo-1"}, {"shard", "1/2"}, {"complete", false}}.dump();
   std::vector<std::string> moved;
   for (const auto& [id, run] : testing::runs_by_id(dir / "s1", "demo-1")) {
@@ -347,7 +347,7 @@ TEST_CASE("merge keeps up with 100,000 runs") {
     shard.import_runs(runs);
   }
   const auto started = std::chrono::steady_clock::now();
-  const auto report = store::merge_shards(dir / "merged", {dir / "shard"}, std::nullopt);
+  const auto report = maintenance::merge_shards(dir / "merged", {dir / "shard"}, std::nullopt);
   const auto took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::cout << "merged " << report.runs.size() << " runs in " << took << " s (" << static_cast<double>(report.runs.size()) / took << " runs/s)\n";
   CHECK(report.runs.size() == kRuns);

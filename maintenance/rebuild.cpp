@@ -1,4 +1,4 @@
-#include "store/rebuild.hpp"
+#include "maintenance/rebuild.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -21,7 +21,7 @@
 #include "results/result_file.hpp"
 #include "trace/run_layout.hpp"
 
-namespace omnilink::store {
+namespace omnilink::maintenance {
 namespace fs = std::filesystem;
 namespace {
 
@@ -31,7 +31,7 @@ nlohmann::json read_json(const fs::path& file) {
 }
 
 // The harness phase's status as the run directory tells it.
-void read_back_harness(RunRecord& run) {
+void read_back_harness(store::RunRecord& run) {
   const fs::path dir = run.dir;
   run.detail = "rebuilt from the run directory";
   try {
@@ -43,12 +43,12 @@ void read_back_harness(RunRecord& run) {
     run.started_ms = meta.json.value("start_time_unix_ns", std::int64_t{0}) / 1'000'000;
     run.finished_ms = meta.json.value("end_time_unix_ns", std::int64_t{0}) / 1'000'000;
   } catch (const trace::RunDirError& e) {
-    run.status = RunStatus::error;
+    run.status = store::RunStatus::error;
     run.detail = std::string("rebuilt: ") + e.what();
   }
   const nlohmann::json recording = read_json(trace::RunLayout(dir).recording_facts());
   // No recording.json: the run was not recorded (campaign/recording.hpp writes it for every recorded run).
-  run.rr_mode = recording.is_object() ? parse_recording_mode(recording.value("mode", "off")) : RecordingMode::off;
+  run.rr_mode = recording.is_object() ? store::parse_recording_mode(recording.value("mode", "off")) : store::RecordingMode::off;
   run.rr_soft_counters = recording.is_object() && recording.value("soft_counters", false);
 }
 
@@ -56,7 +56,7 @@ void read_back_harness(RunRecord& run) {
 // not read (noted in the report: the run is then indexed without a verdict, and --resume
 // validates it again). A validation that found the run directory unreadable makes the run
 // `bad-trace`, as the engine does.
-std::optional<ValidationRecord> read_back_validation(RunRecord& run, const std::string& spec, RebuildReport& report) {
+std::optional<store::ValidationRecord> read_back_validation(store::RunRecord& run, const std::string& spec, RebuildReport& report) {
   std::optional<results::StoredResult> r;
   try {
     r = results::read_result_file(run.dir);
@@ -64,11 +64,11 @@ std::optional<ValidationRecord> read_back_validation(RunRecord& run, const std::
     report.left_alone.push_back(std::string(e.what()) + " (the run is indexed without its verdict)");
   }
   if (!r) return std::nullopt;
-  if (r->corrupt_trace && run.status == RunStatus::ok) {
-    run.status = RunStatus::bad_trace;
+  if (r->corrupt_trace && run.status == store::RunStatus::ok) {
+    run.status = store::RunStatus::bad_trace;
     run.detail = r->reason;
   }
-  ValidationRecord v;
+  store::ValidationRecord v;
   v.verdict = r->verdict;
   v.reason = r->reason;
   v.spec = spec;
@@ -81,7 +81,7 @@ std::optional<ValidationRecord> read_back_validation(RunRecord& run, const std::
   if (v.verdict == results::Verdict::fail) v.frontier_summary = "FAIL: " + v.reason + " (rebuilt index: see validation/result.json)";
   std::error_code ec;
   const auto written = fs::last_write_time(results::result_file(run.dir), ec);
-  v.created_ms = ec ? now_ms()
+  v.created_ms = ec ? store::now_ms()
                     : std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::file_clock::to_sys(written).time_since_epoch()).count();
   return v;
@@ -89,7 +89,7 @@ std::optional<ValidationRecord> read_back_validation(RunRecord& run, const std::
 
 // A sweep's run made before omnilink wrote run.json: its id is "<configuration>.r<number>" and a
 // configuration's name begins "<target>.t"; threads, ops and seed are what meta.json says ran.
-std::optional<RunRecord> unplanned_run(const campaign::CampaignConfig& config, const std::string& campaign_id, const fs::path& dir) {
+std::optional<store::RunRecord> unplanned_run(const campaign::CampaignConfig& config, const std::string& campaign_id, const fs::path& dir) {
   const std::string id = dir.filename().string();
   const auto r = id.rfind(".r");
   if (r == std::string::npos || r + 2 == id.size() || id.find_first_not_of("0123456789", r + 2) != std::string::npos) return std::nullopt;
@@ -97,7 +97,7 @@ std::optional<RunRecord> unplanned_run(const campaign::CampaignConfig& config, c
   for (const campaign::TargetConfig& t : config.targets)
     if (id.starts_with(t.name + ".t") && (target == nullptr || t.name.size() > target->name.size())) target = &t;
   if (target == nullptr) return std::nullopt;
-  RunRecord run;
+  store::RunRecord run;
   try {
     const trace::RunMeta meta = trace::read_run_meta(trace::RunLayout(dir).meta());
     run.threads = meta.threads;
@@ -116,13 +116,13 @@ std::optional<RunRecord> unplanned_run(const campaign::CampaignConfig& config, c
 
 /// A run as its directory tells it, and where it stood among the index's rows.
 struct FoundRun {
-  RunRecord run;
+  store::RunRecord run;
   std::int64_t position = 0;  // from run.json; 0 without one
 };
 
 /// One campaign directory, read back whole before anything is written to the new index.
 struct FoundCampaign {
-  CampaignRecord campaign;
+  store::CampaignRecord campaign;
   std::int64_t seq = 0;
   bool status_known = false;        // campaign.json says its status (written since omnilink mirrors it)
   std::vector<FoundRun> runs;       // in the order they are indexed
@@ -142,14 +142,14 @@ std::vector<fs::path> run_directories_of(const fs::path& campaign_dir) {
 
 // The run of campaign `campaign_id` in `dir` as its run.json has it. A row left `running` by a
 // session that died: what the harness got to say decides (pending if it said nothing).
-FoundRun found_run(RunRecordFile mirrored, const std::string& campaign_id, const fs::path& dir) {
+FoundRun found_run(store::RunRecordFile mirrored, const std::string& campaign_id, const fs::path& dir) {
   FoundRun found{std::move(mirrored.run), mirrored.position};
-  RunRecord& run = found.run;
+  store::RunRecord& run = found.run;
   run.campaign = campaign_id;
   run.dir = dir.string();
-  if (run.status == RunStatus::running) {
+  if (run.status == store::RunStatus::running) {
     if (fs::is_regular_file(trace::RunLayout(dir).meta())) read_back_harness(run);
-    else run.status = RunStatus::pending;
+    else run.status = store::RunStatus::pending;
   }
   return found;
 }
@@ -158,16 +158,16 @@ FoundRun found_run(RunRecordFile mirrored, const std::string& campaign_id, const
 // names a target of the campaign; an unreadable one is reported, and the run read back without it.
 std::optional<FoundRun> mirrored_run(const fs::path& dir, const std::string& campaign_id, const campaign::CampaignConfig& config,
                                      RebuildReport& report) {
-  std::optional<RunRecordFile> mirrored;
+  std::optional<store::RunRecordFile> mirrored;
   try {
-    mirrored = read_run_record_file(dir);
-  } catch (const StoreError& e) {
+    mirrored = store::read_run_record_file(dir);
+  } catch (const store::StoreError& e) {
     report.left_alone.push_back(std::string(e.what()) + " (read back from meta.json instead)");
     return std::nullopt;
   }
   if (!mirrored) return std::nullopt;
   if (config.target(mirrored->run.target) == nullptr) {
-    report.left_alone.push_back(run_record_file(dir).string() + ": target '" + mirrored->run.target +
+    report.left_alone.push_back(store::run_record_file(dir).string() + ": target '" + mirrored->run.target +
                                 "' is not in the campaign's configuration (read back from meta.json instead)");
     return std::nullopt;
   }
@@ -175,8 +175,8 @@ std::optional<FoundRun> mirrored_run(const fs::path& dir, const std::string& cam
 }
 
 // The newest verdict of a run that has none in its run.json (or no run.json), from result.json.
-void read_back_missing_validation(RunRecord& run, const campaign::CampaignConfig& config, RebuildReport& report) {
-  if (run.validation || run.status == RunStatus::pending) return;
+void read_back_missing_validation(store::RunRecord& run, const campaign::CampaignConfig& config, RebuildReport& report) {
+  if (run.validation || run.status == store::RunStatus::pending) return;
   if (auto v = read_back_validation(run, config.target(run.target)->spec.string(), report)) run.validation = std::move(*v);
 }
 
@@ -188,14 +188,14 @@ void settle(FoundCampaign& found, RebuildReport& report) {
   bool all_final = true;
   for (const FoundRun& r : found.runs) {
     ++report.runs;
-    if (r.run.status != RunStatus::pending) ++report.run_directories;
+    if (r.run.status != store::RunStatus::pending) ++report.run_directories;
     found.last_activity = std::max({found.last_activity, r.run.started_ms, r.run.finished_ms});
-    const RunStatus status = r.run.status;
-    if (status == RunStatus::pending || status == RunStatus::running || status == RunStatus::interrupted ||
-        (!r.run.validation && status != RunStatus::error))
+    const store::RunStatus status = r.run.status;
+    if (status == store::RunStatus::pending || status == store::RunStatus::running || status == store::RunStatus::interrupted ||
+        (!r.run.validation && status != store::RunStatus::error))
       all_final = false;
   }
-  if (!found.status_known && all_final && !found.runs.empty()) found.campaign.status = CampaignStatus::finished;
+  if (!found.status_known && all_final && !found.runs.empty()) found.campaign.status = store::CampaignStatus::finished;
 }
 
 // A campaign whose campaign.json is missing, or was written by an earlier recovery: its runs as
@@ -206,10 +206,10 @@ std::optional<FoundCampaign> recover_from_runs(const fs::path& store_dir, const 
   FoundCampaign found;
   std::vector<std::string> targets;
   for (const fs::path& dir : run_directories_of(store_dir / id)) {
-    std::optional<RunRecordFile> mirrored;
+    std::optional<store::RunRecordFile> mirrored;
     try {
-      mirrored = read_run_record_file(dir);
-    } catch (const StoreError& e) {
+      mirrored = store::read_run_record_file(dir);
+    } catch (const store::StoreError& e) {
       report.left_alone.push_back(e.what());
       continue;
     }
@@ -235,25 +235,25 @@ std::optional<FoundCampaign> recover_from_runs(const fs::path& store_dir, const 
   std::int64_t created = 0;
   for (const FoundRun& r : found.runs)
     if (r.run.started_ms > 0 && (created == 0 || r.run.started_ms < created)) created = r.run.started_ms;
-  found.campaign = {id, numbered ? id.substr(0, dash) : id, "", campaign::recovered_config(targets).dump(), CampaignStatus::interrupted,
+  found.campaign = {id, numbered ? id.substr(0, dash) : id, "", campaign::recovered_config(targets).dump(), store::CampaignStatus::interrupted,
                     created, 0, 0};
   settle(found, report);
   report.recovered.push_back(id + ": no campaign.json: recovered from the run.json of its " + std::to_string(found.runs.size()) +
                              " run(s); " + campaign::kLostConfiguration);
-  write_campaign_record_file(store_dir, found.campaign, found.seq);
+  store::write_campaign_record_file(store_dir, found.campaign, found.seq);
   return found;
 }
 
 // campaign.json lost, its copy made with the campaign (configuration.json) put in its place, when
 // the copy is the campaign's: then the campaign is read back whole, its status decided from its runs.
 bool restore_campaign_record(const fs::path& store_dir, const std::string& id, RebuildReport& report) {
-  const fs::path copy = campaign_configuration_copy(store_dir, id);
+  const fs::path copy = store::campaign_configuration_copy(store_dir, id);
   const nlohmann::json record = read_json(copy);
   if (!record.is_object() || record.value("id", "") != id || !record.contains("config") ||
       campaign::is_recovered_config(record["config"]))
     return false;
   std::error_code ec;
-  fs::copy_file(copy, campaign_record_file(store_dir, id), ec);
+  fs::copy_file(copy, store::campaign_record_file(store_dir, id), ec);
   if (ec) return false;
   report.recovered.push_back(id + ": no campaign.json: restored from configuration.json, the copy written when the campaign was "
                                   "made; its status decided from its runs");
@@ -261,9 +261,10 @@ bool restore_campaign_record(const fs::path& store_dir, const std::string& id, R
 }
 
 std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, const std::string& id, RebuildReport& report) {
-  if (!fs::exists(campaign_record_file(store_dir, id))) restore_campaign_record(store_dir, id, report);
-  const nlohmann::json record = read_json(campaign_record_file(store_dir, id));
-  if (!fs::exists(campaign_record_file(store_dir, id)) ||
+  const fs::path record_file = store::campaign_record_file(store_dir, id);
+  if (!fs::exists(record_file)) restore_campaign_record(store_dir, id, report);
+  const nlohmann::json record = read_json(record_file);
+  if (!fs::exists(record_file) ||
       (record.is_object() && record.value("id", "") == id && campaign::is_recovered_config(record.value("config", nlohmann::json()))))
     return recover_from_runs(store_dir, id, report);
   if (!record.is_object() || record.value("id", "") != id || !record.contains("config")) {
@@ -273,35 +274,35 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
   campaign::CampaignConfig config;
   bool is_sweep = false;
   try {
-    config = campaign::stored_campaign(record["config"], campaign_record_file(store_dir, id).string());
-    is_sweep = sweep::stored_sweep(record["config"], campaign_record_file(store_dir, id).string()).has_value();
+    config = campaign::stored_campaign(record["config"], record_file.string());
+    is_sweep = sweep::stored_sweep(record["config"], record_file.string()).has_value();
   } catch (const campaign::CampaignFileError& e) {
     report.left_alone.push_back(id + ": " + e.what());
     return std::nullopt;
   }
   FoundCampaign found;
   found.seq = record.value("seq", std::int64_t{0});
-  found.campaign = {id, record.value("name", ""), record.value("file", ""), record["config"].dump(), CampaignStatus::interrupted,
+  found.campaign = {id, record.value("name", ""), record.value("file", ""), record["config"].dump(), store::CampaignStatus::interrupted,
                     record.value("created_ms", std::int64_t{0}), 0};
   if (const auto status = record.find("status"); status != record.end() && status->is_string()) {
-    const std::optional<CampaignStatus> known = parse_campaign_status(status->get<std::string>());
+    const std::optional<store::CampaignStatus> known = store::parse_campaign_status(status->get<std::string>());
     found.status_known = known.has_value();
     // "running" here is a session that died: nothing runs while the index is missing. A status
     // that is none is read as no status (decided from the runs below).
-    found.campaign.status = known == CampaignStatus::finished ? CampaignStatus::finished : CampaignStatus::interrupted;
-    found.campaign.finished_ms = found.campaign.status == CampaignStatus::finished ? record.value("finished_ms", std::int64_t{0}) : 0;
+    found.campaign.status = known == store::CampaignStatus::finished ? store::CampaignStatus::finished : store::CampaignStatus::interrupted;
+    found.campaign.finished_ms = found.campaign.status == store::CampaignStatus::finished ? record.value("finished_ms", std::int64_t{0}) : 0;
     if (const auto ended = record.find("ended_seq"); ended != record.end() && ended->is_number_integer())
       found.campaign.ended_seq = ended->get<std::int64_t>();
   }
   const fs::path campaign_dir = store_dir / id;
   if (!is_sweep) {
     // A campaign: its plan, each run read back from its directory where it has one.
-    for (RunRecord& planned : campaign::planned_records(config, id, store_dir)) {
+    for (store::RunRecord& planned : campaign::planned_records(config, id, store_dir)) {
       const fs::path dir = planned.dir;
       FoundRun r{std::move(planned), 0};
       if (auto mirrored = mirrored_run(dir, id, config, report)) r = std::move(*mirrored);
       else if (fs::is_regular_file(trace::RunLayout(dir).meta())) read_back_harness(r.run);
-      else r.run.status = RunStatus::pending;  // never started: --resume runs it
+      else r.run.status = store::RunStatus::pending;  // never started: --resume runs it
       read_back_missing_validation(r.run, config, report);
       found.runs.push_back(std::move(r));
     }
@@ -332,7 +333,7 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
 
 // Indexes what was read back. Campaigns whose campaign.json does not say when they ended (made
 // before omnilink wrote it) ended, as far as anyone can tell, when their last run did.
-void index_campaigns(Store& store, std::vector<FoundCampaign>& found) {
+void index_campaigns(store::Store& index, std::vector<FoundCampaign>& found) {
   std::int64_t last_end = 0;
   for (const FoundCampaign& c : found) last_end = std::max(last_end, c.campaign.ended_seq);
   std::vector<FoundCampaign*> unordered;
@@ -343,10 +344,10 @@ void index_campaigns(Store& store, std::vector<FoundCampaign>& found) {
   });
   for (FoundCampaign* c : unordered) c->campaign.ended_seq = ++last_end;
   for (FoundCampaign& c : found) {
-    store.restore_campaign(c.campaign, c.seq);
-    std::vector<RunRecord> rows;
+    index.restore_campaign(c.campaign, c.seq);
+    std::vector<store::RunRecord> rows;
     for (const FoundRun& r : c.runs) rows.push_back(r.run);
-    store.import_runs(rows);
+    index.import_runs(rows);
   }
 }
 
@@ -355,8 +356,8 @@ void index_campaigns(Store& store, std::vector<FoundCampaign>& found) {
 RebuildReport rebuild_index(const fs::path& given) {
   const fs::path store_dir = fs::absolute(given);  // run directories named as a campaign names them: absolute, under the store
   // A store is its directory: a rebuild never makes one where there was none (a mistyped path).
-  if (!fs::is_directory(store_dir)) throw StoreError(store_dir.string() + ": no such directory, so no store to rebuild");
-  if (has_index(store_dir)) throw StoreError(index_file(store_dir).string() + " is an index already; rebuild makes one only where it is missing or empty");
+  if (!fs::is_directory(store_dir)) throw store::StoreError(store_dir.string() + ": no such directory, so no store to rebuild");
+  if (store::has_index(store_dir)) throw store::StoreError(store::index_file(store_dir).string() + " is an index already; rebuild makes one only where it is missing or empty");
   // Built aside and linked into place whole: a rebuild that dies leaves no half index, and one
   // made meanwhile by another omnilink is never replaced.
   const fs::path aside = store_dir / (".rebuild-" + std::to_string(::getpid()));
@@ -364,24 +365,24 @@ RebuildReport rebuild_index(const fs::path& given) {
   RebuildReport report;
   {
     std::vector<FoundCampaign> found;
-    for (const std::string& id : campaign_directories(store_dir))
+    for (const std::string& id : store::campaign_directories(store_dir))
       if (auto campaign = read_campaign_directory(store_dir, id, report)) {
         report.campaigns.push_back(id);
         found.push_back(std::move(*campaign));
       }
-    Store store = Store::open(aside);
-    index_campaigns(store, found);
+    store::Store rebuilt = store::Store::open(aside);
+    index_campaigns(rebuilt, found);
   }
-  const fs::path index = index_file(store_dir);
+  const fs::path index = store::index_file(store_dir);
   if (fs::exists(index)) {
-    if (has_index(store_dir)) throw StoreError(index.string() + ": another omnilink made an index meanwhile; the rebuild is left in " + aside.string());
+    if (store::has_index(store_dir)) throw store::StoreError(index.string() + ": another omnilink made an index meanwhile; the rebuild is left in " + aside.string());
     for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(index.string() + suffix);
   }
-  if (::link(index_file(aside).c_str(), index.c_str()) != 0)
-    throw StoreError("cannot put the rebuilt index in place (" + index.string() + "): " + std::strerror(errno) +
+  if (::link(store::index_file(aside).c_str(), index.c_str()) != 0)
+    throw store::StoreError("cannot put the rebuilt index in place (" + index.string() + "): " + std::strerror(errno) +
                      "; it is left in " + aside.string());
   fs::remove_all(aside);
   return report;
 }
 
-}  // namespace omnilink::store
+}  // namespace omnilink::maintenance

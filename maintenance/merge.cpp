@@ -1,4 +1,4 @@
-#include "store/merge.hpp"
+#include "maintenance/merge.hpp"
 
 #include <algorithm>
 #include <fstream>
@@ -14,7 +14,7 @@
 #include "store/store.hpp"
 #include "sweep/sweep_file.hpp"
 
-namespace omnilink::store {
+namespace omnilink::maintenance {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
@@ -43,13 +43,13 @@ void write_json(const fs::path& file, const json& value) {
 /// One shard store's shard campaign, read and checked on its own.
 struct ShardInput {
   fs::path store_dir;
-  CampaignRecord campaign;
+  store::CampaignRecord campaign;
   json stored;            // its stored configuration: a campaign's, or a sweep's (with `sweep`)
   std::optional<sweep::StoredSweep> sweep_part;  // a sweep's own part of it
   campaign::CampaignConfig config;  // with its shard
-  std::vector<RunRecord> runs;
+  std::vector<store::RunRecord> runs;
   json marker;  // merged.json, if any
-  std::optional<CampaignLock> lock;
+  std::optional<store::CampaignLock> lock;
 
   std::string describe() const { return store_dir.string() + " (campaign " + campaign.id + ", shard " + config.shard->text() + ")"; }
   bool sweep() const { return sweep_part.has_value(); }
@@ -65,14 +65,14 @@ std::optional<std::vector<std::string>> sweep_configurations(const std::optional
 ShardInput read_shard(const fs::path& store_dir) {
   ShardInput in;
   in.store_dir = fs::absolute(store_dir);
-  auto store = Store::open_read_only(in.store_dir);
-  std::vector<CampaignRecord> shard_campaigns;
-  for (auto& c : store.campaigns())
+  auto shard_index = store::Store::open_read_only(in.store_dir);
+  std::vector<store::CampaignRecord> shard_campaigns;
+  for (auto& c : shard_index.campaigns())
     if (json::parse(c.config_json, nullptr, false).contains("shard")) shard_campaigns.push_back(std::move(c));
   if (shard_campaigns.empty()) {
     // A campaign recovered from its runs may have been a shard: nothing says which, or of what.
     std::string lost;
-    for (const auto& c : store.campaigns())
+    for (const auto& c : shard_index.campaigns())
       if (campaign::is_recovered_config(json::parse(c.config_json, nullptr, false))) lost += (lost.empty() ? "" : ", ") + c.id;
     if (!lost.empty())
       throw MergeError(in.store_dir.string() + ": no shard campaign in this store; " + lost + " may have been one, but " +
@@ -88,15 +88,16 @@ ShardInput read_shard(const fs::path& store_dir) {
   in.campaign = std::move(shard_campaigns.front());
   try {
     in.stored = json::parse(in.campaign.config_json);
-    in.config = campaign::stored_campaign(in.stored, campaign_record_file(in.store_dir, in.campaign.id).string());
-    in.sweep_part = sweep::stored_sweep(in.stored, campaign_record_file(in.store_dir, in.campaign.id).string());
+    const std::string record_file = store::campaign_record_file(in.store_dir, in.campaign.id).string();
+    in.config = campaign::stored_campaign(in.stored, record_file);
+    in.sweep_part = sweep::stored_sweep(in.stored, record_file);
   } catch (const campaign::CampaignFileError& e) {
     throw MergeError(in.store_dir.string() + ": " + e.what());
   }
-  in.runs = store.runs(in.campaign.id);
+  in.runs = shard_index.runs(in.campaign.id);
   in.marker = read_json(merged_marker(in.store_dir, in.campaign.id));
   std::string why;
-  auto lock = CampaignLock::acquire(in.store_dir / in.campaign.id, why);
+  auto lock = store::CampaignLock::acquire(in.store_dir / in.campaign.id, why);
   if (!lock) throw MergeError(in.describe() + " is still running: " + why);
   in.lock.emplace(std::move(*lock));
   return in;
@@ -155,7 +156,7 @@ void move_directory(const fs::path& from, const fs::path& to) {
   fs::remove_all(from);
 }
 
-bool final_status(const RunRecord& run) { return run.status != RunStatus::pending && run.status != RunStatus::running && run.status != RunStatus::interrupted; }
+bool final_status(const store::RunRecord& run) { return run.status != store::RunStatus::pending && run.status != store::RunStatus::running && run.status != store::RunStatus::interrupted; }
 
 }  // namespace
 
@@ -181,7 +182,7 @@ std::optional<MergedShards> merged_shards(const fs::path& store, const std::stri
 }
 
 MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::path>& shard_dirs, const std::optional<std::string>& into,
-                         const CampaignLock* held) {
+                         const store::CampaignLock* held) {
   if (shard_dirs.empty()) throw MergeError("no shard to merge");
   const fs::path destination = fs::absolute(destination_arg);
   std::vector<ShardInput> shards;
@@ -205,21 +206,21 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
     target = marked;
   }
 
-  auto store = Store::open(destination);
+  auto index = store::Store::open(destination);
   const campaign::CampaignConfig config = whole_plan(shards.front().config, destination);
   // A sweep has no plan: its runs are those its shards drew and finished, verdict and all (a run a
   // stopped shard did not validate is left out, as one it never started would be).
   const bool sweep = shards.front().sweep();
-  const auto shard_run_done = [&](const RunRecord& run) { return sweep ? has_outcome(run) : final_status(run); };
+  const auto shard_run_done = [&](const store::RunRecord& run) { return sweep ? has_outcome(run) : final_status(run); };
   const std::uint32_t count = shards.front().config.shard->count;
   MergeReport report;
   report.shard_count = count;
   MergedShards merged{count, {}};
   // The destination campaign's runs: stored (--into, or a merge that died), or the plan's, pending,
   // for a campaign made only once everything is checked.
-  std::map<std::string, RunRecord> destination_runs;
+  std::map<std::string, store::RunRecord> destination_runs;
   if (target) {
-    const auto existing = store.campaign(*target);
+    const auto existing = index.campaign(*target);
     if (!existing) throw MergeError(destination.string() + ": no campaign " + *target);
     const auto stored = merged_shards(destination, *target);
     if (!stored)
@@ -232,7 +233,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
         merged.count != count)
       throw MergeError(destination.string() + ": campaign " + *target + " is not the campaign these shards are of (name, targets or shard count differ)");
     report.campaign = *target;
-    for (auto& r : store.runs(report.campaign)) destination_runs.emplace(r.id, std::move(r));
+    for (auto& r : index.runs(report.campaign)) destination_runs.emplace(r.id, std::move(r));
   } else if (!sweep) {
     for (auto& r : campaign::planned_records(config, "", destination)) destination_runs.emplace(r.id, std::move(r));
   }
@@ -240,18 +241,18 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
 
   // Everything is checked before anything is made or moved: each final shard run has its directory
   // (in the shard, or in the destination from a merge that died) and a pending row there.
-  const auto destination_dir = [&](const std::string& run_id) { return run_directory(destination, report.campaign, run_id); };
+  const auto destination_dir = [&](const std::string& run_id) { return store::run_directory(destination, report.campaign, run_id); };
   for (const ShardInput& s : shards) {
     const bool resuming = s.marker.is_object();
     if (done.contains(s.config.shard->index) && !resuming)
       throw MergeError("shard " + s.config.shard->text() + " was merged into " + destination.string() + " (campaign " + report.campaign +
                        ") already; " + s.describe() + " would bring its runs twice");
-    for (const RunRecord& run : s.runs) {
+    for (const store::RunRecord& run : s.runs) {
       if (!shard_run_done(run)) continue;
       const auto found = destination_runs.find(run.id);
       if (found == destination_runs.end() && !sweep)
         throw MergeError(s.describe() + ": run " + run.id + " is not in the plan of the merged campaign");
-      const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id);
+      const fs::path from = store::run_directory(s.store_dir, s.campaign.id, run.id);
       if (found != destination_runs.end() && final_status(found->second) && !(resuming && !fs::exists(from)))
         throw MergeError(s.describe() + ": run " + run.id + " is in " + destination.string() + " already (campaign " + report.campaign +
                          ", status " + to_string(found->second.status) + ")");
@@ -261,15 +262,15 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   }
 
   if (!target) {
-    report.campaign = store.create_campaign(config.name, config.file.string(), whole_stored(shards.front(), destination).dump());
+    report.campaign = index.create_campaign(config.name, config.file.string(), whole_stored(shards.front(), destination).dump());
     report.created = true;
     start_merged_campaign(destination, report.campaign, count);
-    if (!sweep) store.add_runs(campaign::planned_records(config, report.campaign, destination));
+    if (!sweep) index.add_runs(campaign::planned_records(config, report.campaign, destination));
   }
-  std::optional<CampaignLock> lock;
+  std::optional<store::CampaignLock> lock;
   if (!held) {
     std::string why;
-    auto acquired = CampaignLock::acquire(destination / report.campaign, why);
+    auto acquired = store::CampaignLock::acquire(destination / report.campaign, why);
     if (!acquired) throw MergeError(destination.string() + ": campaign " + report.campaign + " is in use: " + why);
     lock.emplace(std::move(*acquired));
   }
@@ -277,13 +278,13 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   for (const ShardInput& s : shards)
     write_json(merged_marker(s.store_dir, s.campaign.id), {{"format", "omnilink-merged"}, {"version", 1}, {"into", destination.string()},
                                                            {"campaign", report.campaign}, {"shard", s.config.shard->text()}, {"complete", false}});
-  std::vector<RunRecord> imported;
+  std::vector<store::RunRecord> imported;
   for (const ShardInput& s : shards) {
-    for (RunRecord run : s.runs) {
+    for (store::RunRecord run : s.runs) {
       const auto found = destination_runs.find(run.id);
       if (!shard_run_done(run) || (found != destination_runs.end() && final_status(found->second)))
         continue;  // not done, or imported by a merge that died
-      const fs::path from = run_directory(s.store_dir, s.campaign.id, run.id), to = destination_dir(run.id);
+      const fs::path from = store::run_directory(s.store_dir, s.campaign.id, run.id), to = destination_dir(run.id);
       if (fs::exists(from)) {
         fs::remove_all(to);  // a copy a merge that died left half done
         move_directory(from, to);
@@ -294,7 +295,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
     }
     report.shards.push_back(s.config.shard->text());
   }
-  store.import_runs(imported);
+  index.import_runs(imported);
   report.runs = std::move(imported);
 
   for (const ShardInput& s : shards) done.insert(s.config.shard->index);
@@ -304,11 +305,11 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
     marker["complete"] = true;
     write_json(merged_marker(s.store_dir, s.campaign.id), marker);
   }
-  for (const auto& run : store.runs(report.campaign)) report.pending += !final_status(run);
+  for (const auto& run : index.runs(report.campaign)) report.pending += !final_status(run);
   for (std::uint32_t i = 0; i < count; ++i)
     if (!done.contains(i)) report.shards_missing.push_back(i);
-  if (!held) store.set_campaign_status(report.campaign, report.pending == 0 && report.shards_missing.empty() ? CampaignStatus::finished : CampaignStatus::interrupted);
+  if (!held) index.set_campaign_status(report.campaign, report.pending == 0 && report.shards_missing.empty() ? store::CampaignStatus::finished : store::CampaignStatus::interrupted);
   return report;
 }
 
-}  // namespace omnilink::store
+}  // namespace omnilink::maintenance

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-namespace omnilink::store {
+namespace omnilink::maintenance {
 
 /// What a rebuild indexed and what it left alone.
 struct RebuildReport {
@@ -31,4 +31,4 @@ struct RebuildReport {
 /// Rebuilds the index of `store`. Throws StoreError when the store has an index already.
 RebuildReport rebuild_index(const std::filesystem::path& store);
 
-}  // namespace omnilink::store
+}  // namespace omnilink::maintenance

@@ -24,9 +24,10 @@
 #include <string>
 #include <vector>
 
+#include "store/campaign_lock.hpp"
 #include "store/store.hpp"
 
-namespace omnilink::store {
+namespace omnilink::maintenance {
 
 /// A shard that cannot be merged, or a merge that would lose or duplicate a run: nothing moved.
 class MergeError : public std::runtime_error {
@@ -38,13 +39,11 @@ struct MergeReport {
   std::string campaign;             // the destination campaign's id
   bool created = false;             // made by this merge (not continued with `into`)
   std::vector<std::string> shards;  // "I/N" of each shard merged, in argument order
-  std::vector<RunRecord> runs;      // the runs moved in (directories and records) as now recorded, in shard order
+  std::vector<store::RunRecord> runs;      // the runs moved in (directories and records) as now recorded, in shard order
   std::size_t pending = 0;          // the campaign's runs still without a final result
   std::size_t shard_count = 0;      // N
   std::vector<std::uint32_t> shards_missing;  // indices never merged into the campaign, after this merge
 };
-
-class CampaignLock;
 
 /// Merges the shard stores `shards` into the store `destination` (created if needed). `into`: the
 /// destination campaign to continue (a campaign earlier merges made, or one started with
@@ -53,7 +52,7 @@ class CampaignLock;
 /// campaign's status too. Throws MergeError naming the shard, run or campaign at fault; StoreError
 /// for a store that cannot be opened.
 MergeReport merge_shards(const std::filesystem::path& destination, const std::vector<std::filesystem::path>& shards,
-                         const std::optional<std::string>& into, const CampaignLock* held = nullptr);
+                         const std::optional<std::string>& into, const store::CampaignLock* held = nullptr);
 
 /// Makes `campaign_id` (in `store`, with its whole plan) a campaign that shards of `shard_count`
 /// merge into, with none merged yet. Throws MergeError when it cannot be written.
@@ -71,4 +70,4 @@ std::optional<MergedShards> merged_shards(const std::filesystem::path& store, co
 /// version 1: "into" (the destination store, absolute), "campaign", "shard" ("I/N"), "complete").
 std::filesystem::path merged_marker(const std::filesystem::path& shard_store, const std::string& campaign_id);
 
-}  // namespace omnilink::store
+}  // namespace omnilink::maintenance
