@@ -1,68 +1,20 @@
 #include "store/store.hpp"
 
-#include <chrono>
+#include <algorithm>
 #include <cstdlib>
 #include <utility>
 
 #include <unistd.h>
-#include <algorithm>
-#include <fstream>
-#include <ostream>
 
 #include <nlohmann/json.hpp>
 
 #include "store/campaign_lock.hpp"
 #include "store/run_record_file.hpp"
 #include "store/sqlite.hpp"
-#include "platform/enum_names.hpp"
-#include "platform/json_file.hpp"
 #include "trace/run_layout.hpp"
 
 namespace omnilink::store {
 
-namespace {
-constexpr platform::EnumNames<RunStatus, 8> kRunStatusNames{{{
-    {RunStatus::pending, "pending"},
-    {RunStatus::running, "running"},
-    {RunStatus::ok, "ok"},
-    {RunStatus::crashed, "crashed"},
-    {RunStatus::timeout, "timeout"},
-    {RunStatus::bad_trace, "bad-trace"},
-    {RunStatus::error, "error"},
-    {RunStatus::interrupted, "interrupted"},
-}}};
-static_assert(kRunStatusNames.names.size() == kRunStatuses.size());
-
-constexpr platform::EnumNames<CampaignStatus, 3> kCampaignStatusNames{{{
-    {CampaignStatus::running, "running"},
-    {CampaignStatus::interrupted, "interrupted"},
-    {CampaignStatus::finished, "finished"},
-}}};
-static_assert(kCampaignStatusNames.names.size() == kCampaignStatuses.size());
-
-constexpr platform::EnumNames<RecordingMode, 3> kRecordingModeNames{{{
-    {RecordingMode::off, "off"},
-    {RecordingMode::record, "record"},
-    {RecordingMode::chaos, "chaos"},
-}}};
-static_assert(kRecordingModeNames.names.size() == kRecordingModes.size());
-}  // namespace
-
-std::string to_string(RunStatus status) { return kRunStatusNames.name(status); }
-std::optional<RunStatus> parse_run_status(std::string_view name) { return kRunStatusNames.parse(name); }
-std::ostream& operator<<(std::ostream& out, RunStatus status) { return out << to_string(status); }
-void to_json(nlohmann::json& j, RunStatus status) { j = to_string(status); }
-
-std::string to_string(CampaignStatus status) { return kCampaignStatusNames.name(status); }
-std::optional<CampaignStatus> parse_campaign_status(std::string_view name) { return kCampaignStatusNames.parse(name); }
-std::ostream& operator<<(std::ostream& out, CampaignStatus status) { return out << to_string(status); }
-void to_json(nlohmann::json& j, CampaignStatus status) { j = to_string(status); }
-
-std::string to_string(RecordingMode mode) { return kRecordingModeNames.name(mode); }
-std::optional<RecordingMode> parse_recording_mode(std::string_view name) { return kRecordingModeNames.parse(name); }
-std::ostream& operator<<(std::ostream& out, RecordingMode mode) { return out << to_string(mode); }
-void to_json(nlohmann::json& j, RecordingMode mode) { j = to_string(mode); }
-std::string stored_name(const std::optional<RecordingMode>& mode) { return mode ? to_string(*mode) : ""; }
 namespace fs = std::filesystem;
 using sqlite::Connection;
 using sqlite::Statement;
@@ -71,21 +23,6 @@ using sqlite::Transaction;
 namespace {
 
 constexpr const char* kDatabaseFile = "omnilink.db";
-// In every campaign directory: what the campaign was (its id, name, file and configuration), so
-// the directory says whose it is and an index can be rebuilt from it.
-constexpr const char* kCampaignFile = "campaign.json";
-constexpr const char* kCampaignConfigurationCopy = "configuration.json";
-
-// What campaign.json and its copy hold when a campaign is made.
-nlohmann::json campaign_record(const CampaignRecord& c, std::int64_t seq) {
-  return {{"format", "omnilink-campaign"}, {"version", 1}, {"id", c.id}, {"name", c.name}, {"seq", seq},
-          {"file", c.file}, {"created_ms", c.created_ms}, {"config", nlohmann::json::parse(c.config_json)}};
-}
-
-template <class T>
-nlohmann::json json_or_null(const std::optional<T>& value) {
-  return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
-}
 
 // Schema version 3. runs.dir is relative to the store ("<campaign>/<run>"). runs.ord numbers runs in insertion order (plan order within a campaign).
 // validations.id is an explicit INTEGER PRIMARY KEY (an alias of the rowid) so that VACUUM cannot
@@ -154,7 +91,7 @@ std::vector<std::string> campaign_directories(const fs::path& store) {
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(store, ec)) {
     if (!entry.is_directory(ec)) continue;
-    bool campaign = fs::exists(entry.path() / kCampaignFile, ec);
+    bool campaign = fs::exists(campaign_record_file(store, entry.path().filename().string()), ec);
     for (auto run = fs::directory_iterator(entry.path(), ec); !campaign && !ec && run != fs::directory_iterator(); run.increment(ec))
       campaign = fs::exists(trace::RunLayout(run->path()).meta(), ec);
     if (campaign) names.push_back(entry.path().filename().string());
@@ -380,20 +317,6 @@ RunRecord read_run(Statement& s, const fs::path& store) {
   return r;
 }
 
-// Brings campaign.json's status, finished_ms and ended_seq up to the index's, so that a rebuilt
-// index says what this one says. A campaign.json that is missing or names another campaign (a
-// store made before omnilink wrote one) is left as it is: the rebuild says why it skips it.
-void write_campaign_status(const fs::path& store, const CampaignRecord& c) {
-  const fs::path file = campaign_record_file(store, c.id);
-  nlohmann::json record;
-  if (std::ifstream in(file); in) record = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!record.is_object() || record.value("id", "") != c.id) return;
-  record["status"] = c.status;
-  record["finished_ms"] = c.finished_ms;
-  record["ended_seq"] = c.ended_seq != 0 ? nlohmann::json(c.ended_seq) : nlohmann::json(nullptr);
-  platform::write_json_file<StoreError>(file, record);
-}
-
 }  // namespace
 
 namespace {
@@ -497,9 +420,7 @@ std::string Store::create_campaign(const std::string& name, const std::string& f
   const std::int64_t created = now_ms();
   const CampaignRecord record{id, name, file, config_json, CampaignStatus::running, created, 0, 0};
   write_campaign_record_file(directory_, record, seq);
-  // campaign.json is rewritten as the campaign's status changes; its configuration, which no
-  // run records, also goes where nothing rewrites it.
-  platform::write_json_file<StoreError>(campaign_configuration_copy(directory_, id), campaign_record(record, seq));
+  write_campaign_configuration_copy(directory_, record, seq);
   Statement insert(db, "INSERT INTO campaigns (id, name, seq, file, config_json, status, created_ms, finished_ms) "
                        "VALUES (?, ?, ?, ?, ?, 'running', ?, 0)");
   insert.bind(id).bind(name).bind(seq).bind(file).bind(config_json).bind(created).run();
@@ -675,16 +596,6 @@ std::vector<RunRecord> Store::runs(const std::string& campaign, const std::optio
   return runs;
 }
 
-fs::path campaign_record_file(const fs::path& store, const std::string& campaign_id) { return store / campaign_id / kCampaignFile; }
-
-fs::path campaign_configuration_copy(const fs::path& store, const std::string& campaign_id) {
-  return store / campaign_id / kCampaignConfigurationCopy;
-}
-
-void write_campaign_record_file(const fs::path& store, const CampaignRecord& c, std::int64_t seq) {
-  platform::write_json_file<StoreError>(campaign_record_file(store, c.id), campaign_record(c, seq));
-}
-
 fs::path index_file(const fs::path& store) { return store / kDatabaseFile; }
 
 std::optional<StoredRun> stored_run(const fs::path& dir) {
@@ -706,59 +617,9 @@ bool has_index(const fs::path& store) {
   return user_version(connection) != 0;
 }
 
-std::int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
 fs::path default_store_directory() {
   const char* env = std::getenv("OMNILINK_STORE");
   return env != nullptr && *env != '\0' ? fs::path(env) : fs::path("omnilink-store");
-}
-
-void to_json(nlohmann::json& j, const CampaignRecord& c) {
-  // The configuration as the object it is (a text that does not parse, which omnilink never
-  // writes, is kept as text rather than lost).
-  nlohmann::json config = nlohmann::json::parse(c.config_json, nullptr, false);
-  if (config.is_discarded()) config = c.config_json;
-  j = {{"id", c.id}, {"name", c.name}, {"file", c.file}, {"status", c.status},
-       {"created_ms", c.created_ms}, {"finished_ms", c.finished_ms}, {"config", config}};
-}
-
-void to_json(nlohmann::json& j, const ValidationRecord& v) {
-  j = {{"verdict", v.verdict},
-       {"reason", v.reason},
-       {"spec", v.spec},
-       {"duration_ms", v.duration_ms},
-       {"peak_rss_kb", v.peak_rss_kb},
-       {"states_generated", json_or_null(v.states_generated)},
-       {"states_distinct", json_or_null(v.states_distinct)},
-       {"operations", v.operations},
-       {"linearized", json_or_null(v.linearized)},
-       {"frontier_summary", v.frontier_summary},
-       {"created_ms", v.created_ms}};
-}
-
-void to_json(nlohmann::json& j, const RunRecord& r) {
-  j = {{"key", r.key()},
-       {"campaign", r.campaign},
-       {"id", r.id},
-       {"target", r.target},
-       {"threads", r.threads},
-       {"ops", r.ops},
-       {"number", r.number},
-       {"seed", r.seed},
-       {"status", to_string(r.status)},
-       {"detail", r.detail},
-       {"rr_mode", stored_name(r.rr_mode)},
-       {"rr_soft_counters", r.rr_soft_counters},
-       {"exit_code", json_or_null(r.exit_code)},
-       {"exit_signal", json_or_null(r.exit_signal)},
-       {"dir", r.dir},
-       {"started_ms", r.started_ms},
-       {"finished_ms", r.finished_ms},
-       {"harness_ms", r.harness_ms},
-       {"pack_ms", r.pack_ms},
-       {"validation", json_or_null(r.validation)}};
 }
 
 }  // namespace omnilink::store
