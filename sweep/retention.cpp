@@ -9,6 +9,7 @@
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "findings/signature_history.hpp"
+#include "platform/enum_names.hpp"
 #include "trace/run_layout.hpp"
 
 namespace omnilink::sweep {
@@ -17,20 +18,30 @@ using store::RunRecord;
 
 namespace {
 
+/// What retention removes from a run directory: its rr recording or its traces.
+enum class Part { recording, traces };
+
+/// The parts' names in pruned.json and the report's lines.
+constexpr platform::EnumNames<Part, 2> kPartNames{{{{Part::recording, "rr"}, {Part::traces, "trace"}}}};
+
+fs::path part_path(Part part, const fs::path& run_dir) {
+  return part == Part::recording ? trace::RunLayout(run_dir).recording() : trace::RunLayout(run_dir).traces();
+}
+
 struct Candidate {
-  std::string run;     // "<campaign>/<run>"
+  std::string run;  // "<campaign>/<run>"
   fs::path dir;
-  std::string part;    // "rr" | "trace"
+  Part part;
 };
 
 // Adds `part` to the run's pruned.json (format omnilink-pruned, version 1).
-void note_pruned(const fs::path& run_dir, const std::string& part, std::uint64_t bytes) {
+void note_pruned(const fs::path& run_dir, Part part, std::uint64_t bytes) {
   nlohmann::json record{{"format", "omnilink-pruned"}, {"version", 1}, {"parts", nlohmann::json::array()}};
   if (std::ifstream in(pruned_record(run_dir)); in) {
     const auto existing = nlohmann::json::parse(in, nullptr, false);
     if (existing.is_object() && existing.contains("parts")) record = existing;
   }
-  record["parts"].push_back({{"part", part}, {"bytes", bytes}, {"at_ms", store::now_ms()}});
+  record["parts"].push_back({{"part", kPartNames.name(part)}, {"bytes", bytes}, {"at_ms", store::now_ms()}});
   std::ofstream(pruned_record(run_dir)) << record.dump(2) << "\n";
 }
 
@@ -75,12 +86,12 @@ std::set<std::string> evidence_runs(store::Store& store, std::uint32_t per_signa
 }
 
 std::uint64_t prune_recording(const fs::path& run_dir) {
-  const fs::path recording = trace::RunLayout(run_dir).recording();
+  const fs::path recording = part_path(Part::recording, run_dir);
   if (!fs::exists(recording)) return 0;
   const std::uint64_t bytes = disk_size(recording);
   fs::remove_all(recording);
   fs::remove(trace::RunLayout(run_dir).pack_log());
-  note_pruned(run_dir, "rr", bytes);
+  note_pruned(run_dir, Part::recording, bytes);
   return bytes;
 }
 
@@ -100,8 +111,8 @@ PruneReport prune_store(store::Store& store, const RetentionPolicy& policy) {
       const store::Outcome o = store::outcome(run);
       if (o == store::Outcome::interrupted) continue;
       const bool passed = o == store::Outcome::pass;
-      if (fs::exists(trace::RunLayout(dir).recording())) (passed ? passing_rr : failing_rr).push_back({run.key(), dir, "rr"});
-      if (fs::exists(trace::RunLayout(dir).traces())) (passed ? passing_traces : failing_traces).push_back({run.key(), dir, "trace"});
+      if (fs::exists(part_path(Part::recording, dir))) (passed ? passing_rr : failing_rr).push_back({run.key(), dir, Part::recording});
+      if (fs::exists(part_path(Part::traces, dir))) (passed ? passing_traces : failing_traces).push_back({run.key(), dir, Part::traces});
     }
   // Without a quota: what a sweep drops by default, every recording that is not evidence.
   std::vector<Candidate> order = passing_rr;
@@ -114,16 +125,16 @@ PruneReport prune_store(store::Store& store, const RetentionPolicy& policy) {
   std::uint64_t size = report.size_before;
   for (const Candidate& c : order) {
     if (policy.quota_bytes && size <= *policy.quota_bytes) break;
-    const fs::path part = c.part == "rr" ? trace::RunLayout(c.dir).recording() : trace::RunLayout(c.dir).traces();
+    const fs::path part = part_path(c.part, c.dir);
     // A recording is measured by the pruning itself: one walk of it, not two.
-    const std::uint64_t bytes = !policy.dry_run && c.part == "rr" ? prune_recording(c.dir) : disk_size(part);
-    if (!policy.dry_run && c.part != "rr") {
+    const std::uint64_t bytes = !policy.dry_run && c.part == Part::recording ? prune_recording(c.dir) : disk_size(part);
+    if (!policy.dry_run && c.part == Part::traces) {
       fs::remove_all(part);
       note_pruned(c.dir, c.part, bytes);
     }
     report.freed += bytes;
     size -= std::min(size, bytes);
-    report.pruned.push_back(c.run + ": " + c.part + " (" + std::to_string(bytes) + " bytes)");
+    report.pruned.push_back(c.run + ": " + kPartNames.name(c.part) + " (" + std::to_string(bytes) + " bytes)");
   }
   report.quota_met = !policy.quota_bytes || size <= *policy.quota_bytes;
   report.quota = policy.quota_bytes;

@@ -241,7 +241,10 @@ TEST_CASE("the three injected bugs are three signatures under rr chaos, every fa
       CHECK(fs::is_directory(run_dir / "rr"));
     } else {
       CHECK_FALSE(fs::exists(run_dir / "rr"));
-      CHECK(fs::exists(run_dir / "pruned.json"));
+      REQUIRE(fs::exists(run_dir / "pruned.json"));
+      const auto pruned = nlohmann::json::parse(std::ifstream(run_dir / "pruned.json"));
+      CHECK(pruned.at("format") == "omnilink-pruned");
+      CHECK(pruned.at("parts").at(0).at("part") == "rr");  // the recording, by its documented name
       ++dropped;
     }
   }
@@ -311,7 +314,9 @@ TEST_CASE("retention: a store quota prunes what is not evidence, oldest first, a
     const fs::path run_dir = store / run.key();
     if (std::find(evidence.begin(), evidence.end(), run.key()) == evidence.end()) {
       CHECK_FALSE(fs::exists(run_dir / "trace"));
-      CHECK(fs::exists(run_dir / "pruned.json"));
+      REQUIRE(fs::exists(run_dir / "pruned.json"));
+      const auto parts = nlohmann::json::parse(std::ifstream(run_dir / "pruned.json")).at("parts");
+      CHECK(std::any_of(parts.begin(), parts.end(), [](const auto& p) { return p.at("part") == "trace"; }));
       ++pruned;
     } else {
       CHECK(fs::exists(run_dir / "trace"));
