@@ -34,33 +34,45 @@ std::string seconds_text(std::int64_t ms) {
   return s.str();
 }
 
-// The campaign's stored configuration, read by its one reader (campaign::stored_campaign); nothing
-// for a campaign whose configuration was lost (`store rebuild` recovered it from its runs) or does
-// not read: the document then says what the runs alone say.
-std::optional<campaign::CampaignConfig> stored_config(const store::CampaignRecord& campaign) {
-  const json config = json::parse(campaign.config_json, nullptr, false);
-  if (config.is_discarded()) return std::nullopt;
-  try {
-    return campaign::stored_campaign(config, campaign.id);
-  } catch (const campaign::CampaignFileError&) {
+// The campaigns' stored configurations, each read once by its one reader (campaign::stored_campaign);
+// nothing for a campaign whose configuration was lost (`store rebuild` recovered it from its runs)
+// or does not read: the document then says what the runs alone say.
+class StoredConfigs {
+ public:
+  const std::optional<campaign::CampaignConfig>& of(const store::CampaignRecord& campaign) {
+    const auto [it, added] = read_.try_emplace(campaign.id);
+    if (added) it->second = read(campaign);
+    return it->second;
+  }
+
+  // The target's configuration in the campaign's (nothing if absent).
+  std::optional<campaign::TargetConfig> target(const store::CampaignRecord& campaign, const std::string& name) {
+    const auto& config = of(campaign);
+    if (!config) return std::nullopt;
+    for (const auto& t : config->targets)
+      if (t.name == name) return t;
     return std::nullopt;
   }
-}
 
-// The target's configuration in the campaign's (nothing if absent).
-std::optional<campaign::TargetConfig> target_config(const store::CampaignRecord& campaign, const std::string& target) {
-  const auto config = stored_config(campaign);
-  if (!config) return std::nullopt;
-  for (const auto& t : config->targets)
-    if (t.name == target) return t;
-  return std::nullopt;
-}
+  // The campaign's rr timeslice bound (rr's own for campaigns stored before the field existed).
+  std::uint64_t rr_timeslice(const store::CampaignRecord& campaign) {
+    const auto& config = of(campaign);
+    return config ? config->rr_timeslice_ticks : campaign::kRrOwnTimesliceTicks;
+  }
 
-// The campaign's rr timeslice bound (rr's own for campaigns stored before the field existed).
-std::uint64_t rr_timeslice(const store::CampaignRecord& campaign) {
-  const auto config = stored_config(campaign);
-  return config ? config->rr_timeslice_ticks : campaign::kRrOwnTimesliceTicks;
-}
+ private:
+  static std::optional<campaign::CampaignConfig> read(const store::CampaignRecord& campaign) {
+    const json config = json::parse(campaign.config_json, nullptr, false);
+    if (config.is_discarded()) return std::nullopt;
+    try {
+      return campaign::stored_campaign(config, campaign.id);
+    } catch (const campaign::CampaignFileError&) {
+      return std::nullopt;
+    }
+  }
+
+  std::map<std::string, std::optional<campaign::CampaignConfig>> read_;
+};
 
 template <typename Number>
 std::string list_text(const std::vector<Number>& values) {
@@ -197,9 +209,9 @@ Counts count_outcomes(const std::vector<store::RunRecord>& runs) {
 }
 
 // A target's description and spec, then its failures, or what finding none was worth.
-void write_findings(std::ostream& s, const store::CampaignRecord& campaign, const std::string& target,
+void write_findings(std::ostream& s, StoredConfigs& configs, const store::CampaignRecord& campaign, const std::string& target,
                     const std::vector<store::RunRecord>& runs, std::size_t failures_shown) {
-  const auto config = target_config(campaign, target);
+  const auto config = configs.target(campaign, target);
   if (config && !config->description.empty()) s << markdown_text(config->description) << "\n\n";
   if (config)
     s << "Spec: " << markdown_code(config->spec.filename().string())
@@ -224,14 +236,14 @@ void write_findings(std::ostream& s, const store::CampaignRecord& campaign, cons
     s << "All of them: " << markdown_code("omnilink ls " + campaign.id + " --verdict fail") << ".\n\n";
 }
 
-void write_results(std::ostream& s, const ResultsInput& input) {
+void write_results(std::ostream& s, const ResultsInput& input, StoredConfigs& configs) {
   s << "## Verdicts\n\n"
     << "| campaign | target | configuration | rr | runs | pass | fail | other | validation time |\n"
     << "| --- | --- | --- | --- | ---: | ---: | ---: | --- | --- |\n";
   for (const auto& c : input.results) {
     for (const auto& target : targets_of(c.runs)) {
       const auto runs = runs_of(c.runs, target);
-      const auto config = target_config(c.campaign, target);
+      const auto config = configs.target(c.campaign, target);
       const Counts counts = count_outcomes(runs);
       std::string configuration = "-";
       if (config) {
@@ -241,7 +253,7 @@ void write_results(std::ostream& s, const ResultsInput& input) {
         if (!args.empty()) configuration += "; args " + join(args, " ");
       }
       s << "| " << markdown_text(c.campaign.id) << " | " << markdown_text(target) << " | " << markdown_text(configuration)
-        << " | " << markdown_text(rr_text(runs, rr_timeslice(c.campaign))) << " | " << runs.size() << " | " << counts.pass << " | " << counts.fail
+        << " | " << markdown_text(rr_text(runs, configs.rr_timeslice(c.campaign))) << " | " << runs.size() << " | " << counts.pass << " | " << counts.fail
         << " | " << markdown_text(counts.other) << " | " << validation_time(runs) << " |\n";
     }
   }
@@ -249,7 +261,7 @@ void write_results(std::ostream& s, const ResultsInput& input) {
   for (const auto& c : input.results)
     for (const auto& target : targets_of(c.runs)) {
       s << "### " << markdown_text(target) << " (" << markdown_text(c.campaign.id) << ")\n\n";
-      write_findings(s, c.campaign, target, runs_of(c.runs, target), input.failures_shown);
+      write_findings(s, configs, c.campaign, target, runs_of(c.runs, target), input.failures_shown);
     }
 }
 
@@ -262,7 +274,7 @@ std::uint64_t operations_of(const std::vector<store::RunRecord>& runs) {
 // A sweep run's configuration (sweep_file.hpp reads its id); an id of another shape stands alone.
 std::string configuration_of(const store::RunRecord& run) { return std::string(sweep::configuration_name(run.id).value_or(run.id)); }
 
-void write_sweeps(std::ostream& s, const ResultsInput& input) {
+void write_sweeps(std::ostream& s, const ResultsInput& input, StoredConfigs& configs) {
   s << "## Sweeps\n\n"
     << "A sweep draws runs from every configuration of its file (target x threads x operations x perturbation x rr "
        "timeslice) until its time budget ends, giving more runs to configurations that keep finding failures or new "
@@ -302,19 +314,19 @@ void write_sweeps(std::ostream& s, const ResultsInput& input) {
     s << "\n";
     for (const auto& target : targets_of(c.runs)) {
       s << "#### " << markdown_text(target) << "\n\n";
-      const auto config = target_config(c.campaign, target);
+      const auto config = configs.target(c.campaign, target);
       const auto args = harness_args(config);
       if (config)
         s << "Harness " << markdown_code(config->harness.filename().string())
           << (args.empty() ? "" : " " + markdown_code(join(args, " "))) << "; threads "
           << markdown_text(list_text(config->threads)) << "; ops "
           << markdown_text(list_text(config->ops)) << " (perturbations and rr timeslices: the sweep file).\n\n";
-      write_findings(s, c.campaign, target, runs_of(c.runs, target), input.failures_shown);
+      write_findings(s, configs, c.campaign, target, runs_of(c.runs, target), input.failures_shown);
     }
   }
 }
 
-void write_hunts(std::ostream& s, const ResultsInput& input) {
+void write_hunts(std::ostream& s, const ResultsInput& input, StoredConfigs& configs) {
   s << "## Bug-finding power: runs and wall time to the first failure\n\n"
     << "Each row is one campaign of one target, run with one harness at a time (`jobs` 1), validations overlapping "
        "the next run. *Wall time* is from the campaign's start to the first failing verdict; *run time* adds up the "
@@ -324,9 +336,9 @@ void write_hunts(std::ostream& s, const ResultsInput& input) {
   for (const auto& c : input.hunts) {
     for (const auto& target : targets_of(c.runs)) {
       const auto runs = runs_of(c.runs, target);
-      const auto config = target_config(c.campaign, target);
+      const auto config = configs.target(c.campaign, target);
       const std::string lane =
-          hunt_lane(runs.empty() ? std::nullopt : runs.front().rr_mode, harness_args(config), rr_timeslice(c.campaign));
+          hunt_lane(runs.empty() ? std::nullopt : runs.front().rr_mode, harness_args(config), configs.rr_timeslice(c.campaign));
       std::set<std::string> shapes;
       for (const auto& run : runs) shapes.insert(std::to_string(run.threads) + " x " + std::to_string(run.ops));
       std::size_t failed = 0, first = 0;
@@ -368,15 +380,16 @@ std::string hunt_lane(std::optional<store::RecordingMode> rr_mode, const std::ve
 
 std::string results_markdown(const ResultsInput& input) {
   std::ostringstream s;
+  StoredConfigs configs;
   s << "# Results\n\n"
     << "<!-- Generated by `omnilink results` (scripts/results); do not edit by hand. -->\n\n"
     << "What omnilink's campaigns found on the real systems in `examples/` (docs/results.md is regenerated from the "
        "store " << markdown_code(input.store) << " by `scripts/results`). A verdict is *pass* only when a checker (the "
        "embedded one, or TLC for a spec it does not evaluate) finished its search and found an order of the "
        "operations, within their timeboxes, that the spec accepts; a validation that did not finish is *unknown*.\n\n";
-  if (!input.results.empty()) write_results(s, input);
-  if (!input.hunts.empty()) write_hunts(s, input);
-  if (!input.sweeps.empty()) write_sweeps(s, input);
+  if (!input.results.empty()) write_results(s, input, configs);
+  if (!input.hunts.empty()) write_hunts(s, input, configs);
+  if (!input.sweeps.empty()) write_sweeps(s, input, configs);
   std::string doc = s.str();
   if (!input.relative_to.empty()) {
     const std::string prefix = input.relative_to.back() == '/' ? input.relative_to : input.relative_to + "/";
