@@ -3,14 +3,22 @@
 namespace omnilink {
 namespace {
 
-volatile std::sig_atomic_t stop_requested = 0;
+// Set from the handler: lock-free atomics are safe there, as volatile sig_atomic_t is.
+std::atomic<bool> stop_requested{false};
+std::atomic<int> stop_signal{0};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
 
-extern "C" void request_stop(int) { stop_requested = 1; }
+extern "C" void request_stop(int signal) {
+  int none = 0;
+  stop_signal.compare_exchange_strong(none, signal);
+  stop_requested = true;
+}
 
 }  // namespace
 
 StopRequest::StopRequest() {
-  stop_requested = 0;
+  stop_requested = false;
+  stop_signal = 0;
   struct sigaction on_signal {};
   on_signal.sa_handler = request_stop;
   sigemptyset(&on_signal.sa_mask);
@@ -23,6 +31,18 @@ StopRequest::~StopRequest() {
   sigaction(SIGTERM, &previous_term_, nullptr);
 }
 
-bool StopRequest::requested() const { return stop_requested != 0; }
+bool StopRequest::requested() const { return stop_requested; }
+
+int StopRequest::signal() const { return stop_signal; }
+
+const char* StopRequest::signal_name() const {
+  switch (stop_signal.load()) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    default: return "";
+  }
+}
+
+const std::atomic<bool>& StopRequest::flag() const { return stop_requested; }
 
 }  // namespace omnilink

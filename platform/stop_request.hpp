@@ -1,10 +1,13 @@
-// Ctrl-C (SIGINT) and SIGTERM as a request to stop at the next step, for work a verb does after
-// its campaign's runs (reading interleavings from recordings): stopped there, the verb still
-// writes its summary and reports instead of dying with the signal. The event loop's own handling
-// (campaign/engine.cpp) is over by then. The children of that work share the terminal's process
-// group, so a Ctrl-C reaches them too and the step in progress ends at once.
+// Ctrl-C (SIGINT) and SIGTERM as a request to stop at the next step: stopped there, a verb still
+// writes its summary and reports instead of dying with the signal. Every place that polls for a
+// stop uses this one mechanism: the work after a campaign's runs (reading interleavings from
+// recordings), the Slurm coordinator's loop, a Slurm task supervising its shard. The campaign
+// engine's event loop, which waits on children with Boost.Asio, takes the signals as Asio events
+// instead (campaign/engine.cpp): it must wake at the signal, not at its next poll. Children that
+// share the terminal's process group get a Ctrl-C too, so the step in progress ends at once.
 #pragma once
 
+#include <atomic>
 #include <csignal>
 
 namespace omnilink {
@@ -20,6 +23,12 @@ class StopRequest {
 
   /// A signal arrived since construction.
   bool requested() const;
+  /// The signal that asked first (SIGINT or SIGTERM); 0 while none has.
+  int signal() const;
+  /// "SIGINT" or "SIGTERM", for the line that says why the work stopped; "" while none has.
+  const char* signal_name() const;
+  /// Set when requested(): what a child's supervision polls (ProcessOptions::cancel) to stop it.
+  const std::atomic<bool>& flag() const;
 
  private:
   struct sigaction previous_int_ {};

@@ -1,8 +1,6 @@
 #include "slurm/slurm_executor.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <csignal>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -12,6 +10,7 @@
 
 #include "platform/join.hpp"
 #include "maintenance/merge.hpp"
+#include "platform/stop_request.hpp"
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "campaign/session.hpp"
@@ -25,31 +24,10 @@ using nlohmann::json;
 
 namespace {
 
-std::atomic<int> g_stop_signal{0};
-extern "C" void request_coordinator_stop(int sig) { g_stop_signal = sig; }
-
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
-
-/// SIGINT and SIGTERM set g_stop_signal while the executor runs; the previous handlers come back after.
-class StopSignals {
- public:
-  StopSignals() {
-    g_stop_signal = 0;
-    previous_int_ = std::signal(SIGINT, request_coordinator_stop);
-    previous_term_ = std::signal(SIGTERM, request_coordinator_stop);
-  }
-  ~StopSignals() {
-    std::signal(SIGINT, previous_int_);
-    std::signal(SIGTERM, previous_term_);
-  }
-
- private:
-  void (*previous_int_)(int) = SIG_DFL;
-  void (*previous_term_)(int) = SIG_DFL;
-};
 
 /// Everything the coordinator tracks of one task (one shard of the plan).
 struct Task {
@@ -373,7 +351,7 @@ bool SlurmExecutor::run() {
   // A campaign's plan is in the store before it is split into tasks; a sweep's runs are drawn by
   // its tasks as they go.
   if (!s.spec.sweep()) s.source.prepare(s.store);
-  StopSignals signals;
+  const StopRequest stop;
   s.spec.shard_count = s.shard_count();
   s.plan_tasks(s.spec.shard_count);
   s.write_task_files();
@@ -396,8 +374,8 @@ bool SlurmExecutor::run() {
 
   auto next_watch = Clock::now();
   while (!s.all_settled()) {
-    if (g_stop_signal != 0) {
-      s.progress.note(std::string(g_stop_signal == SIGINT ? "SIGINT" : "SIGTERM") + ": cancelling the Slurm array");
+    if (stop.requested()) {
+      s.progress.note(std::string(stop.signal_name()) + ": cancelling the Slurm array");
       s.cancel_all();
       s.save_state();
       s.progress.end();

@@ -1,7 +1,5 @@
 #include "slurm/slurm_task.hpp"
 
-#include <atomic>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ostream>
@@ -9,6 +7,7 @@
 #include "store/outcome.hpp"
 #include "store/store.hpp"
 #include "platform/fnv1a.hpp"
+#include "platform/stop_request.hpp"
 #include "platform/subprocess.hpp"
 #include "slurm/task_spec.hpp"
 
@@ -17,8 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::atomic<bool> g_stop{false};
-extern "C" void request_task_stop(int) { g_stop = true; }
 
 /// A decimal number from the environment, or nullopt.
 std::optional<std::uint64_t> env_number(const char* name) {
@@ -104,16 +101,15 @@ int run_slurm_task(const fs::path& spec_file, std::ostream& log) {
 
   // Slurm's SIGTERM (time limit, preemption, scancel) reaches the campaign too; this process only
   // needs to outlive it to clean up the node's disk.
-  std::signal(SIGTERM, request_task_stop);
-  std::signal(SIGINT, request_task_stop);
+  const StopRequest stop;
   log << "task " << shard << " of " << to_string(spec.kind) << " " << spec.campaign << ": " << shell_command_line(args) << "\n" << std::flush;
   ProcessOptions options;
   options.timeout = std::chrono::hours(24 * 365);  // Slurm's time limit is the one that counts
-  options.cancel = &g_stop;
+  options.cancel = &stop.flag();
   options.own_process_group = true;
   const ProcessResult shard_run = run_process(spec.omnilink, args, options);
   log << shard_run.out << shard_run.err;
-  const bool stopped = g_stop || shard_run.cancelled;
+  const bool stopped = stop.requested() || shard_run.cancelled;
   int code = stopped ? kTaskStopped : 0;
   try {
     // A campaign's shard is delivered whole or not at all (a retry runs it again); a sweep's runs

@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <csignal>
+#include <string>
 
 #include "platform/stop_request.hpp"
 
@@ -28,8 +29,16 @@ TEST_CASE("a signal during a StopRequest is a request to stop, and the previous 
     {
       const omnilink::StopRequest stop;
       CHECK_FALSE(stop.requested());
+      CHECK_FALSE(stop.flag().load());
+      CHECK(stop.signal() == 0);
       std::raise(signal);  // would end the process without it
       CHECK(stop.requested());
+      CHECK(stop.flag().load());  // what a child's supervision polls
+      CHECK(stop.signal() == signal);
+      CHECK(std::string(stop.signal_name()) == (signal == SIGINT ? "SIGINT" : "SIGTERM"));
+      const int other = signal == SIGINT ? SIGTERM : SIGINT;
+      std::raise(other);
+      CHECK(stop.signal() == signal);  // the first signal is the one that asked
       CHECK(previous_handler_ran == 0);
     }
     CHECK(installed(signal) == previous_handler);
