@@ -1,4 +1,4 @@
-// How a harness run ended: its status (store/store.hpp lists them), decided from the process's
+// How a harness run ended: its status (store/records.hpp lists them), decided from the process's
 // exit, the harness's own meta.json and whether omnilink stopped it. The run's outcome, which folds
 // in the newest validation verdict, is the store's (store/outcome.hpp).
 #pragma once

@@ -72,7 +72,7 @@ class LoadedSpec {
   /// The modules of the spec's EXTENDS closure, bases first, the spec last.
   const std::vector<const Module*>& spec_closure() const { return closure_; }
 
-  struct Scope;  // what a name means in one module, or in one instance of it (modules.cpp)
+  struct Scope;  // what a name means in one module, or in one instance of it (scope.hpp)
 
  private:
   LoadedSpec() = default;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -49,7 +50,7 @@ struct MergeReport {
 /// destination campaign to continue (a campaign earlier merges made, or one started with
 /// start_merged_campaign); without it a new campaign. `held`: the lock on `into` when the caller
 /// holds it (the Slurm coordinator merges into the campaign it runs); the caller then owns the
-/// campaign's status too. Throws MergeError naming the shard, run or campaign at fault; StoreError
+/// campaign's status too. Throws MergeError naming the shard, run or campaign at fault; store::StoreError
 /// for a store that cannot be opened.
 MergeReport merge_shards(const std::filesystem::path& destination, const std::vector<std::filesystem::path>& shards,
                          const std::optional<std::string>& into, const store::CampaignLock* held = nullptr);

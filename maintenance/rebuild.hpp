@@ -28,7 +28,7 @@ struct RebuildReport {
   std::vector<std::string> recovered;    // campaigns indexed without their campaign.json, and what that loses
 };
 
-/// Rebuilds the index of `store`. Throws StoreError when the store has an index already.
+/// Rebuilds the index of `store`. Throws store::StoreError when the store has an index already.
 RebuildReport rebuild_index(const std::filesystem::path& store);
 
 }  // namespace omnilink::maintenance

@@ -3,7 +3,6 @@
 #include <iostream>
 
 #include "maintenance/merge.hpp"
-#include "store/store.hpp"
 
 namespace omnilink::cli {
 

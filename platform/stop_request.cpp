@@ -22,6 +22,9 @@ StopRequest::StopRequest() {
   struct sigaction on_signal {};
   on_signal.sa_handler = request_stop;
   sigemptyset(&on_signal.sa_mask);
+  // As std::signal's handlers did: a read, write or copy the signal lands in goes on, and the
+  // flag is seen at the next poll.
+  on_signal.sa_flags = SA_RESTART;
   sigaction(SIGINT, &on_signal, &previous_int_);
   sigaction(SIGTERM, &on_signal, &previous_term_);
 }

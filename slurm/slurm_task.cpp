@@ -16,7 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 /// A decimal number from the environment, or nullopt.
 std::optional<std::uint64_t> env_number(const char* name) {
   const char* value = std::getenv(name);

@@ -42,7 +42,7 @@ ValidationRecord read_validation(const Fields& f) {
 fs::path run_record_file(const fs::path& run_dir) { return trace::RunLayout(run_dir).run_record(); }
 
 void write_run_record_file(const fs::path& run_dir, const RunRecord& run, std::int64_t position) {
-  json j = run;  // store.hpp's to_json: the row as `omnilink show --json` prints it
+  json j = run;  // records.hpp's to_json: the row as `omnilink show --json` prints it
   for (const char* where : {"key", "campaign", "dir"}) j.erase(where);
   j["format"] = kFormat;
   j["version"] = kRunRecordVersion;

@@ -6,8 +6,6 @@
 
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
 #include "store/campaign_lock.hpp"
 #include "store/run_record_file.hpp"
 #include "store/sqlite.hpp"
