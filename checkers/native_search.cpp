@@ -39,18 +39,34 @@ struct Frame {
 /// Pending operations linearized on a path: thread and candidate.
 using TakenPath = std::vector<std::pair<std::uint32_t, std::int32_t>>;
 
+/// What pauses a search besides its room, read before each state (a plain load on x86): its part
+/// decided by the other search of it (a racer's acceptance, or the first search's decision), or a
+/// part before it in key order rejected in this round, which decides the verdict whatever this one
+/// would find (PartsPolicy::until_rejected).
+struct PauseWhen {
+  const std::atomic<bool>* part_decided = nullptr;
+  const std::atomic<std::size_t>* first_rejected = nullptr;
+  std::size_t part = 0;
+  bool now() const {
+    return (part_decided != nullptr && part_decided->load(std::memory_order_relaxed)) ||
+           (first_rejected != nullptr && first_rejected->load(std::memory_order_relaxed) < part);
+  }
+};
+
 /// The search core: depth-first over the space, a visited set, restarts. What to try first and
 /// what to learn are the heuristics'; why it got no further, the explainer's.
 class Search {
  public:
-  Search(const history::Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options)
+  Search(const history::Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options,
+         Urgency urgency = Urgency::ends_first)
       : options_(options), space_(problem, spec, options), values_(problem), explainer_(space_, values_),
-        heuristics_(space_, explainer_, values_) {}
+        heuristics_(space_, explainer_, values_, urgency) {}
 
   /// Searches until it decides or a limit stops it (a report), or until it holds `room` distinct
-  /// states: then it pauses (nothing), and the next call goes on from where it stopped, with the
-  /// same visited set, stack and learning, so pausing costs nothing (PartsPolicy::until_rejected).
-  std::optional<SearchReport> run(std::uint64_t room = std::numeric_limits<std::uint64_t>::max());
+  /// states or `pause` says so: then it pauses (nothing), and the next call goes on from where it
+  /// stopped, with the same visited set, stack and learning, so pausing costs nothing
+  /// (PartsPolicy::until_rejected).
+  std::optional<SearchReport> run(std::uint64_t room = std::numeric_limits<std::uint64_t>::max(), const PauseWhen& pause = {});
   /// The report of a search paused and never resumed: out of room, `why`.
   SearchReport paused(const std::string& why);
 
@@ -58,8 +74,8 @@ class Search {
   /// A new depth-first pass from the initial states.
   void begin_attempt();
   /// Goes on with the pass under way: a report; or nothing if it stalled and learned (a new pass
-  /// is due), or if it holds `room` states (paused_ set).
-  std::optional<SearchReport> attempt(std::uint64_t room);
+  /// is due), or if it holds `room` states or `pause` says so (paused_ set).
+  std::optional<SearchReport> attempt(std::uint64_t room, const PauseWhen& pause);
   /// Takes out of the visited set what an abandoned attempt had not finished exploring.
   void forget_unfinished(const std::vector<Frame>& stack);
   void remember_deepest(const Node& n, std::int64_t p) {
@@ -119,7 +135,7 @@ SearchReport Search::report(SearchReport::Outcome outcome, const Node& at, const
 }
 
 
-std::optional<SearchReport> Search::run(std::uint64_t room) {
+std::optional<SearchReport> Search::run(std::uint64_t room, const PauseWhen& pause) {
   if (!begun_) {
     begun_ = true;
     started_at_ = options_.since.value_or(std::chrono::steady_clock::now());
@@ -138,7 +154,7 @@ std::optional<SearchReport> Search::run(std::uint64_t room) {
     begin_attempt();
   }
   for (;;) {
-    if (std::optional<SearchReport> r = attempt(room)) return r;
+    if (std::optional<SearchReport> r = attempt(room, pause)) return r;
     if (paused_) {
       paused_ = false;
       return std::nullopt;
@@ -174,10 +190,10 @@ void Search::begin_attempt() {
   stalled_since_ = generated_;
 }
 
-std::optional<SearchReport> Search::attempt(std::uint64_t room) {
+std::optional<SearchReport> Search::attempt(std::uint64_t room, const PauseWhen& pause) {
   std::vector<Frame>& stack = stack_;
   while (!stack.empty()) {
-    if (visited_.size() >= room) {
+    if (visited_.size() >= room || pause.now()) {
       paused_ = true;
       return std::nullopt;
     }
@@ -283,26 +299,105 @@ SearchReport search_linearization(const history::Problem& problem, language::Loa
 
 namespace {
 
-/// Runs `searches[k]` with `room` for each k in `which`, up to `jobs` at once: each report (or
-/// nothing, paused) into `reports[k]`. A search that decided is released.
-void run_each(std::vector<std::unique_ptr<Search>>& searches, const std::vector<std::size_t>& which, std::uint64_t room,
-              unsigned jobs, std::vector<std::optional<SearchReport>>& reports) {
-  std::vector<std::exception_ptr> errors(which.size());
+/// One part's searches: the one whose report counts, and, while a core would otherwise be idle, a
+/// racer trying operations in the other order (Urgency::began_first). Whichever decides first sets
+/// `decided` and the other pauses; only an acceptance of the racer's counts (a rejection or a limit
+/// is the first search's to report, so what explains a failure does not depend on timing).
+struct PartSearch {
+  std::unique_ptr<Search> search, racer;
+  std::atomic<bool> decided{false};
+  bool raced = false;  // a racer was started once: it is not started again once it gave up
+};
+
+/// The parts of one history and how they are searched (search_linearizations).
+class PartsSearch {
+ public:
+  PartsSearch(const std::vector<history::Problem>& problems, language::LoadedSpec& spec, const NativeSearchOptions& options,
+              PartsPolicy policy)
+      : problems_(problems), spec_(spec), shared_(options), policy_(policy), parts_(problems.size()), reports_(problems.size()) {
+    shared_.since = options.since.value_or(std::chrono::steady_clock::now());  // one time limit for all the parts
+    // A racer gives up at half the memory limit, so the search whose report counts keeps room.
+    racing_ = shared_;
+    racing_.max_memory_mb = options.max_memory_mb == 0 ? 0 : std::max<std::uint64_t>(1, options.max_memory_mb / 2);
+    for (std::size_t k = 0; k < problems.size(); ++k) parts_[k].search = std::make_unique<Search>(problems[k], spec, shared_);  // binds
+  }
+
+  /// Runs the searches of the parts in `which` with `room`, up to `jobs` at once: each report (or
+  /// nothing, paused) into reports(). Cores left over when there are fewer parts than jobs race a
+  /// second search on the first parts. Under PartsPolicy::until_rejected, a part rejected pauses
+  /// the parts after it in key order: the first rejected decides. A part decided is released.
+  void round(const std::vector<std::size_t>& which, std::uint64_t room, unsigned jobs);
+  std::vector<std::optional<SearchReport>>& reports() { return reports_; }
+  SearchReport undecided(std::size_t k, const std::string& why) { return parts_[k].search->paused(why); }
+
+ private:
+  struct Task {
+    std::size_t part;
+    bool racer;
+  };
+  std::vector<Task> tasks(const std::vector<std::size_t>& which, unsigned jobs);
+  void run(const Task& task, std::atomic<std::size_t>& first_rejected, std::uint64_t room);
+
+  const std::vector<history::Problem>& problems_;
+  language::LoadedSpec& spec_;
+  NativeSearchOptions shared_, racing_;
+  PartsPolicy policy_;
+  std::vector<PartSearch> parts_;
+  std::vector<std::optional<SearchReport>> reports_;
+};
+
+std::vector<PartsSearch::Task> PartsSearch::tasks(const std::vector<std::size_t>& which, unsigned jobs) {
+  std::vector<Task> out;
+  for (std::size_t k : which) out.push_back({k, false});
+  // Racers are created here, on the calling thread: binding the spec is not safe beside a search.
+  for (std::size_t k : which) {
+    if (out.size() >= jobs) break;
+    PartSearch& p = parts_[k];
+    if (!p.raced) p.raced = true, p.racer = std::make_unique<Search>(problems_[k], spec_, racing_, Urgency::began_first);
+    if (p.racer) out.push_back({k, true});
+  }
+  return out;
+}
+
+void PartsSearch::run(const Task& task, std::atomic<std::size_t>& first_rejected, std::uint64_t room) {
+  PartSearch& p = parts_[task.part];
+  const PauseWhen pause{&p.decided, policy_ == PartsPolicy::until_rejected ? &first_rejected : nullptr, task.part};
+  std::optional<SearchReport> r = (task.racer ? p.racer : p.search)->run(room, pause);
+  if (!r) return;
+  if (task.racer && r->outcome != SearchReport::Outcome::accepted) {
+    p.racer.reset();  // it gave up (a rejection, or a limit): its memory back for the other
+    return;
+  }
+  if (p.decided.exchange(true)) return;
+  if (r->outcome == SearchReport::Outcome::rejected || r->outcome == SearchReport::Outcome::no_initial_state) {
+    std::size_t first = first_rejected.load();
+    while (task.part < first && !first_rejected.compare_exchange_weak(first, task.part)) {
+    }
+  }
+  reports_[task.part] = std::move(r);
+}
+
+void PartsSearch::round(const std::vector<std::size_t>& which, std::uint64_t room, unsigned jobs) {
+  jobs = std::max(1u, jobs);
+  const std::vector<Task> tasks = this->tasks(which, jobs);
+  std::atomic<std::size_t> first_rejected{std::numeric_limits<std::size_t>::max()};
+  std::vector<std::exception_ptr> errors(tasks.size());
   std::atomic<std::size_t> next{0};
   auto worker = [&] {
-    for (std::size_t k = next++; k < which.size(); k = next++) {
+    for (std::size_t i = next++; i < tasks.size(); i = next++) {
       try {
-        reports[which[k]] = searches[which[k]]->run(room);
-        if (reports[which[k]]) searches[which[k]].reset();  // its memory back as soon as it is done
+        run(tasks[i], first_rejected, room);
       } catch (...) {
-        errors[k] = std::current_exception();
+        errors[i] = std::current_exception();
       }
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned j = 1; j < std::max(1u, jobs) && j < which.size(); ++j) threads.emplace_back(worker);
+  for (std::size_t j = 1; j < jobs && j < tasks.size(); ++j) threads.emplace_back(worker);
   worker();
   for (auto& t : threads) t.join();
+  for (std::size_t k : which)
+    if (parts_[k].decided.load()) parts_[k].search.reset(), parts_[k].racer.reset();  // their memory back
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
 }
@@ -312,18 +407,15 @@ void run_each(std::vector<std::unique_ptr<Search>>& searches, const std::vector<
 std::vector<SearchReport> search_linearizations(const std::vector<history::Problem>& problems, language::LoadedSpec& spec,
                                                 const NativeSearchOptions& options, unsigned jobs, PartsPolicy policy,
                                                 unsigned later_jobs) {
-  NativeSearchOptions shared = options;  // one time limit for all the parts
-  shared.since = options.since.value_or(std::chrono::steady_clock::now());
-  std::vector<std::unique_ptr<Search>> searches;
-  for (const history::Problem& p : problems) searches.push_back(std::make_unique<Search>(p, spec, shared));  // binds
-  std::vector<std::optional<SearchReport>> reports(problems.size());
+  PartsSearch parts(problems, spec, options, policy);
+  auto& reports = parts.reports();
   std::vector<std::size_t> undecided(problems.size());
   std::iota(undecided.begin(), undecided.end(), std::size_t{0});
   // Every part to its end; or in rounds of growing room, until a round in which one is rejected.
   // A part paused at the end of a round goes on from there in the next: no work is repeated.
   std::uint64_t room = policy == PartsPolicy::every_part ? std::numeric_limits<std::uint64_t>::max() : kFirstRoundStates;
   for (;; room = room > std::numeric_limits<std::uint64_t>::max() / 4 ? room : room * 4) {
-    run_each(searches, undecided, room, jobs, reports);
+    parts.round(undecided, room, jobs);
     std::vector<std::size_t> paused;
     bool rejected = false;
     for (std::size_t k : undecided) {
@@ -336,7 +428,7 @@ std::vector<SearchReport> search_linearizations(const std::vector<history::Probl
   }
   std::vector<SearchReport> out;
   for (std::size_t k = 0; k < problems.size(); ++k)
-    out.push_back(reports[k] ? std::move(*reports[k]) : searches[k]->paused("left undecided: another part was rejected first"));
+    out.push_back(reports[k] ? std::move(*reports[k]) : parts.undecided(k, "left undecided: another part was rejected first"));
   return out;
 }
 

@@ -6,7 +6,8 @@
 //     memoisation of Wing & Gong and Lowe, so a rejected history costs what TLC's breadth-first
 //     search costs: every reachable state once), and restarts;
 //   - the heuristics (search_heuristics.hpp): which thread to try first, and what a stalled
-//     attempt learns for the next;
+//     attempt learns for the next (of a partitioned history, a spare core races a second
+//     search in the other order on a part left: search_linearizations);
 //   - the explainer (refusal_explainer.hpp), run once on the node reported: why the search got
 //     no further there. The heuristics ask it too, and both read one value index
 //     (history/value_index.hpp).
@@ -66,8 +67,10 @@ enum class PartsPolicy {
   /// and the first round in which some part is rejected ends the search. A part out of room pauses
   /// and goes on from there in the next round, so no work is repeated. A rejection that is quick
   /// to find is then found quickly however hard the other parts are to decide, as Porcupine finds
-  /// it by running every part at once and stopping at the first failure; and the rounds make the
-  /// result the same whatever the timing. A part left undecided reports `limit`.
+  /// it by running every part at once and stopping at the first failure. In a round, a rejected
+  /// part stops the parts after it in key order at once (the first rejected in key order decides),
+  /// and the parts before it get their whole room, so the result is the same whatever the timing.
+  /// A part left undecided reports `limit`.
   until_rejected,
 };
 
@@ -76,9 +79,12 @@ inline constexpr std::uint64_t kFirstRoundStates = 4'096;
 
 /// The same for several problems (the partitions of one history), up to `jobs` at once (after
 /// the first round of PartsPolicy::until_rejected, up to `later_jobs` if more: parts still
-/// undecided then are worth a thread each). Binding the spec happens first, on this thread; the
-/// searches then only evaluate, each with its own evaluator. Reports in the order of `problems`;
-/// the first exception thrown is rethrown.
+/// undecided then are worth a thread each). With fewer parts left than jobs, the spare threads
+/// race a second search on the first of them, in the other order (Urgency::began_first): its
+/// acceptance decides the part; its rejection or limit only ends it, since a failure is always
+/// reported by the first search. Binding the spec happens on this thread; the searches then only
+/// evaluate, each with its own evaluator. Reports in the order of `problems`; the first exception
+/// thrown is rethrown.
 std::vector<SearchReport> search_linearizations(const std::vector<history::Problem>& problems, language::LoadedSpec& spec,
                                                 const NativeSearchOptions& options, unsigned jobs,
                                                 PartsPolicy policy = PartsPolicy::every_part, unsigned later_jobs = 0);

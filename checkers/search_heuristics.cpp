@@ -8,8 +8,9 @@ namespace omnilink::checkers {
 
 using language::Value;
 
-SearchHeuristics::SearchHeuristics(SearchSpace& space, RefusalExplainer& explainer, const history::ValueIndex& values)
-    : space_(space), explainer_(explainer), values_(values) {
+SearchHeuristics::SearchHeuristics(SearchSpace& space, RefusalExplainer& explainer, const history::ValueIndex& values,
+                                   Urgency urgency)
+    : space_(space), urgency_(urgency), explainer_(explainer), values_(values) {
   for (const auto& thread : space.problem().threads) preferred_.emplace_back(thread.size(), 0);
 }
 
@@ -27,7 +28,9 @@ void SearchHeuristics::order(const Node& n, std::vector<std::uint32_t>& out) con
       if (wa != wb) return wb;
     }
     const std::uint32_t pa = preferred_[a][n.pc[a]], pb = preferred_[b][n.pc[b]];
-    return pa != pb ? pa > pb : space_.next_op(n, a).end < space_.next_op(n, b).end;
+    if (pa != pb) return pa > pb;
+    const SearchOp &oa = space_.next_op(n, a), &ob = space_.next_op(n, b);
+    return urgency_ == Urgency::ends_first ? oa.end < ob.end : oa.start < ob.start;
   });
 }
 

@@ -1,9 +1,10 @@
 // The native checker on hard histories (issue 42): its verdict against a brute-force reference on
 // hundreds of random small histories (a register with compare-and-swap, whole; a key-value store of
 // strings, key by key); a key-value history of 50 clients on one key decided in a test's ordinary
-// time; the first failing part deciding a partitioned history however hard its other parts are,
-// and --all-parts deciding every one; and the memory limit held as measured from outside the
-// process.
+// time, and with a second search raced on a spare core, the same verdicts and the same failure
+// report; the first failing part deciding a partitioned history however hard its other parts are,
+// stopping the parts after it at once, and --all-parts deciding every one; and the memory limit
+// held as measured from outside the process.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -145,6 +146,58 @@ results::ValidationResult validate(const fs::path& history, const std::string& s
 
 const Json kKvHeader{{"rename", {{"Append", "AppendValue"}}}};
 
+// Porcupine's kv histories have this shape per key (test_data/kv c50-ok, key 4: 170 operations of
+// 47 clients, each overlapping 10 others on average): each client puts, appends and gets in turn,
+// with pauses (its calls on other keys) in between. Written as dir/ok.jsonl, and as dir/bad.jsonl
+// with the last get reading what no put or append ever made, which no order can accept.
+void write_fifty_clients(const fs::path& dir) {
+  std::mt19937_64 rng(50);
+  const int clients = 50;
+  std::vector<Op> ops;
+  std::vector<std::pair<double, std::size_t>> points;
+  for (int c = 0; c < clients; ++c) {
+    std::uint64_t clock = static_cast<std::uint64_t>(std::uniform_int_distribution<int>(0, 300)(rng));
+    for (int k = 0; k < 4; ++k) {
+      Op op;
+      op.process = c;
+      op.start = clock;
+      op.end = clock + static_cast<std::uint64_t>(std::uniform_int_distribution<int>(5, 60)(rng));
+      clock = op.end + static_cast<std::uint64_t>(std::uniform_int_distribution<int>(100, 400)(rng));
+      points.emplace_back(static_cast<double>(op.start) + std::uniform_real_distribution<double>(0, 1)(rng) * static_cast<double>(op.end - op.start), ops.size());
+      ops.push_back(op);
+    }
+  }
+  std::sort(points.begin(), points.end());
+  std::string value;
+  int serial = 0;
+  for (const auto& [point, k] : points) {
+    Op& op = ops[k];
+    const int kind = std::uniform_int_distribution<int>(0, 9)(rng);
+    const std::string written = "x " + std::to_string(op.process) + " " + std::to_string(serial++) + " y";
+    if (kind < 5) op.name = "Get", op.fields = {{"key", "0"}, {"value", value}};
+    else if (kind < 8) op.name = "Put", op.fields = {{"key", "0"}, {"value", written}}, value = written;
+    else op.name = "Append", op.fields = {{"key", "0"}, {"value", written}}, value += written;
+  }
+  write_history(dir / "ok.jsonl", ops, kKvHeader);
+  Op* last_get = nullptr;
+  for (Op& op : ops)
+    if (op.name == "Get" && (last_get == nullptr || op.start > last_get->start)) last_get = &op;
+  last_get->fields["value"] = "never written";
+  write_history(dir / "bad.jsonl", ops, kKvHeader);
+}
+
+results::ValidationResult validate_kv(const fs::path& history, unsigned jobs, std::uint64_t max_states = 20'000'000) {
+  checkers::ValidateOptions o;
+  o.run_dir = history;
+  o.spec = fs::path(OMNILINK_SPECS_DIR) / "KV.tla";
+  o.mc = fs::path(OMNILINK_SPECS_DIR) / "MCKV.tla";
+  o.checker = checkers::Checker::native;
+  o.confirm_failures = false;
+  o.jobs = jobs;
+  o.max_states = max_states;
+  return checkers::validate_run(o);
+}
+
 }  // namespace
 
 TEST_CASE("random small register histories: the native verdict is the brute-force one", "[hard][reference]") {
@@ -195,51 +248,59 @@ TEST_CASE("random small key-value histories, checked key by key: the native verd
 }
 
 TEST_CASE("50 clients on one key of a key-value store: decided in seconds, both ways", "[hard][kv]") {
-  // Porcupine's kv histories have this shape per key (test_data/kv c50-ok, key 4: 170 operations
-  // of 47 clients, each overlapping 10 others on average): each client puts, appends and gets in
-  // turn, with pauses (its calls on other keys) in between.
   testing::ScratchDir dir;
-  std::mt19937_64 rng(50);
-  const int clients = 50;
-  std::vector<Op> ops;
-  std::vector<std::pair<double, std::size_t>> points;
-  for (int c = 0; c < clients; ++c) {
-    std::uint64_t clock = static_cast<std::uint64_t>(std::uniform_int_distribution<int>(0, 300)(rng));
-    for (int k = 0; k < 4; ++k) {
-      Op op;
-      op.process = c;
-      op.start = clock;
-      op.end = clock + static_cast<std::uint64_t>(std::uniform_int_distribution<int>(5, 60)(rng));
-      clock = op.end + static_cast<std::uint64_t>(std::uniform_int_distribution<int>(100, 400)(rng));
-      points.emplace_back(static_cast<double>(op.start) + std::uniform_real_distribution<double>(0, 1)(rng) * static_cast<double>(op.end - op.start), ops.size());
-      ops.push_back(op);
-    }
-  }
-  std::sort(points.begin(), points.end());
-  std::string value;
-  int serial = 0;
-  for (const auto& [point, k] : points) {
-    Op& op = ops[k];
-    const int kind = std::uniform_int_distribution<int>(0, 9)(rng);
-    const std::string written = "x " + std::to_string(op.process) + " " + std::to_string(serial++) + " y";
-    if (kind < 5) op.name = "Get", op.fields = {{"key", "0"}, {"value", value}};
-    else if (kind < 8) op.name = "Put", op.fields = {{"key", "0"}, {"value", written}}, value = written;
-    else op.name = "Append", op.fields = {{"key", "0"}, {"value", written}}, value += written;
-  }
-  write_history(dir / "ok.jsonl", ops, kKvHeader);
+  write_fifty_clients(dir.path());
   const auto accepted = validate(dir / "ok.jsonl", "KV.tla", "MCKV.tla");
   INFO(accepted.summary());
   CHECK(accepted.verdict == Verdict::pass);
-  // The last get reads what no put or append ever made: no order can accept it.
-  Op* last_get = nullptr;
-  for (Op& op : ops)
-    if (op.name == "Get" && (last_get == nullptr || op.start > last_get->start)) last_get = &op;
-  REQUIRE(last_get != nullptr);
-  last_get->fields["value"] = "never written";
-  write_history(dir / "bad.jsonl", ops, kKvHeader);
   const auto rejected = validate(dir / "bad.jsonl", "KV.tla", "MCKV.tla");
   INFO(rejected.summary());
   CHECK(rejected.verdict == Verdict::fail);
+}
+
+TEST_CASE("a spare core races a second search on a hard part: its acceptance decides, a failure is explained as without it",
+          "[hard][kv][race]") {
+  // One key, so after the first round there is one part and a core to spare: with two jobs a
+  // search trying operations in the order they began races the first.
+  testing::ScratchDir dir;
+  // An append that began first and ends last, then 400 short appends one after another, and a get
+  // showing the long one went first. Earliest end first places it after the short ones and backs
+  // off one at a time (tens of thousands of states); in the order they began it is one pass.
+  std::vector<Op> ops;
+  constexpr int kShort = 400;
+  std::string read = "A";
+  ops.push_back({0, "Append", {{"key", "k"}, {"value", "A"}}, 0, 10 * kShort + 50});
+  for (int i = 0; i < kShort; ++i) {
+    const std::string v = "b" + std::to_string(i) + ".";
+    ops.push_back({1, "Append", {{"key", "k"}, {"value", v}}, static_cast<std::uint64_t>(10 * i + 1), static_cast<std::uint64_t>(10 * i + 5)});
+    read += v;
+  }
+  ops.push_back({2, "Get", {{"key", "k"}, {"value", read}}, 10 * kShort + 60, 10 * kShort + 61});
+  write_history(dir / "long-append.jsonl", ops, kKvHeader);
+  const auto alone = validate_kv(dir / "long-append.jsonl", 1), raced = validate_kv(dir / "long-append.jsonl", 2);
+  INFO("alone: " << alone.summary() << "\nraced: " << raced.summary());
+  CHECK(alone.verdict == Verdict::pass);
+  CHECK(raced.verdict == Verdict::pass);
+  // The racer's report counts: its states, a few hundred, against the first search's many.
+  CHECK(alone.states_generated.value_or(0) > 10 * checkers::kFirstRoundStates);
+  CHECK(raced.states_generated.value_or(0) < alone.states_generated.value_or(0) / 10);
+
+  // A rejection is always the first search's report, so what explains the failure does not
+  // depend on which search finished first.
+  write_fifty_clients(dir.path());
+  const auto rejected_alone = validate_kv(dir / "bad.jsonl", 1), rejected_raced = validate_kv(dir / "bad.jsonl", 2);
+  INFO("alone: " << rejected_alone.summary() << "\nraced: " << rejected_raced.summary());
+  CHECK(rejected_alone.verdict == Verdict::fail);
+  CHECK(rejected_raced.verdict == Verdict::fail);
+  CHECK(rejected_alone.states_distinct.value_or(0) > checkers::kFirstRoundStates);  // the racer had its round
+  CHECK(rejected_raced.linearized == rejected_alone.linearized);
+  CHECK(rejected_raced.spec_state == rejected_alone.spec_state);
+  CHECK(rejected_raced.states_generated == rejected_alone.states_generated);
+  REQUIRE(rejected_alone.refused);
+  REQUIRE(rejected_raced.refused);
+  CHECK(rejected_raced.refused->at == rejected_alone.refused->at);
+  CHECK(rejected_raced.refused->op.thread == rejected_alone.refused->op.thread);
+  CHECK(rejected_raced.refused->op.index == rejected_alone.refused->op.index);
 }
 
 TEST_CASE("a partitioned history: the first failing part decides however hard the others are, and all_parts decides every one",
@@ -274,6 +335,25 @@ TEST_CASE("a partitioned history: the first failing part decides however hard th
   CHECK(every.verdict == Verdict::fail);
   CHECK(every.partitions->failed == "key = \"b\"");
   CHECK(every.states_distinct.value_or(0) > o.max_states);
+}
+
+TEST_CASE("a part rejected stops the parts after it in key order at once, while those before it still get their room", "[hard][parts]") {
+  // Key "a": a get of a value never put, refused at once. Key "b": 16 appends at once, then a get of
+  // what none of them made (millions of states to reject). One job: "a" first, then "b", which
+  // the rejection of "a" already decided the verdict against.
+  testing::ScratchDir dir;
+  std::vector<Op> ops;
+  ops.push_back({0, "Get", {{"key", "a"}, {"value", "never put"}}, 1, 2});
+  for (int p = 1; p <= 16; ++p) ops.push_back({p, "Append", {{"key", "b"}, {"value", std::string(1, static_cast<char>('a' + p))}}, 1, 100});
+  ops.push_back({20, "Get", {{"key", "b"}, {"value", "nothing"}}, 200, 201});
+  write_history(dir / "h.jsonl", ops, kKvHeader);
+  const auto r = validate_kv(dir / "h.jsonl", 1, 300'000);
+  INFO(r.summary());
+  CHECK(r.verdict == Verdict::fail);
+  REQUIRE(r.partitions);
+  CHECK(r.partitions->failed == "key = \"a\"");
+  CHECK(r.states_distinct.value_or(checkers::kFirstRoundStates) < 100);  // "b" was not searched for its round's room
+  CHECK(std::any_of(r.caveats.begin(), r.caveats.end(), [](const std::string& c) { return c.find("1 of the 2 parts were left undecided") != std::string::npos; }));
 }
 
 TEST_CASE("the memory limit (--memory) bounds the process's resident memory as measured from outside", "[hard][memory]") {
