@@ -14,6 +14,7 @@
 #include "campaign/harness_status.hpp"
 #include "campaign/run_plan.hpp"
 #include "campaign/validation_pool.hpp"
+#include "platform/stop_request.hpp"
 #include "platform/supervisor.hpp"
 #include "trace/run_layout.hpp"
 
@@ -267,7 +268,7 @@ struct Engine::State {
       if (ec) return;
       ++stop_requests;
       if (stop_requests == 1) {
-        progress.note(std::string(sig == SIGINT ? "SIGINT" : "SIGTERM") + ": stopping " + std::to_string(active.size()) +
+        progress.note(std::string(stop_signal_name(sig)) + ": stopping " + std::to_string(active.size()) +
                       " run(s) and " + std::to_string(validating) + " validation(s); press Ctrl-C again to kill them at once");
         validations.cancel();
         for (auto& [id, a] : active) {

@@ -36,10 +36,10 @@ StopRequest::~StopRequest() {
 
 bool StopRequest::requested() const { return stop_requested; }
 
-int StopRequest::signal() const { return stop_signal; }
+const char* StopRequest::signal_name() const { return stop_signal_name(stop_signal.load()); }
 
-const char* StopRequest::signal_name() const {
-  switch (stop_signal.load()) {
+const char* stop_signal_name(int signal) {
+  switch (signal) {
     case SIGINT: return "SIGINT";
     case SIGTERM: return "SIGTERM";
     default: return "";

@@ -23,9 +23,8 @@ class StopRequest {
 
   /// A signal arrived since construction.
   bool requested() const;
-  /// The signal that asked first (SIGINT or SIGTERM); 0 while none has.
-  int signal() const;
-  /// "SIGINT" or "SIGTERM", for the line that says why the work stopped; "" while none has.
+  /// The name of the signal that asked first (stop_signal_name), for the line that says why the
+  /// work stopped; "" while none has.
   const char* signal_name() const;
   /// Set when requested(): what a child's supervision polls (ProcessOptions::cancel) to stop it.
   const std::atomic<bool>& flag() const;
@@ -34,5 +33,9 @@ class StopRequest {
   struct sigaction previous_int_ {};
   struct sigaction previous_term_ {};
 };
+
+/// "SIGINT" or "SIGTERM" (the two that ask for a stop, here and in the campaign engine); "" for
+/// any other.
+const char* stop_signal_name(int signal);
 
 }  // namespace omnilink

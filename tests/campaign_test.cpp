@@ -377,6 +377,7 @@ TEST_CASE("SIGINT stops a campaign cleanly and --resume completes it, no run los
   REQUIRE(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 2);
   CHECK(read_text(dir / "first.out").find("--resume") != std::string::npos);
+  CHECK(read_text(dir / "first.out").find("SIGINT: stopping") != std::string::npos);  // says which signal, and what it stops
   {
     auto store = store::Store::open(dir / "store");
     CHECK(store.campaign("long-1")->status == store::CampaignStatus::interrupted);
