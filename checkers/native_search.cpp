@@ -302,16 +302,22 @@ namespace {
 /// One part's searches: the one whose report counts, and, while a core would otherwise be idle, a
 /// racer trying operations in the other order (Urgency::began_first). Whichever decides first sets
 /// `decided` and the other pauses; only an acceptance of the racer's counts (a rejection or a limit
-/// is the first search's to report, so what explains a failure does not depend on timing).
+/// is the first search's to report, so what explains a failure does not depend on timing). A
+/// limit of the first search waits for the end of the round, so that a racer accepting within the
+/// round's room decides the part whichever finished first.
 struct PartSearch {
   std::unique_ptr<Search> search, racer;
   std::atomic<bool> decided{false};
-  bool raced = false;  // a racer was started once: it is not started again once it gave up
+  bool raced = false;   // a racer was started once: it is not started again once it gave up
+  bool racing = false;  // a racer has a task in this round (set before the round's threads start)
+  std::optional<SearchReport> held_limit;  // the first search's limit, while the racer may still accept
 };
 
 /// The parts of one history and how they are searched (search_linearizations).
 class PartsSearch {
  public:
+  PartsSearch(const PartsSearch&) = delete;  // the searches hold references to shared_ and racing_
+  PartsSearch& operator=(const PartsSearch&) = delete;
   PartsSearch(const std::vector<history::Problem>& problems, language::LoadedSpec& spec, const NativeSearchOptions& options,
               PartsPolicy policy)
       : problems_(problems), spec_(spec), shared_(options), policy_(policy), parts_(problems.size()), reports_(problems.size()) {
@@ -325,8 +331,10 @@ class PartsSearch {
   /// Runs the searches of the parts in `which` with `room`, up to `jobs` at once: each report (or
   /// nothing, paused) into reports(). Cores left over when there are fewer parts than jobs race a
   /// second search on the first parts. Under PartsPolicy::until_rejected, a part rejected pauses
-  /// the parts after it in key order: the first rejected decides. A part decided is released.
-  void round(const std::vector<std::size_t>& which, std::uint64_t room, unsigned jobs);
+  /// the parts after it in key order: the first rejected decides, and the parts after it are left
+  /// undecided whatever they reported, so which are is the same whatever the timing. A part
+  /// decided is released. The index of the first part rejected, if any.
+  std::optional<std::size_t> round(const std::vector<std::size_t>& which, std::uint64_t room, unsigned jobs);
   std::vector<std::optional<SearchReport>>& reports() { return reports_; }
   SearchReport undecided(std::size_t k, const std::string& why) { return parts_[k].search->paused(why); }
 
@@ -348,13 +356,16 @@ class PartsSearch {
 
 std::vector<PartsSearch::Task> PartsSearch::tasks(const std::vector<std::size_t>& which, unsigned jobs) {
   std::vector<Task> out;
-  for (std::size_t k : which) out.push_back({k, false});
+  for (std::size_t k : which) out.push_back({k, false}), parts_[k].racing = false;
   // Racers are created here, on the calling thread: binding the spec is not safe beside a search.
+  // None where the process already holds half the memory limit, the racer's own.
+  const bool room_for_racers =
+      racing_.max_memory_mb == 0 || platform::resident_memory_bytes() < racing_.max_memory_mb * 1024 * 1024;
   for (std::size_t k : which) {
-    if (out.size() >= jobs) break;
+    if (out.size() >= jobs || !room_for_racers) break;
     PartSearch& p = parts_[k];
     if (!p.raced) p.raced = true, p.racer = std::make_unique<Search>(problems_[k], spec_, racing_, Urgency::began_first);
-    if (p.racer) out.push_back({k, true});
+    if (p.racer) out.push_back({k, true}), p.racing = true;
   }
   return out;
 }
@@ -362,10 +373,25 @@ std::vector<PartsSearch::Task> PartsSearch::tasks(const std::vector<std::size_t>
 void PartsSearch::run(const Task& task, std::atomic<std::size_t>& first_rejected, std::uint64_t room) {
   PartSearch& p = parts_[task.part];
   const PauseWhen pause{&p.decided, policy_ == PartsPolicy::until_rejected ? &first_rejected : nullptr, task.part};
-  std::optional<SearchReport> r = (task.racer ? p.racer : p.search)->run(room, pause);
+  std::optional<SearchReport> r;
+  if (!task.racer) {
+    r = p.search->run(room, pause);
+  } else {
+    // A racer gives up on whatever stops it: a rejection, a limit, or an error evaluating a state
+    // the first search may never reach (which would then say so itself). Its memory back.
+    try {
+      r = p.racer->run(room, pause);
+    } catch (...) {
+      r.reset();
+      p.racer.reset();
+      return;
+    }
+    if (r && r->outcome != SearchReport::Outcome::accepted) p.racer.reset(), r.reset();
+  }
   if (!r) return;
-  if (task.racer && r->outcome != SearchReport::Outcome::accepted) {
-    p.racer.reset();  // it gave up (a rejection, or a limit): its memory back for the other
+  // A limit of the first search (states, memory, time) waits for the racer's round to end.
+  if (!task.racer && p.racing && r->outcome == SearchReport::Outcome::limit) {
+    p.held_limit = std::move(r);
     return;
   }
   if (p.decided.exchange(true)) return;
@@ -377,7 +403,7 @@ void PartsSearch::run(const Task& task, std::atomic<std::size_t>& first_rejected
   reports_[task.part] = std::move(r);
 }
 
-void PartsSearch::round(const std::vector<std::size_t>& which, std::uint64_t room, unsigned jobs) {
+std::optional<std::size_t> PartsSearch::round(const std::vector<std::size_t>& which, std::uint64_t room, unsigned jobs) {
   jobs = std::max(1u, jobs);
   const std::vector<Task> tasks = this->tasks(which, jobs);
   std::atomic<std::size_t> first_rejected{std::numeric_limits<std::size_t>::max()};
@@ -396,10 +422,18 @@ void PartsSearch::round(const std::vector<std::size_t>& which, std::uint64_t roo
   for (std::size_t j = 1; j < jobs && j < tasks.size(); ++j) threads.emplace_back(worker);
   worker();
   for (auto& t : threads) t.join();
-  for (std::size_t k : which)
-    if (parts_[k].decided.load()) parts_[k].search.reset(), parts_[k].racer.reset();  // their memory back
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
+  const std::size_t first = first_rejected.load();
+  for (std::size_t k : which) {
+    PartSearch& p = parts_[k];
+    if (p.held_limit && !reports_[k]) reports_[k] = std::move(p.held_limit), p.decided = true;
+    p.held_limit.reset();
+    // Left undecided, whatever it reported: the first rejected part decides.
+    if (policy_ == PartsPolicy::until_rejected && k > first) reports_[k].reset(), p.decided = false;
+    if (p.decided.load()) p.search.reset(), p.racer.reset();  // their memory back
+  }
+  return first == std::numeric_limits<std::size_t>::max() ? std::nullopt : std::optional<std::size_t>(first);
 }
 
 }  // namespace
@@ -415,13 +449,10 @@ std::vector<SearchReport> search_linearizations(const std::vector<history::Probl
   // A part paused at the end of a round goes on from there in the next: no work is repeated.
   std::uint64_t room = policy == PartsPolicy::every_part ? std::numeric_limits<std::uint64_t>::max() : kFirstRoundStates;
   for (;; room = room > std::numeric_limits<std::uint64_t>::max() / 4 ? room : room * 4) {
-    parts.round(undecided, room, jobs);
+    const bool rejected = parts.round(undecided, room, jobs).has_value();
     std::vector<std::size_t> paused;
-    bool rejected = false;
-    for (std::size_t k : undecided) {
+    for (std::size_t k : undecided)
       if (!reports[k]) paused.push_back(k);
-      else rejected |= reports[k]->outcome == SearchReport::Outcome::rejected || reports[k]->outcome == SearchReport::Outcome::no_initial_state;
-    }
     if (rejected || paused.empty()) break;
     undecided = std::move(paused);
     jobs = std::max(jobs, later_jobs);

@@ -68,9 +68,10 @@ enum class PartsPolicy {
   /// and goes on from there in the next round, so no work is repeated. A rejection that is quick
   /// to find is then found quickly however hard the other parts are to decide, as Porcupine finds
   /// it by running every part at once and stopping at the first failure. In a round, a rejected
-  /// part stops the parts after it in key order at once (the first rejected in key order decides),
-  /// and the parts before it get their whole room, so the result is the same whatever the timing.
-  /// A part left undecided reports `limit`.
+  /// part stops the parts after it in key order at once and leaves them undecided whatever they
+  /// reported (the first rejected in key order decides), and the parts before it get their whole
+  /// room, so the result is the same whatever the timing (only the states counted are not). A part
+  /// left undecided reports `limit`.
   until_rejected,
 };
 
@@ -81,8 +82,8 @@ inline constexpr std::uint64_t kFirstRoundStates = 4'096;
 /// the first round of PartsPolicy::until_rejected, up to `later_jobs` if more: parts still
 /// undecided then are worth a thread each). With fewer parts left than jobs, the spare threads
 /// race a second search on the first of them, in the other order (Urgency::began_first): its
-/// acceptance decides the part; its rejection or limit only ends it, since a failure is always
-/// reported by the first search. Binding the spec happens on this thread; the searches then only
+/// acceptance decides the part (a limit of the first search waits for the end of the round); its
+/// rejection, limit or error only ends it, since a failure is always reported by the first search. Binding the spec happens on this thread; the searches then only
 /// evaluate, each with its own evaluator. Reports in the order of `problems`; the first exception
 /// thrown is rethrown.
 std::vector<SearchReport> search_linearizations(const std::vector<history::Problem>& problems, language::LoadedSpec& spec,
