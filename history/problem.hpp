@@ -38,7 +38,8 @@ struct ProblemOp {
   std::vector<const trace::Value*> args;
   /// Completed, but the native search may leave it out as well as linearize it (within its
   /// timebox, with its logged results): how a failing core (explain/failing_core.hpp) asks whether the
-  /// operations outside it could explain the ones inside. Never set in a run's own problem. Its
+  /// operations outside it could explain the ones inside. In a run's own problem, set only where its
+  /// history file marks the operation optional (a core.jsonl's context, docs/explain.md). Its
   /// operation's optional_group says which others it is taken or left out with.
   bool optional = false;
 };
