@@ -357,12 +357,12 @@ class PartsSearch {
 std::vector<PartsSearch::Task> PartsSearch::tasks(const std::vector<std::size_t>& which, unsigned jobs) {
   std::vector<Task> out;
   for (std::size_t k : which) out.push_back({k, false}), parts_[k].racing = false;
+  if (out.size() >= jobs) return out;  // no core to spare (and no /proc read below for the common round)
   // Racers are created here, on the calling thread: binding the spec is not safe beside a search.
   // None where the process already holds half the memory limit, the racer's own.
-  const bool room_for_racers =
-      racing_.max_memory_mb == 0 || platform::resident_memory_bytes() < racing_.max_memory_mb * 1024 * 1024;
+  if (racing_.max_memory_mb != 0 && platform::resident_memory_bytes() >= racing_.max_memory_mb * 1024 * 1024) return out;
   for (std::size_t k : which) {
-    if (out.size() >= jobs || !room_for_racers) break;
+    if (out.size() >= jobs) break;
     PartSearch& p = parts_[k];
     if (!p.raced) p.raced = true, p.racer = std::make_unique<Search>(problems_[k], spec_, racing_, Urgency::began_first);
     if (p.racer) out.push_back({k, true}), p.racing = true;
@@ -382,7 +382,6 @@ void PartsSearch::run(const Task& task, std::atomic<std::size_t>& first_rejected
     try {
       r = p.racer->run(room, pause);
     } catch (...) {
-      r.reset();
       p.racer.reset();
       return;
     }

@@ -83,9 +83,9 @@ inline constexpr std::uint64_t kFirstRoundStates = 4'096;
 /// undecided then are worth a thread each). With fewer parts left than jobs, the spare threads
 /// race a second search on the first of them, in the other order (Urgency::began_first): its
 /// acceptance decides the part (a limit of the first search waits for the end of the round); its
-/// rejection, limit or error only ends it, since a failure is always reported by the first search. Binding the spec happens on this thread; the searches then only
-/// evaluate, each with its own evaluator. Reports in the order of `problems`; the first exception
-/// thrown is rethrown.
+/// rejection, limit or error only ends it, since a failure is always reported by the first
+/// search. Binding the spec happens on this thread; the searches then only evaluate, each with
+/// its own evaluator. Reports in the order of `problems`; the first exception thrown is rethrown.
 std::vector<SearchReport> search_linearizations(const std::vector<history::Problem>& problems, language::LoadedSpec& spec,
                                                 const NativeSearchOptions& options, unsigned jobs,
                                                 PartsPolicy policy = PartsPolicy::every_part, unsigned later_jobs = 0);

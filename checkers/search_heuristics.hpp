@@ -6,10 +6,10 @@
 // The order: the thread whose next operation ends earliest first (a linearizable history is then
 // accepted in about one pass), or, for a racer (native_search.hpp), the one that began earliest;
 // before either, those a failure asked to come earlier, and an operation whose learned predecessor
-// has not come yet last. When the most urgent operation cannot go, the
-// threads whose next operation would let it go are tried first (a dequeue waiting for another
-// dequeue to take the head before it, rather than an enqueue that merely ends sooner and whose
-// misplacement would show only much later).
+// has not come yet last. When the most urgent operation cannot go, the threads whose next
+// operation would let it go are tried first (a dequeue waiting for another dequeue to take the head
+// before it, rather than an enqueue that merely ends sooner and whose misplacement would show only
+// much later).
 //
 // Learning: a wrong early guess (which of two overlapping enqueues came first) may show only
 // hundreds of operations later. At a restart, the attempt's deepest failure of its most urgent

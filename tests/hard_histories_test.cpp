@@ -133,13 +133,19 @@ struct KeyCalls {
   void mutate(std::mt19937_64& rng, Op& op) const { op.fields["value"] = op.fields["value"].get<std::string>() + (rng() % 2 == 0 ? "x" : "y"); }
 };
 
-results::ValidationResult validate(const fs::path& history, const std::string& spec, const std::string& mc = "") {
+/// The native checker on `history` against `spec` (and `mc`) of tla/specs, failures not confirmed.
+checkers::ValidateOptions native_options(const fs::path& history, const std::string& spec, const std::string& mc = "") {
   checkers::ValidateOptions o;
   o.run_dir = history;
   o.spec = fs::path(OMNILINK_SPECS_DIR) / spec;
   if (!mc.empty()) o.mc = fs::path(OMNILINK_SPECS_DIR) / mc;
   o.checker = checkers::Checker::native;
   o.confirm_failures = false;
+  return o;
+}
+
+results::ValidationResult validate(const fs::path& history, const std::string& spec, const std::string& mc = "") {
+  checkers::ValidateOptions o = native_options(history, spec, mc);
   o.timeout = std::chrono::seconds(60);
   return checkers::validate_run(o);
 }
@@ -187,12 +193,7 @@ void write_fifty_clients(const fs::path& dir) {
 }
 
 results::ValidationResult validate_kv(const fs::path& history, unsigned jobs, std::uint64_t max_states = 20'000'000) {
-  checkers::ValidateOptions o;
-  o.run_dir = history;
-  o.spec = fs::path(OMNILINK_SPECS_DIR) / "KV.tla";
-  o.mc = fs::path(OMNILINK_SPECS_DIR) / "MCKV.tla";
-  o.checker = checkers::Checker::native;
-  o.confirm_failures = false;
+  checkers::ValidateOptions o = native_options(history, "KV.tla", "MCKV.tla");
   o.jobs = jobs;
   o.max_states = max_states;
   return checkers::validate_run(o);
@@ -316,12 +317,7 @@ TEST_CASE("a partitioned history: the first failing part decides however hard th
   ops.push_back({20, "Get", {{"key", "a"}, {"value", "nothing"}}, 200, 201});
   ops.push_back({21, "Get", {{"key", "b"}, {"value", "never put"}}, 1, 2});
   write_history(dir / "h.jsonl", ops, kKvHeader);
-  checkers::ValidateOptions o;
-  o.run_dir = dir / "h.jsonl";
-  o.spec = fs::path(OMNILINK_SPECS_DIR) / "KV.tla";
-  o.mc = fs::path(OMNILINK_SPECS_DIR) / "MCKV.tla";
-  o.checker = checkers::Checker::native;
-  o.confirm_failures = false;
+  checkers::ValidateOptions o = native_options(dir / "h.jsonl", "KV.tla", "MCKV.tla");
   o.max_states = 300'000;
   const auto first = checkers::validate_run(o);
   INFO(first.summary());
