@@ -1,7 +1,6 @@
 #include "maintenance/merge.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -11,6 +10,7 @@
 #include "store/campaign_lock.hpp"
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
+#include "platform/json_file.hpp"
 #include "store/store.hpp"
 #include "sweep/sweep_file.hpp"
 
@@ -23,22 +23,6 @@ namespace {
 /// DEST/<campaign-id>/merged-shards.json: the shard count and the indices merged so far, so that a
 /// later merge into the same campaign refuses an index twice and says which are missing.
 fs::path merged_shards_file(const fs::path& store, const std::string& campaign_id) { return store / campaign_id / "merged-shards.json"; }
-
-json read_json(const fs::path& file) {
-  std::ifstream in(file);
-  return in ? json::parse(in, nullptr, /*allow_exceptions=*/false) : json();
-}
-
-void write_json(const fs::path& file, const json& value) {
-  // Written aside and renamed into place: a merge that dies never leaves half a file.
-  const fs::path aside = file.string() + ".tmp";
-  {
-    std::ofstream out(aside, std::ios::trunc);
-    out << value.dump(2) << "\n";
-    if (!out.flush()) throw MergeError("cannot write " + aside.string());
-  }
-  fs::rename(aside, file);
-}
 
 /// One shard store's shard campaign, read and checked on its own.
 struct ShardInput {
@@ -95,7 +79,7 @@ ShardInput read_shard(const fs::path& store_dir) {
     throw MergeError(in.store_dir.string() + ": " + e.what());
   }
   in.runs = shard_index.runs(in.campaign.id);
-  in.marker = read_json(merged_marker(in.store_dir, in.campaign.id));
+  in.marker = platform::read_json_leniently(merged_marker(in.store_dir, in.campaign.id));
   std::string why;
   auto lock = store::CampaignLock::acquire(in.store_dir / in.campaign.id, why);
   if (!lock) throw MergeError(in.describe() + " is still running: " + why);
@@ -165,8 +149,8 @@ fs::path merged_marker(const fs::path& shard_store, const std::string& campaign_
 namespace {
 
 void write_merged_shards(const fs::path& store, const std::string& campaign_id, const MergedShards& shards) {
-  write_json(merged_shards_file(store, campaign_id),
-             {{"format", "omnilink-merged-shards"}, {"version", 1}, {"count", shards.count}, {"merged", shards.merged}});
+  platform::write_json_file<MergeError>(merged_shards_file(store, campaign_id),
+                                        {{"format", "omnilink-merged-shards"}, {"version", 1}, {"count", shards.count}, {"merged", shards.merged}});
 }
 
 }  // namespace
@@ -176,7 +160,7 @@ void start_merged_campaign(const fs::path& store, const std::string& campaign_id
 }
 
 std::optional<MergedShards> merged_shards(const fs::path& store, const std::string& campaign_id) {
-  const json file = read_json(merged_shards_file(store, campaign_id));
+  const json file = platform::read_json_leniently(merged_shards_file(store, campaign_id));
   if (!file.is_object() || !file.contains("count") || !file.contains("merged")) return std::nullopt;
   return MergedShards{file.at("count").get<std::uint32_t>(), file.at("merged").get<std::set<std::uint32_t>>()};
 }
@@ -276,8 +260,9 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   }
 
   for (const ShardInput& s : shards)
-    write_json(merged_marker(s.store_dir, s.campaign.id), {{"format", "omnilink-merged"}, {"version", 1}, {"into", destination.string()},
-                                                           {"campaign", report.campaign}, {"shard", s.config.shard->text()}, {"complete", false}});
+    platform::write_json_file<MergeError>(merged_marker(s.store_dir, s.campaign.id),
+                                          {{"format", "omnilink-merged"}, {"version", 1}, {"into", destination.string()},
+                                           {"campaign", report.campaign}, {"shard", s.config.shard->text()}, {"complete", false}});
   std::vector<store::RunRecord> imported;
   for (const ShardInput& s : shards) {
     for (store::RunRecord run : s.runs) {
@@ -301,9 +286,9 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   for (const ShardInput& s : shards) done.insert(s.config.shard->index);
   write_merged_shards(destination, report.campaign, merged);
   for (const ShardInput& s : shards) {
-    json marker = read_json(merged_marker(s.store_dir, s.campaign.id));
+    json marker = platform::read_json_leniently(merged_marker(s.store_dir, s.campaign.id));
     marker["complete"] = true;
-    write_json(merged_marker(s.store_dir, s.campaign.id), marker);
+    platform::write_json_file<MergeError>(merged_marker(s.store_dir, s.campaign.id), marker);
   }
   for (const auto& run : index.runs(report.campaign)) report.pending += !final_status(run);
   for (std::uint32_t i = 0; i < count; ++i)

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <tuple>
 
 #include <unistd.h>
@@ -14,6 +13,7 @@
 #include "campaign/harness_status.hpp"
 #include "campaign/recording.hpp"
 #include "campaign/run_plan.hpp"
+#include "platform/json_file.hpp"
 #include "store/run_record_file.hpp"
 #include "store/store.hpp"
 #include "sweep/sweep_file.hpp"
@@ -24,11 +24,6 @@
 namespace omnilink::maintenance {
 namespace fs = std::filesystem;
 namespace {
-
-nlohmann::json read_json(const fs::path& file) {
-  std::ifstream in(file);
-  return in ? nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false) : nlohmann::json();
-}
 
 // The harness phase's status as the run directory tells it.
 void read_back_harness(store::RunRecord& run) {
@@ -46,7 +41,7 @@ void read_back_harness(store::RunRecord& run) {
     run.status = store::RunStatus::error;
     run.detail = std::string("rebuilt: ") + e.what();
   }
-  const nlohmann::json recording = read_json(trace::RunLayout(dir).recording_facts());
+  const nlohmann::json recording = platform::read_json_leniently(trace::RunLayout(dir).recording_facts());
   // No recording.json: the run was not recorded (campaign/recording.hpp writes it for every recorded run).
   run.rr_mode = recording.is_object() ? store::parse_recording_mode(recording.value("mode", "off")) : store::RecordingMode::off;
   run.rr_soft_counters = recording.is_object() && recording.value("soft_counters", false);
@@ -248,7 +243,7 @@ std::optional<FoundCampaign> recover_from_runs(const fs::path& store_dir, const 
 // the copy is the campaign's: then the campaign is read back whole, its status decided from its runs.
 bool restore_campaign_record(const fs::path& store_dir, const std::string& id, RebuildReport& report) {
   const fs::path copy = store::campaign_configuration_copy(store_dir, id);
-  const nlohmann::json record = read_json(copy);
+  const nlohmann::json record = platform::read_json_leniently(copy);
   if (!record.is_object() || record.value("id", "") != id || !record.contains("config") ||
       campaign::is_recovered_config(record["config"]))
     return false;
@@ -263,7 +258,7 @@ bool restore_campaign_record(const fs::path& store_dir, const std::string& id, R
 std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, const std::string& id, RebuildReport& report) {
   const fs::path record_file = store::campaign_record_file(store_dir, id);
   if (!fs::exists(record_file)) restore_campaign_record(store_dir, id, report);
-  const nlohmann::json record = read_json(record_file);
+  const nlohmann::json record = platform::read_json_leniently(record_file);
   if (!fs::exists(record_file) ||
       (record.is_object() && record.value("id", "") == id && campaign::is_recovered_config(record.value("config", nlohmann::json()))))
     return recover_from_runs(store_dir, id, report);

@@ -117,7 +117,7 @@ int SweepCommand::report_only(const SweepConfig& config) const {
     if (!record)
       throw CommandError(kExitUsage, "--report: " + store_dir.string() + " has no " +
                                          (resume_id_.empty() ? "sweep named " + config.campaign.name : "sweep " + resume_id_));
-    if (const std::string why = plan_difference(nlohmann::json::parse(record->config_json), config.to_json()); !why.empty())
+    if (const std::string why = sweep::plan_difference(nlohmann::json::parse(record->config_json), config.to_json()); !why.empty())
       throw CommandError(kExitUsage, "--report: " + record->id + " is not a sweep of this file: " + why);
     SweepClock clock = SweepClock::read(sweep_clock_file(store_dir, record->id));
     SweepSource source(config, record->id, clock);
@@ -157,7 +157,7 @@ int SweepCommand::run() {
   scale_out_.apply_shard(config.campaign);
   scale_out_.continue_shard(config.campaign, resume, resume_id);
   if (report_) return report_only(config);
-  campaign::Session session = campaign::Session::open({campaign::Kind::sweep, &config.campaign, config.to_json(), resume, resume_id, plan_difference});
+  campaign::Session session = campaign::Session::open({campaign::Kind::sweep, &config.campaign, config.to_json(), resume, resume_id, sweep::plan_difference});
   const std::string id = session.id();
 
   std::optional<SweepClock> clock;

@@ -51,4 +51,12 @@ std::optional<nlohmann::json> read_json_file(const std::filesystem::path& file) 
   return value;
 }
 
+/// The JSON value in `file` for a reader that tolerates what it does not find: null when the file
+/// cannot be opened, a discarded value (`is_discarded()`) when it is not JSON. Store maintenance
+/// uses it on files a killed campaign may have left missing or half-written.
+inline nlohmann::json read_json_leniently(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  return in ? nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false) : nlohmann::json();
+}
+
 }  // namespace omnilink::platform

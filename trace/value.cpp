@@ -22,7 +22,7 @@ int compare_entries(const MapEntry& a, const MapEntry& b) {
 }
 
 template <class Range>
-std::string join(const Range& items) {
+std::string tla_items(const Range& items) {
   std::string out;
   for (const Value& v : items) out += (out.empty() ? "" : ", ") + to_tla(v);
   return out;
@@ -107,9 +107,9 @@ std::string to_tla(const Value& v) {
         } else if constexpr (std::is_same_v<T, std::string>) {
           return tla_quote(x);
         } else if constexpr (std::is_same_v<T, Tuple>) {
-          return "<<" + join(x.items) + ">>";
+          return "<<" + tla_items(x.items) + ">>";
         } else if constexpr (std::is_same_v<T, Set>) {
-          return "{" + join(x.items) + "}";
+          return "{" + tla_items(x.items) + "}";
         } else {
           if (x.entries.empty()) return "<<>>";
           std::string out;
