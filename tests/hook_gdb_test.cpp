@@ -59,7 +59,7 @@ std::map<std::pair<std::uint32_t, std::uint64_t>, Hit> hook_hits(const std::file
     std::uint64_t index = 0, start = 0;
     if (in >> word && word == "HOOK" && in >> thread >> index >> start) {
       INFO(line);
-      REQUIRE(hits.emplace(std::pair{thread, index}, Hit{start}).second);  // each op hits once
+      REQUIRE(hits.emplace(std::pair{thread, index}, Hit{start, std::nullopt}).second);  // each op hits once
     } else if (word == "END" && in >> thread >> index >> start) {
       INFO(line);
       const auto hit = hits.find({thread, index});
