@@ -148,15 +148,17 @@ fs::path merged_marker(const fs::path& shard_store, const std::string& campaign_
 
 namespace {
 
+/// Error: MergeError before any run moved, MergeStoppedPartWay after.
+template <class Error>
 void write_merged_shards(const fs::path& store, const std::string& campaign_id, const MergedShards& shards) {
-  platform::write_json_file<MergeError>(merged_shards_file(store, campaign_id),
+  platform::write_json_file<Error>(merged_shards_file(store, campaign_id),
                                         {{"format", "omnilink-merged-shards"}, {"version", 1}, {"count", shards.count}, {"merged", shards.merged}});
 }
 
 }  // namespace
 
 void start_merged_campaign(const fs::path& store, const std::string& campaign_id, std::uint32_t shard_count) {
-  write_merged_shards(store, campaign_id, {shard_count, {}});
+  write_merged_shards<MergeError>(store, campaign_id, {shard_count, {}});
 }
 
 std::optional<MergedShards> merged_shards(const fs::path& store, const std::string& campaign_id) {
@@ -284,11 +286,11 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   report.runs = std::move(imported);
 
   for (const ShardInput& s : shards) done.insert(s.config.shard->index);
-  write_merged_shards(destination, report.campaign, merged);
+  write_merged_shards<MergeStoppedPartWay>(destination, report.campaign, merged);
   for (const ShardInput& s : shards) {
     json marker = platform::read_json_leniently(merged_marker(s.store_dir, s.campaign.id));
     marker["complete"] = true;
-    platform::write_json_file<MergeError>(merged_marker(s.store_dir, s.campaign.id), marker);
+    platform::write_json_file<MergeStoppedPartWay>(merged_marker(s.store_dir, s.campaign.id), marker);
   }
   for (const auto& run : index.runs(report.campaign)) report.pending += !final_status(run);
   for (std::uint32_t i = 0; i < count; ++i)

@@ -36,6 +36,13 @@ class MergeError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A merge that failed after it began moving runs (a full disk writing its markers): the markers
+/// say where it was going, and the same merge run again finishes it.
+class MergeStoppedPartWay : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct MergeReport {
   std::string campaign;             // the destination campaign's id
   bool created = false;             // made by this merge (not continued with `into`)

@@ -5,6 +5,14 @@
 #include "maintenance/merge.hpp"
 
 namespace omnilink::cli {
+namespace {
+
+// A move or a marker that failed part way (a full disk): the markers say where it was going.
+CommandError stopped_part_way(const std::string& why) {
+  return CommandError(kExitProblem, why + "\nThe merge stopped part way; once the cause is fixed, run the same merge again to finish it.");
+}
+
+}  // namespace
 
 void MergeCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("merge", "Bring the shard stores of one campaign (campaign --shard I/N) into one store");
@@ -35,10 +43,10 @@ int MergeCommand::run() {
     return kExitOk;
   } catch (const maintenance::MergeError& e) {
     throw CommandError(kExitUsage, std::string(e.what()) + " (nothing moved)");
+  } catch (const maintenance::MergeStoppedPartWay& e) {
+    throw stopped_part_way(e.what());
   } catch (const std::filesystem::filesystem_error& e) {
-    // A move or a marker that failed part way (a full disk): the markers say where it was going.
-    throw CommandError(kExitProblem, std::string(e.what()) + "\nThe merge stopped part way; once the cause is fixed, run the same merge "
-                                                             "again to finish it.");
+    throw stopped_part_way(e.what());
   }
 }
 
