@@ -1,33 +1,17 @@
 // Workload: a std::atomic counter (fetch_add and load). Correct by construction; the smallest
-// example of a workload and its trace.
-#include <array>
+// example of a workload and its trace. Its operation types, Increment(by, old) and Read(value), are
+// generated from tla/specs/AtomicCounter.tla by `omnilink gen-hpp` at build time.
 #include <atomic>
 #include <cstdint>
 
 #include <omnilink/harness.hpp>
 
+#include "atomiccounter_ops.hpp"
+
 namespace {
 
-struct Increment {
-  static constexpr std::string_view omnilink_name = "Increment";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"by"};  // old is the result
-  std::int64_t by = 0;
-  std::int64_t old = 0;  // the value fetch_add returned
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("by", by);
-    field("old", old);
-  }
-};
-
-struct Read {
-  static constexpr std::string_view omnilink_name = "Read";
-  static constexpr std::array<std::string_view, 0> omnilink_inputs{};
-  std::int64_t value = 0;
-  template <class V>
-  void omnilink_fields(V&& field) const { field("value", value); }
-};
-
+using examples::atomiccounter_ops::Increment;
+using examples::atomiccounter_ops::Read;
 using Counter = std::atomic<std::int64_t>;
 
 }  // namespace

@@ -12,7 +12,7 @@
 
 #include <boost/lockfree/queue.hpp>
 
-#include "common/queue_ops.hpp"
+#include "common/queue_workload.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 
 #include <boost/lockfree/stack.hpp>
 
-#include "common/stack_ops.hpp"
+#include "common/stack_workload.hpp"
 
 namespace {
 

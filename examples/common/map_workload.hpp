@@ -1,58 +1,21 @@
-// Operation types and the workload for the map examples, matching tla/specs/Map.tla (with
-// tla/specs/MCMap.tla computing Keys from the trace): Insert(key, value, inserted) inserts if the
-// key is absent, Erase(key, erased), Find(key, value, found).
+// The workload of the map examples, over the operation types `omnilink gen-hpp` generates from
+// tla/specs/Map.tla at build time (map_ops.hpp; tla/specs/MCMap.tla computes Keys from the trace):
+// Insert(key, value, inserted) inserts if the key is absent, Erase(key, erased), Find(key, value,
+// found) with value 0 when not found.
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <cstdio>
-#include <string_view>
 
 #include <omnilink/harness.hpp>
 
-#include "common/queue_ops.hpp"  // unique_elem
+#include "common/queue_workload.hpp"  // unique_elem
+#include "map_ops.hpp"
 
 namespace examples {
 
-struct Insert {
-  static constexpr std::string_view omnilink_name = "Insert";
-  static constexpr std::array<std::string_view, 2> omnilink_inputs{"key", "value"};
-  std::int64_t key = 0;
-  std::int64_t value = 0;
-  bool inserted = false;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("key", key);
-    field("value", value);
-    field("inserted", inserted);
-  }
-};
-
-struct Erase {
-  static constexpr std::string_view omnilink_name = "Erase";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"key"};
-  std::int64_t key = 0;
-  bool erased = false;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("key", key);
-    field("erased", erased);
-  }
-};
-
-struct Find {
-  static constexpr std::string_view omnilink_name = "Find";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"key"};
-  std::int64_t key = 0;
-  std::int64_t value = 0;  // 0 when !found
-  bool found = false;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("key", key);
-    field("value", value);
-    field("found", found);
-  }
-};
+using map_ops::Erase;
+using map_ops::Find;
+using map_ops::Insert;
 
 // The map workload, for any map with bool insert(k, v, ctx) (insert if absent), bool erase(k, ctx)
 // and bool find(k, v&, ctx). Keys are drawn from 1..keys (--param keys=N, default 8): few keys make

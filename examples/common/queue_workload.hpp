@@ -1,37 +1,20 @@
-// Operation types and the workload for the queue examples (hand-written; issue "TLA+" generates such structs from
-// a spec). A dequeue that finds the queue empty is an observation too, so it is logged as
-// Dequeue with ok = FALSE rather than dropped.
+// The workload of the queue examples, over the operation types `omnilink gen-hpp` generates from
+// tla/specs/LinearizableQueue.tla at build time (linearizablequeue_ops.hpp, examples/CMakeLists.txt):
+// Enqueue(elem) and Dequeue(elem, ok). A dequeue that finds the queue empty is an observation too,
+// so it is logged as Dequeue with ok = FALSE (and elem 0) rather than dropped.
 #pragma once
 
-#include <array>
 #include <atomic>
 #include <cstdint>
-#include <cstdio>
-#include <string_view>
 
 #include <omnilink/harness.hpp>
 
+#include "linearizablequeue_ops.hpp"
+
 namespace examples {
 
-struct Enqueue {
-  static constexpr std::string_view omnilink_name = "Enqueue";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"elem"};
-  std::int64_t elem = 0;
-  template <class V>
-  void omnilink_fields(V&& field) const { field("elem", elem); }
-};
-
-struct Dequeue {
-  static constexpr std::string_view omnilink_name = "Dequeue";
-  static constexpr std::array<std::string_view, 0> omnilink_inputs{};  // elem and ok are results
-  std::int64_t elem = 0;  // 0 when !ok
-  bool ok = false;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("elem", elem);
-    field("ok", ok);
-  }
-};
+using linearizablequeue_ops::Dequeue;
+using linearizablequeue_ops::Enqueue;
 
 // Values unique across the run, so a duplicated or lost element is visible in the trace:
 // thread t's n-th enqueue inserts t * 1'000'000 + n + 1.

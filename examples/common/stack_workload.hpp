@@ -1,36 +1,19 @@
-// Operation types and the workload for the stack examples, matching tla/specs/Stack.tla: Push(elem),
-// and Pop(elem, ok) where a pop that finds the stack empty is an observation too (ok = FALSE).
+// The workload of the stack examples, over the operation types `omnilink gen-hpp` generates from
+// tla/specs/Stack.tla at build time (stack_ops.hpp): Push(elem), and Pop(elem, ok) where a pop that
+// finds the stack empty is an observation too (ok = FALSE).
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <string_view>
 
 #include <omnilink/harness.hpp>
 
-#include "common/queue_ops.hpp"  // unique_elem
+#include "common/queue_workload.hpp"  // unique_elem
+#include "stack_ops.hpp"
 
 namespace examples {
 
-struct Push {
-  static constexpr std::string_view omnilink_name = "Push";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"elem"};
-  std::int64_t elem = 0;
-  template <class V>
-  void omnilink_fields(V&& field) const { field("elem", elem); }
-};
-
-struct Pop {
-  static constexpr std::string_view omnilink_name = "Pop";
-  static constexpr std::array<std::string_view, 0> omnilink_inputs{};  // elem and ok are results
-  std::int64_t elem = 0;  // 0 when !ok
-  bool ok = false;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("elem", elem);
-    field("ok", ok);
-  }
-};
+using stack_ops::Pop;
+using stack_ops::Push;
 
 // The stack workload, for any stack with push(v, ctx) and bool try_pop(v&, ctx). Elements are
 // unique across the run (unique_elem), so a lost, duplicated or invented element is visible.

@@ -9,7 +9,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "common/queue_ops.hpp"
+#include "common/queue_workload.hpp"
 #include "injected-bugs/retired_nodes.hpp"
 
 #ifndef OMNILINK_INJECT_BUG

@@ -19,7 +19,7 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "common/map_ops.hpp"
+#include "common/map_workload.hpp"
 
 #ifndef OMNILINK_INJECT_BUG
 #define OMNILINK_INJECT_BUG 0

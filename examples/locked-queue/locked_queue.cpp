@@ -3,7 +3,7 @@
 #include <deque>
 #include <mutex>
 
-#include "common/queue_ops.hpp"
+#include "common/queue_workload.hpp"
 
 namespace {
 

@@ -45,7 +45,8 @@
 #include <moodycamel/concurrentqueue.h>  // upstream's install (include/concurrentqueue/ on the path)
 #endif
 
-#include "common/queue_ops.hpp"
+#include "common/queue_workload.hpp"  // unique_elem
+#include "perproducerqueue_ops.hpp"
 
 namespace {
 
@@ -60,72 +61,13 @@ using Traits = moodycamel::ConcurrentQueueDefaultTraits;
 #endif
 using Queue = moodycamel::ConcurrentQueue<std::int64_t, Traits>;
 
-// The operations of PerProducerQueue.tla not shared with the other queues (Dequeue is).
-struct Enqueue {
-  static constexpr std::string_view omnilink_name = "Enqueue";
-  static constexpr std::array<std::string_view, 2> omnilink_inputs{"producer", "elem"};
-  std::int64_t producer = 0;
-  std::int64_t elem = 0;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("producer", producer);
-    field("elem", elem);
-  }
-};
-
-struct EnqueueBulk {
-  static constexpr std::string_view omnilink_name = "EnqueueBulk";
-  static constexpr std::array<std::string_view, 2> omnilink_inputs{"producer", "elems"};
-  std::int64_t producer = 0;
-  std::vector<std::int64_t> elems;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("producer", producer);
-    field("elems", elems);
-  }
-};
-
-struct DequeueFromProducer {
-  static constexpr std::string_view omnilink_name = "DequeueFromProducer";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"producer"};
-  std::int64_t producer = 0;
-  std::int64_t elem = 0;  // 0 when !ok
-  bool ok = false;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("producer", producer);
-    field("elem", elem);
-    field("ok", ok);
-  }
-};
-
-// What try_dequeue_bulk returned, possibly nothing (a legal observation: DequeueBulk(<<>>, token)),
-// and whether the call had the thread's ConsumerToken (which changes how often it may take from
-// one producer: the spec's header says how).
-struct DequeueBulk {
-  static constexpr std::string_view omnilink_name = "DequeueBulk";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"token"};  // elems is the result
-  std::vector<std::int64_t> elems;
-  bool token = false;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("elems", elems);
-    field("token", token);
-  }
-};
-
-// `call` is unique in the run: the spec keys the call's starting snapshot by it.
-struct SizeApprox {
-  static constexpr std::string_view omnilink_name = "SizeApprox";
-  static constexpr std::array<std::string_view, 1> omnilink_inputs{"call"};
-  std::int64_t call = 0;
-  std::int64_t size = 0;
-  template <class V>
-  void omnilink_fields(V&& field) const {
-    field("call", call);
-    field("size", size);
-  }
-};
+// The operations of PerProducerQueue.tla, generated from it at build time (perproducerqueue_ops.hpp).
+using examples::perproducerqueue_ops::Dequeue;
+using examples::perproducerqueue_ops::DequeueBulk;
+using examples::perproducerqueue_ops::DequeueFromProducer;
+using examples::perproducerqueue_ops::Enqueue;
+using examples::perproducerqueue_ops::EnqueueBulk;
+using examples::perproducerqueue_ops::SizeApprox;
 
 constexpr std::int64_t kExplicitBase = 1000;
 constexpr std::int64_t kPerProducer = 1'000'000;
@@ -267,7 +209,7 @@ void enqueue_bulk(System& s, omnilink::Context& ctx, EnqueueBulk& op, std::int64
 }
 
 template <class Call>
-void dequeue_one(System& s, omnilink::Context& ctx, examples::Dequeue& op, Call call) {
+void dequeue_one(System& s, omnilink::Context& ctx, Dequeue& op, Call call) {
   ctx.refine_start();
   op.ok = call(op.elem);
   ctx.refine_end();
@@ -298,7 +240,6 @@ int main(int argc, char** argv) {
   }
   const Workload& w = std::get<Workload>(workload);
   using Ctx = omnilink::Context;
-  using examples::Dequeue;
 
   harness.op<Enqueue>([](System& s, Ctx& ctx, Enqueue& op) {
     enqueue_one(s, ctx, op, implicit_producer(ctx), [&](std::int64_t v) { return s.queue.enqueue(v); });

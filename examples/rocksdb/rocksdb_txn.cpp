@@ -42,7 +42,7 @@
 
 #include <omnilink/harness.hpp>
 
-#include "common/queue_ops.hpp"  // unique_elem
+#include "common/queue_workload.hpp"  // unique_elem
 #include "snapshotkv_ops.hpp"
 
 namespace {

@@ -7,7 +7,7 @@
 
 #include <oneapi/tbb/concurrent_hash_map.h>
 
-#include "common/map_ops.hpp"
+#include "common/map_workload.hpp"
 
 namespace {
 

@@ -14,7 +14,7 @@
 
 #include <oneapi/tbb/concurrent_queue.h>
 
-#include "common/queue_ops.hpp"
+#include "common/queue_workload.hpp"
 
 namespace {
 

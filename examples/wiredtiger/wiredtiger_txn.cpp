@@ -72,7 +72,7 @@
 
 #include <omnilink/harness.hpp>
 
-#include "common/queue_ops.hpp"  // unique_elem
+#include "common/queue_workload.hpp"  // unique_elem
 #include "wiredtigerkv_ops.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "common/queue_ops.hpp"
+#include "common/queue_workload.hpp"
 
 namespace {
 
