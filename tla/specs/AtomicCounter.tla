@@ -4,12 +4,10 @@
 EXTENDS Integers
 VARIABLE count
 
-\* @type: (Int, Int) => Bool;
-\* @inputs: by;
+\* @type: (Int, Int) => Bool; @inputs: by;
 Increment(by, old) == old = count /\ count' = count + by
 
-\* @type: (Int) => Bool;
-\* @inputs: ;
+\* @type: (Int) => Bool; @inputs: ;
 Read(value) == value = count /\ UNCHANGED count
 
 Init == count = 0

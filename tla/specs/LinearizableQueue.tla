@@ -11,12 +11,10 @@ CONSTANT Values  \* the values that may be enqueued (quantified over in Next onl
 
 VARIABLE queue
 
-\* @type: (Int) => Bool;
-\* @inputs: elem;
+\* @type: (Int) => Bool; @inputs: elem;
 Enqueue(elem) == queue' = Append(queue, elem)
 
-\* @type: (Int, Bool) => Bool;
-\* @inputs: ;
+\* @type: (Int, Bool) => Bool; @inputs: ;
 Dequeue(elem, ok) ==
   IF ok THEN /\ queue # <<>>
              /\ Head(queue) = elem

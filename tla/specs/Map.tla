@@ -6,20 +6,17 @@ EXTENDS Integers
 CONSTANT Keys
 VARIABLE store  \* key |-> [present, value]
 
-\* @type: (Int, Int, Bool) => Bool;
-\* @inputs: key, value;
+\* @type: (Int, Int, Bool) => Bool; @inputs: key, value;
 Insert(key, value, inserted) ==
   /\ inserted = ~store[key].present
   /\ store' = IF inserted THEN [store EXCEPT ![key] = [present |-> TRUE, value |-> value]] ELSE store
 
-\* @type: (Int, Bool) => Bool;
-\* @inputs: key;
+\* @type: (Int, Bool) => Bool; @inputs: key;
 Erase(key, erased) ==
   /\ erased = store[key].present
   /\ store' = [store EXCEPT ![key].present = FALSE]
 
-\* @type: (Int, Int, Bool) => Bool;
-\* @inputs: key;
+\* @type: (Int, Int, Bool) => Bool; @inputs: key;
 Find(key, value, found) ==
   /\ found = store[key].present
   /\ found => value = store[key].value

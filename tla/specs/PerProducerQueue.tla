@@ -63,12 +63,10 @@ Produce(producer, elems) ==
   /\ enqueued' = CountTo(enqueued, producer, Len(elems))
   /\ UNCHANGED <<taking, sizing>>
 
-\* @type: (Int, Int) => Bool;
-\* @inputs: producer, elem;
+\* @type: (Int, Int) => Bool; @inputs: producer, elem;
 Enqueue(producer, elem) == Produce(producer, <<elem>>)
 
-\* @type: (Int, Seq(Int)) => Bool;
-\* @inputs: producer, elems;
+\* @type: (Int, Seq(Int)) => Bool; @inputs: producer, elems;
 EnqueueBulk(producer, elems) == Produce(producer, elems)
 
 \* Takes elem from the head of producer p's stream.
@@ -80,15 +78,13 @@ TakeFrom(p, elem) ==
 
 TakeHead(elem) == \E p \in DOMAIN streams : TakeFrom(p, elem)
 
-\* @type: (Int, Bool) => Bool;
-\* @inputs: ;
+\* @type: (Int, Bool) => Bool; @inputs: ;
 Dequeue(elem, ok) ==
   /\ IF ok THEN TakeHead(elem) ELSE UNCHANGED streams
   /\ UNCHANGED <<enqueued, taking, sizing>>
 
 \* try_dequeue_from_producer: like Dequeue, from the named producer's stream only.
-\* @type: (Int, Int, Bool) => Bool;
-\* @inputs: producer;
+\* @type: (Int, Int, Bool) => Bool; @inputs: producer;
 DequeueFromProducer(producer, elem, ok) ==
   /\ IF ok THEN TakeFrom(producer, elem) ELSE UNCHANGED streams
   /\ UNCHANGED <<enqueued, taking, sizing>>
@@ -97,8 +93,7 @@ Progress(elems) == IF elems \in DOMAIN taking THEN taking[elems] ELSE [taken |->
 
 \* Takes the next m items of elems, a prefix of producer p's stream; without a token, from a
 \* producer this call has not taken from yet; with one, from another than its last step's.
-\* @type: (Seq(Int), Bool) => Bool;
-\* @inputs: token;
+\* @type: (Seq(Int), Bool) => Bool; @inputs: token;
 DequeueBulk_Step(elems, token) ==
   LET done == Progress(elems) IN
   /\ done.taken < Len(elems)
@@ -135,8 +130,7 @@ SizeBounds(began) ==
   IN [low |-> Sum([p \in DOMAIN streams |-> Max0(Before(p).tail - Indexes(p).head)]),
       high |-> Sum([p \in DOMAIN streams |-> Indexes(p).tail - Before(p).head])]
 
-\* @type: (Int, Int) => Bool;
-\* @inputs: call;
+\* @type: (Int, Int) => Bool; @inputs: call;
 SizeApprox_Step(call, size) ==
   /\ call \notin DOMAIN sizing
   /\ sizing' = [c \in DOMAIN sizing \cup {call} |-> IF c = call THEN Snapshot ELSE sizing[c]]

@@ -3,12 +3,10 @@
 EXTENDS Sequences, Integers
 VARIABLE stack  \* top at the end
 
-\* @type: (Int) => Bool;
-\* @inputs: elem;
+\* @type: (Int) => Bool; @inputs: elem;
 Push(elem) == stack' = Append(stack, elem)
 
-\* @type: (Int, Bool) => Bool;
-\* @inputs: ;
+\* @type: (Int, Bool) => Bool; @inputs: ;
 Pop(elem, ok) ==
   IF ok THEN /\ stack # <<>>
              /\ stack[Len(stack)] = elem
