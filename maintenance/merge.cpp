@@ -152,7 +152,7 @@ namespace {
 template <class Error>
 void write_merged_shards(const fs::path& store, const std::string& campaign_id, const MergedShards& shards) {
   platform::write_json_file<Error>(merged_shards_file(store, campaign_id),
-                                        {{"format", "omnilink-merged-shards"}, {"version", 1}, {"count", shards.count}, {"merged", shards.merged}});
+                                   {{"format", "omnilink-merged-shards"}, {"version", 1}, {"count", shards.count}, {"merged", shards.merged}});
 }
 
 }  // namespace
