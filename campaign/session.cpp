@@ -30,13 +30,18 @@ Session Session::open(const Request& request) {
       if (previous->name != config.name)
         throw SessionError("--resume --id " + request.resume_id + ": that " + to_string(request.kind) + " is named '" + previous->name +
                            "', this file's '" + config.name + "'");
+      // Recorded with it: `campaign --resume` of a sweep (or the reverse) is refused before its
+      // configuration is read as the other kind's.
+      if (previous->kind != request.kind)
+        throw SessionError("--resume: cannot continue " + previous->id + ": it is a " + to_string(previous->kind) + ", not a " +
+                           to_string(request.kind) + " (`omnilink " + to_string(previous->kind) + " --resume` continues it)");
       const std::string why = request.plan_difference(nlohmann::json::parse(previous->config_json), request.effective);
       if (!why.empty())
         throw SessionError("--resume: cannot continue " + previous->id + ": " + why + " (start a new " + to_string(request.kind) +
                            " instead, without --resume)");
       s.id_ = previous->id;
     } else {
-      s.id_ = s.store_->create_campaign(config.name, config.file.string(), request.effective.dump());
+      s.id_ = s.store_->create_campaign(request.kind, config.name, config.file.string(), request.effective.dump());
     }
   } catch (const store::StoreError& e) {
     throw SessionError(e.what());

@@ -17,7 +17,7 @@
 
 #include "campaign/campaign_file.hpp"
 #include "campaign/engine.hpp"
-#include "campaign/kind.hpp"
+#include "store/records.hpp"
 #include "campaign/executor.hpp"
 #include "campaign/recording.hpp"
 #include "campaign/validation_pool.hpp"
@@ -46,7 +46,7 @@ using PlanDifference = std::string (*)(const nlohmann::json& stored, const nlohm
 class Session {
  public:
   struct Request {
-    Kind kind = Kind::campaign;  // how the header and messages name it
+    store::CampaignKind kind = store::CampaignKind::campaign;  // recorded with the campaign; how the header and messages name it
     const CampaignConfig* config = nullptr;
     nlohmann::json effective;  // stored as the campaign's configuration
     bool resume = false;
@@ -77,7 +77,7 @@ class Session {
 
  private:
   Session() = default;
-  Kind kind_ = Kind::campaign;
+  store::CampaignKind kind_ = store::CampaignKind::campaign;
   const CampaignConfig* config_ = nullptr;
   bool resumed_ = false;
   std::unique_ptr<store::Store> store_;

@@ -29,14 +29,14 @@ struct ShardInput {
   fs::path store_dir;
   store::CampaignRecord campaign;
   json stored;            // its stored configuration: a campaign's, or a sweep's (with `sweep`)
-  std::optional<sweep::StoredSweep> sweep_part;  // a sweep's own part of it
+  std::optional<sweep::StoredSweep> sweep_part;  // a sweep's own part of it (nothing for a campaign)
   campaign::CampaignConfig config;  // with its shard
   std::vector<store::RunRecord> runs;
   json marker;  // merged.json, if any
   std::optional<store::CampaignLock> lock;
 
   std::string describe() const { return store_dir.string() + " (campaign " + campaign.id + ", shard " + config.shard->text() + ")"; }
-  bool sweep() const { return sweep_part.has_value(); }
+  bool sweep() const { return campaign.kind == store::CampaignKind::sweep; }
 };
 
 /// A sweep's configurations (nothing for a campaign): with the targets, what decides which runs
@@ -74,7 +74,10 @@ ShardInput read_shard(const fs::path& store_dir) {
     in.stored = json::parse(in.campaign.config_json);
     const std::string record_file = store::campaign_record_file(in.store_dir, in.campaign.id).string();
     in.config = campaign::stored_campaign(in.stored, record_file);
-    in.sweep_part = sweep::stored_sweep(in.stored, record_file);
+    if (in.sweep()) {
+      in.sweep_part = sweep::stored_sweep(in.stored, record_file);
+      if (!in.sweep_part) throw MergeError(in.store_dir.string() + ": sweep " + in.campaign.id + " has no sweep settings in its stored configuration");
+    }
   } catch (const campaign::CampaignFileError& e) {
     throw MergeError(in.store_dir.string() + ": " + e.what());
   }
@@ -213,11 +216,11 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
       throw MergeError(destination.string() + ": campaign " + *target + " was not made by `omnilink merge` (no merged-shards.json)");
     merged = *stored;
     const json existing_config = json::parse(existing->config_json);
-    if (existing->name != config.name || existing_config.at("targets") != shards.front().stored.at("targets") ||
+    if (existing->kind != shards.front().campaign.kind || existing->name != config.name || existing_config.at("targets") != shards.front().stored.at("targets") ||
         sweep_configurations(sweep::stored_sweep(existing_config, destination.string() + ": campaign " + *target)) !=
             sweep_configurations(shards.front().sweep_part) ||
         merged.count != count)
-      throw MergeError(destination.string() + ": campaign " + *target + " is not the campaign these shards are of (name, targets or shard count differ)");
+      throw MergeError(destination.string() + ": campaign " + *target + " is not the campaign these shards are of (kind, name, targets or shard count differ)");
     report.campaign = *target;
     for (auto& r : index.runs(report.campaign)) destination_runs.emplace(r.id, std::move(r));
   } else if (!sweep) {
@@ -248,7 +251,7 @@ MergeReport merge_shards(const fs::path& destination_arg, const std::vector<fs::
   }
 
   if (!target) {
-    report.campaign = index.create_campaign(config.name, config.file.string(), whole_stored(shards.front(), destination).dump());
+    report.campaign = index.create_campaign(shards.front().campaign.kind, config.name, config.file.string(), whole_stored(shards.front(), destination).dump());
     report.created = true;
     start_merged_campaign(destination, report.campaign, count);
     if (!sweep) index.add_runs(campaign::planned_records(config, report.campaign, destination));

@@ -230,8 +230,9 @@ std::optional<FoundCampaign> recover_from_runs(const fs::path& store_dir, const 
   std::int64_t created = 0;
   for (const FoundRun& r : found.runs)
     if (r.run.started_ms > 0 && (created == 0 || r.run.started_ms < created)) created = r.run.started_ms;
-  found.campaign = {id, numbered ? id.substr(0, dash) : id, "", campaign::recovered_config(targets).dump(), store::CampaignStatus::interrupted,
-                    created, 0, 0};
+  // Its kind went with campaign.json: recorded as a campaign, which nothing resumes (its configuration is lost too).
+  found.campaign = {id, store::CampaignKind::campaign, numbered ? id.substr(0, dash) : id, "", campaign::recovered_config(targets).dump(),
+                    store::CampaignStatus::interrupted, created, 0, 0};
   settle(found, report);
   report.recovered.push_back(id + ": no campaign.json: recovered from the run.json of its " + std::to_string(found.runs.size()) +
                              " run(s); " + campaign::kLostConfiguration);
@@ -266,18 +267,30 @@ std::optional<FoundCampaign> read_campaign_directory(const fs::path& store_dir, 
     report.left_alone.push_back(id + ": campaign.json is unreadable or names another campaign");
     return std::nullopt;
   }
+  // The kind as campaign.json records it; one written before it did (schema 3 and older) is a
+  // sweep when its configuration has a sweep's part, as only a sweep's had.
+  std::optional<store::CampaignKind> kind;
+  if (const auto named = record.find("kind"); named == record.end())
+    kind = sweep::stored_sweep(record["config"], record_file.string()) ? store::CampaignKind::sweep : store::CampaignKind::campaign;
+  else if (named->is_string())
+    kind = store::parse_campaign_kind(named->get<std::string>());
+  if (!kind) {
+    report.left_alone.push_back(id + ": campaign.json's kind is neither \"campaign\" nor \"sweep\"");
+    return std::nullopt;
+  }
+  const bool is_sweep = *kind == store::CampaignKind::sweep;
   campaign::CampaignConfig config;
-  bool is_sweep = false;
   try {
     config = campaign::stored_campaign(record["config"], record_file.string());
-    is_sweep = sweep::stored_sweep(record["config"], record_file.string()).has_value();
+    if (is_sweep && !sweep::stored_sweep(record["config"], record_file.string()))
+      throw campaign::CampaignFileError(record_file.string() + ": a sweep's, with no sweep settings in its configuration");
   } catch (const campaign::CampaignFileError& e) {
     report.left_alone.push_back(id + ": " + e.what());
     return std::nullopt;
   }
   FoundCampaign found;
   found.seq = record.value("seq", std::int64_t{0});
-  found.campaign = {id, record.value("name", ""), record.value("file", ""), record["config"].dump(), store::CampaignStatus::interrupted,
+  found.campaign = {id, *kind, record.value("name", ""), record.value("file", ""), record["config"].dump(), store::CampaignStatus::interrupted,
                     record.value("created_ms", std::int64_t{0}), 0};
   if (const auto status = record.find("status"); status != record.end() && status->is_string()) {
     const std::optional<store::CampaignStatus> known = store::parse_campaign_status(status->get<std::string>());

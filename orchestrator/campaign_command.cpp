@@ -47,7 +47,7 @@ int CampaignCommand::run() {
   std::string resume_id = resume_id_;
   scale_out_.apply_shard(config);
   scale_out_.continue_shard(config, resume, resume_id);
-  Session session = Session::open({campaign::Kind::campaign, &config, config.to_json(), resume, resume_id, campaign::plan_difference});
+  Session session = Session::open({store::CampaignKind::campaign, &config, config.to_json(), resume, resume_id, campaign::plan_difference});
   const std::string campaign_id = session.id();
   const std::size_t planned = planned_records(config, campaign_id, config.store).size();
   session.print_header(std::cout, "runs: " + std::to_string(planned) + " over " + std::to_string(config.targets.size()) + " target(s)" +
@@ -56,7 +56,7 @@ int CampaignCommand::run() {
   Progress progress(std::cout, !options_.plain && ::isatty(STDOUT_FILENO) == 1);
   PlanSource plan(config, campaign_id);
   slurm::TaskSpec task;
-  task.kind = campaign::Kind::campaign;
+  task.kind = store::CampaignKind::campaign;
   task.arguments = {fs::absolute(file_).string()};
   for (auto& a : options_.run_arguments()) task.arguments.push_back(std::move(a));
   if (runs_) task.arguments.insert(task.arguments.end(), {"--runs", std::to_string(*runs_)});

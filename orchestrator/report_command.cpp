@@ -40,7 +40,8 @@ int ReportCommand::run() {
                                        (campaign_.empty() ? "no campaign in the store"
                                                           : "no campaign with id or name '" + campaign_ + "' (omnilink ls lists them)"));
   // A sweep's own settings decide its statuses, as its night's report did.
-  const auto stored = sweep::stored_sweep(nlohmann::json::parse(chosen->config_json, nullptr, false), chosen->id);
+  std::optional<sweep::StoredSweep> stored;
+  if (chosen->kind == store::CampaignKind::sweep) stored = sweep::stored_sweep(nlohmann::json::parse(chosen->config_json, nullptr, false), chosen->id);
   const sweep::SweepSettings settings = stored ? stored->settings : sweep::SweepSettings{};
   findings::HistoryOptions options;
   options.confidence = confidence_.value_or(settings.fixed_confidence);

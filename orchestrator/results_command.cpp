@@ -4,15 +4,11 @@
 #include <fstream>
 #include <iostream>
 
-#include <nlohmann/json.hpp>
-
 #include "report/results_doc.hpp"
 #include "sweep/sweep_clock.hpp"
-#include "sweep/sweep_file.hpp"
 
 namespace omnilink::cli {
 using namespace omnilink::report;
-using nlohmann::json;
 
 namespace {
 
@@ -49,7 +45,7 @@ int ResultsCommand::run() {
   for (const auto& h : hunts_) input.hunts.push_back(load(h));
   for (const auto& w : sweeps_) {
     report::CampaignRuns sweep = load(w);
-    if (!sweep::stored_sweep(json::parse(sweep.campaign.config_json, nullptr, false), sweep.campaign.id))
+    if (sweep.campaign.kind != store::CampaignKind::sweep)
       throw CommandError(kExitUsage, "--sweep " + w + ": " + sweep.campaign.id + " is a campaign, not a sweep");
     const auto spent = sweep::recorded_sweep_time(store.directory(), sweep.campaign.id);
     input.sweeps.push_back({std::move(sweep), spent});

@@ -68,7 +68,7 @@ void SweepCommand::add_to(CLI::App& app) {
 
 slurm::TaskSpec SweepCommand::task_spec(const SweepConfig& config, const SweepClock& clock) const {
   slurm::TaskSpec task;
-  task.kind = campaign::Kind::sweep;
+  task.kind = store::CampaignKind::sweep;
   task.arguments = {fs::absolute(file_).string()};
   for (auto& a : options_.run_arguments()) task.arguments.push_back(std::move(a));
   // The caps are the sweep's; each task, a sweep of its own, gets its share of them.
@@ -117,6 +117,8 @@ int SweepCommand::report_only(const SweepConfig& config) const {
     if (!record)
       throw CommandError(kExitUsage, "--report: " + store_dir.string() + " has no " +
                                          (resume_id_.empty() ? "sweep named " + config.campaign.name : "sweep " + resume_id_));
+    if (record->kind != store::CampaignKind::sweep)
+      throw CommandError(kExitUsage, "--report: " + record->id + " is a " + to_string(record->kind) + ", not a sweep");
     if (const std::string why = sweep::plan_difference(nlohmann::json::parse(record->config_json), config.to_json()); !why.empty())
       throw CommandError(kExitUsage, "--report: " + record->id + " is not a sweep of this file: " + why);
     SweepClock clock = SweepClock::read(sweep_clock_file(store_dir, record->id));
@@ -157,7 +159,7 @@ int SweepCommand::run() {
   scale_out_.apply_shard(config.campaign);
   scale_out_.continue_shard(config.campaign, resume, resume_id);
   if (report_) return report_only(config);
-  campaign::Session session = campaign::Session::open({campaign::Kind::sweep, &config.campaign, config.to_json(), resume, resume_id, sweep::plan_difference});
+  campaign::Session session = campaign::Session::open({store::CampaignKind::sweep, &config.campaign, config.to_json(), resume, resume_id, sweep::plan_difference});
   const std::string id = session.id();
 
   std::optional<SweepClock> clock;

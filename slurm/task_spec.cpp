@@ -65,7 +65,7 @@ TaskSpec read_task_spec(const fs::path& file) {
   field("deadline_ms", deadline);
   spec.omnilink = omnilink;
   spec.delivery_dir = delivery_dir;
-  const std::optional<campaign::Kind> kind = campaign::parse_kind(verb);
+  const std::optional<store::CampaignKind> kind = store::parse_campaign_kind(verb);
   if (!kind) throw TaskSpecError(file.string() + ": \"verb\" is neither \"campaign\" nor \"sweep\"");
   spec.kind = *kind;
   if (spec.shard_count == 0) throw TaskSpecError(file.string() + ": \"shard_count\" is 0");

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "campaign/kind.hpp"
+#include "store/records.hpp"
 
 namespace omnilink::slurm {
 
@@ -21,14 +21,14 @@ class TaskSpecError : public std::runtime_error {
 };
 
 struct TaskSpec {
-  campaign::Kind kind = campaign::Kind::campaign;  // what each task runs a shard of (its verb: to_string)
+  store::CampaignKind kind = store::CampaignKind::campaign;  // what each task runs a shard of (its verb: to_string)
   std::string campaign;                          // the coordinator's campaign (or sweep) id
   std::filesystem::path omnilink;                // the executable, at the same path on every node
   std::vector<std::string> arguments;            // the verb's ARGS (the file first), without --shard, --store and --for
   std::uint32_t shard_count = 0;                 // the plan (or the sweep) is split into this many tasks
   std::filesystem::path delivery_dir;            // where a finished task's shard store goes (shared)
   std::optional<std::int64_t> deadline_ms;       // a sweep's: when its budget ends (Unix epoch milliseconds)
-  bool sweep() const { return kind == campaign::Kind::sweep; }
+  bool sweep() const { return kind == store::CampaignKind::sweep; }
 };
 
 /// STORE/<campaign-id>/slurm: the coordinator's directory for a campaign run through Slurm.

@@ -19,7 +19,7 @@ constexpr const char* kCampaignConfigurationCopy = "configuration.json";
 
 // What campaign.json and its copy hold when a campaign is made.
 nlohmann::json campaign_record(const CampaignRecord& c, std::int64_t seq) {
-  return {{"format", "omnilink-campaign"}, {"version", 1}, {"id", c.id}, {"name", c.name}, {"seq", seq},
+  return {{"format", "omnilink-campaign"}, {"version", 1}, {"id", c.id}, {"kind", c.kind}, {"name", c.name}, {"seq", seq},
           {"file", c.file}, {"created_ms", c.created_ms}, {"config", nlohmann::json::parse(c.config_json)}};
 }
 

@@ -1,5 +1,5 @@
 // STORE/<campaign-id>/campaign.json (format omnilink-campaign, version 1, docs/campaign.md) and
-// its first copy, configuration.json: what a campaign directory says of itself (id, name, number,
+// its first copy, configuration.json: what a campaign directory says of itself (id, kind, name, number,
 // file, configuration; status and end as the index changes them), so that an index can be
 // rebuilt from the directories (maintenance/rebuild.hpp). Written here; read by the rebuild.
 #pragma once
@@ -12,7 +12,7 @@
 
 namespace omnilink::store {
 
-// STORE/<campaign-id>/campaign.json: the campaign's id, name, number, file and configuration.
+// STORE/<campaign-id>/campaign.json: the campaign's id, kind, name, number, file and configuration.
 std::filesystem::path campaign_record_file(const std::filesystem::path& store, const std::string& campaign_id);
 // Writes campaign.json whole for a campaign made (or recovered by a rebuild) with number `seq`; its
 // status, end and place among ends are added as the index changes them. Throws StoreError.

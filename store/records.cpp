@@ -29,6 +29,12 @@ constexpr platform::EnumNames<CampaignStatus, 3> kCampaignStatusNames{{{
 }}};
 static_assert(kCampaignStatusNames.names.size() == kCampaignStatuses.size());
 
+constexpr platform::EnumNames<CampaignKind, 2> kCampaignKindNames{{{
+    {CampaignKind::campaign, "campaign"},
+    {CampaignKind::sweep, "sweep"},
+}}};
+static_assert(kCampaignKindNames.names.size() == kCampaignKinds.size());
+
 constexpr platform::EnumNames<RecordingMode, 3> kRecordingModeNames{{{
     {RecordingMode::off, "off"},
     {RecordingMode::record, "record"},
@@ -46,6 +52,10 @@ std::string to_string(CampaignStatus status) { return kCampaignStatusNames.name(
 std::optional<CampaignStatus> parse_campaign_status(std::string_view name) { return kCampaignStatusNames.parse(name); }
 std::ostream& operator<<(std::ostream& out, CampaignStatus status) { return out << to_string(status); }
 void to_json(nlohmann::json& j, CampaignStatus status) { j = to_string(status); }
+
+std::string to_string(CampaignKind kind) { return kCampaignKindNames.name(kind); }
+std::optional<CampaignKind> parse_campaign_kind(std::string_view name) { return kCampaignKindNames.parse(name); }
+void to_json(nlohmann::json& j, CampaignKind kind) { j = to_string(kind); }
 
 std::string to_string(RecordingMode mode) { return kRecordingModeNames.name(mode); }
 std::optional<RecordingMode> parse_recording_mode(std::string_view name) { return kRecordingModeNames.parse(name); }
@@ -69,7 +79,7 @@ void to_json(nlohmann::json& j, const CampaignRecord& c) {
   // writes, is kept as text rather than lost).
   nlohmann::json config = nlohmann::json::parse(c.config_json, nullptr, false);
   if (config.is_discarded()) config = c.config_json;
-  j = {{"id", c.id}, {"name", c.name}, {"file", c.file}, {"status", c.status},
+  j = {{"id", c.id}, {"kind", c.kind}, {"name", c.name}, {"file", c.file}, {"status", c.status},
        {"created_ms", c.created_ms}, {"finished_ms", c.finished_ms}, {"config", config}};
 }
 

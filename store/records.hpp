@@ -35,8 +35,24 @@ std::ostream& operator<<(std::ostream& out, CampaignStatus status);
 /// As its name: nlohmann's default would write the enum's number.
 void to_json(nlohmann::json& j, CampaignStatus status);
 
+/// What a session series runs: a campaign (its file's plan of runs, to the end) or a sweep (runs
+/// drawn from its configurations until a time budget ends). Recorded with the campaign, so that
+/// readers ask the record, not the configuration, which it is.
+enum class CampaignKind { campaign, sweep };
+
+inline constexpr std::array<CampaignKind, 2> kCampaignKinds{CampaignKind::campaign, CampaignKind::sweep};
+
+/// "campaign", "sweep": the kind's name in the index and campaign.json, and the `omnilink` verb
+/// that runs one (a Slurm task runs its shard with it).
+std::string to_string(CampaignKind kind);
+/// The kind named `name`; nothing for a name that is none (the caller says where it read it).
+std::optional<CampaignKind> parse_campaign_kind(std::string_view name);
+/// As its name: nlohmann's default would write the enum's number.
+void to_json(nlohmann::json& j, CampaignKind kind);
+
 struct CampaignRecord {
   std::string id;           // "<name>-<n>", n counting the campaigns of that name in this store
+  CampaignKind kind = CampaignKind::campaign;
   std::string name;
   std::string file;         // the campaign file, absolute
   std::string config_json;  // CampaignConfig::to_json(), dumped

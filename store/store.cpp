@@ -22,13 +22,15 @@ namespace {
 
 constexpr const char* kDatabaseFile = "omnilink.db";
 
-// Schema version 3. runs.dir is relative to the store ("<campaign>/<run>"). runs.ord numbers runs in insertion order (plan order within a campaign).
+// Schema version 4. campaigns.kind (version 4) says whether the row is a campaign or a sweep.
+// runs.dir is relative to the store ("<campaign>/<run>"). runs.ord numbers runs in insertion order (plan order within a campaign).
 // validations.id is an explicit INTEGER PRIMARY KEY (an alias of the rowid) so that VACUUM cannot
 // renumber it: the highest id is a run's newest validation. campaigns.ended_seq (version 2) is
 // NULL while a campaign runs.
 constexpr const char* kSchema = R"sql(
 CREATE TABLE campaigns (
   id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
   name TEXT NOT NULL,
   seq INTEGER NOT NULL,
   file TEXT NOT NULL,
@@ -81,6 +83,13 @@ CREATE TABLE validations (
 );
 CREATE INDEX validations_by_run ON validations(campaign, run);
 )sql";
+
+// The kind of a campaign made before the index kept it (versions 1 to 3), told by what those
+// omnilinks wrote: a sweep's stored configuration, and only a sweep's, has a `sweep` object. The
+// one place the configuration decides the kind: the upgrade, and a read-only older store.
+constexpr const char* kKindBeforeVersion4 =
+    "CASE WHEN (CASE WHEN json_valid(config_json) THEN json_type(config_json, '$.sweep') END) = 'object' "
+    "THEN 'sweep' ELSE 'campaign' END";
 
 }  // namespace
 
@@ -217,18 +226,33 @@ void ensure_schema(Connection& db, const fs::path& store) {
     if (user_version(db) == 2) upgrade_run_directories(db, store);
     t.commit();
   }
+  if (user_version(db) == 3) {
+    Transaction t(db);
+    if (user_version(db) == 3) {
+      db.exec("ALTER TABLE campaigns ADD COLUMN kind TEXT NOT NULL DEFAULT 'campaign'");
+      db.exec(std::string("UPDATE campaigns SET kind = ") + kKindBeforeVersion4);
+      db.exec("PRAGMA user_version = 4");
+    }
+    t.commit();
+  }
 }
 
-// The campaign columns read_campaign reads; a version-1 store read-only has no ended_seq and gets
-// the value the upgrade above would give it.
+// The campaign columns read_campaign reads; an older store read-only has no ended_seq (version 1)
+// or kind (versions 1 to 3) and gets the values the upgrades above would give it.
 std::string campaign_columns(int version) {
-  return std::string("id, name, file, config_json, status, created_ms, finished_ms, ") +
+  return std::string("id, ") + (version >= 4 ? "kind" : kKindBeforeVersion4) + ", name, file, config_json, status, created_ms, finished_ms, " +
          (version >= 2 ? "ended_seq" : "CASE WHEN status = 'running' THEN NULL ELSE rowid END");
 }
 
 CampaignRecord read_campaign(Statement& s) {
   CampaignRecord c;
   c.id = s.text();
+  const std::string kind = s.text();
+  // A kind added later comes with a newer schema version, which check_version refuses: one this
+  // omnilink does not know is damage, and reading a sweep's plan as a campaign's would misplan it.
+  const std::optional<CampaignKind> known = parse_campaign_kind(kind);
+  if (!known) throw StoreError("campaign " + c.id + " has kind '" + kind + "' in the index, which is neither campaign nor sweep");
+  c.kind = *known;
   c.name = s.text();
   c.file = s.text();
   c.config_json = s.text();
@@ -399,7 +423,7 @@ Store::Store(Store&&) noexcept = default;
 Store& Store::operator=(Store&&) noexcept = default;
 Store::~Store() = default;
 
-std::string Store::create_campaign(const std::string& name, const std::string& file, const std::string& config_json) {
+std::string Store::create_campaign(CampaignKind kind, const std::string& name, const std::string& file, const std::string& config_json) {
   Connection& db = db_->connection;
   Transaction t(db);
   Statement next(db, "SELECT COALESCE(MAX(seq), 0) + 1 FROM campaigns WHERE name = ?");
@@ -416,12 +440,12 @@ std::string Store::create_campaign(const std::string& name, const std::string& f
     if (ec) throw StoreError("cannot create the campaign directory " + (directory_ / id).string() + ": " + ec.message());
   }
   const std::int64_t created = now_ms();
-  const CampaignRecord record{id, name, file, config_json, CampaignStatus::running, created, 0, 0};
+  const CampaignRecord record{id, kind, name, file, config_json, CampaignStatus::running, created, 0, 0};
   write_campaign_record_file(directory_, record, seq);
   write_campaign_configuration_copy(directory_, record, seq);
-  Statement insert(db, "INSERT INTO campaigns (id, name, seq, file, config_json, status, created_ms, finished_ms) "
-                       "VALUES (?, ?, ?, ?, ?, 'running', ?, 0)");
-  insert.bind(id).bind(name).bind(seq).bind(file).bind(config_json).bind(created).run();
+  Statement insert(db, "INSERT INTO campaigns (id, kind, name, seq, file, config_json, status, created_ms, finished_ms) "
+                       "VALUES (?, ?, ?, ?, ?, ?, 'running', ?, 0)");
+  insert.bind(id).bind(to_string(kind)).bind(name).bind(seq).bind(file).bind(config_json).bind(created).run();
   t.commit();
   return id;
 }
@@ -429,9 +453,9 @@ std::string Store::create_campaign(const std::string& name, const std::string& f
 void Store::restore_campaign(const CampaignRecord& c, std::int64_t seq) {
   Connection& db = db_->connection;
   Transaction t(db);
-  Statement insert(db, "INSERT INTO campaigns (id, name, seq, file, config_json, status, created_ms, finished_ms, ended_seq) "
-                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-  insert.bind(c.id).bind(c.name).bind(seq).bind(c.file).bind(c.config_json).bind(to_string(c.status)).bind(c.created_ms).bind(c.finished_ms);
+  Statement insert(db, "INSERT INTO campaigns (id, kind, name, seq, file, config_json, status, created_ms, finished_ms, ended_seq) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  insert.bind(c.id).bind(to_string(c.kind)).bind(c.name).bind(seq).bind(c.file).bind(c.config_json).bind(to_string(c.status)).bind(c.created_ms).bind(c.finished_ms);
   insert.bind(c.ended_seq != 0 ? std::optional<std::int64_t>(c.ended_seq) : std::nullopt).run();
   t.commit();
 }

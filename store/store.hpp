@@ -22,9 +22,9 @@
 namespace omnilink::store {
 
 // 2: campaigns.ended_seq (the order in which campaigns ended). 3: runs.dir relative to the store,
-// so that a store can be copied or moved. An older store is upgraded when opened for writing and
+// so that a store can be copied or moved. 4: campaigns.kind (campaign or sweep). An older store is upgraded when opened for writing and
 // read as if upgraded when opened read-only.
-inline constexpr int kStoreSchemaVersion = 3;
+inline constexpr int kStoreSchemaVersion = 4;
 
 class Store {
  public:
@@ -45,11 +45,11 @@ class Store {
 
   const std::filesystem::path& directory() const { return directory_; }
 
-  // A new campaign named `name` (status running); returns its id, unique in the store even when
+  // A new campaign (or sweep: `kind`) named `name` (status running); returns its id, unique in the store even when
   // two processes create campaigns of the same name at once, and never the name of a directory
   // already in the store: the campaign's directory STORE/<id>/ is created here, with its
   // campaign.json, and a campaign writes only inside its own.
-  std::string create_campaign(const std::string& name, const std::string& file, const std::string& config_json);
+  std::string create_campaign(CampaignKind kind, const std::string& name, const std::string& file, const std::string& config_json);
   // Indexes a campaign whose directory exists already (rebuild): its id and number as they were.
   void restore_campaign(const CampaignRecord& campaign, std::int64_t seq);
   // Campaigns as they stand: one recorded `running` whose lock no live session holds (its end

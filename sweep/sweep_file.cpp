@@ -247,7 +247,9 @@ const Configuration* configuration_of(const SweepConfig& config, const store::Ru
 
 std::string plan_difference(const nlohmann::json& stored, const nlohmann::json& now) {
   const auto before = stored_sweep(stored, "the stored sweep");
-  if (!before) return "it is a campaign, not a sweep";
+  // The record's kind says sweep (Session and --report check it first); a configuration without
+  // its sweep part is one omnilink did not write.
+  if (!before) return "its stored configuration has no sweep settings";
   if (stored.value("targets", nlohmann::json()) != now.value("targets", nlohmann::json()))
     return "its targets differ from the sweep file's now";
   const auto after = stored_sweep(now, "the sweep file");

@@ -116,7 +116,7 @@ constexpr const char* kTarget = "queue\"<b>&amp;";
 fs::path hostile_store(const ScratchDir& dir) {
   const fs::path store_dir = dir / "store";
   auto store = store::Store::open(store_dir);
-  const std::string campaign_id = store.create_campaign("hostile", (dir / "hostile.json").string(), "{}");
+  const std::string campaign_id = store.create_campaign(store::CampaignKind::campaign, "hostile", (dir / "hostile.json").string(), "{}");
   store::RunRecord run;
   run.campaign = campaign_id;
   run.id = "r1";

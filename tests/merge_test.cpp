@@ -332,7 +332,7 @@ TEST_CASE("merge keeps up with 100,000 runs") {
   config.shard = campaign::Shard{0, 1};
   {
     auto shard = store::Store::open(dir / "shard");
-    const std::string id = shard.create_campaign("big", (dir / "big.json").string(), config.to_json().dump());
+    const std::string id = shard.create_campaign(store::CampaignKind::campaign, "big", (dir / "big.json").string(), config.to_json().dump());
     REQUIRE(id == "big-1");
     auto runs = campaign::planned_records(config, id, dir / "shard");
     REQUIRE(runs.size() == kRuns);

@@ -110,7 +110,7 @@ TEST_CASE("replay errors name what exists") {
   auto r = cli({"replay", "nope-1/x", "T0.1", "--store", (dir / "store").string()});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("no store") != std::string::npos);
-  store::Store::open(dir / "store").create_campaign("demo", "demo.json", "{}");
+  store::Store::open(dir / "store").create_campaign(store::CampaignKind::campaign, "demo", "demo.json", "{}");
   r = cli({"replay", "nope-1/x", "T0.1", "--store", (dir / "store").string()});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("campaigns in the store: demo-1") != std::string::npos);

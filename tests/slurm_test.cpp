@@ -103,7 +103,7 @@ TEST_CASE("Slurm's answers are read: array ranges, squeue and sacct lines") {
 TEST_CASE("a task spec that is not one is refused naming the file and the field") {
   ScratchDir dir;
   const fs::path spec = dir / "task.json";
-  slurm::write_task_spec(spec, {campaign::Kind::campaign, "demo-1", "/usr/bin/omnilink", {"/x/demo.json", "--rr", "off"}, 4, "/store/demo-1/slurm/delivered", std::nullopt});
+  slurm::write_task_spec(spec, {store::CampaignKind::campaign, "demo-1", "/usr/bin/omnilink", {"/x/demo.json", "--rr", "off"}, 4, "/store/demo-1/slurm/delivered", std::nullopt});
   const slurm::TaskSpec read = slurm::read_task_spec(spec);
   CHECK(read.campaign == "demo-1");
   CHECK(read.shard_count == 4);

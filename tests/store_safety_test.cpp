@@ -194,7 +194,7 @@ TEST_CASE("a new campaign never takes the name of a directory the index does not
   store::Store store = store::Store::open(dir.path());
   fs::create_directories(dir / "x-1");
   std::ofstream(dir / "x-1" / "notes.txt") << "someone else's\n";
-  const std::string id = store.create_campaign("x", "/x.json", "{}");
+  const std::string id = store.create_campaign(store::CampaignKind::campaign, "x", "/x.json", "{}");
   CHECK(id == "x-2");
   CHECK(fs::exists(dir / "x-2" / "campaign.json"));
   CHECK(read_bytes(dir / "x-1" / "notes.txt") == "someone else's\n");

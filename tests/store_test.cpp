@@ -123,10 +123,10 @@ TEST_CASE("a new store has the schema version and WAL, and keeps its data when r
   {
     Store store = Store::open(store_dir);
     CHECK(store.directory() == store_dir);
-    store.create_campaign("demo", "/c/demo.json", "{}");
+    store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", "{}");
   }
   CHECK(sql(store_dir, "PRAGMA user_version") == std::to_string(store::kStoreSchemaVersion));
-  CHECK(sql(store_dir, "PRAGMA user_version") == "3");
+  CHECK(sql(store_dir, "PRAGMA user_version") == "4");
   CHECK(sql(store_dir, "SELECT COUNT(*) FROM runs") == "0");
   CHECK(sql(store_dir, "PRAGMA journal_mode") == "wal");
   Store again = Store::open(store_dir);
@@ -141,7 +141,7 @@ TEST_CASE("a store written by a newer omnilink is refused, naming the file and i
   sql(dir.path(), "PRAGMA user_version = 99");
   CHECK_THROWS_MATCHES(Store::open(dir.path()), StoreError,
                        Catch::Message((dir.path() / "omnilink.db").string() +
-                                      " has schema version 99; this omnilink knows up to 3 (upgrade omnilink)"));
+                                      " has schema version 99; this omnilink knows up to " + std::to_string(store::kStoreSchemaVersion) + " (upgrade omnilink)"));
   CHECK_THROWS_AS(Store::open_existing(dir.path()), StoreError);
 }
 
@@ -157,9 +157,9 @@ TEST_CASE("campaigns of one name are numbered, the latest is found, finishing se
   testing::ScratchDir dir;
   Store store = Store::open(dir.path());
   const auto before = store::now_ms();
-  CHECK(store.create_campaign("demo", "/c/demo.json", R"({"name":"demo"})") == "demo-1");
-  CHECK(store.create_campaign("other", "/c/other.json", "{}") == "other-1");
-  CHECK(store.create_campaign("demo", "/c/demo.json", R"({"name":"demo"})") == "demo-2");
+  CHECK(store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", R"({"name":"demo"})") == "demo-1");
+  CHECK(store.create_campaign(store::CampaignKind::campaign, "other", "/c/other.json", "{}") == "other-1");
+  CHECK(store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", R"({"name":"demo"})") == "demo-2");
 
   // demo-2's session is alive (it holds the campaign's lock); other-1's is not, and its end was
   // never written (a full disk, a kill): it reads as interrupted, though the index says running.
@@ -211,7 +211,7 @@ TEST_CASE("campaigns of one name are numbered, the latest is found, finishing se
 TEST_CASE("runs round-trip every field, keep plan order, and are not reset by adding them again", "[store]") {
   testing::ScratchDir dir;
   Store store = Store::open(dir.path());
-  const std::string c = store.create_campaign("demo", "/c/demo.json", "{}");
+  const std::string c = store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", "{}");
   store.add_runs({planned(c, "q.t2.o500.r002"), planned(c, "q.t2.o500.r001"), planned(c, "q.t4.o500.r001")});
   CHECK(ids(store.runs(c)) == std::vector<std::string>{"q.t2.o500.r002", "q.t2.o500.r001", "q.t4.o500.r001"});
   auto fresh = store.run(c + "/q.t2.o500.r001");
@@ -270,7 +270,7 @@ TEST_CASE("runs round-trip every field, keep plan order, and are not reset by ad
 TEST_CASE("the newest validation is a run's current one, and optional fields round-trip", "[store]") {
   testing::ScratchDir dir;
   Store store = Store::open(dir.path());
-  const std::string c = store.create_campaign("demo", "/c/demo.json", "{}");
+  const std::string c = store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", "{}");
   store.add_runs({planned(c, "a"), planned(c, "b")});
 
   store.add_validation(c, "a", validation_record(Verdict::unknown));  // no states, no linearized
@@ -317,14 +317,15 @@ TEST_CASE("a version-1 store is read as it would be upgraded, and upgraded when 
   testing::ScratchDir dir;
   {
     Store store = Store::open(dir.path());
-    store.create_campaign("demo", "/c/demo.json", "{}");
-    store.create_campaign("demo", "/c/demo.json", "{}");
-    store.create_campaign("demo", "/c/demo.json", "{}");
+    store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", "{}");
+    store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", "{}");
+    store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", "{}");
     store.set_campaign_status("demo-3", store::CampaignStatus::finished);
     store.set_campaign_status("demo-1", store::CampaignStatus::interrupted);
   }
   // What omnilink wrote before ended_seq existed.
   sql(dir.path(), "ALTER TABLE campaigns DROP COLUMN ended_seq");
+  sql(dir.path(), "ALTER TABLE campaigns DROP COLUMN kind");
   sql(dir.path(), "PRAGMA user_version = 1");
   auto ends = [](Store& store) {
     std::vector<std::int64_t> out;
@@ -337,16 +338,59 @@ TEST_CASE("a version-1 store is read as it would be upgraded, and upgraded when 
   }
   CHECK(sql(dir.path(), "PRAGMA user_version") == "1");  // reading changed nothing
   Store store = Store::open_existing(dir.path());
-  CHECK(sql(dir.path(), "PRAGMA user_version") == "3");  // through version 2
+  CHECK(sql(dir.path(), "PRAGMA user_version") == "4");  // through versions 2 and 3
   CHECK(ends(store) == std::vector<std::int64_t>{1, 0, 3});
   store.set_campaign_status("demo-2", store::CampaignStatus::finished);
   CHECK(store.campaign("demo-2")->ended_seq == 4);
 }
 
+TEST_CASE("a campaign's kind is recorded, and a version-3 store's is told from its configuration", "[store]") {
+  testing::ScratchDir dir;
+  const std::string sweep_config = R"({"name":"nightly","sweep":{"budget":{"for_s":60},"configurations":["stack.t4"]}})";
+  {
+    Store store = Store::open(dir.path());
+    store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", R"({"name":"demo","sweep":null})");
+    store.create_campaign(store::CampaignKind::sweep, "nightly", "/c/nightly.json", sweep_config);
+    CHECK(store.campaign("demo-1")->kind == store::CampaignKind::campaign);
+    CHECK(store.campaign("nightly-1")->kind == store::CampaignKind::sweep);
+    CHECK(nlohmann::json(*store.campaign("nightly-1")).at("kind") == "sweep");  // ls --json
+  }
+  for (const char* file : {"campaign.json", "configuration.json"})
+    CHECK(nlohmann::json::parse(std::ifstream(dir.path() / "nightly-1" / file)).at("kind") == "sweep");
+  CHECK(sql(dir.path(), "SELECT group_concat(kind, ',') FROM (SELECT kind FROM campaigns ORDER BY id)") == "campaign,sweep");
+
+  // As omnilink wrote the index before it kept the kind, one row's configuration damaged.
+  sql(dir.path(), "ALTER TABLE campaigns DROP COLUMN kind");
+  sql(dir.path(), "PRAGMA user_version = 3");
+  Store::open(dir.path()).create_campaign(store::CampaignKind::sweep, "x", "/c/x.json", sweep_config);  // upgraded, then one more
+  sql(dir.path(), "ALTER TABLE campaigns DROP COLUMN kind");
+  sql(dir.path(), "PRAGMA user_version = 3");
+  sql(dir.path(), "UPDATE campaigns SET config_json = '{not json' WHERE id = 'x-1'");
+  const auto kinds = [](Store& store) {
+    std::vector<store::CampaignKind> out;
+    for (const auto& c : store.campaigns()) out.push_back(c.kind);
+    return out;
+  };
+  const std::vector<store::CampaignKind> expected{store::CampaignKind::campaign, store::CampaignKind::sweep, store::CampaignKind::campaign};
+  {
+    Store read_only = Store::open_read_only(dir.path());
+    CHECK(kinds(read_only) == expected);
+  }
+  CHECK(sql(dir.path(), "PRAGMA user_version") == "3");  // reading changed nothing
+  Store store = Store::open_existing(dir.path());
+  CHECK(sql(dir.path(), "PRAGMA user_version") == "4");
+  CHECK(kinds(store) == expected);
+
+  // A kind no omnilink writes is damage, named, never read as either.
+  sql(dir.path(), "UPDATE campaigns SET kind = 'hunt' WHERE id = 'demo-1'");
+  CHECK_THROWS_WITH(Store::open_read_only(dir.path()).campaign("demo-1"),
+                    Catch::Contains("campaign demo-1 has kind 'hunt' in the index"));
+}
+
 TEST_CASE("a run's row is mirrored into its directory, and read back field for field", "[store]") {
   testing::ScratchDir dir;
   Store store = Store::open(dir.path());
-  const std::string c = store.create_campaign("demo", "/c/demo.json", "{}");
+  const std::string c = store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", "{}");
   RunRecord run = planned(c, "q.t2.o500.r001", 0xFFFFFFFFFFFFFFFFull);
   RunRecord unstarted = planned(c, "q.t2.o500.r002");
   store.add_runs({run, unstarted});
@@ -413,7 +457,7 @@ TEST_CASE("a run's row is mirrored into its directory, and read back field for f
 TEST_CASE("unknown runs: run() is nullopt, update_run throws", "[store]") {
   testing::ScratchDir dir;
   Store store = Store::open(dir.path());
-  const std::string c = store.create_campaign("demo", "/c/demo.json", "{}");
+  const std::string c = store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", "{}");
   store.add_runs({planned(c, "a")});
   CHECK_FALSE(store.run("nope/x"));
   CHECK_FALSE(store.run(c + "/x"));
@@ -433,7 +477,7 @@ std::string fill_store(const fs::path& dir, const std::string& who) {
   try {
     Store store = Store::open(dir);
     for (int i = 0; i < kCampaignsEach; ++i) {
-      const std::string c = store.create_campaign("demo", "/c/" + who + ".json", "{}");
+      const std::string c = store.create_campaign(store::CampaignKind::campaign, "demo", "/c/" + who + ".json", "{}");
       for (int k = 0; k < kRunsEach; ++k) {
         RunRecord r = planned(c, who + ".r" + std::to_string(k), static_cast<std::uint64_t>(k));
         store.add_runs({r});
@@ -506,7 +550,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 // Run directories are under the store, as a campaign lays them out; only b's has an rr/.
 std::string populate(const fs::path& dir) {
   Store store = Store::open(dir);
-  const std::string c = store.create_campaign("demo", "/c/demo.json", R"({"name":"demo"})");
+  const std::string c = store.create_campaign(store::CampaignKind::campaign, "demo", "/c/demo.json", R"({"name":"demo"})");
   store.add_runs({planned(c, "q.t2.o500.r001"), planned(c, "q.t2.o500.r002"), planned(c, "q.t2.o500.r003")});
   RunRecord a = planned(c, "q.t2.o500.r001");
   a.status = store::RunStatus::ok;

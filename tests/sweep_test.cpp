@@ -366,6 +366,11 @@ TEST_CASE("a sweep store whose index is lost is rebuilt to say what it said and 
   CHECK_THAT(before_second, Contains("\"status\": \"recurring\""));
 
   const fs::path store = dir / "store";
+  // The first night's campaign.json as omnilink wrote it before it recorded the kind.
+  json older = json::parse(file_text(store / "nightly-1" / "campaign.json"));
+  CHECK(older.at("kind") == "sweep");
+  older.erase("kind");
+  std::ofstream(store / "nightly-1" / "campaign.json") << older.dump();
   for (const char* suffix : {"", "-wal", "-shm"}) fs::remove(store.string() + "/omnilink.db" + suffix);
   const ProcessResult rebuild = testing::omnilink_cli({"store", "rebuild", store.string()});
   INFO(rebuild.out << rebuild.err);
@@ -374,6 +379,17 @@ TEST_CASE("a sweep store whose index is lost is rebuilt to say what it said and 
   CHECK_THAT(rebuild.out, Contains("2 campaign(s), " + std::to_string(runs) + " run(s), " + std::to_string(runs) + " run directories read back"));
   CHECK(reported(dir, "nightly-1") == before_first);  // every field of both reports, and every run as ls has it
   CHECK(reported(dir, "nightly-2") == before_second);
+  for (const char* id : {"nightly-1", "nightly-2"}) CHECK(store::Store::open_read_only(store).campaign(id)->kind == store::CampaignKind::sweep);
+
+  // The same targets as a campaign file of the same name: a sweep is not continued as a campaign.
+  json as_campaign = testing::stack_sweep("10m");
+  as_campaign.erase("sweep");
+  for (const char* field : {"perturb", "perturb_rate"}) as_campaign["targets"][0].erase(field);  // a sweep's lists
+  std::ofstream(dir / "campaign.json") << as_campaign.dump();
+  const ProcessResult crossed =
+      testing::omnilink_cli({"campaign", (dir / "campaign.json").string(), "--store", store.string(), "--resume", "--id", "nightly-2", "--plain"});
+  CHECK(crossed.exit_code != 0);
+  CHECK_THAT(crossed.err, Contains("cannot continue nightly-2: it is a sweep, not a campaign (`omnilink sweep --resume` continues it)"));
 
   // An index that does not know a run (restored from a backup): the run's directory still wins.
   auto runs_of_second = store::Store::open_read_only(store).runs("nightly-2");
