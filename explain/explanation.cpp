@@ -138,6 +138,10 @@ const ExplainedOp* Explanation::find(const std::string& id) const {
   return nullptr;
 }
 
+bool Explanation::explains_validation_against(const std::string& validated_spec) const {
+  return !spec.empty() && std::filesystem::path(spec).lexically_normal() == std::filesystem::absolute(validated_spec).lexically_normal();
+}
+
 json to_json(const Explanation& e) {
   const auto ops = [](const std::vector<ExplainedOp>& list) {
     json out = json::array();

@@ -89,6 +89,10 @@ struct Explanation {
 
   /// The operation of the core or its context with this id; null if neither has it.
   const ExplainedOp* find(const std::string& id) const;
+  /// Whether this explains a failure found against `validated_spec` (a validation's spec, as the
+  /// store keeps it): an explanation of another spec (a run revalidated since) is not that
+  /// validation's. The one test every report and signature makes.
+  bool explains_validation_against(const std::string& validated_spec) const;
 };
 
 nlohmann::json to_json(const Explanation& e);

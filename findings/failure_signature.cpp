@@ -172,7 +172,7 @@ std::optional<FailureSignature> failure_signature(const store::RunRecord& run) {
   // operations, and its context reads less well).
   try {
     const auto e = explain::read_explanation(explain::explanation_dir(run.dir));
-    if (e && e->minimal && run.validation && e->spec == run.validation->spec)
+    if (e && e->minimal && run.validation && e->explains_validation_against(run.validation->spec))
       if (auto signature = core_signature(run.target, *e)) return signature;
   } catch (const std::exception&) {
     // A damaged explanation.json: the validation's frontier signs the run.

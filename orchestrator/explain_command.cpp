@@ -10,7 +10,7 @@
 #include "findings/failure_signature.hpp"
 #include "platform/toolchain.hpp"
 #include "replay/rr_replay.hpp"
-#include "report/evidence_explanations.hpp"
+#include "report/run_explanations.hpp"
 #include "report/explanation_text.hpp"
 #include "trace/run_layout.hpp"
 #include "history/history.hpp"

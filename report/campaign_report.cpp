@@ -6,10 +6,10 @@
 #include <map>
 #include <sstream>
 
-#include "explain/explain.hpp"
 #include "findings/failure_signature.hpp"
 #include "report/escape.hpp"
 #include "report/explanation_text.hpp"
+#include "report/run_explanations.hpp"
 #include "campaign/recording.hpp"
 #include "store/outcome.hpp"
 #include "replay/replay_files.hpp"
@@ -103,22 +103,12 @@ std::string signature_summary(std::vector<SignatureGroup> groups) {
   return s.str();
 }
 
-// How a failed run's failure is shown: its failing core where the validation's worker (or `omnilink
-// explain`) kept one for the spec it was validated against, else the frontier summary; each line
-// indented by two.
+// A failed run's failure (failure_summary), each line indented by two.
 std::string failure_text(const store::RunRecord& run) {
-  std::string text = run.validation->frontier_summary, note;
-  try {
-    const auto e = explain::read_explanation(explain::explanation_dir(run.dir));
-    if (e && e->spec == fs::absolute(run.validation->spec).string())
-      text = report::core_summary(*e) + "(why: omnilink explain " + run.key() + "; the search's frontier: omnilink show " + run.key() + ")";
-  } catch (const explain::ExplanationFileError& damaged) {
-    note = "  (its failing core cannot be shown: " + std::string(damaged.what()) + ")\n";
-  }
-  std::istringstream lines(text);
+  std::istringstream lines(failure_summary(run, run_explanation(run)));
   std::ostringstream s;
   for (std::string line; std::getline(lines, line);) s << "  " << line << "\n";
-  return s.str() + note;
+  return s.str();
 }
 
 // For each failed run: its signature, its failing core (or frontier) and the replay command; for each other

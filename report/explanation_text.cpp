@@ -181,6 +181,15 @@ std::string core_summary(const explain::Explanation& e) {
   return s.str();
 }
 
+std::string failure_summary(const store::RunRecord& run, const RunExplanation& kept) {
+  std::string text = kept.explanation ? core_summary(*kept.explanation) + "(why: omnilink explain " + run.key() +
+                                            "; the search's frontier: omnilink show " + run.key() + ")\n"
+                     : run.validation ? run.validation->frontier_summary + "\n"
+                                      : "";
+  if (!kept.damaged.empty()) text += "(its failing core cannot be shown: " + kept.damaged + ")\n";
+  return text;
+}
+
 std::string explanation_text(const explain::Explanation& e, const std::string& core_path, const std::string& validate_hint) {
   std::ostringstream s;
   s << core_headline(e);

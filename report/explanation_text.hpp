@@ -2,13 +2,16 @@
 // operations with times from the core's first stamp, the operations outside it that logged its
 // values, why no order of it is accepted (the refused operation, the conjunct, the spec state by
 // variable, a value nothing is left to take out), the real-time order among its operations and, for
-// a recorded run, the interleaving that produced it with its atomicity hints.
+// a recorded run, the interleaving that produced it with its atomicity hints. Also a failed run's
+// failure in a few lines: its core where it has one, else its validation's frontier.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "explain/explanation.hpp"
+#include "report/run_explanations.hpp"
+#include "store/records.hpp"
 
 namespace omnilink::report {
 
@@ -36,5 +39,11 @@ std::string ranked_hints_text(const std::vector<explain::RankedHint>& ranked, st
 /// The same in a few lines, for a campaign's or sweep's summary: the headline, the table, and
 /// where every order stops.
 std::string core_summary(const explain::Explanation& e);
+
+/// A failed run's failure in a few lines, as the campaign report, its JUnit and the results
+/// document show it: its core (core_summary) and the commands that say more, where the run keeps an
+/// explanation of its validation; else its validation's frontier summary. Then why its explanation
+/// cannot be shown, when explanation.json does not read.
+std::string failure_summary(const store::RunRecord& run, const RunExplanation& kept);
 
 }  // namespace omnilink::report

@@ -17,7 +17,7 @@
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "platform/join.hpp"
-#include "report/evidence_explanations.hpp"
+#include "report/run_explanations.hpp"
 #include "report/explanation_text.hpp"
 #include "report/frontier_timeline.hpp"
 #include "report/html.hpp"

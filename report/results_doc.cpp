@@ -4,7 +4,6 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -14,11 +13,11 @@
 #include "platform/join.hpp"
 #include "report/campaign_report.hpp"
 #include "report/escape.hpp"
+#include "report/explanation_text.hpp"
+#include "report/run_explanations.hpp"
 #include "store/outcome.hpp"
 #include "sweep/exploration.hpp"
 #include "sweep/sweep_file.hpp"
-#include "trace/reader.hpp"
-#include "results/result_file.hpp"
 
 namespace omnilink::report {
 namespace fs = std::filesystem;
@@ -122,54 +121,6 @@ std::string validation_time(const std::vector<store::RunRecord>& runs) {
   return "median " + seconds_text(ms[ms.size() / 2]) + ", max " + seconds_text(ms.back());
 }
 
-std::string operation_text(const results::StoredOperation& op) {
-  std::vector<std::string> fields;
-  for (const auto& [name, value] : op.fields) fields.push_back(name + " = " + value);
-  return trace::operation_id(op.thread, op.index) + " " + op.name + "(" + join(fields, ", ") + ")";
-}
-
-// The integers a TLA+ value mentions ("1000987", "<<3, 4>>" -> 3, 4).
-std::vector<std::string> integers_in(const std::string& text) {
-  static const std::regex number("-?[0-9]+");
-  std::vector<std::string> out;
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), number); it != std::sregex_iterator(); ++it)
-    out.push_back(it->str());
-  return out;
-}
-
-bool mentions(const std::string& state, const std::string& integer) {
-  const std::regex whole("(^|[^0-9-])" + integer + "($|[^0-9])");
-  return std::regex_search(state, whole);
-}
-
-// A short explanation generated from the frontier: how far linearization got, which operations
-// could go next by their timeboxes (and were all refused by the spec), and for the values they
-// carry whether the spec state there holds them: the facts a reader needs to see the bug.
-std::string explain(const results::StoredFrontier& frontier) {
-  std::vector<std::string> candidates;
-  std::vector<const results::StoredOperation*> viable;
-  for (const auto& op : frontier.next)
-    if (op.viable) viable.push_back(&op);
-  if (viable.empty())
-    for (const auto& op : frontier.next) viable.push_back(&op);
-  for (const auto* op : viable) candidates.push_back(operation_text(*op));
-
-  std::ostringstream s;
-  s << "No order of the operations consistent with their timeboxes gets the spec past " << frontier.linearized << " of "
-    << frontier.total << " operations. ";
-  if (candidates.empty()) return s.str() + "The frontier names no pending operation.";
-  s << "There, " << (candidates.size() == 1 ? "the only operation that may come next by its timebox, " : "the operations that may come next by their timeboxes, ")
-    << join(candidates, "; ") << (candidates.size() == 1 ? ", is" : ", are all") << " refused by the spec.";
-
-  std::vector<std::string> absent, present;
-  for (const auto* op : viable)
-    for (const auto& [name, value] : op->fields)
-      for (const auto& integer : integers_in(value)) (mentions(frontier.spec_state, integer) ? present : absent).push_back(name + " " + integer);
-  if (!absent.empty()) s << " Not in the spec state there: " << join(absent, ", ") << ".";
-  if (!present.empty()) s << " In it: " << join(present, ", ") << ".";
-  return s.str();
-}
-
 std::string truncated_lines(const std::string& text) {
   std::istringstream in(text);
   std::string out;
@@ -183,13 +134,7 @@ std::string truncated_lines(const std::string& text) {
 void write_failure(std::ostream& s, const store::RunRecord& run) {
   s << "- **" << markdown_text(run.key()) << "** (" << run.threads << " threads x " << run.ops << " operations, seed "
     << run.seed << ", rr " << markdown_text(store::stored_name(run.rr_mode)) << ", run status " << markdown_text(store::to_string(run.status)) << ")\n\n";
-  try {
-    if (const auto result = results::read_result_file(run.dir); result && result->frontier)
-      s << "  " << markdown_text(explain(*result->frontier)) << "\n\n";
-  } catch (const results::ResultFileError& e) {
-    s << "  " << markdown_text(e.what()) << "\n\n";
-  }
-  s << markdown_block(truncated_lines(run.validation->frontier_summary)) << "\n";
+  s << markdown_block(truncated_lines(failure_summary(run, run_explanation(run)))) << "\n";
   s << "  " << markdown_text(replay_hint(run)) << "\n\n";
 }
 

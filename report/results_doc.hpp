@@ -1,8 +1,9 @@
 // The results document (docs/results.md): what a store's campaigns found, as Markdown, computed
-// from store records and each failed run's validation/result.json, never typed by hand
+// from store records and each failed run's explanation or validation, never typed by hand
 // (scripts/results regenerates it). Three kinds of campaign feed it:
 //   - result campaigns: per target its configuration, verdict counts, validation time and, for
-//     every failure, the frontier, a generated explanation and the replay command;
+//     every failure, the failure as the campaign report shows it (report::failure_summary: its
+//     failing core, or its frontier) and the replay command;
 //   - hunt campaigns (one target each, run with jobs 1): how many runs and how much wall time the
 //     target's first failure took, per lane (rr chaos, native perturbation, neither);
 //   - sweeps: per target the configurations drawn, runs, operations, verdicts and distinct

@@ -141,7 +141,8 @@ TEST_CASE("the demo campaign with rr off: locked-queue passes, racy-queue fails 
   CHECK(md.find("| demo-1 | locked-queue | threads 2, 3; ops 300; 2 runs each;") != std::string::npos);
   CHECK(md.find("| demo-1 | racy-queue |") != std::string::npos);
   CHECK(md.find("runs failed validation") != std::string::npos);
-  CHECK(md.find("gets the spec past") != std::string::npos);
+  CHECK(md.find("Failing core: ") != std::string::npos);  // as the campaign report shows it
+  CHECK(md.find("why: omnilink explain demo-1/") != std::string::npos);
   const auto unknown = omnilink_cli({"results", "--store", (dir / "store").string(), "nope"});
   CHECK(unknown.exit_code == 3);
   CHECK(unknown.err.find("no campaign 'nope'") != std::string::npos);

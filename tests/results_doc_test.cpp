@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/campaign_file.hpp"
+#include "explain/explanation.hpp"
 #include "report/escape.hpp"
 #include "report/results_doc.hpp"
 #include "support/test_support.hpp"
@@ -97,7 +98,7 @@ TEST_CASE("hunt lanes are named from the rr mode and the harness's last perturba
   CHECK(report::hunt_lane(store::RecordingMode::off, {"--perturb", "yield"}, 2000) == "native + perturb yield 0.1");
 }
 
-TEST_CASE("the verdict table and a failure's generated explanation come from the store and result.json") {
+TEST_CASE("the verdict table comes from the store, and a failure is shown as the campaign report shows it: its core, else its frontier") {
   omnilink::testing::ScratchDir dir;
   const json targets = json::array({{{"name", "q"}, {"description", "A <queue> | with a bug"}, {"spec", "/specs/Q.tla"},
                                      {"threads", {2, 3}}, {"ops", {10}}, {"runs", 2}, {"args", {"--perturb", "mixed"}}}});
@@ -117,11 +118,38 @@ TEST_CASE("the verdict table and a failure's generated explanation come from the
   const std::string doc = report::results_markdown(input);
   CHECK_THAT(doc, Contains("| c-1 | q | threads 2, 3; ops 10; 2 runs each; args --perturb mixed | off | 2 | 1 | 1 | - | median 2.00 s, max 2.00 s |"));
   CHECK_THAT(doc, Contains("A &lt;queue&gt; \\| with a bug"));
-  CHECK_THAT(doc, Contains("gets the spec past 5 of 20 operations"));
-  CHECK_THAT(doc, Contains("the only operation that may come next by its timebox, T1.4 Dequeue(elem = 9, ok = TRUE), is refused"));
-  CHECK_THAT(doc, Contains("Not in the spec state there: elem 9."));
   CHECK_THAT(doc, Contains("1 of 2 runs failed validation"));
-  CHECK(doc.find("T0.6 Enqueue") == std::string::npos);  // not viable: not a candidate
+  // Not explained: its validation's frontier.
+  CHECK_THAT(doc, Contains("      FAIL: no order\n        spec state there: <<7, 8>>\n"));
+  CHECK(doc.find("Failing core") == std::string::npos);
+
+  // Explained against the spec it was validated against: its core, as the campaign report has it.
+  input.results[0].runs[1].validation->spec = "/specs/Q.tla";
+  explain::Explanation e;
+  e.spec = "/specs/Q.tla";
+  e.run_operations = 20;
+  e.minimal = true;
+  e.core = {{1, 4, "Dequeue", {{"elem", "9"}, {"ok", "TRUE"}}, 10, 12}, {0, 2, "Enqueue", {{"elem", "8"}}, 1, 3}};
+  explain::CoreRefusal refusal;
+  refusal.op = "T1.4";
+  refusal.action = "Dequeue";
+  refusal.at = "/specs/Q.tla:22:17";
+  refusal.conjunct = "Head(q) = elem";
+  e.refused = refusal;
+  fs::create_directories(dir / "r2" / "explain");
+  explain::write_explanation(dir / "r2" / "explain", e);
+  const std::string explained = report::results_markdown(input);
+  CHECK_THAT(explained, Contains("Failing core: 2 of 20 operations are rejected on their own"));
+  CHECK_THAT(explained, Contains("every order stops at T1.4 Dequeue(elem = 9, ok = TRUE)"));
+  CHECK_THAT(explained, Contains("(why: omnilink explain c-1/q.t2.o10.r002; the search's frontier: omnilink show c-1/q.t2.o10.r002)"));
+  CHECK(explained.find("FAIL: no order") == std::string::npos);
+  // One of another spec (the run revalidated since) is not this failure's: the frontier again.
+  input.results[0].runs[1].validation->spec = "/specs/Other.tla";
+  CHECK(report::results_markdown(input) == doc);
+  input.results[0].runs[1].validation->spec = "/specs/Q.tla";
+  std::ofstream(dir / "r2" / "explain" / "explanation.json") << "{\"format\": \"omnilink-explanation\"";
+  CHECK_THAT(report::results_markdown(input), Contains("FAIL: no order") && Contains("its failing core cannot be shown"));
+  fs::remove_all(dir / "r2" / "explain");
 
   // Made for the repository: no path of the machine it was made on. A refusal names its spec's
   // file (here under the scratch directory, as the repository's specs are under the repository).
