@@ -96,16 +96,7 @@ Decision combine(const Partitioned& partitioned, std::vector<SearchReport> repor
 
 /// The refused operation of a rejected search, and those tied to it, as the trace logged them.
 results::RefusedOp describe_refusal(const history::Problem& decided, const SearchReport::Refused& r) {
-  results::RefusedOp out{*decided.threads[r.thread][r.position].op, r.action, r.at, r.conjunct, {}, r.unmatched, {}, {}};
-  const auto logged = [&](const std::vector<SearchReport::Refused::Tie>& ties) {
-    std::vector<results::RefusedOp::Related> ops;
-    for (const auto& tie : ties) ops.push_back({*decided.threads[tie.thread][tie.position].op, tie.linearized});
-    return ops;
-  };
-  out.related = logged(r.related);
-  if (r.lost) out.lost = results::RefusedOp::Lost{r.lost->value, logged(r.lost->logged_by)};
-  if (r.in_place) out.in_place = results::RefusedOp::Lost{r.in_place->value, logged(r.in_place->logged_by)};
-  return out;
+  return r.renamed([&](const history::OpRef& place) { return *decided.threads[place.first][place.second].op; });
 }
 
 }  // namespace

@@ -46,8 +46,8 @@ std::set<std::string> projection_values(const history::Problem& decided, const S
     const std::set<std::string> atoms = logged_atoms(decided.threads[thread][position], fields, unknown);
     values.insert(atoms.begin(), atoms.end());
   };
-  add(refused.thread, refused.position);
-  for (const auto& tie : refused.related) add(tie.thread, tie.position);
+  add(refused.op.first, refused.op.second);
+  for (const auto& tie : refused.related) add(tie.op.first, tie.op.second);
   // The value in its place: where it is lost, that one; else whichever is there (a dequeue's
   // predecessor that came too late).
   if (refused.lost) values.insert(refused.lost->value);

@@ -61,7 +61,7 @@ std::optional<std::pair<SearchReport::Refused, language::Evaluator::Refusal>> Re
     }
   }
   if (!deepest) return std::nullopt;
-  SearchReport::Refused refused{t, n.pc[t], refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt(), {}, {}, {}, {}};
+  SearchReport::Refused refused{{t, n.pc[t]}, refusing->name, deepest->conjunct->pos.text(), deepest->conjunct->pos.excerpt(), {}, {}, {}, {}};
   std::vector<std::string> reads;
   mentioned_parameters(*deepest->conjunct, *refusing, reads);
   tie(n, reads, refused);
@@ -70,15 +70,15 @@ std::optional<std::pair<SearchReport::Refused, language::Evaluator::Refusal>> Re
   return std::make_pair(std::move(refused), std::move(*deepest));
 }
 
-/// SearchReport::Refused::lost: of the refused comparison's operands, and of the items of those
+/// Refusal::lost: of the refused comparison's operands, and of the items of those
 /// that are sequences or sets, the first value other than the operation's own that every
 /// operation logging it had put in the state by `n`. None where the operation logged a value no
 /// other did (a dequeue of an element never enqueued): that explains the refusal first.
-std::optional<RefusalExplainer::Lost> RefusalExplainer::lost_value(const Node& n, const SearchReport::Refused& refused,
+std::optional<RefusalExplainer::Held> RefusalExplainer::lost_value(const Node& n, const SearchReport::Refused& refused,
                                                                    const language::Evaluator::Refusal& how) {
   if (!refused.unmatched.empty()) return std::nullopt;
-  const std::vector<std::string> own = values_.logged({static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)});
-  return first_among_operands(how, [&](const Value& v) -> std::optional<Lost> {
+  const std::vector<std::string> own = values_.logged(refused.op);
+  return first_among_operands(how, [&](const Value& v) -> std::optional<Held> {
     auto found = identifying(n, own, v);
     // One that is not linearized is left to take it out.
     if (found && std::all_of(found->logged_by.begin(), found->logged_by.end(), [](const auto& t) { return t.linearized; })) return found;
@@ -86,31 +86,31 @@ std::optional<RefusalExplainer::Lost> RefusalExplainer::lost_value(const Node& n
   });
 }
 
-/// SearchReport::Refused::in_place: the first identifying value among the refused comparison's
+/// Refusal::in_place: the first identifying value among the refused comparison's
 /// operands (and their items) other than the operation's own, with who logged it.
-std::optional<RefusalExplainer::Lost> RefusalExplainer::value_in_place(const Node& n, const SearchReport::Refused& refused,
+std::optional<RefusalExplainer::Held> RefusalExplainer::value_in_place(const Node& n, const SearchReport::Refused& refused,
                                                                        const language::Evaluator::Refusal& how) {
-  const std::vector<std::string> own = values_.logged({static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)});
+  const std::vector<std::string> own = values_.logged(refused.op);
   return first_among_operands(how, [&](const Value& v) { return identifying(n, own, v); });
 }
 
 /// `v`, if it is an atom other than one of `own` that identifies the operations that logged it
 /// (ValueIndex::identifying): with them, each linearized in `n` or not.
-std::optional<RefusalExplainer::Lost> RefusalExplainer::identifying(const Node& n, const std::vector<std::string>& own, const Value& v) const {
+std::optional<RefusalExplainer::Held> RefusalExplainer::identifying(const Node& n, const std::vector<std::string>& own, const Value& v) const {
   if (v.kind() != Value::Kind::Int && v.kind() != Value::Kind::String && v.kind() != Value::Kind::Model) return std::nullopt;
   const std::string text = v.text();
   if (std::find(own.begin(), own.end(), text) != own.end()) return std::nullopt;
   const auto* users = values_.identifying(text);
   if (users == nullptr) return std::nullopt;
-  Lost found{text, {}};
-  for (const auto& [u, position] : *users) found.logged_by.push_back({u, position, position < n.pc[u]});
+  Held found{text, {}};
+  for (const auto& [u, position] : *users) found.logged_by.push_back({{u, position}, position < n.pc[u]});
   return found;
 }
 
 /// The refused operation's ties (SearchReport::Refused), from the same index of logged values
 /// the heuristics learn from.
 void RefusalExplainer::tie(const Node& n, const std::vector<std::string>& reads, SearchReport::Refused& refused) const {
-  const history::OpRef self{static_cast<std::uint32_t>(refused.thread), static_cast<std::uint32_t>(refused.position)};
+  const history::OpRef& self = refused.op;
   const history::ProblemOp& op = space_.problem().threads[self.first][self.second];
   for (std::size_t k = 0; k < op.args.size(); ++k) {
     const std::string& name = op.spec_op->params[k];
@@ -132,8 +132,8 @@ void RefusalExplainer::tie(const Node& n, const std::vector<std::string>& reads,
     if (others.size() + 1 > history::kIdentifyingUses) continue;
     for (const auto& [u, position] : others)
       if (std::none_of(refused.related.begin(), refused.related.end(),
-                       [&](const auto& known) { return known.thread == u && known.position == position; }))
-        refused.related.push_back({u, position, position < n.pc[u]});
+                       [&](const auto& known) { return known.op == history::OpRef{u, position}; }))
+        refused.related.push_back({{u, position}, position < n.pc[u]});
   }
 }
 

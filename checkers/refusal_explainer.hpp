@@ -33,10 +33,10 @@ class RefusalExplainer {
   std::optional<std::pair<SearchReport::Refused, language::Evaluator::Refusal>> refusal_of(const Node& n, std::uint32_t t);
 
  private:
-  using Lost = SearchReport::Refused::Lost;
-  std::optional<Lost> lost_value(const Node& n, const SearchReport::Refused& refused, const language::Evaluator::Refusal& how);
-  std::optional<Lost> value_in_place(const Node& n, const SearchReport::Refused& refused, const language::Evaluator::Refusal& how);
-  std::optional<Lost> identifying(const Node& n, const std::vector<std::string>& own, const language::Value& v) const;
+  using Held = SearchReport::Refused::Held;
+  std::optional<Held> lost_value(const Node& n, const SearchReport::Refused& refused, const language::Evaluator::Refusal& how);
+  std::optional<Held> value_in_place(const Node& n, const SearchReport::Refused& refused, const language::Evaluator::Refusal& how);
+  std::optional<Held> identifying(const Node& n, const std::vector<std::string>& own, const language::Value& v) const;
   void tie(const Node& n, const std::vector<std::string>& reads, SearchReport::Refused& refused) const;
 
   SearchSpace& space_;

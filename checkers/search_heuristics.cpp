@@ -84,7 +84,7 @@ bool SearchHeuristics::learn_order() {
   if (!refusal) return false;
   const auto& [refused, how] = *refusal;
   std::vector<history::OpRef> earlier;  // the failing operation's ties
-  for (const auto& r : refused.related) earlier.emplace_back(static_cast<std::uint32_t>(r.thread), static_cast<std::uint32_t>(r.position));
+  for (const auto& r : refused.related) earlier.push_back(r.op);
   if (earlier.empty()) return false;
   const std::vector<std::string> own = values_.logged({t, failure_.at.pc[t]});
   bool learned = false;

@@ -9,6 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "history/value_index.hpp"
+#include "results/refusal.hpp"
+
 namespace omnilink::checkers {
 
 struct SearchReport {
@@ -24,37 +27,10 @@ struct SearchReport {
     std::vector<std::string> arguments;    // TLA+ text, in parameter order
   };
   std::vector<Taken> pending_taken;  // pending operations linearized there
-  /// Rejected: the most urgent operation at the deepest state (the viable one ending earliest)
-  /// that the spec refuses there, the conjunct that refuses it (language::Evaluator::refusal), and
-  /// the operations tied to it by the values of the parameters that conjunct mentions (a value at
-  /// most kIdentifyingUses operations logged; booleans never).
-  struct Refused {
-    std::size_t thread = 0, position = 0;  // in Problem::threads
-    std::string action;                    // X, X_Step or X_Done
-    std::string at;                        // the conjunct: file:line:col
-    std::string conjunct;                  // its source, to the end of its line
-    struct Tie {
-      std::size_t thread = 0, position = 0;
-      bool linearized = false;  // there
-    };
-    std::vector<Tie> related;
-    std::vector<std::string> unmatched;  // those parameters whose value no other operation logged
-    /// A value the refused comparison found in the state where the operation's own should have
-    /// been (the head a dequeue's element was compared with; an element of the queue an empty
-    /// dequeue found), identifying (at most kIdentifyingUses operations logged it), that no
-    /// operation is left to take out: every one that logged it is linearized there. A lost element
-    /// shows as different conjuncts (an empty dequeue, a dequeue of the next element); this is
-    /// what they share. The first such value, operands in order, a sequence from its head.
-    struct Lost {
-      std::string value;         // TLA+ text
-      std::vector<Tie> logged_by;  // all linearized
-    };
-    std::optional<Lost> lost;
-    /// The first identifying value the refused comparison found in the state in the operation's
-    /// own place (as for `lost`), and every operation that logged it, linearized there or not:
-    /// what an explanation says stood in the way (`lost` is the case where all are linearized).
-    std::optional<Lost> in_place;
-  };
+  /// Rejected or stopped: why the search got no further at the deepest state, each operation
+  /// named by its place in Problem::threads (thread, position). The first held value is taken,
+  /// operands in order, a sequence from its head.
+  using Refused = results::Refusal<history::OpRef>;
   std::optional<Refused> refused;
   std::uint64_t states_generated = 0, states_distinct = 0;
 };

@@ -43,12 +43,6 @@ ExplainedOp explained(const trace::Operation& op) {
   return out;
 }
 
-std::vector<TiedOp> tied(const std::vector<results::RefusedOp::Related>& ops) {
-  std::vector<TiedOp> out;
-  for (const auto& r : ops) out.push_back({r.op.id(), r.linearized});
-  return out;
-}
-
 /// Operations by thread and index.
 using OpIds = std::set<std::pair<std::uint32_t, std::uint64_t>>;
 
@@ -252,18 +246,13 @@ Explanation explain_run(const ExplainOptions& options) {
     throw history::ValidationError("the failing core and its context do not fail on their own (" + verdict_text(why) + "): a bug in omnilink, please report it");
   if (why.refused) {
     const results::RefusedOp& r = *why.refused;
-    e.refused = CoreRefusal{r.op.id(), r.action, r.at, r.conjunct, tied(r.related), {}, {}, {}, {}, {}};
+    e.refused = r.renamed([](const trace::Operation& op) { return op.id(); });
     // Unmatched in the run, not only among the operations shown: a value no other operation logged.
+    e.refused->unmatched.clear();
     for (const auto& [name, value] : r.op.fields)
       if (!value.is<bool>() && users.users(trace::to_tla(value)).size() <= 1) e.refused->unmatched.push_back(name);
-    if (r.lost) {
-      e.refused->lost = results::shown(r.lost->value);
-      e.refused->lost_logged_by = tied(r.lost->logged_by);
-    }
-    if (r.in_place) {
-      e.refused->in_place = results::shown(r.in_place->value);
-      e.refused->in_place_logged_by = tied(r.in_place->logged_by);
-    }
+    for (auto* held : {&e.refused->lost, &e.refused->in_place})
+      if (*held) (*held)->value = results::shown((*held)->value);
   }
   if (!options.recording) e.no_interleaving = options.no_interleaving;
   fs::create_directories(dir);

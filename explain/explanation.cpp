@@ -31,14 +31,14 @@ std::vector<std::pair<std::string, std::string>> read_pairs(const Fields& f, con
   return out;
 }
 
-json tied_to_json(const std::vector<TiedOp>& ops) {
+json tied_to_json(const std::vector<CoreRefusal::Tie>& ops) {
   json out = json::array();
-  for (const TiedOp& t : ops) out.push_back({{"op", t.id}, {"linearized", t.linearized}});
+  for (const CoreRefusal::Tie& t : ops) out.push_back({{"op", t.op}, {"linearized", t.linearized}});
   return out;
 }
 
-std::vector<TiedOp> read_tied(const Fields& f, const std::string& field) {
-  std::vector<TiedOp> out;
+std::vector<CoreRefusal::Tie> read_tied(const Fields& f, const std::string& field) {
+  std::vector<CoreRefusal::Tie> out;
   for (const Fields& t : f.objects(field, true)) out.push_back({t.text("op"), t.flag("linearized")});
   return out;
 }
@@ -173,8 +173,8 @@ json to_json(const Explanation& e) {
     const CoreRefusal& r = *e.refused;
     j["refused"] = {{"op", r.op}, {"action", r.action}, {"at", r.at}, {"conjunct", r.conjunct},
                     {"related", tied_to_json(r.related)}, {"unmatched", r.unmatched}};
-    if (r.lost) j["refused"]["lost"] = {{"value", *r.lost}, {"logged_by", tied_to_json(r.lost_logged_by)}};
-    if (r.in_place) j["refused"]["in_place"] = {{"value", *r.in_place}, {"logged_by", tied_to_json(r.in_place_logged_by)}};
+    if (r.lost) j["refused"]["lost"] = {{"value", r.lost->value}, {"logged_by", tied_to_json(r.lost->logged_by)}};
+    if (r.in_place) j["refused"]["in_place"] = {{"value", r.in_place->value}, {"logged_by", tied_to_json(r.in_place->logged_by)}};
   }
   if (e.interleaving) j["interleaving"] = interleaving_to_json(*e.interleaving);
   if (!e.no_interleaving.empty()) j["no_interleaving"] = e.no_interleaving;
@@ -212,17 +212,12 @@ Explanation parse_explanation(const json& j, const std::string& origin) {
   e.spec_variables = read_pairs(f, "spec_variables");
   if (f.has("refused")) {
     const Fields r = f.object("refused");
-    CoreRefusal refused{r.text("op"), r.text("action"), r.text("at"), r.text("conjunct"), read_tied(r, "related"), r.texts("unmatched"), {}, {}, {}, {}};
-    if (r.has("lost")) {
-      const Fields lost = r.object("lost");
-      refused.lost = lost.text("value");
-      refused.lost_logged_by = read_tied(lost, "logged_by");
-    }
-    if (r.has("in_place")) {
-      const Fields held = r.object("in_place");
-      refused.in_place = held.text("value");
-      refused.in_place_logged_by = read_tied(held, "logged_by");
-    }
+    CoreRefusal refused{r.text("op"), r.text("action"), r.text("at"), r.text("conjunct"), read_tied(r, "related"), r.texts("unmatched"), {}, {}};
+    for (auto [field, value] : {std::pair{"lost", &refused.lost}, std::pair{"in_place", &refused.in_place}})
+      if (r.has(field)) {
+        const Fields held = r.object(field);
+        *value = CoreRefusal::Held{held.text("value"), read_tied(held, "logged_by")};
+      }
     e.refused = std::move(refused);
   }
   if (f.has("interleaving")) e.interleaving = read_interleaving(f.object("interleaving"));

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "explain/interleaving.hpp"
+#include "results/refusal.hpp"
 
 namespace omnilink::explain {
 
@@ -42,24 +43,10 @@ struct ExplainedOp {
   std::string call() const;  // "Dequeue(elem = 7, ok = TRUE)"
 };
 
-/// Another operation of the core, and whether it was linearized where the refusal happened.
-struct TiedOp {
-  std::string id;
-  bool linearized = false;
-};
-
 /// Why the core alone is rejected (results::RefusedOp, for the core): at the deepest state of
-/// its search, the operation every order stops at and the conjunct that refuses it.
-struct CoreRefusal {
-  std::string op;  // its id
-  std::string action, at, conjunct;
-  std::vector<TiedOp> related;         // logged one of its values
-  std::vector<std::string> unmatched;  // its fields (flags aside) whose value no other operation of the run logged
-  std::optional<std::string> lost;     // a value the state held in its place that nothing left takes out
-  std::vector<TiedOp> lost_logged_by;
-  std::optional<std::string> in_place;  // the value the state held in its place, whoever logged it
-  std::vector<TiedOp> in_place_logged_by;
-};
+/// its search, the operation every order stops at and the conjunct that refuses it; each operation
+/// named by its id ("T1.4"), values as TLA+ text cut for reports.
+using CoreRefusal = results::Refusal<std::string>;
 
 struct Explanation {
   std::string run;           // the run directory or history file explained

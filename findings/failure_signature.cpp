@@ -42,33 +42,30 @@ std::string join_sorted(const std::set<std::string>& items, std::string_view sep
   return join({items.begin(), items.end()}, separator);
 }
 
-/// A refusal as a signature reads it: from a validation's frontier or from a failing core.
-struct Refusal {
-  std::string name, action, conjunct;
-  std::vector<std::pair<std::string, bool>> related;  // the tied operations' names, and whether linearized
-  std::vector<std::string> unmatched;
-  std::optional<std::set<std::string>> lost_by;  // a value the state held that no operation takes out: who logged it
-  /// A failing core's operations' names, sorted (with repeats): its symptom is the refusing
-  /// conjunct and those, not the ties, which count its own transaction's operations and whatever
-  /// the core's context happens to hold.
-  std::vector<std::string> core;
-};
+/// A refusal as a signature reads it, from a validation's frontier or from a failing core: its
+/// operations by name (Enqueue), whoever they were.
+using NamedRefusal = results::Refusal<std::string>;
 
-FailureSignature refused_signature(const std::string& target, const Refusal& refused) {
+/// `core`: a failing core's operations' names, sorted (with repeats); its symptom is the refusing
+/// conjunct and those, not the ties, which count its own transaction's operations and whatever the
+/// core's context happens to hold. Empty for a validation's frontier.
+FailureSignature refused_signature(const std::string& target, const NamedRefusal& refused, const std::vector<std::string>& core) {
   FailureSignature s;
-  s.key = target + "|refused|" + refused.name + "|" + refused.action;
-  s.title = refused.name + " refused by " + refused.action;
+  s.key = target + "|refused|" + refused.op + "|" + refused.action;
+  s.title = refused.op + " refused by " + refused.action;
   FailureSymptom& symptom = s.symptom;
-  if (refused.lost_by) {
+  if (refused.lost) {
     // A value no operation takes out: the same one is refused by different conjuncts (an empty
     // dequeue, a dequeue of the element after it), so neither the conjunct nor the operation's own
-    // ties are in it.
-    symptom.key = s.key + "|lost|by:" + join_sorted(*refused.lost_by, ",");
-    symptom.title = "the state holds a value that only " + join_sorted(*refused.lost_by, ", ") + " logged (linearized) and no operation takes out";
-  } else if (!refused.core.empty()) {
+    // ties are in it; only who logged it.
+    std::set<std::string> lost_by;
+    for (const auto& t : refused.lost->logged_by) lost_by.insert(t.op);
+    symptom.key = s.key + "|lost|by:" + join_sorted(lost_by, ",");
+    symptom.title = "the state holds a value that only " + join_sorted(lost_by, ", ") + " logged (linearized) and no operation takes out";
+  } else if (!core.empty()) {
     const std::string conjunct = collapse_spaces(refused.conjunct);
-    symptom.key = s.key + "|" + conjunct + "|core:" + join(refused.core, ",");
-    symptom.title = (conjunct.empty() ? "?" : conjunct) + "; the failing core: " + join(refused.core, ", ");
+    symptom.key = s.key + "|" + conjunct + "|core:" + join(core, ",");
+    symptom.title = (conjunct.empty() ? "?" : conjunct) + "; the failing core: " + join(core, ", ");
   } else {
     const std::string conjunct = collapse_spaces(refused.conjunct);
     std::set<std::string> tied, tied_text;
@@ -94,18 +91,14 @@ std::optional<FailureSignature> core_signature(const std::string& target, const 
   const explain::CoreRefusal& r = *e.refused;
   const explain::ExplainedOp* op = e.find(r.op);
   if (op == nullptr) return std::nullopt;
-  auto name_of = [&](const std::string& id) {
+  const NamedRefusal by_name = r.renamed([&](const std::string& id) {
     const explain::ExplainedOp* tied = e.find(id);
     return tied == nullptr ? id : tied->name;
-  };
-  Refusal refused{op->name, r.action, r.conjunct, {}, {}, {}, {}};
-  if (r.lost) {
-    refused.lost_by.emplace();
-    for (const auto& t : r.lost_logged_by) refused.lost_by->insert(name_of(t.id));
-  }
-  for (const auto& c : e.core) refused.core.push_back(c.name);
-  std::sort(refused.core.begin(), refused.core.end());
-  return refused_signature(target, refused);
+  });
+  std::vector<std::string> core;
+  for (const auto& c : e.core) core.push_back(c.name);
+  std::sort(core.begin(), core.end());
+  return refused_signature(target, by_name, core);
 }
 
 }  // namespace
@@ -114,14 +107,7 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
   if (!result.frontier) return std::nullopt;
   const results::StoredFrontier& frontier = *result.frontier;
   if (frontier.refused) {
-    const results::StoredRefusal& r = *frontier.refused;
-    Refusal refused{r.op.name, r.action, r.conjunct, {}, r.unmatched, {}, {}};
-    for (const auto& t : r.related) refused.related.emplace_back(t.name, t.linearized);
-    if (r.lost) {
-      refused.lost_by.emplace();
-      for (const auto& t : r.lost->logged_by) refused.lost_by->insert(t.name);
-    }
-    return refused_signature(target, refused);
+    return refused_signature(target, frontier.refused->renamed([](const results::StoredOperation& op) { return op.name; }), {});
   }
   FailureSignature s;
   std::set<std::string> viable;

@@ -42,11 +42,11 @@ std::string ops_table(const explain::Explanation& e) {
   return s.str();
 }
 
-std::string tied_list(const std::vector<explain::TiedOp>& ops, const explain::Explanation& e) {
+std::string tied_list(const std::vector<explain::CoreRefusal::Tie>& ops, const explain::Explanation& e) {
   std::string out;
   for (const auto& t : ops) {
-    const ExplainedOp* op = e.find(t.id);
-    out += (out.empty() ? "" : ", ") + t.id + (op != nullptr ? " " + op->name : "");
+    const ExplainedOp* op = e.find(t.op);
+    out += (out.empty() ? "" : ", ") + t.op + (op != nullptr ? " " + op->name : "");
   }
   return out;
 }
@@ -211,15 +211,15 @@ std::string explanation_text(const explain::Explanation& e, const std::string& c
   if (e.refused) {
     const explain::CoreRefusal& r = *e.refused;
     if (r.lost) {
-      s << "\n  " << *r.lost << " is in the state there, and only " << tied_list(r.lost_logged_by, e)
+      s << "\n  " << r.lost->value << " is in the state there, and only " << tied_list(r.lost->logged_by, e)
         << " logged it (linearized there): nothing is left to take it out";
     } else if (r.in_place) {
       const ExplainedOp* refused = e.find(r.op);
-      s << "\n  the state holds " << *r.in_place << " there, logged by";
-      for (std::size_t k = 0; k < r.in_place_logged_by.size(); ++k) {
-        const explain::TiedOp& t = r.in_place_logged_by[k];
-        const ExplainedOp* op = e.find(t.id);
-        s << (k ? "," : "") << " " << t.id << (op != nullptr ? " " + op->name : "");
+      s << "\n  the state holds " << r.in_place->value << " there, logged by";
+      for (std::size_t k = 0; k < r.in_place->logged_by.size(); ++k) {
+        const explain::CoreRefusal::Tie& t = r.in_place->logged_by[k];
+        const ExplainedOp* op = e.find(t.op);
+        s << (k ? "," : "") << " " << t.op << (op != nullptr ? " " + op->name : "");
         if (t.linearized) s << " (linearized there)";
         else if (op != nullptr && refused != nullptr && op->start > refused->end) s << " (which starts only after " << r.op << " ends)";
         else s << " (not linearized there)";

@@ -185,10 +185,15 @@ std::string timeline_section(const RunRecord& run, const FrontierTimeline& t, bo
 FrontierTimeline core_timeline(const explain::Explanation& e) {
   FrontierTimeline t;
   std::set<std::string> linearized;
-  if (e.refused)
-    for (const auto* list : {&e.refused->related, &e.refused->lost_logged_by, &e.refused->in_place_logged_by})
-      for (const auto& tied : *list)
-        if (tied.linearized) linearized.insert(tied.id);
+  if (e.refused) {
+    const auto add = [&](const std::vector<explain::CoreRefusal::Tie>& ties) {
+      for (const auto& tied : ties)
+        if (tied.linearized) linearized.insert(tied.op);
+    };
+    add(e.refused->related);
+    for (const auto* held : {&e.refused->lost, &e.refused->in_place})
+      if (*held) add((*held)->logged_by);
+  }
   std::set<std::uint32_t> threads;
   for (const auto* list : {&e.core, &e.context})
     for (const explain::ExplainedOp& op : *list) {

@@ -81,7 +81,7 @@ nlohmann::json ValidationResult::to_json() const {
       j["frontier"]["variables"] = variables;
     }
     if (refused) {
-      const auto ops = [](const std::vector<RefusedOp::Related>& list) {
+      const auto ops = [](const std::vector<RefusedOp::Tie>& list) {
         nlohmann::json out = nlohmann::json::array();
         for (const auto& r : list) out.push_back({{"thread", r.op.thread}, {"index", r.op.index}, {"name", r.op.name}, {"linearized", r.linearized}});
         return out;

@@ -19,6 +19,7 @@
 #include "trace/reader.hpp"
 #include "history/consistent_cut.hpp"
 #include "history/history.hpp"
+#include "results/refusal.hpp"
 #include "results/verdict.hpp"
 
 namespace omnilink::results {
@@ -44,33 +45,9 @@ struct PartitionSummary {
   std::string failed;
 };
 
-/// A failure decided natively: the operation the spec refused at the deepest state and how
-/// (SearchReport::Refused), and the operations that logged one of its identifying values
-/// (kIdentifyingUses: a dequeued element's enqueue), each linearized there or not, and the fields
-/// whose value no other operation logged (a dequeued element that was never enqueued). Booleans
-/// are flags, never identifying.
-struct RefusedOp {
-  trace::Operation op;
-  std::string action;    // X, X_Step or X_Done
-  std::string at;        // the conjunct found false: file:line:col
-  std::string conjunct;  // its source, to the end of its line
-  struct Related {
-    trace::Operation op;
-    bool linearized = false;
-  };
-  std::vector<Related> related;
-  std::vector<std::string> unmatched;  // its fields whose value no other operation logged
-  /// A value the state held where the operation's own should have been, that every operation
-  /// logging it had put there and none is left to take out (SearchReport::Refused::Lost).
-  struct Lost {
-    std::string value;  // TLA+ text
-    std::vector<Related> logged_by;
-  };
-  std::optional<Lost> lost;
-  /// The value the state held in its place, and every operation that logged it, linearized there
-  /// or not (SearchReport::Refused::in_place).
-  std::optional<Lost> in_place;
-};
+/// A failure decided natively: the refusal at the deepest state (SearchReport::Refused), its
+/// operations as the trace logged them.
+using RefusedOp = Refusal<trace::Operation>;
 
 struct ValidationResult {
   Verdict verdict = Verdict::error;

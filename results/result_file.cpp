@@ -26,8 +26,13 @@ StoredOperation read_operation(const Fields& f) {
   op.end = f.optional("end", &Fields::uint64);
   op.pending = f.value_or("pending", &Fields::flag, false);
   op.viable = f.value_or("viable", &Fields::flag, false);
-  op.linearized = f.value_or("linearized", &Fields::flag, false);
   return op;
+}
+
+std::vector<StoredRefusal::Tie> read_ties(const Fields& f, const std::string& field) {
+  std::vector<StoredRefusal::Tie> out;
+  for (const Fields& op : f.objects(field, /*optional=*/true)) out.push_back({read_operation(op), op.value_or("linearized", &Fields::flag, false)});
+  return out;
 }
 
 std::vector<StoredOperation> read_operations(const Fields& f, const std::string& field) {
@@ -42,12 +47,12 @@ StoredRefusal read_refusal(const Fields& f) {
   r.action = f.text("action");
   r.at = f.text("at");
   r.conjunct = f.text("conjunct");
-  r.related = read_operations(f, "related");
+  r.related = read_ties(f, "related");
   if (f.has("unmatched")) r.unmatched = f.texts("unmatched");
   for (auto [field, value] : {std::pair{"lost", &r.lost}, std::pair{"in_place", &r.in_place}})
     if (f.has(field)) {
       const Fields held = f.object(field);
-      *value = StoredRefusal::Lost{held.text("value"), read_operations(held, "logged_by")};
+      *value = StoredRefusal::Held{held.text("value"), read_ties(held, "logged_by")};
     }
   return r;
 }

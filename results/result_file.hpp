@@ -15,6 +15,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "results/refusal.hpp"
 #include "results/verdict.hpp"
 
 namespace omnilink::results {
@@ -27,8 +28,7 @@ class ResultFileError : public std::runtime_error {
 };
 
 /// An operation as result.json names it: always thread, index and name; the rest where the place
-/// it appears in gives it (a frontier operation has fields, times and viability; a related one
-/// whether it was linearized).
+/// it appears in gives it (a frontier operation has fields, times and viability).
 struct StoredOperation {
   std::uint32_t thread = 0;
   std::uint64_t index = 0;
@@ -37,21 +37,10 @@ struct StoredOperation {
   std::optional<std::uint64_t> start, end;                  // end: none while pending
   bool pending = false;
   bool viable = false;
-  bool linearized = false;
 };
 
-struct StoredRefusal {
-  StoredOperation op;
-  std::string action, at, conjunct;
-  std::vector<StoredOperation> related;
-  std::vector<std::string> unmatched;
-  struct Lost {
-    std::string value;
-    std::vector<StoredOperation> logged_by;
-  };
-  std::optional<Lost> lost;      // version 5
-  std::optional<Lost> in_place;  // version 6
-};
+/// The frontier's refusal as result.json holds it (version 4; `lost` since 5, `in_place` since 6).
+using StoredRefusal = Refusal<StoredOperation>;
 
 struct StoredFrontier {
   std::int64_t linearized = 0;  // as the result's own `linearized` (which may be -1: none)

@@ -56,8 +56,8 @@ results::ValidationResult full_failure() {
   refused.conjunct = "Head(queue) = elem";
   refused.related = {{operation(0, 0, "Enqueue", 7), true}};
   refused.unmatched = {"ok"};
-  refused.lost = results::RefusedOp::Lost{"5", {{operation(0, 1, "Enqueue", 5), true}}};
-  refused.in_place = results::RefusedOp::Lost{"5", {{operation(0, 1, "Enqueue", 5), true}, {operation(1, 3, "Dequeue", 5), false}}};
+  refused.lost = results::RefusedOp::Held{"5", {{operation(0, 1, "Enqueue", 5), true}}};
+  refused.in_place = results::RefusedOp::Held{"5", {{operation(0, 1, "Enqueue", 5), true}, {operation(1, 3, "Dequeue", 5), false}}};
   r.refused = refused;
   results::PendingOutcome p;
   p.op = operation(1, 2, "Enqueue", 9);
@@ -142,17 +142,17 @@ TEST_CASE("result.json reads back what ValidationResult wrote, field for field",
   CHECK(refused.at == "/specs/Queue.tla:20:5");
   CHECK(refused.conjunct == "Head(queue) = elem");
   REQUIRE(refused.related.size() == 1);
-  check_operation(refused.related[0], written.refused->related[0].op);
+  check_operation(refused.related[0].op, written.refused->related[0].op);
   CHECK(refused.related[0].linearized);
   CHECK(refused.unmatched == std::vector<std::string>{"ok"});
   REQUIRE(refused.lost);
   CHECK(refused.lost->value == "5");
   REQUIRE(refused.lost->logged_by.size() == 1);
-  CHECK(refused.lost->logged_by[0].name == "Enqueue");
+  CHECK(refused.lost->logged_by[0].op.name == "Enqueue");
   CHECK(refused.lost->logged_by[0].linearized);
   REQUIRE(refused.in_place);
   REQUIRE(refused.in_place->logged_by.size() == 2);
-  CHECK(refused.in_place->logged_by[1].name == "Dequeue");
+  CHECK(refused.in_place->logged_by[1].op.name == "Dequeue");
   CHECK_FALSE(refused.in_place->logged_by[1].linearized);
   CHECK(r.frontier->variables == std::vector<std::pair<std::string, std::string>>{{"queue", "<<1, 2>>"}});
 
