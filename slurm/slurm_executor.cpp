@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "platform/join.hpp"
+#include "platform/json_file.hpp"
 #include "maintenance/merge.hpp"
 #include "platform/stop_request.hpp"
 #include "store/outcome.hpp"
@@ -121,8 +122,7 @@ struct SlurmExecutor::State {
 
   // STORE/<id>/slurm/state.json: each task in flight, its job and attempts, for a resumed coordinator.
   void load_state() {
-    std::ifstream in(state_file());
-    const json saved = in ? json::parse(in, nullptr, false) : json();
+    const json saved = platform::read_json_leniently(state_file());
     if (!saved.is_object() || !saved.contains("tasks") || !saved["tasks"].is_object()) return;
     if (const json c = saved.value("coordinator", json::object()); c.is_object())
       spent = {c.value("merged_runs", std::size_t{0}), c.value("merge_s", 0.0), c.value("polls", std::size_t{0}), c.value("poll_s", 0.0)};

@@ -1,7 +1,5 @@
 #include "store/campaign_record_file.hpp"
 
-#include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "platform/json_file.hpp"
@@ -41,8 +39,7 @@ void write_campaign_configuration_copy(const fs::path& store, const CampaignReco
 
 void write_campaign_status(const fs::path& store, const CampaignRecord& c) {
   const fs::path file = campaign_record_file(store, c.id);
-  nlohmann::json record;
-  if (std::ifstream in(file); in) record = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  nlohmann::json record = platform::read_json_leniently(file);
   if (!record.is_object() || record.value("id", "") != c.id) return;
   record["status"] = c.status;
   record["finished_ms"] = c.finished_ms;
