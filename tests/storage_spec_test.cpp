@@ -33,7 +33,17 @@ struct Txns {
     next_end_ = 10 * until + 1;
     return *this;
   }
-  Txns& begin(std::uint32_t t, std::uint64_t at, int n = 0) { return add(t, "Begin", at, F::fields("txn", txn(t, n))); }
+  // WiredTigerKV.tla's transactions: its Begin has no `previous`.
+  static Txns for_wiredtiger() {
+    Txns t;
+    t.names_previous_ = false;
+    return t;
+  }
+  // SnapshotKV's Begin also names the thread's previous transaction (0 before its first).
+  Txns& begin(std::uint32_t t, std::uint64_t at, int n = 0) {
+    if (!names_previous_) return add(t, "Begin", at, F::fields("txn", txn(t, n)));
+    return add(t, "Begin", at, F::fields("txn", txn(t, n), "previous", n == 0 ? 0 : txn(t, n - 1)));
+  }
   Txns& get(std::uint32_t t, std::uint64_t at, std::int64_t key, std::int64_t value, const char* status, int n = 0) {
     return add(t, "Get", at, F::fields("txn", txn(t, n), "key", key, "value", value, "status", std::string(status)));
   }
@@ -83,6 +93,7 @@ struct Txns {
     return *this;
   }
   std::uint64_t next_end_ = 0;
+  bool names_previous_ = true;
 };
 
 struct Verdicts {
@@ -150,14 +161,56 @@ TEST_CASE("a write times out only while another transaction holds its key's lock
   auto trace = [](const char* after_commit) {
     Txns t;
     t.begin(0, 1).begin(1, 2).put(0, 3, 7, 10, "ok").put(1, 4, 7, 20, "timed_out").commit(0, 5, "ok");
-    t.put(1, 6, 7, 21, after_commit).rollback(1, 7);
+    t.begin(0, 6, 1).put(1, 7, 7, 21, after_commit).rollback(1, 8);
     return t;
   };
   CHECK(v.of(trace("busy"), "SnapshotKV.tla") == Verdict::pass);  // the lock is free, the key committed since
-  CHECK(v.of(trace("timed_out"), "SnapshotKV.tla") == Verdict::fail);  // nobody holds the lock any more
+  // Nobody holds the lock any more: its holder's thread has begun another transaction since.
+  CHECK(v.of(trace("timed_out"), "SnapshotKV.tla") == Verdict::fail);
   Txns free;
   free.begin(0, 1).begin(1, 2).put(1, 3, 7, 20, "timed_out").rollback(1, 4);
   CHECK(v.of(free, "SnapshotKV.tla") == Verdict::fail);
+}
+
+TEST_CASE("a write refused busy held its key's lock while it checked, and a waiter may time out on it", "[storage]") {
+  // RocksDB locks the key, checks the snapshot, and only then releases a refused write's lock.
+  Verdicts v;
+  auto trace = [](bool refused_write_ended_first) {
+    Txns t;  // thread 1's first transaction commits key 7 after thread 0's began: 0's write is refused
+    t.begin(0, 1).begin(1, 2).put(1, 3, 7, 30, "ok").commit(1, 4, "ok").begin(1, 5, 1);
+    if (refused_write_ended_first) t.put(0, 6, 7, 10, "busy").rollback(0, 7);
+    else t.lasting(9).put(0, 6, 7, 10, "busy");
+    t.put(1, 9, 7, 20, "timed_out", 1).rollback(1, 10, 1);  // inside thread 0's refused write, or after it
+    if (!refused_write_ended_first) t.rollback(0, 11);
+    return t;
+  };
+  CHECK(v.of(trace(false), "SnapshotKV.tla") == Verdict::pass);
+  CHECK(v.of(trace(true), "SnapshotKV.tla") == Verdict::fail);  // nobody can hold the lock any more
+}
+
+TEST_CASE("a commit's writes are visible before its locks are released, and a rollback's go key by key", "[storage]") {
+  // RocksDB's commit writes, then unlocks: a transaction that read its write may time out on its lock.
+  Verdicts v;
+  auto trace = [](bool lock_taken_since) {
+    Txns t;  // thread 1 locks key 7 (a read for update), writes key 8 and commits
+    t.begin(1, 1).get_for_update(1, 2, 7, 0, "not_found").put(1, 3, 8, 30, "ok").commit(1, 4, "ok");
+    if (lock_taken_since)  // (and let go, and thread 1 went on)
+      t.begin(1, 5, 1).get_for_update(1, 6, 7, 0, "not_found", 1).rollback(1, 7, 1).begin(1, 8, 2);
+    // thread 0's transaction reads the commit's write, then times out on the lock of key 7
+    t.begin(0, 9).get(0, 10, 8, 30, "ok").get_for_update(0, 11, 7, 0, "timed_out").rollback(0, 12);
+    return t;
+  };
+  CHECK(v.of(trace(false), "SnapshotKV.tla") == Verdict::pass);
+  CHECK(v.of(trace(false), "SerializableKV.tla") == Verdict::pass);
+  CHECK(v.of(trace(true), "SnapshotKV.tla") == Verdict::fail);  // thread 1 went on: its locks are gone
+  // A rollback lets its locks go one key after another: thread 0 has key 8's and times out on 7's.
+  Txns rollback;
+  rollback.begin(1, 1).get_for_update(1, 2, 7, 0, "not_found").get_for_update(1, 3, 8, 0, "not_found");
+  rollback.lasting(8).rollback(1, 4).begin(0, 5).get_for_update(0, 6, 8, 0, "not_found");
+  rollback.get_for_update(0, 7, 7, 0, "timed_out").rollback(0, 9);
+  CHECK(v.of(rollback, "SnapshotKV.tla") == Verdict::pass);
+  rollback.begin(1, 10, 1).get_for_update(0, 11, 7, 0, "timed_out", 1);  // after thread 1 went on: refused
+  CHECK(v.of(rollback, "SnapshotKV.tla") == Verdict::fail);
 }
 
 TEST_CASE("a rollback's writes are never seen, a delete's are, and neither leaves a lock", "[storage]") {
@@ -225,7 +278,7 @@ TEST_CASE("write skew is snapshot isolation and not serializable; reads for upda
 TEST_CASE("WiredTiger: a snapshot is the commits before the transaction began; read-committed sees later ones", "[storage][wiredtiger]") {
   Verdicts v;
   auto trace = [](std::int64_t value, const char* status) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).begin(1, 2).put(1, 3, 7, 20, "ok").commit(1, 4, "ok").search(0, 5, 7, value, status).commit(0, 6, "ok");
     return t;
   };
@@ -236,7 +289,7 @@ TEST_CASE("WiredTiger: a snapshot is the commits before the transaction began; r
 TEST_CASE("WiredTiger: only read-uncommitted sees another transaction's uncommitted update", "[storage][wiredtiger]") {
   Verdicts v;
   auto trace = [](std::int64_t value, const char* status) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).begin(1, 2).put(1, 3, 7, 20, "ok").search(0, 4, 7, value, status).rollback(1, 5).commit(0, 6, "ok");
     return t;
   };
@@ -247,20 +300,20 @@ TEST_CASE("WiredTiger: only read-uncommitted sees another transaction's uncommit
 TEST_CASE("WiredTiger: under snapshot isolation the first updater wins at once, outside it no write is refused", "[storage][wiredtiger]") {
   Verdicts v;
   auto uncommitted = [](const char* second) {  // 1's update is not committed when 2 writes
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).begin(1, 2).put(0, 3, 7, 10, "ok").put(1, 4, 7, 20, second).rollback(1, 5).commit(0, 6, "ok");
     return t;
   };
   CHECK(v.wiredtiger(uncommitted("rollback")) == "p f f");
   CHECK(v.wiredtiger(uncommitted("ok")) == "f p p");
   auto committed_since = [](const char* second) {  // 1 committed the key after 2 began
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).begin(1, 2).put(0, 3, 7, 10, "ok").commit(0, 4, "ok").put(1, 5, 7, 20, second).rollback(1, 6);
     return t;
   };
   CHECK(v.wiredtiger(committed_since("rollback")) == "p f f");
   CHECK(v.wiredtiger(committed_since("ok")) == "f p p");
-  Txns unprovoked;  // refused where nothing conflicts
+  auto unprovoked = Txns::for_wiredtiger();  // refused where nothing conflicts
   unprovoked.begin(0, 1).put(0, 2, 7, 10, "rollback").rollback(0, 3);
   CHECK(v.wiredtiger(unprovoked) == "f f f");
 }
@@ -268,7 +321,7 @@ TEST_CASE("WiredTiger: under snapshot isolation the first updater wins at once, 
 TEST_CASE("WiredTiger: a transaction with a refused write commits if it updated nothing, else commit is refused", "[storage][wiredtiger]") {
   Verdicts v;
   auto trace = [](bool updated_first, const char* commit) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).begin(1, 2).put(0, 3, 7, 10, "ok");
     if (updated_first) t.put(1, 4, 8, 21, "ok");
     t.put(1, 5, 7, 20, "rollback").commit(1, 6, commit);
@@ -285,7 +338,7 @@ TEST_CASE("WiredTiger: a transaction with a refused write commits if it updated 
 TEST_CASE("WiredTiger: outside snapshot isolation the newest update in the chain wins, not the last commit", "[storage][wiredtiger]") {
   Verdicts v;
   auto trace = [](std::int64_t value) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).begin(1, 2).put(0, 3, 7, 10, "ok").put(1, 4, 7, 20, "ok").commit(1, 5, "ok").commit(0, 6, "ok");
     t.begin(0, 7, 1).search(0, 8, 7, value, "ok", 1).commit(0, 9, "ok", 1);
     return t;
@@ -297,7 +350,7 @@ TEST_CASE("WiredTiger: outside snapshot isolation the newest update in the chain
 TEST_CASE("WiredTiger: removing a key that is not there is not_found, and a removal is read as not found", "[storage][wiredtiger]") {
   Verdicts v;
   auto trace = [](const char* first, const char* second) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).remove(0, 2, 7, first).put(0, 3, 7, 10, "ok").commit(0, 4, "ok");
     t.begin(1, 5).remove(1, 6, 7, "ok").search(1, 7, 7, 0, "not_found").remove(1, 8, 7, second).commit(1, 9, "ok");
     return t;
@@ -315,7 +368,7 @@ TEST_CASE("WiredTiger: outside snapshot isolation two removals of one key that o
   // Key 7 holds 10. Thread 0's removal lasts over [6, 9]; thread 1 removes the key and commits
   // during it (at 7 and 8), or after thread 0 committed (at 11 and 12).
   auto trace = [](std::uint64_t second_at) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).put(0, 2, 7, 10, "ok").commit(0, 3, "ok");
     t.begin(0, 4, 1).begin(1, 5).lasting(9).remove(0, 6, 7, "ok", 1).commit(0, 10, "ok", 1);
     t.remove(1, second_at, 7, "ok").commit(1, second_at + 1, "ok");
@@ -331,7 +384,7 @@ TEST_CASE("WiredTiger: a removal refused under snapshot isolation is Remove_Done
   // Thread 1's removal succeeds over thread 0's uncommitted update: it should have conflicted.
   // There is no Remove_Step under snapshot isolation; the refusal is the operation's _Done's,
   // which says what was broken (and names the failure's signature).
-  Txns t;
+  auto t = Txns::for_wiredtiger();
   t.begin(0, 1).begin(1, 2).put(0, 3, 7, 10, "ok").remove(1, 4, 7, "ok");
   testing::ScratchDir dir;
   t.b.write(dir / "run");
@@ -344,7 +397,7 @@ TEST_CASE("WiredTiger: a removal refused under snapshot isolation is Remove_Done
   CHECK_THAT(r.refused->conjunct, Catch::Contains("FirstUpdaterWins"));
   // A removal by a transaction that never began: both actions are refused at Active(txn), and
   // the refusal is Remove_Done's.
-  Txns never;
+  auto never = Txns::for_wiredtiger();
   never.begin(0, 1).remove(1, 2, 7, "ok");
   never.b.write(dir / "never");
   const auto n = testing::validate_with_test_checker(dir / "never", kSpecs / "WiredTigerKV.tla", kSpecs / "MCWiredTigerReadUncommitted.tla");
@@ -360,7 +413,7 @@ TEST_CASE("WiredTiger: a reader at a timestamp sees the newest commit at or befo
   // Thread 0 commits 10 at timestamp 5, then 20 at 8 (a commit timestamp needs snapshot
   // isolation: its transactions read at a timestamp); a reader at timestamp `read` finds...
   auto trace = [](std::int64_t read, std::int64_t value) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").commit_at(0, 3, 5).begin_at(0, 4, 5, "ok", 1).put(0, 5, 7, 20, "ok", 1).commit_at(0, 6, 8, "ok", 1);
     t.begin_at(1, 7, read).search(1, 8, 7, value, value == 0 ? "not_found" : "ok").commit(1, 9, "ok");
     return t;
@@ -372,7 +425,7 @@ TEST_CASE("WiredTiger: a reader at a timestamp sees the newest commit at or befo
   CHECK(v.wiredtiger(trace(7, 20)) == "f f f");
   CHECK(v.wiredtiger(trace(8, 10)) == "f f f");
   // Under read-committed a transaction begun with a read timestamp reads its snapshot all the same.
-  Txns later;
+  auto later = Txns::for_wiredtiger();
   later.begin_at(1, 1, 3).begin_at(0, 2, 1).put(0, 3, 7, 10, "ok").commit_at(0, 4, 2).search(1, 5, 7, 0, "not_found").commit(1, 6, "ok");
   CHECK(v.wiredtiger(later) == "p p p");
 }
@@ -380,7 +433,7 @@ TEST_CASE("WiredTiger: a reader at a timestamp sees the newest commit at or befo
 TEST_CASE("WiredTiger: a write conflicts with a commit after the writer's read timestamp", "[storage][wiredtiger]") {
   Verdicts v;
   auto trace = [](std::int64_t read, const char* status) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").commit_at(0, 3, 5).begin_at(1, 4, read).put(1, 5, 7, 20, status).rollback(1, 6);
     return t;
   };
@@ -393,7 +446,7 @@ TEST_CASE("WiredTiger: a write conflicts with a commit after the writer's read t
 TEST_CASE("WiredTiger: read timestamps before the oldest and commit timestamps before the oldest or the stable are refused", "[storage][wiredtiger]") {
   Verdicts v;
   auto begin = [](std::int64_t read, const char* status) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.set_timestamps(0, 1, 5, 9).begin_at(1, 2, read, status);
     if (std::string(status) == "ok") t.commit(1, 3, "ok");
     return t;
@@ -404,7 +457,7 @@ TEST_CASE("WiredTiger: read timestamps before the oldest and commit timestamps b
   CHECK(v.wiredtiger(begin(5, "invalid")) == "f f f");
   // A refused commit timestamp rolls the transaction back: its write is never seen.
   auto commit = [](std::int64_t ts, const char* status) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.set_timestamps(0, 1, 5, 9).begin_at(1, 2, 6).put(1, 3, 7, 10, "ok").commit_at(1, 4, ts, status);
     t.begin(1, 5, 1).search(1, 6, 7, std::string(status) == "ok" ? 10 : 0, std::string(status) == "ok" ? "ok" : "not_found", 1).commit(1, 7, "ok", 1);
     return t;
@@ -415,7 +468,7 @@ TEST_CASE("WiredTiger: read timestamps before the oldest and commit timestamps b
   CHECK(v.wiredtiger(commit(8, "ok")) == "f f f");
   CHECK(v.wiredtiger(commit(9, "invalid")) == "f f f");
   // Oldest later than stable is refused; a timestamp that would move back stays.
-  Txns backwards;
+  auto backwards = Txns::for_wiredtiger();
   backwards.set_timestamps(0, 1, 5, 9).set_timestamps(0, 2, 3, 9).set_timestamps(0, 3, 7, 6, "invalid").begin_at(1, 4, 4, "invalid");
   CHECK(v.wiredtiger(backwards) == "p p p");
 }
@@ -423,7 +476,7 @@ TEST_CASE("WiredTiger: read timestamps before the oldest and commit timestamps b
 TEST_CASE("WiredTiger: a commit timestamp outside snapshot isolation is refused and the transaction rolled back", "[storage][wiredtiger]") {
   Verdicts v;
   auto trace = [](const char* status) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).put(0, 2, 7, 10, "ok").commit_at(0, 3, 5, status);
     t.begin(1, 4).search(1, 5, 7, std::string(status) == "ok" ? 10 : 0, std::string(status) == "ok" ? "ok" : "not_found").commit(1, 6, "ok");
     return t;
@@ -437,7 +490,7 @@ TEST_CASE("WiredTiger allows one key committed twice at one timestamp, and commi
   Verdicts v;
   const auto models = {"MCWiredTigerSnapshot.tla", "MCWiredTigerStrictTimestamps.tla", "MCWiredTigerOrderedCommits.tla"};
   auto same_key = [](std::int64_t second_ts) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).put(0, 2, 7, 10, "ok").commit_at(0, 3, 5).begin(1, 4).put(1, 5, 7, 20, "ok").commit_at(1, 6, second_ts);
     return t;
   };
@@ -445,7 +498,7 @@ TEST_CASE("WiredTiger allows one key committed twice at one timestamp, and commi
   CHECK(v.wiredtiger_as(same_key(5), models) == "p f p");  // the paper's finding: < where WiredTiger has <=
   CHECK(v.wiredtiger_as(same_key(4), models) == "p f f");  // a key's timestamps going back: only an opt-in assertion checks
   auto disjoint = [](std::int64_t first_ts) {  // keys 7 and 8, committed in this order
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).put(0, 2, 7, 10, "ok").commit_at(0, 3, first_ts).begin(1, 4).put(1, 5, 8, 20, "ok").commit_at(1, 6, 6);
     return t;
   };
@@ -462,7 +515,7 @@ TEST_CASE("WiredTiger: a search meets a prepared update as WT_PREPARE_CONFLICT o
   // Transaction 1 prepares its write of key 7 at timestamp 5; transaction 2 begins after (at
   // `read`, 0 for none) and searches key 7.
   auto after = [](std::int64_t read, const char* status) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").prepare(0, 3, 5);
     if (read == 0) t.begin(1, 4);
     else t.begin_at(1, 4, read);
@@ -476,7 +529,7 @@ TEST_CASE("WiredTiger: a search meets a prepared update as WT_PREPARE_CONFLICT o
   CHECK(v.wiredtiger_as(after(5, "not_found"), snapshot) == "f");
   // A snapshot taken before the prepare does not see the transaction at all.
   auto before = [](const char* status) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").begin(1, 3).prepare(0, 4, 5).search(1, 5, 7, 0, status).commit(1, 6, "ok").rollback(0, 7);
     return t;
   };
@@ -492,7 +545,7 @@ TEST_CASE("WiredTiger: a prepared transaction's commit joins the snapshots taken
   const auto snapshot = {"MCWiredTigerSnapshot.tla"};
   // 1 prepares 7 = 10 at 5; 2 begins at `read` (0: none); 1 commits at 5; 2 searches key 7.
   auto reader = [](std::int64_t read, std::int64_t value) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").prepare(0, 3, 5);
     if (read == 0) t.begin(1, 4);
     else t.begin_at(1, 4, read);
@@ -506,7 +559,7 @@ TEST_CASE("WiredTiger: a prepared transaction's commit joins the snapshots taken
   CHECK(v.wiredtiger_as(reader(4, 10), snapshot) == "f");
   // A write over the prepared update is refused; once it commits, the same transaction's write is not.
   auto writer = [](bool committed_first, const char* status) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin_at(0, 1, 1).put(0, 2, 7, 10, "ok").prepare(0, 3, 5).begin(1, 4);
     if (committed_first) t.commit_prepared(0, 5, 5, 5);
     t.put(1, 6, 7, 20, status).rollback(1, 7);
@@ -524,7 +577,7 @@ TEST_CASE("WiredTiger: a prepare before the oldest timestamp is refused and fail
   Verdicts v;
   const auto snapshot = {"MCWiredTigerSnapshot.tla"};
   auto prepare = [](std::int64_t ts, const char* status, const char* commit) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.set_timestamps(1, 1, 5, 9).begin_at(0, 2, 6).put(0, 3, 7, 10, "ok").prepare(0, 4, ts, status);
     if (std::string(status) == "ok") t.commit_prepared(0, 5, ts, 9, commit);
     else t.commit_at(0, 5, 9, commit);
@@ -536,7 +589,7 @@ TEST_CASE("WiredTiger: a prepare before the oldest timestamp is refused and fail
   CHECK(v.wiredtiger_as(prepare(4, "invalid", "ok"), snapshot) == "f");
   CHECK(v.wiredtiger_as(prepare(5, "invalid", "invalid"), snapshot) == "f");
   auto commit = [](std::int64_t commit_ts, std::int64_t durable_ts, const char* status) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.set_timestamps(1, 1, 5, 9).begin_at(0, 2, 6).put(0, 3, 7, 10, "ok").prepare(0, 4, 7).commit_prepared(0, 5, commit_ts, durable_ts, status);
     const bool ok = std::string(status) == "ok";
     t.begin(0, 6, 1).search(0, 7, 7, ok ? 10 : 0, ok ? "ok" : "not_found", 1).commit(0, 8, "ok", 1);  // refused, it was rolled back
@@ -557,7 +610,7 @@ TEST_CASE("WiredTiger: a commit checks its timestamps when it starts, so a stabl
   // Thread 1 commits at 5 over [4, 9]; thread 0 moves stable to 8 at 5, then begins at 6 and does
   // not see the commit: the commit took effect after stable passed its timestamp.
   auto racing = [](const char* status, std::int64_t stable_before) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.set_timestamps(0, 1, 1, stable_before).begin_at(1, 2, 3).put(1, 3, 7, 10, "ok").lasting(9).commit_at(1, 4, 5, status);
     t.set_timestamps(0, 5, 1, 8).begin(0, 6).search(0, 7, 7, 0, "not_found").commit(0, 8, "ok");
     return t;
@@ -568,7 +621,7 @@ TEST_CASE("WiredTiger: a commit checks its timestamps when it starts, so a stabl
   // A prepared commit's durable timestamp likewise: thread 0's write at 8 still meets the
   // prepared update, so the commit took effect after stable moved to 8.
   auto prepared = [](const char* status, std::int64_t stable_before) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.set_timestamps(0, 1, 1, stable_before).begin_at(1, 2, 3).put(1, 3, 7, 10, "ok").prepare(1, 4, 4);
     t.lasting(9).commit_prepared(1, 5, 5, 5, status);
     t.set_timestamps(0, 6, 1, 8).begin(0, 7).put(0, 8, 7, 20, "rollback").rollback(0, 9);
@@ -584,7 +637,7 @@ TEST_CASE("WiredTiger: a rollback and a prepared commit end a transaction key by
   // Thread 0 updates keys 1 and 2 and rolls back over [5, 9]; thread 1's writes meet key 1
   // undone at 6 and key 2 not yet at 7.
   auto rollback = [](const char* first, const char* second, std::uint64_t second_at) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.begin(0, 1).put(0, 2, 1, 10, "ok").put(0, 3, 2, 11, "ok").lasting(9).rollback(0, 5);
     t.begin(1, 4).put(1, 6, 1, 12, first).put(1, second_at, 2, 13, second).rollback(1, 11);
     return t;
@@ -595,7 +648,7 @@ TEST_CASE("WiredTiger: a rollback and a prepared commit end a transaction key by
   // Thread 0 prepares keys 1 and 2 and commits over [5, 9]; thread 1 began after the prepare and
   // reads key 1 resolved at 6 and meets key 2 still prepared at 7.
   auto commit = [](const char* second, std::uint64_t second_at) {
-    Txns t;
+    auto t = Txns::for_wiredtiger();
     t.set_timestamps(1, 1, 1, 2).begin_at(0, 2, 3).put(0, 3, 1, 10, "ok").put(0, 4, 2, 11, "ok").prepare(0, 5, 5);
     t.lasting(10).commit_prepared(0, 6, 6, 6);
     t.begin(1, 6).search(1, 7, 1, 10, "ok").search(1, second_at, 2, 0, second).commit(1, 12, "ok");

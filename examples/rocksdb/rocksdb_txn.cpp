@@ -234,6 +234,7 @@ int main(int argc, char** argv) {
     Slot& slot = s.slot(ctx.thread());
     if (slot.txn) return ctx.unsupported();
     op.txn = examples::unique_elem(ctx.thread(), ctx.index());
+    op.previous = slot.id;  // 0 before the thread's first: whatever it was, it has let its locks go
     ctx.refine_start();
     slot.txn = s.begin();
     ctx.refine_end();

@@ -15,6 +15,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -289,6 +290,7 @@ inline Model snapshot_kv() {
   struct State {
     Values db;
     std::map<std::uint32_t, Txn> active;  // by thread
+    std::map<std::uint32_t, std::int64_t> previous;  // the thread's last transaction
     std::int64_t next_txn = 1, next_value = 100;
   };
   auto s = std::make_shared<State>();
@@ -299,7 +301,8 @@ inline Model snapshot_kv() {
       t.id = s->next_txn++;
       t.snap = s->db;
       s->active[thread] = t;
-      return {"Begin", {{"txn", t.id, true}}};
+      const std::int64_t previous = std::exchange(s->previous[thread], t.id);
+      return {"Begin", {{"txn", t.id, true}, {"previous", previous, true}}};
     }
     Txn& t = it->second;
     const std::int64_t key = pick(rng, 1, 3);

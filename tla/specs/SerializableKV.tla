@@ -22,7 +22,7 @@
 EXTENDS Integers, TLC
 CONSTANT Locking
 VARIABLES
-  db, txns,  \* as in SnapshotKV
+  db, txns, unreleased,  \* as in SnapshotKV
   reads      \* an active transaction's id |-> the keys it read from the database
 
 SI == INSTANCE SnapshotKV
@@ -30,8 +30,8 @@ SI == INSTANCE SnapshotKV
 \* A read of key by txn that did not come from its own writes.
 ReadFromDatabase(txn, key) == (txn :> reads[txn] \cup (IF key \in DOMAIN txns[txn].writes THEN {} ELSE {key})) @@ reads
 
-\* @type: (Int) => Bool;
-Begin(txn) == SI!Begin(txn) /\ reads' = (txn :> {}) @@ reads
+\* @type: (Int, Int) => Bool;
+Begin(txn, previous) == SI!Begin(txn, previous) /\ reads' = (txn :> {}) @@ reads
 
 \* @type: (Int, Int, Int, Str) => Bool;
 Get(txn, key, value, status) == SI!Get(txn, key, value, status) /\ reads' = ReadFromDatabase(txn, key)
@@ -64,7 +64,7 @@ Init == SI!Init /\ reads = <<>>
 \* @groups: txn;
 Next ==
   \E txn, key, value \in Int, status \in STRING :
-    \/ Begin(txn)
+    \/ Begin(txn, value)
     \/ Get(txn, key, value, status)
     \/ GetForUpdate(txn, key, value, status)
     \/ Put(txn, key, value, status)

@@ -13,8 +13,9 @@
 (*   Locking = TRUE   TransactionDB (pessimistic): a write locks its key   *)
 (*                    first (waiting while another transaction holds it;   *)
 (*                    "timed_out" when the wait ends first), then checks   *)
-(*                    the snapshot: "busy" refuses the write, the          *)
-(*                    transaction goes on; its commit cannot fail.         *)
+(*                    the snapshot: "busy" refuses the write (releasing    *)
+(*                    the lock it held meanwhile), the transaction goes    *)
+(*                    on; its commit cannot fail.                          *)
 (*   Locking = FALSE  OptimisticTransactionDB: writes take no locks and     *)
 (*                    always succeed; the commit checks every key the      *)
 (*                    transaction wrote or read for update, and fails      *)
@@ -27,8 +28,10 @@
 (* Nothing in the state grows with the run: instead of a log of commits    *)
 (* and a snapshot timestamp per transaction, each active transaction keeps *)
 (* its snapshot and the keys committed by others since it (stale); a      *)
-(* finished transaction leaves nothing behind. So no VIEW is needed: every *)
-(* part of the state can still change a later result (docs/storage.md).   *)
+(* finished transaction leaves nothing behind but the keys it may not     *)
+(* have unlocked yet, until its thread begins another (Begin's previous). *)
+(* So no VIEW is needed: every part of the state can still change a later *)
+(* result (docs/storage.md).                                               *)
 (*                                                                          *)
 (* Values and transaction ids must be unique in a trace (the harness makes *)
 (* them so): a read's value then names the write it saw.                   *)
@@ -36,8 +39,9 @@
 EXTENDS Integers, Sequences, FiniteSets, TLC
 CONSTANT Locking  \* TRUE: TransactionDB (row locks); FALSE: OptimisticTransactionDB
 VARIABLES
-  db,    \* key |-> the committed value (a key not in DOMAIN db is not found)
-  txns   \* an active transaction's id |-> its state, a Txn record below
+  db,         \* key |-> the committed value (a key not in DOMAIN db is not found)
+  txns,       \* an active transaction's id |-> its state, a Txn record below
+  unreleased  \* a committed transaction's id |-> the keys it may not have unlocked yet (Locking)
 
 \* A transaction's own writes map a key to <<value>>, or to <<>> for a delete.
 NewTxn == [snap |-> db,       \* the database when it began
@@ -60,11 +64,20 @@ Visible(txn, key) ==
 \* read committed) or a value nobody wrote.
 ReadsItsSnapshot(txn, key, value, status) == Visible(txn, key) = IF status = "ok" THEN <<value>> ELSE <<>>
 
-\* @type: (Int) => Bool;
-\* @inputs: txn;
-Begin(txn) ==
+\* unreleased once key's lock is had by another: whoever held it before has let it go.
+KeyReleased(key) ==
+  LET left == [t \in DOMAIN unreleased |-> unreleased[t] \ {key}]
+  IN [t \in {t \in DOMAIN left : left[t] # {}} |-> left[t]]
+Unreleased(key) == \E t \in DOMAIN unreleased : key \in unreleased[t]
+
+\* `previous` is the transaction the same thread ran before (0 for its first): whatever it did,
+\* its call returned before this one began, and with it every lock it held.
+\* @type: (Int, Int) => Bool;
+\* @inputs: txn, previous;
+Begin(txn, previous) ==
   /\ ~Active(txn)
   /\ txns' = (txn :> NewTxn) @@ txns
+  /\ unreleased' = [t \in DOMAIN unreleased \ {previous} |-> unreleased[t]]
   /\ UNCHANGED db
 
 \* @type: (Int, Int, Int, Str) => Bool;
@@ -73,13 +86,25 @@ Get(txn, key, value, status) ==
   /\ Active(txn)
   /\ status \in {"ok", "not_found"}
   /\ ReadsItsSnapshot(txn, key, value, status)
-  /\ UNCHANGED <<db, txns>>
+  /\ UNCHANGED <<db, txns, unreleased>>
 
 \* Under Locking, what a write (or a read for update) of key may return, each rule named for what
 \* its refusal means. A key txn has locked was checked then: its writes go on.
 HeldBy(txn, key) == key \in txns[txn].locks
-\* "timed_out" exactly when another transaction holds the lock ...
-WaitsOnlyForAHeldLock(txn, key, status) == (status = "timed_out") = (~HeldBy(txn, key) /\ LockedByOther(txn, key))
+\* Whether another transaction may hold key's lock for a moment the state does not show: a write
+\* locks its key before it checks the snapshot, and a write refused "busy" releases the lock only
+\* then (RocksDB 7.8's PessimisticTransaction::TryLock), so a waiter may time out on it. Such a
+\* write is possible while another transaction has the key stale and unlocked. (Seen under rr
+\* chaos, which can starve the thread between its lock and its check for longer than the timeout.)
+MayBeLockedForARefusal(txn, key) ==
+  \E t \in DOMAIN txns : t # txn /\ key \in txns[t].stale /\ key \notin txns[t].locks
+\* A write that needs the lock waits while another transaction holds it, and times out only while
+\* one holds it or may: for a refusal above, or after its commit (unreleased, at Commit) ...
+WaitsOnlyForAHeldLock(txn, key, status) ==
+  /\ ~HeldBy(txn, key) /\ LockedByOther(txn, key) => status = "timed_out"
+  /\ status = "timed_out" =>
+       /\ ~HeldBy(txn, key)
+       /\ LockedByOther(txn, key) \/ MayBeLockedForARefusal(txn, key) \/ Unreleased(key)
 \* ... else "busy" exactly when the key was committed by another since the snapshot: a write that
 \* succeeds then would overwrite a value the transaction never saw (a lost update).
 FirstCommitterWins(txn, key, status) ==
@@ -98,6 +123,7 @@ Claim(txn, key, status, written) ==
   /\ Locking => WaitsOnlyForAHeldLock(txn, key, status)
   /\ Locking => FirstCommitterWins(txn, key, status)
   /\ txns' = IF status = "ok" THEN [txns EXCEPT ![txn] = Record] ELSE txns
+  /\ unreleased' = IF status = "ok" THEN KeyReleased(key) ELSE unreleased
   /\ UNCHANGED db
 
 \* @type: (Int, Int, Int, Str) => Bool;
@@ -131,6 +157,14 @@ Conflicted(txn) == ~Locking /\ txns[txn].checked \cap txns[txn].stale # {}
 \* Commit: "ok" applies the writes, makes them stale for every other active transaction and ends
 \* the transaction; "busy" (not Locking: a checked key was committed by another since the
 \* snapshot) changes nothing: the transaction stays, to be rolled back.
+\* An "ok" commit's locks are released after its writes are visible, and a rollback's one key
+\* after another (RocksDB 7.8's PessimisticTransaction::Commit writes, then Clear() unlocks key by
+\* key), so a transaction that began after the writes, or that had one of the keys, may still time
+\* out on another: they stay unreleased until another transaction locks the key or the thread
+\* begins its next transaction. (Seen under rr chaos: the ending thread starved in between for
+\* longer than the timeout. When each lock went is not in the trace: this allows more timeouts
+\* than happen, never fewer.)
+Unlocking(txn) == IF txns[txn].locks = {} THEN unreleased ELSE (txn :> txns[txn].locks) @@ unreleased
 \* @type: (Int, Str) => Bool;
 \* @inputs: txn;
 Commit(txn, status) ==
@@ -140,20 +174,22 @@ Commit(txn, status) ==
        THEN LET written == DOMAIN txns[txn].writes IN
             /\ db' = Applied(txns[txn])
             /\ txns' = [t \in DOMAIN txns \ {txn} |-> [txns[t] EXCEPT !.stale = @ \cup written]]
-       ELSE UNCHANGED <<db, txns>>
+            /\ unreleased' = Unlocking(txn)
+       ELSE UNCHANGED <<db, txns, unreleased>>
 
 \* @type: (Int) => Bool;
 \* @inputs: txn;
 Rollback(txn) ==
   /\ Active(txn)
   /\ txns' = [t \in DOMAIN txns \ {txn} |-> txns[t]]
+  /\ unreleased' = Unlocking(txn)
   /\ UNCHANGED db
 
-Init == db = <<>> /\ txns = <<>>
+Init == db = <<>> /\ txns = <<>> /\ unreleased = <<>>
 \* @groups: txn;
 Next ==
   \E txn, key, value \in Int, status \in STRING :
-    \/ Begin(txn)
+    \/ Begin(txn, value)
     \/ Get(txn, key, value, status)
     \/ GetForUpdate(txn, key, value, status)
     \/ Put(txn, key, value, status)
