@@ -81,11 +81,12 @@ int CampaignCommand::run() {
   if (completed && !config.shard && !scale_out_.on_slurm())
     session.read_interleavings(first_recorded_runs_per_signature(runs, config.validation.interleavings), std::cout);
   const auto campaign = store.campaign(campaign_id);
-  std::cout << "\n" << report::summary_table(runs);
-  if (const std::string problems = report::problem_report(runs); !problems.empty()) std::cout << "\n" << problems;
+  const std::vector<report::RunReport> reports = report::read_run_reports(runs);  // once, for every report below
+  std::cout << "\n" << report::summary_table(reports);
+  if (const std::string problems = report::problem_report(reports); !problems.empty()) std::cout << "\n" << problems;
   bool reports_ok = true;
-  if (!options_.json_file.empty()) reports_ok &= write_report(*this, options_.json_file, report::summary_json(*campaign, runs).dump(2) + "\n");
-  if (!options_.junit_file.empty()) reports_ok &= write_report(*this, options_.junit_file, report::junit_xml(*campaign, runs));
+  if (!options_.json_file.empty()) reports_ok &= write_report(*this, options_.json_file, report::summary_json(*campaign, reports).dump(2) + "\n");
+  if (!options_.junit_file.empty()) reports_ok &= write_report(*this, options_.junit_file, report::junit_xml(*campaign, reports));
   int code = store::exit_code_for(runs);
   if (!completed && code == 0) code = kExitIncomplete;  // the runs it did all passed, but not all were done
   std::cout << "\ncampaign " << campaign_id << ": "

@@ -93,9 +93,11 @@ int RevalidateCommand::run() {
   }
   if (submitted == 0) waiting.reset();
   io.run();
-  std::cout << "\n" << report::summary_table(validated);
-  if (const std::string problems = report::problem_report(validated); !problems.empty()) std::cout << "\n" << problems;
-  return store::exit_code_for(validated);
+  const int code = store::exit_code_for(validated);
+  const std::vector<report::RunReport> reports = report::read_run_reports(std::move(validated));
+  std::cout << "\n" << report::summary_table(reports);
+  if (const std::string problems = report::problem_report(reports); !problems.empty()) std::cout << "\n" << problems;
+  return code;
 }
 
 }  // namespace omnilink::cli

@@ -6,16 +6,7 @@
 #include <map>
 #include <sstream>
 
-#include "findings/failure_signature.hpp"
 #include "report/escape.hpp"
-#include "report/explanation_text.hpp"
-#include "report/run_explanations.hpp"
-#include "campaign/recording.hpp"
-#include "store/outcome.hpp"
-#include "replay/replay_files.hpp"
-#include "trace/reader.hpp"
-#include "results/result_file.hpp"
-#include "trace/run_layout.hpp"
 
 namespace omnilink::report {
 namespace fs = std::filesystem;
@@ -25,41 +16,25 @@ std::string configuration(const store::RunRecord& run) {
   return run.target + " t" + std::to_string(run.threads) + " o" + std::to_string(run.ops);
 }
 
-// The first viable operation of a failed run's frontier (from validation/result.json).
-std::optional<results::StoredOperation> first_viable_pending(const store::RunRecord& run) {
-  std::optional<results::StoredResult> result;
-  try {
-    result = results::read_result_file(run.dir);
-  } catch (const results::ResultFileError&) {
-    return std::nullopt;  // the hint then names no operation
-  }
-  if (!result || !result->frontier) return std::nullopt;
-  const auto& next = result->frontier->next;
-  for (const auto& op : next)
-    if (op.viable) return op;
-  if (!next.empty()) return next.front();
-  return std::nullopt;
-}
-
 /// The failed runs of each signature, in order of first appearance, and the symptoms they showed.
 struct SignatureGroup {
   findings::FailureSignature signature;
   std::string target;
-  std::vector<const store::RunRecord*> runs;
+  std::vector<const RunReport*> runs;
   struct Symptom {
     findings::FailureSymptom symptom;
-    std::vector<const store::RunRecord*> runs;
+    std::vector<const RunReport*> runs;
   };
   std::vector<Symptom> symptoms;  // in order of first appearance
 };
 
-std::vector<SignatureGroup> group_by_signature(const std::vector<store::RunRecord>& runs) {
+std::vector<SignatureGroup> group_by_signature(const std::vector<RunReport>& runs) {
   std::vector<SignatureGroup> groups;
   for (const auto& run : runs) {
-    const auto signature = findings::failure_signature(run);
+    const auto& signature = run.signature;
     if (!signature) continue;
     auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.signature.id == signature->id; });
-    if (group == groups.end()) group = groups.insert(groups.end(), {*signature, run.target, {}, {}});
+    if (group == groups.end()) group = groups.insert(groups.end(), {*signature, run.run.target, {}, {}});
     group->runs.push_back(&run);
     auto symptom = std::find_if(group->symptoms.begin(), group->symptoms.end(),
                                 [&](const auto& known) { return known.symptom.id == signature->symptom.id; });
@@ -74,11 +49,11 @@ struct RunSignature {
   const findings::FailureSignature* signature = nullptr;
   const findings::FailureSymptom* symptom = nullptr;
 };
-std::map<const store::RunRecord*, RunSignature> signature_of_runs(const std::vector<SignatureGroup>& groups) {
-  std::map<const store::RunRecord*, RunSignature> of;
+std::map<const RunReport*, RunSignature> signature_of_runs(const std::vector<SignatureGroup>& groups) {
+  std::map<const RunReport*, RunSignature> of;
   for (const auto& g : groups)
     for (const auto& symptom : g.symptoms)
-      for (const store::RunRecord* run : symptom.runs) of[run] = {&g.signature, &symptom.symptom};
+      for (const RunReport* run : symptom.runs) of[run] = {&g.signature, &symptom.symptom};
   return of;
 }
 
@@ -94,18 +69,18 @@ std::string signature_summary(std::vector<SignatureGroup> groups) {
   s << groups.size() << (groups.size() == 1 ? " distinct failure" : " distinct failures") << " (by signature):\n";
   for (const auto& g : groups) {
     s << "  " << g.signature.id << "  " << g.runs.size() << (g.runs.size() == 1 ? " run   " : " runs  ") << g.target << ": "
-      << g.signature.title << "  (first: " << g.runs.front()->key() << ")\n";
+      << g.signature.title << "  (first: " << g.runs.front()->run.key() << ")\n";
     for (const auto& symptom : g.symptoms)
       if (symptom.symptom.id != g.signature.id)
         s << "      symptom " << symptom.symptom.id << "  " << symptom.runs.size() << (symptom.runs.size() == 1 ? " run   " : " runs  ")
-          << symptom.symptom.title << "  (first: " << symptom.runs.front()->key() << ")\n";
+          << symptom.symptom.title << "  (first: " << symptom.runs.front()->run.key() << ")\n";
   }
   return s.str();
 }
 
 // A failed run's failure (failure_summary), each line indented by two.
-std::string failure_text(const store::RunRecord& run) {
-  std::istringstream lines(failure_summary(run, run_explanation(run)));
+std::string failure_text(const RunReport& run) {
+  std::istringstream lines(run.failure);
   std::ostringstream s;
   for (std::string line; std::getline(lines, line);) s << "  " << line << "\n";
   return s.str();
@@ -113,27 +88,28 @@ std::string failure_text(const store::RunRecord& run) {
 
 // For each failed run: its signature, its failing core (or frontier) and the replay command; for each other
 // non-pass run a line saying why (and a crash's signature). Empty when everything passed.
-std::string problem_details(const std::vector<store::RunRecord>& runs, const std::vector<SignatureGroup>& groups) {
+std::string problem_details(const std::vector<RunReport>& runs, const std::vector<SignatureGroup>& groups) {
   const auto signature_of = signature_of_runs(groups);
-  auto signature_line = [&](const store::RunRecord& run) {
+  auto signature_line = [&](const RunReport& run) {
     const auto found = signature_of.find(&run);
     return found == signature_of.end() ? ""
                                        : "  signature " + found->second.signature->id + ": " +
                                              signature_text(*found->second.signature, *found->second.symptom) + "\n";
   };
   std::ostringstream s;
-  for (const auto& run : runs) {
-    const store::Outcome o = store::outcome(run);
+  for (const auto& report : runs) {
+    const store::RunRecord& run = report.run;
+    const store::Outcome o = report.outcome;
     if (o == store::Outcome::pass) continue;
     s << run.key() << ": " << o;
     if (o == store::Outcome::fail) {
-      s << " (run " << run.status << ", seed " << run.seed << ")\n" << signature_line(run);
-      s << failure_text(run);
-      s << "  " << replay_hint(run) << "\n";
+      s << " (run " << run.status << ", seed " << run.seed << ")\n" << signature_line(report);
+      s << failure_text(report);
+      s << "  " << report.replay << "\n";
       s << "  run directory: " << run.dir << "\n";
     } else {
       const std::string why = !run.detail.empty() ? run.detail : run.validation ? run.validation->reason : "";
-      s << (why.empty() ? "" : " - " + why) << "\n" << signature_line(run);
+      s << (why.empty() ? "" : " - " + why) << "\n" << signature_line(report);
     }
   }
   return s.str();
@@ -141,25 +117,25 @@ std::string problem_details(const std::vector<store::RunRecord>& runs, const std
 
 }  // namespace
 
-std::string signature_summary(const std::vector<store::RunRecord>& runs) { return signature_summary(group_by_signature(runs)); }
+std::string signature_summary(const std::vector<RunReport>& runs) { return signature_summary(group_by_signature(runs)); }
 
-std::string problem_report(const std::vector<store::RunRecord>& runs) {
+std::string problem_report(const std::vector<RunReport>& runs) {
   const std::vector<SignatureGroup> groups = group_by_signature(runs);
   const std::string details = problem_details(runs, groups), signatures = signature_summary(groups);
   return details.empty() || signatures.empty() ? details + signatures : details + "\n" + signatures;
 }
 
-std::string summary_table(const std::vector<store::RunRecord>& runs) {
+std::string summary_table(const std::vector<RunReport>& reports) {
   struct Row {
     std::size_t runs = 0;
     std::map<store::Outcome, std::size_t> outcomes;
   };
   std::map<std::string, Row> rows;  // by configuration
   std::vector<std::string> order;
-  for (const auto& run : runs) {
-    const std::string key = configuration(run);
+  for (const auto& report : reports) {
+    const std::string key = configuration(report.run);
     if (!rows.contains(key)) order.push_back(key);
-    ++rows[key].outcomes[store::outcome(run)];
+    ++rows[key].outcomes[report.outcome];
     ++rows[key].runs;
   }
   std::size_t width = 13;
@@ -180,31 +156,17 @@ std::string summary_table(const std::vector<store::RunRecord>& runs) {
   return s.str();
 }
 
-std::string replay_hint(const store::RunRecord& run) {
-  const fs::path recording = trace::RunLayout(run.dir).recording();
-  const auto op = first_viable_pending(run);
-  const std::string id = op ? trace::operation_id(op->thread, op->index) : "T.I";
-  const std::string where = op ? "operation " + id + " (" + op->name + ")" : "an operation";
-  if (!run.recorded() || !fs::exists(recording)) {
-    // --rerun only for a run it re-executes to the same operations, not any one-thread run.
-    if (replay::reruns_the_same(fs::path(run.dir))) return "replay: omnilink replay " + run.key() + " " + id + " --rerun   (not recorded; re-executed under gdb)";
-    return std::string(!run.recorded() ? "not recorded (rr off)"
-                                                                   : "its recording is gone (removed by retention, or lost)") +
-           ": run this configuration again with `--rr chaos` on a machine where rr records, "
-           "to get a replayable recording of a failure like this one at " + where;
-  }
-  return "replay: omnilink replay " + run.key() + " " + id + "   (stops at " + where + "; --batch prints it and exits; " +
-         "the other frontier operations: " + run.key() + "/replay/README.txt in the store)";
-}
-
-nlohmann::json summary_json(const store::CampaignRecord& campaign, const std::vector<store::RunRecord>& runs) {
+nlohmann::json summary_json(const store::CampaignRecord& campaign, const std::vector<RunReport>& runs) {
   nlohmann::json counts = nlohmann::json::object();
   for (const store::Outcome o : store::kOutcomes) counts[store::to_string(o)] = 0;
   const std::vector<SignatureGroup> groups = group_by_signature(runs);
   const auto signature_of = signature_of_runs(groups);
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& run : runs) {
-    const store::Outcome o = store::outcome(run);
+  std::vector<store::Outcome> outcomes;
+  for (const auto& report : runs) {
+    const store::RunRecord& run = report.run;
+    const store::Outcome o = report.outcome;
+    outcomes.push_back(o);
     const std::string name(store::to_string(o));
     counts[name] = counts[name].get<int>() + 1;
     nlohmann::json r{{"run", run.key()},         {"target", run.target},   {"threads", run.threads},
@@ -218,9 +180,9 @@ nlohmann::json summary_json(const store::CampaignRecord& campaign, const std::ve
       r["validation"] = {{"verdict", run.validation->verdict}, {"reason", run.validation->reason},
                          {"duration_ms", run.validation->duration_ms}, {"peak_rss_kb", run.validation->peak_rss_kb},
                          {"operations", run.validation->operations}};
-      if (o == store::Outcome::fail) r["replay"] = replay_hint(run);
+      if (o == store::Outcome::fail) r["replay"] = report.replay;
     }
-    if (const auto found = signature_of.find(&run); found != signature_of.end()) {
+    if (const auto found = signature_of.find(&report); found != signature_of.end()) {
       r["signature"] = found->second.signature->id;
       r["symptom"] = found->second.symptom->id;
     }
@@ -229,43 +191,44 @@ nlohmann::json summary_json(const store::CampaignRecord& campaign, const std::ve
   nlohmann::json signatures = nlohmann::json::array();
   for (const auto& g : groups) {
     nlohmann::json keys = nlohmann::json::array();
-    for (const store::RunRecord* run : g.runs) keys.push_back(run->key());
+    for (const RunReport* run : g.runs) keys.push_back(run->run.key());
     nlohmann::json symptoms = nlohmann::json::array();
     for (const auto& symptom : g.symptoms)
       symptoms.push_back({{"id", symptom.symptom.id}, {"title", symptom.symptom.title}, {"key", symptom.symptom.key},
-                          {"runs", symptom.runs.size()}, {"first", symptom.runs.front()->key()}});
+                          {"runs", symptom.runs.size()}, {"first", symptom.runs.front()->run.key()}});
     signatures.push_back({{"id", g.signature.id}, {"target", g.target}, {"title", g.signature.title}, {"key", g.signature.key},
                           {"runs", keys}, {"symptoms", symptoms}});
   }
   return {{"format", "omnilink-campaign-summary"}, {"version", 3},           {"campaign", campaign.id},
           {"name", campaign.name},                 {"status", campaign.status}, {"file", campaign.file},
-          {"exit_code", store::exit_code_for(runs)},      {"counts", counts},       {"runs", list},
+          {"exit_code", store::exit_code_of(outcomes)},      {"counts", counts},       {"runs", list},
           {"signatures", signatures}};
 }
 
-std::string junit_xml(const store::CampaignRecord& campaign, const std::vector<store::RunRecord>& runs) {
+std::string junit_xml(const store::CampaignRecord& campaign, const std::vector<RunReport>& runs) {
   // One testsuite per target, one testcase per run: fail is a <failure>, a run that yields no
   // verdict is an <error>, an interrupted one <skipped>.
-  std::map<std::string, std::vector<const store::RunRecord*>> by_target;
+  std::map<std::string, std::vector<const RunReport*>> by_target;
   std::vector<std::string> order;
-  for (const auto& run : runs) {
-    if (!by_target.contains(run.target)) order.push_back(run.target);
-    by_target[run.target].push_back(&run);
+  for (const auto& report : runs) {
+    if (!by_target.contains(report.run.target)) order.push_back(report.run.target);
+    by_target[report.run.target].push_back(&report);
   }
   std::ostringstream s;
   s << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"" << xml_escape(campaign.id) << "\">\n";
   for (const auto& target : order) {
     std::size_t failures = 0, errors = 0, skipped = 0;
-    for (const auto* run : by_target[target]) {
-      const store::Outcome o = store::outcome(*run);
+    for (const auto* report : by_target[target]) {
+      const store::Outcome o = report->outcome;
       failures += o == store::Outcome::fail;
       skipped += o == store::Outcome::interrupted;
       errors += o != store::Outcome::fail && o != store::Outcome::pass && o != store::Outcome::interrupted;
     }
     s << "  <testsuite name=\"" << xml_escape(campaign.id + "." + target) << "\" tests=\"" << by_target[target].size()
       << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\">\n";
-    for (const auto* run : by_target[target]) {
-      const store::Outcome o = store::outcome(*run);
+    for (const auto* report : by_target[target]) {
+      const store::RunRecord* run = &report->run;
+      const store::Outcome o = report->outcome;
       const double seconds = static_cast<double>(run->harness_ms + (run->validation ? run->validation->duration_ms : 0)) / 1000.0;
       s << "    <testcase classname=\"" << xml_escape(campaign.id + "." + target) << "\" name=\"" << xml_escape(run->id)
         << "\" time=\"" << seconds << "\"";
@@ -277,7 +240,7 @@ std::string junit_xml(const store::CampaignRecord& campaign, const std::vector<s
       const std::string why = !run->detail.empty() ? run->detail : run->validation ? run->validation->reason : store::to_string(o);
       if (o == store::Outcome::fail) {
         s << "      <failure message=\"" << xml_escape(run->validation->reason) << "\">"
-          << xml_escape(failure_text(*run) + replay_hint(*run)) << "</failure>\n";
+          << xml_escape(failure_text(*report) + report->replay) << "</failure>\n";
       } else if (o == store::Outcome::interrupted) {
         s << "      <skipped message=\"" << xml_escape(why) << "\"/>\n";
       } else {

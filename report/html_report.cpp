@@ -13,7 +13,7 @@
 #include "findings/crash_site.hpp"
 #include "findings/failure_signature.hpp"
 #include "campaign/recording.hpp"
-#include "report/campaign_report.hpp"
+#include "report/run_report.hpp"
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "platform/join.hpp"
@@ -290,9 +290,9 @@ std::string signature_page(store::Store& store, const findings::SignatureHistory
   b << "<h2 id=\"evidence\">Evidence runs</h2>\n<table id=\"evidence-runs\">\n<tr><th>run</th><th>outcome</th><th>symptom</th>"
        "<th>how to replay it</th></tr>\n";
   for (const auto& run : evidence) {
-    const auto signature = findings::failure_signature(run);
-    b << "<tr><td>" << code(run.key()) << "</td>" << td(store::to_string(store::outcome(run))) << "<td>" << (signature ? code(signature->symptom.id) : "")
-      << "</td><td>" << code(report::replay_hint(run)) << "</td></tr>\n";
+    const RunReport report = read_run_report(run);
+    b << "<tr><td>" << code(run.key()) << "</td>" << td(store::to_string(report.outcome)) << "<td>"
+      << (report.signature ? code(report.signature->symptom.id) : "") << "</td><td>" << code(report.replay) << "</td></tr>\n";
   }
   b << "</table>\n";
 

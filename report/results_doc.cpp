@@ -11,10 +11,8 @@
 
 #include "campaign/campaign_file.hpp"
 #include "platform/join.hpp"
-#include "report/campaign_report.hpp"
 #include "report/escape.hpp"
-#include "report/explanation_text.hpp"
-#include "report/run_explanations.hpp"
+#include "report/run_report.hpp"
 #include "store/outcome.hpp"
 #include "sweep/exploration.hpp"
 #include "sweep/sweep_file.hpp"
@@ -131,11 +129,12 @@ std::string truncated_lines(const std::string& text) {
   return out;
 }
 
-void write_failure(std::ostream& s, const store::RunRecord& run) {
+void write_failure(std::ostream& s, const RunReport& report) {
+  const store::RunRecord& run = report.run;
   s << "- **" << markdown_text(run.key()) << "** (" << run.threads << " threads x " << run.ops << " operations, seed "
     << run.seed << ", rr " << markdown_text(store::stored_name(run.rr_mode)) << ", run status " << markdown_text(store::to_string(run.status)) << ")\n\n";
-  s << markdown_block(truncated_lines(failure_summary(run, run_explanation(run)))) << "\n";
-  s << "  " << markdown_text(replay_hint(run)) << "\n\n";
+  s << markdown_block(truncated_lines(report.failure)) << "\n";
+  s << "  " << markdown_text(report.replay) << "\n\n";
 }
 
 struct Counts {
@@ -176,7 +175,7 @@ void write_findings(std::ostream& s, StoredConfigs& configs, const store::Campai
   }
   s << failed.size() << " of " << runs.size() << " runs failed validation"
     << (failed.size() > failures_shown ? "; the first " + std::to_string(failures_shown) + ":" : ":") << "\n\n";
-  for (std::size_t i = 0; i < failed.size() && i < failures_shown; ++i) write_failure(s, *failed[i]);
+  for (std::size_t i = 0; i < failed.size() && i < failures_shown; ++i) write_failure(s, read_run_report(*failed[i]));
   if (failed.size() > failures_shown)
     s << "All of them: " << markdown_code("omnilink ls " + campaign.id + " --verdict fail") << ".\n\n";
 }

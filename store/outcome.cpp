@@ -43,14 +43,19 @@ Outcome outcome(const RunRecord& run) {
   return Outcome::interrupted;  // pending, running, interrupted
 }
 
-int exit_code_for(const std::vector<RunRecord>& runs) {
+int exit_code_of(const std::vector<Outcome>& outcomes) {
   int code = 0;
-  for (const auto& run : runs) {
-    const Outcome o = outcome(run);
+  for (const Outcome o : outcomes) {
     if (o == Outcome::fail) return 1;
     if (o != Outcome::pass) code = 2;
   }
   return code;
+}
+
+int exit_code_for(const std::vector<RunRecord>& runs) {
+  std::vector<Outcome> outcomes;
+  for (const auto& run : runs) outcomes.push_back(outcome(run));
+  return exit_code_of(outcomes);
 }
 
 }  // namespace omnilink::store

@@ -35,5 +35,6 @@ inline bool has_outcome(const RunRecord& run) { return outcome(run) != Outcome::
 /// 0 every run passed; 1 some run failed validation; 2 otherwise, when any run is not a pass
 /// (unknown, crashed, timeout, bad-trace, error, interrupted).
 int exit_code_for(const std::vector<RunRecord>& runs);
+int exit_code_of(const std::vector<Outcome>& outcomes);  // the same, of outcomes already known
 
 }  // namespace omnilink::store

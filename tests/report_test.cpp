@@ -1,5 +1,6 @@
-// Campaign reports from store records: outcomes and exit codes, the summary table, the --json
-// summary and the JUnit XML (escaped), failures grouped by signature, without running anything.
+// Campaign reports from store records, each read once as a RunReport: outcomes and exit codes, the
+// summary table, the --json summary and the JUnit XML (escaped), failures grouped by signature, the
+// replay hint, without running anything.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -62,14 +63,14 @@ TEST_CASE("run statuses and outcomes are their names at the text and JSON edges,
   CHECK_FALSE(store::parse_run_status("finished"));  // a campaign's status, not a run's
   CHECK(nlohmann::json(store::Outcome::bad_trace) == "bad-trace");
   CHECK(nlohmann::json{{"o", store::Outcome::fail}}.dump() == R"({"o":"fail"})");
-  const nlohmann::json summary = report::summary_json(store::CampaignRecord{}, {run("a", "bad-trace", "error")});
+  const nlohmann::json summary = report::summary_json(store::CampaignRecord{}, report::read_run_reports({run("a", "bad-trace", "error")}));
   CHECK(summary["runs"][0]["status"] == "bad-trace");
   CHECK(summary["runs"][0]["outcome"] == "bad-trace");
 }
 
 TEST_CASE("the summary table counts each configuration's outcomes") {
-  const std::string table = report::summary_table({run("a", "ok", "pass"), run("b", "ok", "fail"), run("c", "crashed", "pass"),
-                                           run("d", "ok", "pass", "stack")});
+  const std::string table = report::summary_table(report::read_run_reports(
+      {run("a", "ok", "pass"), run("b", "ok", "fail"), run("c", "crashed", "pass"), run("d", "ok", "pass", "stack")}));
   CHECK(table.find("queue t2 o10") != std::string::npos);
   CHECK(table.find("stack t2 o10") != std::string::npos);
   std::istringstream lines(table);
@@ -87,8 +88,8 @@ TEST_CASE("the JSON summary and the JUnit XML carry every run, escaped") {
   c.id = "c-1";
   c.name = "c";
   c.status = store::CampaignStatus::finished;
-  const std::vector<store::RunRecord> runs{run("a", "ok", "pass"), run("b<&>", "ok", "fail"), run("c", "timeout", "pass"),
-                                    run("d", "pending", std::nullopt)};
+  const auto runs = report::read_run_reports({run("a", "ok", "pass"), run("b<&>", "ok", "fail"), run("c", "timeout", "pass"),
+                                              run("d", "pending", std::nullopt)});
   const nlohmann::json j = report::summary_json(c, runs);
   CHECK(j["exit_code"] == 1);
   CHECK(j["counts"]["pass"] == 1);
@@ -131,9 +132,9 @@ TEST_CASE("failed runs are grouped by signature in the summary and the JSON, wit
     std::ofstream(dir.path() / id / "validation" / "result.json") << result.dump();
     return r;
   };
-  const std::vector<store::RunRecord> runs{failed("a", "Dequeue", "Head(queue) = elem"), run("b", "ok", "pass"),
-                                    failed("c", "Bulk", "Len(queue) >= n"), failed("d", "Dequeue", "Head(queue)  =  elem"),
-                                    failed("e", "Dequeue", "queue = <<>>")};
+  const auto runs = report::read_run_reports({failed("a", "Dequeue", "Head(queue) = elem"), run("b", "ok", "pass"),
+                                              failed("c", "Bulk", "Len(queue) >= n"), failed("d", "Dequeue", "Head(queue)  =  elem"),
+                                              failed("e", "Dequeue", "queue = <<>>")});
   const nlohmann::json j = report::summary_json(c, runs);
   CHECK(j["version"] == 3);
   REQUIRE(j["signatures"].size() == 2);
@@ -172,13 +173,22 @@ TEST_CASE("a replay hint offers --rerun only for a run it re-executes the same: 
                           {"clock", clock}, {"exit", {{"status", "ok"}, {"code", 0}}}}.dump();
     return r;
   };
-  CHECK_THAT(report::replay_hint(unrecorded("counter", 1, "counter")), Catch::Contains("--rerun"));
+  const auto replay_hint = [](store::RunRecord r) { return report::read_run_report(std::move(r)).replay; };
+  CHECK_THAT(replay_hint(unrecorded("counter", 1, "counter")), Catch::Contains("--rerun"));
   // One thread on the tsc clock: re-executed, it need not do the same; --rerun refuses it.
-  const std::string tsc = report::replay_hint(unrecorded("tsc", 1, "tsc"));
+  const std::string tsc = replay_hint(unrecorded("tsc", 1, "tsc"));
   CHECK_THAT(tsc, !Catch::Contains("--rerun") && Catch::Contains("not recorded (rr off)") && Catch::Contains("--rr chaos"));
-  CHECK_THAT(report::replay_hint(unrecorded("two", 2, "counter")), !Catch::Contains("--rerun"));
+  CHECK_THAT(replay_hint(unrecorded("two", 2, "counter")), !Catch::Contains("--rerun"));
   // Recorded once, its recording gone since: not "rr off".
   store::RunRecord pruned = unrecorded("pruned", 2, "tsc");
   pruned.rr_mode = store::RecordingMode::chaos;
-  CHECK_THAT(report::replay_hint(pruned), Catch::Contains("recording is gone"));
+  CHECK_THAT(replay_hint(pruned), Catch::Contains("recording is gone"));
+  // A passing run is read no further: nothing to replay, no signature.
+  store::RunRecord passed = unrecorded("passed", 1, "counter");
+  passed.validation->verdict = results::Verdict::pass;
+  const report::RunReport quiet = report::read_run_report(passed);
+  CHECK(quiet.outcome == store::Outcome::pass);
+  CHECK(quiet.replay.empty());
+  CHECK(quiet.failure.empty());
+  CHECK_FALSE(quiet.signature);
 }

@@ -1,0 +1,68 @@
+#include "report/run_report.hpp"
+
+#include <filesystem>
+
+#include "replay/replay_files.hpp"
+#include "report/explanation_text.hpp"
+#include "results/result_file.hpp"
+#include "trace/reader.hpp"
+#include "trace/run_layout.hpp"
+
+namespace omnilink::report {
+namespace fs = std::filesystem;
+namespace {
+
+// The first viable operation of a failed run's frontier (from validation/result.json).
+std::optional<results::StoredOperation> first_viable_pending(const store::RunRecord& run) {
+  std::optional<results::StoredResult> result;
+  try {
+    result = results::read_result_file(run.dir);
+  } catch (const results::ResultFileError&) {
+    return std::nullopt;  // the hint then names no operation
+  }
+  if (!result || !result->frontier) return std::nullopt;
+  const auto& next = result->frontier->next;
+  for (const auto& op : next)
+    if (op.viable) return op;
+  if (!next.empty()) return next.front();
+  return std::nullopt;
+}
+
+// How to replay a failed run at its first viable frontier operation (or why it cannot be).
+std::string replay_hint(const store::RunRecord& run) {
+  const fs::path recording = trace::RunLayout(run.dir).recording();
+  const auto op = first_viable_pending(run);
+  const std::string id = op ? trace::operation_id(op->thread, op->index) : "T.I";
+  const std::string where = op ? "operation " + id + " (" + op->name + ")" : "an operation";
+  if (!run.recorded() || !fs::exists(recording)) {
+    // --rerun only for a run it re-executes to the same operations, not any one-thread run.
+    if (replay::reruns_the_same(fs::path(run.dir))) return "replay: omnilink replay " + run.key() + " " + id + " --rerun   (not recorded; re-executed under gdb)";
+    return std::string(!run.recorded() ? "not recorded (rr off)" : "its recording is gone (removed by retention, or lost)") +
+           ": run this configuration again with `--rr chaos` on a machine where rr records, "
+           "to get a replayable recording of a failure like this one at " + where;
+  }
+  return "replay: omnilink replay " + run.key() + " " + id + "   (stops at " + where + "; --batch prints it and exits; " +
+         "the other frontier operations: " + run.key() + "/replay/README.txt in the store)";
+}
+
+}  // namespace
+
+RunReport read_run_report(store::RunRecord run) {
+  RunReport r{std::move(run)};
+  r.outcome = store::outcome(r.run);
+  if (r.outcome == store::Outcome::pass) return r;
+  r.signature = findings::failure_signature(r.run);
+  r.kept = run_explanation(r.run);
+  if (r.outcome == store::Outcome::fail) r.failure = failure_summary(r.run, r.kept);
+  r.replay = replay_hint(r.run);
+  return r;
+}
+
+std::vector<RunReport> read_run_reports(std::vector<store::RunRecord> runs) {
+  std::vector<RunReport> reports;
+  reports.reserve(runs.size());
+  for (auto& run : runs) reports.push_back(read_run_report(std::move(run)));
+  return reports;
+}
+
+}  // namespace omnilink::report
