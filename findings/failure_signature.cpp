@@ -147,6 +147,16 @@ FailureSignature crash_signature(const std::string& target, const CrashSite& sit
 }
 
 std::optional<FailureSignature> failure_signature(const store::RunRecord& run) {
+  std::optional<explain::Explanation> kept;
+  if (store::outcome(run) == store::Outcome::fail) try {
+      kept = explain::read_explanation(explain::explanation_dir(run.dir));
+    } catch (const std::exception&) {
+      // A damaged explanation.json: the validation's frontier signs the run.
+    }
+  return failure_signature(run, kept);
+}
+
+std::optional<FailureSignature> failure_signature(const store::RunRecord& run, const std::optional<explain::Explanation>& kept) {
   if (store::outcome(run) == store::Outcome::crashed) {
     const auto site = read_crash_site(run.dir);
     if (!site) return std::nullopt;
@@ -156,13 +166,8 @@ std::optional<FailureSignature> failure_signature(const store::RunRecord& run) {
   // The run's failing core, where one was found against the spec of its newest validation and
   // proven one-minimal (a core cut short by its time limit may still hold another failure's
   // operations, and its context reads less well).
-  try {
-    const auto e = explain::read_explanation(explain::explanation_dir(run.dir));
-    if (e && e->minimal && run.validation && e->explains_validation_against(run.validation->spec))
-      if (auto signature = core_signature(run.target, *e)) return signature;
-  } catch (const std::exception&) {
-    // A damaged explanation.json: the validation's frontier signs the run.
-  }
+  if (kept && kept->minimal && run.validation && kept->explains_validation_against(run.validation->spec))
+    if (auto signature = core_signature(run.target, *kept)) return signature;
   try {
     const auto result = results::read_result_file(run.dir);
     return result ? failure_signature(run.target, *result) : std::nullopt;

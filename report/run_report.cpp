@@ -51,8 +51,8 @@ RunReport read_run_report(store::RunRecord run) {
   RunReport r{std::move(run)};
   r.outcome = store::outcome(r.run);
   if (r.outcome == store::Outcome::pass) return r;
-  r.signature = findings::failure_signature(r.run);
   r.kept = run_explanation(r.run);
+  r.signature = findings::failure_signature(r.run, r.kept.explanation);
   if (r.outcome == store::Outcome::fail) r.failure = failure_summary(r.run, r.kept);
   r.replay = replay_hint(r.run);
   return r;
