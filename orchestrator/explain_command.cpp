@@ -10,7 +10,7 @@
 #include "findings/failure_signature.hpp"
 #include "platform/toolchain.hpp"
 #include "replay/rr_replay.hpp"
-#include "report/run_explanations.hpp"
+#include "report/evidence.hpp"
 #include "report/explanation_text.hpp"
 #include "trace/run_layout.hpp"
 #include "history/history.hpp"
@@ -25,12 +25,12 @@ namespace {
 std::pair<std::vector<explain::RankedHint>, std::size_t> signature_hints(store::Store& store, const store::RunRecord& run) {
   const auto signature = findings::failure_signature(run);
   if (!signature) return {};
-  std::vector<store::RunRecord> same;
-  for (const store::RunRecord& other : store.runs(run.campaign)) {
-    if (other.target != run.target) continue;
-    const auto other_signature = findings::failure_signature(other);
-    if (other_signature && other_signature->key == signature->key) same.push_back(other);
-  }
+  std::vector<store::RunRecord> of_target;
+  for (store::RunRecord& other : store.runs(run.campaign))
+    if (other.target == run.target) of_target.push_back(std::move(other));
+  std::vector<report::RunReport> same;
+  for (report::RunReport& other : report::read_run_reports(std::move(of_target)))
+    if (other.signature && other.signature->key == signature->key) same.push_back(std::move(other));
   // A damaged explanation of another run is that run's to report: only the hints are read here.
   const report::EvidenceExplanations kept = report::evidence_explanations(same);
   return {explain::rank_hints(kept.hints), kept.hints.size()};

@@ -1,7 +1,6 @@
 #include "report/campaign_report.hpp"
 
 #include <algorithm>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -9,7 +8,6 @@
 #include "report/escape.hpp"
 
 namespace omnilink::report {
-namespace fs = std::filesystem;
 namespace {
 
 std::string configuration(const store::RunRecord& run) {

@@ -17,7 +17,7 @@
 #include "store/outcome.hpp"
 #include "campaign/run_plan.hpp"
 #include "platform/join.hpp"
-#include "report/run_explanations.hpp"
+#include "report/evidence.hpp"
 #include "report/explanation_text.hpp"
 #include "report/frontier_timeline.hpp"
 #include "report/html.hpp"
@@ -289,15 +289,15 @@ std::string signature_page(store::Store& store, const findings::SignatureHistory
 
   b << "<h2 id=\"evidence\">Evidence runs</h2>\n<table id=\"evidence-runs\">\n<tr><th>run</th><th>outcome</th><th>symptom</th>"
        "<th>how to replay it</th></tr>\n";
-  for (const auto& run : evidence) {
-    const RunReport report = read_run_report(run);
-    b << "<tr><td>" << code(run.key()) << "</td>" << td(store::to_string(report.outcome)) << "<td>"
+  const std::vector<RunReport> reports = read_run_reports(evidence);
+  for (const RunReport& report : reports) {
+    b << "<tr><td>" << code(report.run.key()) << "</td>" << td(store::to_string(report.outcome)) << "<td>"
       << (report.signature ? code(report.signature->symptom.id) : "") << "</td><td>" << code(report.replay) << "</td></tr>\n";
   }
   b << "</table>\n";
 
   // The first evidence run with an explanation shows its core; the hints of all are ranked.
-  const EvidenceExplanations explained = evidence_explanations(evidence);
+  const EvidenceExplanations explained = evidence_explanations(reports);
   for (const std::string& bad : explained.damaged) b << "<p class=\"error\">" << html_escape(bad) << "</p>\n";
   if (explained.explained)
     b << core_section(*explained.explained, *explained.explanation, explain::rank_hints(explained.hints), explained.hints.size());

@@ -1,8 +1,6 @@
-// The explanations kept beside runs (RUN/explain/, explain/explanation.hpp), as reports show them:
-// a run's, when it explains the run's newest validation; and a failure signature's evidence runs',
-// where the first that has one shows its core (and, once read, its interleaving) and the atomicity
-// hints of every one with an interleaving are ranked together. One reader for the campaign and
-// sweep reports, the results document and the HTML signature pages; rendering is theirs.
+// The explanation kept beside a run (RUN/explain/, explain/explanation.hpp), as reports show it:
+// the run's, when it explains the run's newest validation. One reader, which read_run_report calls
+// for every report; rendering is the reports'.
 #pragma once
 
 #include <optional>
@@ -10,7 +8,6 @@
 #include <vector>
 
 #include "explain/explanation.hpp"
-#include "findings/signature_history.hpp"
 #include "store/store.hpp"
 
 namespace omnilink::report {
@@ -25,18 +22,5 @@ struct RunExplanation {
 
 /// `run`'s explanation, read from its directory.
 RunExplanation run_explanation(const store::RunRecord& run);
-
-struct EvidenceExplanations {
-  std::optional<store::RunRecord> explained;       // the first evidence run with an explanation
-  std::optional<explain::Explanation> explanation;  // its
-  std::vector<std::vector<explain::AtomicityHint>> hints;  // of each evidence run with an interleaving
-  std::vector<std::string> damaged;  // the errors of explanation.json files that do not read
-};
-
-/// The evidence runs of `h` as the store has them, each with its directory where the store is now.
-std::vector<store::RunRecord> evidence_runs(store::Store& store, const findings::SignatureHistory& h);
-
-/// What `evidence` (a signature's, oldest first) has kept, each run's as run_explanation reads it.
-EvidenceExplanations evidence_explanations(const std::vector<store::RunRecord>& evidence);
 
 }  // namespace omnilink::report

@@ -50,10 +50,13 @@ std::string replay_hint(const store::RunRecord& run) {
 RunReport read_run_report(store::RunRecord run) {
   RunReport r{std::move(run)};
   r.outcome = store::outcome(r.run);
-  if (r.outcome == store::Outcome::pass) return r;
-  r.kept = run_explanation(r.run);
+  // Only a failure keeps an explanation and has a failure to summarise; only a failure or a crash
+  // has a signature and something to replay. The other outcomes say why in the run record itself.
+  const bool failed = r.outcome == store::Outcome::fail;
+  if (!failed && r.outcome != store::Outcome::crashed) return r;
+  if (failed) r.kept = run_explanation(r.run);
   r.signature = findings::failure_signature(r.run, r.kept.explanation);
-  if (r.outcome == store::Outcome::fail) r.failure = failure_summary(r.run, r.kept);
+  if (failed) r.failure = failure_summary(r.run, r.kept);
   r.replay = replay_hint(r.run);
   return r;
 }

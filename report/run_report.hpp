@@ -15,15 +15,15 @@
 
 namespace omnilink::report {
 
-/// One run, read for reporting. Everything past `outcome` is read only for a run that did not
-/// pass (a passing run has nothing more to show), and is empty otherwise.
+/// One run, read for reporting. Everything past `outcome` is read only for a run that failed or
+/// crashed (the other outcomes have nothing more to show than their record), and is empty otherwise.
 struct RunReport {
   store::RunRecord run;
   store::Outcome outcome = store::Outcome::pass;
   std::optional<findings::FailureSignature> signature;  // a failed or crashed run's
-  RunExplanation kept;                                 // its explanation, when it explains the run
+  RunExplanation kept;                                 // a failed run's explanation, when it explains the run
   std::string failure;                                 // a failed run's failure_summary
-  std::string replay;                                  // how to replay it (or why it cannot be)
+  std::string replay;                                  // how to replay a failed or crashed run (or why it cannot be)
 };
 
 RunReport read_run_report(store::RunRecord run);

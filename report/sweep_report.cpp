@@ -6,6 +6,7 @@
 
 #include "report/campaign_report.hpp"
 #include "report/escape.hpp"
+#include "report/evidence.hpp"
 #include "report/explanation_text.hpp"
 #include "store/outcome.hpp"
 
@@ -212,7 +213,7 @@ std::string sweep_junit(const SweepSummary& s) {
 
 void read_explanations(store::Store& store, SweepSummary& summary) {
   for (const auto& h : summary.signatures)
-    if (findings::seen_now(h.status)) summary.explanations[h.signature.id] = evidence_explanations(evidence_runs(store, h));
+    if (findings::seen_now(h.status)) summary.explanations[h.signature.id] = evidence_explanations(read_run_reports(evidence_runs(store, h)));
 }
 
 }  // namespace omnilink::report

@@ -17,7 +17,7 @@
 #include "store/store.hpp"
 #include "sweep/retention.hpp"
 #include "findings/signature_history.hpp"
-#include "report/run_explanations.hpp"
+#include "report/evidence.hpp"
 #include "sweep/sweep_source.hpp"
 
 namespace omnilink::report {

@@ -191,4 +191,24 @@ TEST_CASE("a replay hint offers --rerun only for a run it re-executes the same: 
   CHECK(quiet.replay.empty());
   CHECK(quiet.failure.empty());
   CHECK_FALSE(quiet.signature);
+  // Nor a run that timed out, though its directory holds an explanation.json that does not read: only
+  // a failure's explanation is read (a damaged one would show in kept.damaged), only a failure or a
+  // crash gets a replay hint.
+  store::RunRecord late = unrecorded("late", 1, "counter");
+  late.status = store::RunStatus::timeout;
+  late.validation.reset();
+  std::filesystem::create_directories(dir.path() / "late" / "explain");
+  std::ofstream(dir.path() / "late" / "explain" / "explanation.json") << "{ not json";
+  const report::RunReport timed_out = report::read_run_report(late);
+  CHECK(timed_out.outcome == store::Outcome::timeout);
+  CHECK(timed_out.kept.damaged.empty());
+  CHECK(timed_out.replay.empty());
+  // The same directory read as a failure's: its damaged explanation is reported, and a hint given.
+  late.status = store::RunStatus::ok;
+  late.validation = store::ValidationRecord{};
+  late.validation->verdict = results::Verdict::fail;
+  const report::RunReport failed = report::read_run_report(late);
+  CHECK(failed.outcome == store::Outcome::fail);
+  CHECK_FALSE(failed.kept.damaged.empty());
+  CHECK_THAT(failed.replay, Catch::Contains("--rerun"));
 }
