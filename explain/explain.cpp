@@ -37,8 +37,8 @@ std::string spec_digest(const language::LoadedSpec& spec, const checkers::Valida
   return hex;
 }
 
-ExplainedOp explained(const trace::Operation& op) {
-  ExplainedOp out{op.thread, op.index, op.name, {}, op.start, op.end};
+results::StoredOperation explained(const trace::Operation& op) {
+  results::StoredOperation out{op.thread, op.index, op.name, {}, op.start, op.end};
   for (const auto& [name, value] : op.fields) out.fields.emplace_back(name, results::shown(trace::to_tla(value)));
   return out;
 }
@@ -233,7 +233,7 @@ Explanation explain_run(const ExplainOptions& options) {
   if (decided.partitions) e.part = decided.partitions->failed;
   for (const auto& thread : core.history.threads)
     for (const auto& op : thread) e.core.push_back(explained(op));
-  std::stable_sort(e.core.begin(), e.core.end(), [](const ExplainedOp& a, const ExplainedOp& b) { return a.start < b.start; });
+  std::stable_sort(e.core.begin(), e.core.end(), [](const results::StoredOperation& a, const results::StoredOperation& b) { return a.start < b.start; });
   e.minimal = core.minimal;
   e.not_minimal = core.not_minimal;
   e.seed = core.seed;

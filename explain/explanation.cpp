@@ -123,17 +123,9 @@ Interleaving read_interleaving(const Fields& f) {
 
 }  // namespace
 
-std::string ExplainedOp::id() const { return trace::operation_id(thread, index); }
-
-std::string ExplainedOp::call() const {
-  std::string args;
-  for (const auto& [field, value] : fields) args += (args.empty() ? "" : ", ") + field + " = " + value;
-  return name + "(" + args + ")";
-}
-
-const ExplainedOp* Explanation::find(const std::string& id) const {
+const results::StoredOperation* Explanation::find(const std::string& id) const {
   for (const auto* list : {&core, &context})
-    for (const ExplainedOp& op : *list)
+    for (const results::StoredOperation& op : *list)
       if (op.id() == id) return &op;
   return nullptr;
 }
@@ -143,11 +135,11 @@ bool Explanation::explains_validation_against(const std::string& validated_spec)
 }
 
 json to_json(const Explanation& e) {
-  const auto ops = [](const std::vector<ExplainedOp>& list) {
+  const auto ops = [](const std::vector<results::StoredOperation>& list) {
     json out = json::array();
-    for (const ExplainedOp& op : list)
+    for (const results::StoredOperation& op : list)
       out.push_back({{"thread", op.thread}, {"index", op.index}, {"name", op.name}, {"fields", pairs_to_json(op.fields)},
-                     {"start", op.start}, {"end", op.end}});
+                     {"start", op.start.value()}, {"end", op.end.value()}});
     return out;
   };
   json j{{"format", kExplanationFormat},
@@ -195,9 +187,9 @@ Explanation parse_explanation(const json& j, const std::string& origin) {
   e.run_operations = f.uint64("run_operations");
   e.part = f.text("part");
   const auto ops = [&](const std::string& field) {
-    std::vector<ExplainedOp> out;
+    std::vector<results::StoredOperation> out;
     for (const Fields& op : f.objects(field))
-      out.push_back({op.uint32("thread"), op.uint64("index"), op.text("name"), read_pairs(op, "fields"), op.uint64("start"), op.uint64("end")});
+      out.push_back({op.uint32("thread"), op.uint64("index"), op.text("name"), read_pairs(op, "fields"), op.uint64("start"), op.uint64("end"), false, false});
     return out;
   };
   e.core = ops("core");

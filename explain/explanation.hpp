@@ -19,6 +19,7 @@
 
 #include "explain/interleaving.hpp"
 #include "results/refusal.hpp"
+#include "results/stored_operation.hpp"
 
 namespace omnilink::explain {
 
@@ -29,18 +30,6 @@ inline constexpr int kExplanationVersion = 2;
 class ExplanationFileError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
-};
-
-/// An operation as an explanation shows it.
-struct ExplainedOp {
-  std::uint32_t thread = 0;
-  std::uint64_t index = 0;
-  std::string name;
-  std::vector<std::pair<std::string, std::string>> fields;  // logged order: name, TLA+ text
-  std::uint64_t start = 0, end = 0;
-
-  std::string id() const;    // "T1.4"
-  std::string call() const;  // "Dequeue(elem = 7, ok = TRUE)"
 };
 
 /// Why the core alone is rejected (results::RefusedOp, for the core): at the deepest state of
@@ -55,11 +44,11 @@ struct Explanation {
   std::string clock;         // of the timestamps
   std::uint64_t run_operations = 0;  // completed operations the core was drawn from
   std::string part;                  // partitioned: the failing part ("key = 3")
-  std::vector<ExplainedOp> core;     // by start
+  std::vector<results::StoredOperation> core;     // by start
   /// Operations outside the core that logged one of its identifying values (at most
   /// history::kIdentifyingUses operations logged it; booleans never): the enqueue of a
   /// dequeued element, which the core may leave out because it can be placed as needed.
-  std::vector<ExplainedOp> context;
+  std::vector<results::StoredOperation> context;
   bool minimal = false;
   std::string not_minimal;  // why not, when not
   std::string seed;         // where the minimisation started
@@ -75,7 +64,7 @@ struct Explanation {
   std::string no_interleaving;
 
   /// The operation of the core or its context with this id; null if neither has it.
-  const ExplainedOp* find(const std::string& id) const;
+  const results::StoredOperation* find(const std::string& id) const;
   /// Whether this explains a failure found against `validated_spec` (a validation's spec, as the
   /// store keeps it): an explanation of another spec (a run revalidated since) is not that
   /// validation's. The one test every report and signature makes.

@@ -67,7 +67,7 @@ std::string CodeLocation::text() const {
   return (function.empty() ? "??" : function) + " at " + fs::path(file).filename().string() + ":" + std::to_string(line);
 }
 
-Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& recording, const std::vector<ExplainedOp>& core,
+Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& recording, const std::vector<results::StoredOperation>& core,
                                 const InterleavingOptions& options) {
   Interleaving out;
   const std::map<OpKey, trace::Operation> logged = logged_operations(recording.run_dir);
@@ -77,7 +77,7 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
   };
   std::vector<replay::ProbeTarget> targets;
   std::vector<OpKey> target_ids;
-  for (const ExplainedOp& op : core) {
+  for (const results::StoredOperation& op : core) {
     const trace::Operation* found = op_of({op.thread, op.index});
     if (found == nullptr) throw std::runtime_error("the run's traces have no operation " + op.id());
     targets.push_back({op.thread, op.index, found->replay_start()});
@@ -165,7 +165,7 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
 
   // Steps, by position: a switch after event k comes before a boundary with completed event k.
   std::map<OpKey, std::string> core_ids;
-  for (const ExplainedOp& op : core) core_ids[{op.thread, op.index}] = op.id();
+  for (const results::StoredOperation& op : core) core_ids[{op.thread, op.index}] = op.id();
   std::vector<std::tuple<std::uint64_t, int, std::size_t, ScheduleStep>> ordered;
   std::size_t sequence = 0;
   for (const replay::OpBoundary* b : core_boundaries) {
@@ -240,10 +240,10 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
   return out;
 }
 
-bool core_switched_out(const Interleaving& in, const std::vector<ExplainedOp>& core) {
+bool core_switched_out(const Interleaving& in, const std::vector<results::StoredOperation>& core) {
   return std::any_of(in.steps.begin(), in.steps.end(), [&](const ScheduleStep& step) {
     return step.kind == ScheduleStep::Kind::switched_out &&
-           std::any_of(core.begin(), core.end(), [&](const ExplainedOp& op) { return op.id() == step.op; });
+           std::any_of(core.begin(), core.end(), [&](const results::StoredOperation& op) { return op.id() == step.op; });
   });
 }
 

@@ -25,10 +25,9 @@
 #include <vector>
 
 #include "replay/rr_replay.hpp"
+#include "results/stored_operation.hpp"
 
 namespace omnilink::explain {
-
-struct ExplainedOp;
 
 /// A place in the code under test, as a replayed stack names it.
 struct CodeLocation {
@@ -104,11 +103,11 @@ struct InterleavingOptions {
 /// Throws replay::RrDumpError when rr cannot read the recording, std::runtime_error when the traces
 /// lack a core operation; a probe that reaches only part of the window gives what it reached, with
 /// a note.
-Interleaving trace_interleaving(const std::filesystem::path& rr, const replay::Recording& recording, const std::vector<ExplainedOp>& core,
+Interleaving trace_interleaving(const std::filesystem::path& rr, const replay::Recording& recording, const std::vector<results::StoredOperation>& core,
                                 const InterleavingOptions& options);
 
 /// Whether the recording switched a core operation's thread out in its middle (`in`'s steps).
-bool core_switched_out(const Interleaving& in, const std::vector<ExplainedOp>& core);
+bool core_switched_out(const Interleaving& in, const std::vector<results::StoredOperation>& core);
 
 /// Hints of several failing runs (of one signature), grouped by what stays the same across runs
 /// (the interrupted operation, where, and the operations between), most frequent first.

@@ -89,10 +89,10 @@ FailureSignature refused_signature(const std::string& target, const NamedRefusal
 std::optional<FailureSignature> core_signature(const std::string& target, const explain::Explanation& e) {
   if (!e.refused) return std::nullopt;
   const explain::CoreRefusal& r = *e.refused;
-  const explain::ExplainedOp* op = e.find(r.op);
+  const results::StoredOperation* op = e.find(r.op);
   if (op == nullptr) return std::nullopt;
   const NamedRefusal by_name = r.renamed([&](const std::string& id) {
-    const explain::ExplainedOp* tied = e.find(id);
+    const results::StoredOperation* tied = e.find(id);
     return tied == nullptr ? id : tied->name;
   });
   std::vector<std::string> core;

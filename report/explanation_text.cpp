@@ -11,7 +11,7 @@
 namespace omnilink::report {
 namespace {
 
-using explain::ExplainedOp;
+using results::StoredOperation;
 
 /// The unit of a clock's timestamps; a history file may name a clock of its own. (By name, not
 /// parse_clock, which refuses rdtsc on a machine without it: the run may come from one with it.)
@@ -25,11 +25,11 @@ std::string unit(const std::string& clock) {
 
 /// The core's operations and its context's, by start, times from the first start; the core's marked.
 std::string ops_table(const explain::Explanation& e) {
-  std::vector<std::pair<const ExplainedOp*, bool>> rows;  // operation, in the core
-  for (const ExplainedOp& op : e.core) rows.emplace_back(&op, true);
-  for (const ExplainedOp& op : e.context) rows.emplace_back(&op, false);
+  std::vector<std::pair<const StoredOperation*, bool>> rows;  // operation, in the core
+  for (const StoredOperation& op : e.core) rows.emplace_back(&op, true);
+  for (const StoredOperation& op : e.context) rows.emplace_back(&op, false);
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first->start < b.first->start; });
-  const std::uint64_t origin = rows.empty() ? 0 : rows.front().first->start;
+  const std::uint64_t origin = rows.empty() ? 0 : rows.front().first->start.value();
   std::size_t id_width = 2, call_width = 4;
   for (const auto& [op, core] : rows) id_width = std::max(id_width, op->id().size()), call_width = std::max(call_width, op->call().size());
   std::ostringstream s;
@@ -37,15 +37,15 @@ std::string ops_table(const explain::Explanation& e) {
     << "call" << "  " << std::right << std::setw(12) << "start" << "  " << std::setw(12) << "end" << "\n";
   for (const auto& [op, core] : rows)
     s << "    " << std::left << std::setw(6) << (core ? "core" : "") << std::setw(static_cast<int>(id_width)) << op->id() << "  "
-      << std::setw(static_cast<int>(call_width)) << op->call() << "  " << std::right << std::setw(12) << op->start - origin << "  "
-      << std::setw(12) << op->end - origin << "\n";
+      << std::setw(static_cast<int>(call_width)) << op->call() << "  " << std::right << std::setw(12) << op->start.value() - origin << "  "
+      << std::setw(12) << op->end.value() - origin << "\n";
   return s.str();
 }
 
 std::string tied_list(const std::vector<explain::CoreRefusal::Tie>& ops, const explain::Explanation& e) {
   std::string out;
   for (const auto& t : ops) {
-    const ExplainedOp* op = e.find(t.op);
+    const StoredOperation* op = e.find(t.op);
     out += (out.empty() ? "" : ", ") + t.op + (op != nullptr ? " " + op->name : "");
   }
   return out;
@@ -53,9 +53,9 @@ std::string tied_list(const std::vector<explain::CoreRefusal::Tie>& ops, const e
 
 /// "T0.1 -> T0.2, T0.2 -> T1.4": the real-time order among the core's operations (a ended before
 /// b started), without the pairs it implies through a third.
-std::string real_time_order(const std::vector<ExplainedOp>& core) {
+std::string real_time_order(const std::vector<StoredOperation>& core) {
   const std::size_t n = core.size();
-  const auto before = [&](std::size_t a, std::size_t b) { return core[a].end < core[b].start; };
+  const auto before = [&](std::size_t a, std::size_t b) { return core[a].end.value() < core[b].start.value(); };
   std::string out;
   for (std::size_t a = 0; a < n; ++a)
     for (std::size_t b = 0; b < n; ++b) {
@@ -67,11 +67,11 @@ std::string real_time_order(const std::vector<ExplainedOp>& core) {
   return out;
 }
 
-std::string overlapping(const std::vector<ExplainedOp>& core) {
+std::string overlapping(const std::vector<StoredOperation>& core) {
   std::string out;
   for (std::size_t a = 0; a < core.size(); ++a)
     for (std::size_t b = a + 1; b < core.size(); ++b)
-      if (!(core[a].end < core[b].start) && !(core[b].end < core[a].start)) out += (out.empty() ? "" : ", ") + core[a].id() + " || " + core[b].id();
+      if (!(core[a].end.value() < core[b].start.value()) && !(core[b].end.value() < core[a].start.value())) out += (out.empty() ? "" : ", ") + core[a].id() + " || " + core[b].id();
   return out;
 }
 
@@ -103,14 +103,14 @@ std::string core_stops_at(const explain::Explanation& e) {
     return "no operation is refused as a whole at the deepest state (" + std::to_string(e.linearized) +
            " linearized); every one that may go next leads nowhere";
   const explain::CoreRefusal& r = *e.refused;
-  const ExplainedOp* op = e.find(r.op);
+  const StoredOperation* op = e.find(r.op);
   return "every order stops at " + r.op + " " + (op != nullptr ? op->call() : "") + " after " + std::to_string(e.linearized) + " operation" +
          (e.linearized == 1 ? "" : "s") + ";\n  " + r.action + " is refused there by  " + (r.conjunct.empty() ? "?" : r.conjunct) + "  (" + r.at + ")";
 }
 
 std::string schedule_step_text(const explain::ScheduleStep& step, const explain::Explanation& e) {
   const std::string thread = "T" + std::to_string(step.thread);
-  const ExplainedOp* op = e.find(step.op);
+  const StoredOperation* op = e.find(step.op);
   const std::string call = op != nullptr ? " " + op->call() : "";
   switch (step.kind) {
     case explain::ScheduleStep::Kind::start: return thread + "  starts " + step.op + call;
@@ -198,9 +198,9 @@ std::string explanation_text(const explain::Explanation& e, const std::string& c
   s << "  the core" << (e.context.empty() ? "" : " and the operations outside it that logged its values or share its transactions (which it fails with or without)")
     << "; times in " << unit(e.clock) << " from the first start\n"
     << ops_table(e);
-  std::vector<ExplainedOp> shown = e.core;
+  std::vector<StoredOperation> shown = e.core;
   shown.insert(shown.end(), e.context.begin(), e.context.end());
-  std::stable_sort(shown.begin(), shown.end(), [](const ExplainedOp& a, const ExplainedOp& b) { return a.start < b.start; });
+  std::stable_sort(shown.begin(), shown.end(), [](const StoredOperation& a, const StoredOperation& b) { return a.start < b.start; });
   if (const std::string order = real_time_order(shown); !order.empty()) s << "\n  real-time order: " << order;
   if (const std::string concurrent = overlapping(shown); !concurrent.empty()) s << "\n  overlapping: " << concurrent;
   s << "\n\nWhy no order works: " << core_stops_at(e);
@@ -214,23 +214,23 @@ std::string explanation_text(const explain::Explanation& e, const std::string& c
       s << "\n  " << r.lost->value << " is in the state there, and only " << tied_list(r.lost->logged_by, e)
         << " logged it (linearized there): nothing is left to take it out";
     } else if (r.in_place) {
-      const ExplainedOp* refused = e.find(r.op);
+      const StoredOperation* refused = e.find(r.op);
       s << "\n  the state holds " << r.in_place->value << " there, logged by";
       for (std::size_t k = 0; k < r.in_place->logged_by.size(); ++k) {
         const explain::CoreRefusal::Tie& t = r.in_place->logged_by[k];
-        const ExplainedOp* op = e.find(t.op);
+        const StoredOperation* op = e.find(t.op);
         s << (k ? "," : "") << " " << t.op << (op != nullptr ? " " + op->name : "");
         if (t.linearized) s << " (linearized there)";
-        else if (op != nullptr && refused != nullptr && op->start > refused->end) s << " (which starts only after " << r.op << " ends)";
+        else if (op != nullptr && refused != nullptr && op->start.value() > refused->end.value()) s << " (which starts only after " << r.op << " ends)";
         else s << " (not linearized there)";
       }
     }
     for (const auto& field : r.unmatched) s << "\n  its " << field << " was logged by no other operation of the run";
-    if (const ExplainedOp* refused = e.find(r.op))
+    if (const StoredOperation* refused = e.find(r.op))
       for (const auto& [field, value] : refused->fields) {
         if (value == "TRUE" || value == "FALSE") continue;  // a flag ties nothing together
         std::string others;
-        for (const ExplainedOp& op : shown)
+        for (const StoredOperation& op : shown)
           if (op.id() != r.op && std::any_of(op.fields.begin(), op.fields.end(), [&](const auto& f) { return f.second == value; }))
             others += (others.empty() ? "" : ", ") + op.id() + " " + op.name;
         if (!others.empty()) s << "\n  its " << field << " = " << value << " was logged by " << others << " too";

@@ -196,10 +196,10 @@ FrontierTimeline core_timeline(const explain::Explanation& e) {
   }
   std::set<std::uint32_t> threads;
   for (const auto* list : {&e.core, &e.context})
-    for (const explain::ExplainedOp& op : *list) {
+    for (const results::StoredOperation& op : *list) {
       threads.insert(op.thread);
       const Place place = e.refused && e.refused->op == op.id() ? Place::refused : linearized.count(op.id()) ? Place::linearized : Place::context;
-      t.bars.push_back({op.thread, op.index, op.call(), op.start, op.end, place, false});
+      t.bars.push_back({op.thread, op.index, op.call(), op.start.value(), op.end, place, false});
     }
   t.threads.assign(threads.begin(), threads.end());
   return t;
@@ -217,11 +217,11 @@ std::string core_section(const RunRecord& run, const explain::Explanation& e, co
   b << "<table id=\"core-operations\">\n<tr><th>operation</th><th>call</th><th>in the core</th><th>start</th><th>end</th></tr>\n";
   std::uint64_t origin = UINT64_MAX;
   for (const auto* list : {&e.core, &e.context})
-    for (const auto& op : *list) origin = std::min(origin, op.start);
+    for (const auto& op : *list) origin = std::min(origin, op.start.value());
   for (const auto* list : {&e.core, &e.context})
     for (const auto& op : *list)
       b << "<tr>" << td(op.id()) << "<td>" << code(op.call()) << "</td>" << td(list == &e.core ? "yes" : "context")
-        << td_num(static_cast<double>(op.start - origin)) << td_num(static_cast<double>(op.end - origin)) << "</tr>\n";
+        << td_num(static_cast<double>(op.start.value() - origin)) << td_num(static_cast<double>(op.end.value() - origin)) << "</tr>\n";
   b << "</table>\n<p id=\"core-refusal\">Why no order works: " << html_escape(core_stops_at(e)) << "</p>\n";
   if (e.interleaving) {
     const explain::Interleaving& in = *e.interleaving;

@@ -16,6 +16,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "results/refusal.hpp"
+#include "results/stored_operation.hpp"
 #include "results/verdict.hpp"
 
 namespace omnilink::results {
@@ -25,18 +26,6 @@ inline constexpr int kResultFileVersion = 6;
 class ResultFileError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
-};
-
-/// An operation as result.json names it: always thread, index and name; the rest where the place
-/// it appears in gives it (a frontier operation has fields, times and viability).
-struct StoredOperation {
-  std::uint32_t thread = 0;
-  std::uint64_t index = 0;
-  std::string name;
-  std::vector<std::pair<std::string, std::string>> fields;  // name -> TLA+ text
-  std::optional<std::uint64_t> start, end;                  // end: none while pending
-  bool pending = false;
-  bool viable = false;
 };
 
 /// The frontier's refusal as result.json holds it (version 4; `lost` since 5, `in_place` since 6).

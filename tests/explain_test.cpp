@@ -45,7 +45,7 @@ explain::ExplainOptions options_for(const fs::path& run, const std::string& spec
 /// failing_core.hpp argues it may be: nothing that starts after the core's last end; for a spec
 /// closed under projection, nothing on values no core operation logged; for a partitioned one,
 /// nothing of another part.
-bool rejected_with_others_optional(const explain::ExplainOptions& o, const std::vector<explain::ExplainedOp>& core) {
+bool rejected_with_others_optional(const explain::ExplainOptions& o, const std::vector<results::StoredOperation>& core) {
   checkers::ReadSpec& read = checkers::read_spec(o.validate);
   language::LoadedSpec& spec = *read.loaded;
   history::History history = history::read_run_or_history_file(o.validate.run_dir);
@@ -116,7 +116,7 @@ void require_good_core(const explain::ExplainOptions& o, const explain::Explanat
 
   CHECK(rejected_with_others_optional(o, e.core));
   for (std::size_t k = 0; k < e.core.size(); ++k) {
-    std::vector<explain::ExplainedOp> fewer = e.core;
+    std::vector<results::StoredOperation> fewer = e.core;
     fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(k));
     INFO("without " << e.core[k].id());
     CHECK_FALSE(rejected_with_others_optional(o, fewer));
@@ -311,7 +311,7 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
 
 TEST_CASE("where no core operation was switched out in its middle, the explanation says so instead of hinting", "[explain][interleaving]") {
   explain::Explanation e;
-  e.core = {explain::ExplainedOp{1, 4, "Put", {}, 100, 110}, explain::ExplainedOp{2, 7, "Put", {}, 105, 120}};
+  e.core = {results::StoredOperation{1, 4, "Put", {}, 100, 110}, results::StoredOperation{2, 7, "Put", {}, 105, 120}};
   explain::Interleaving in;
   explain::ScheduleStep outside;
   outside.kind = explain::ScheduleStep::Kind::switched_out;
