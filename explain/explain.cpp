@@ -58,7 +58,7 @@ GroupOf groups_of(const history::History& history, const std::optional<std::stri
   return out;
 }
 
-std::uint64_t group_of(const GroupOf& groups, const trace::Operation& op) {
+std::uint64_t transaction_of(const GroupOf& groups, const trace::Operation& op) {
   const auto it = groups.find({op.thread, op.index});
   return it == groups.end() ? 0 : it->second;
 }
@@ -92,7 +92,7 @@ std::vector<const trace::Operation*> context_of(const history::Problem& problem,
   std::vector<const trace::Operation*> out;
   std::set<std::uint64_t> whole;
   auto add = [&](const trace::Operation& other) {
-    if (const std::uint64_t g = group_of(groups, other); g != 0) whole.insert(g);
+    if (const std::uint64_t g = transaction_of(groups, other); g != 0) whole.insert(g);
     if (!in_core.count({other.thread, other.index}) && added.emplace(other.thread, other.index).second) out.push_back(&other);
   };
   for (const auto& thread : core.threads)
@@ -109,7 +109,7 @@ std::vector<const trace::Operation*> context_of(const history::Problem& problem,
   if (!whole.empty())
     for (const auto& thread : problem.threads)
       for (const history::ProblemOp& p : thread)
-        if (whole.count(group_of(groups, *p.op)) > 0) add(*p.op);
+        if (whole.count(transaction_of(groups, *p.op)) > 0) add(*p.op);
   std::stable_sort(out.begin(), out.end(), [](const trace::Operation* a, const trace::Operation* b) { return a->start < b->start; });
   return out;
 }
@@ -202,11 +202,11 @@ Explanation explain_run(const ExplainOptions& options) {
   history::History proved = story;
   std::set<std::uint64_t> core_groups;
   for (const auto& thread : core.history.threads)
-    for (const auto& op : thread) core_groups.insert(group_of(groups, op));
+    for (const auto& op : thread) core_groups.insert(transaction_of(groups, op));
   for (auto& thread : proved.threads)
     for (auto& op : thread) {
       op.optional = core_ops.count({op.thread, op.index}) == 0;
-      const std::uint64_t group = group_of(groups, op);
+      const std::uint64_t group = transaction_of(groups, op);
       op.optional_group = op.optional && core_groups.count(group) == 0 ? group : 0;
     }
   results::ValidationResult why;

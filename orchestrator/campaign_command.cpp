@@ -17,7 +17,6 @@
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
-using namespace omnilink::campaign;
 
 std::vector<std::string> CampaignCommand::resume_command(const fs::path& store, const std::string& campaign_id) const {
   std::vector<std::string> argv{"omnilink", "campaign", fs::absolute(file_).string(), "--resume", "--id", campaign_id,
@@ -40,21 +39,21 @@ void CampaignCommand::add_to(CLI::App& app) {
 }
 
 int CampaignCommand::run() {
-  LoadOptions load = options_.load_options();
+  campaign::LoadOptions load = options_.load_options();
   if (runs_) load.overrides.push_back("targets.*.runs=" + std::to_string(*runs_));
-  CampaignConfig config = load_campaign(file_, load);
+  campaign::CampaignConfig config = campaign::load_campaign(file_, load);
   bool resume = resume_;
   std::string resume_id = resume_id_;
   scale_out_.apply_shard(config);
   scale_out_.continue_shard(config, resume, resume_id);
-  Session session = Session::open({store::CampaignKind::campaign, &config, config.to_json(), resume, resume_id, campaign::plan_difference});
+  campaign::Session session = campaign::Session::open({store::CampaignKind::campaign, &config, config.to_json(), resume, resume_id, campaign::plan_difference});
   const std::string campaign_id = session.id();
-  const std::size_t planned = planned_records(config, campaign_id, config.store).size();
+  const std::size_t planned = campaign::planned_records(config, campaign_id, config.store).size();
   session.print_header(std::cout, "runs: " + std::to_string(planned) + " over " + std::to_string(config.targets.size()) + " target(s)" +
                                       (config.shard ? " (shard " + config.shard->text() + " of " +
-                                                          std::to_string(plan_runs(config).size()) + ")" : ""));
-  Progress progress(std::cout, !options_.plain && ::isatty(STDOUT_FILENO) == 1);
-  PlanSource plan(config, campaign_id);
+                                                          std::to_string(campaign::plan_runs(config).size()) + ")" : ""));
+  campaign::Progress progress(std::cout, !options_.plain && ::isatty(STDOUT_FILENO) == 1);
+  campaign::PlanSource plan(config, campaign_id);
   slurm::TaskSpec task;
   task.kind = store::CampaignKind::campaign;
   task.arguments = {fs::absolute(file_).string()};
@@ -64,7 +63,7 @@ int CampaignCommand::run() {
   bool completed = false;
   try {
     completed = session.run(*scale_out_.executor(session, plan, std::move(task), progress));
-  } catch (const SessionFailed& e) {
+  } catch (const campaign::SessionFailed& e) {
     // A full disk, a store that failed: the runs stored so far stay, the campaign is marked
     // interrupted where the store still takes it (else its "running" is read as such), and what was
     // in flight runs again on resume.
@@ -79,7 +78,7 @@ int CampaignCommand::run() {
   // The summary shows cores; the interleavings of each signature's first runs, read once, appear
   // with them. A shard or a Slurm campaign leaves them where the runs were recorded (the header).
   if (completed && !config.shard && !scale_out_.on_slurm())
-    session.read_interleavings(first_recorded_runs_per_signature(runs, config.validation.interleavings), std::cout);
+    session.read_interleavings(campaign::first_recorded_runs_per_signature(runs, config.validation.interleavings), std::cout);
   const auto campaign = store.campaign(campaign_id);
   const std::vector<report::RunReport> reports = report::read_run_reports(runs);  // once, for every report below
   std::cout << "\n" << report::summary_table(reports);

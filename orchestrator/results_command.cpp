@@ -8,7 +8,6 @@
 #include "sweep/sweep_clock.hpp"
 
 namespace omnilink::cli {
-using namespace omnilink::report;
 
 namespace {
 

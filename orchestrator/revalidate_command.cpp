@@ -17,7 +17,6 @@
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
-using namespace omnilink::campaign;
 
 void RevalidateCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("revalidate", "Validate archived runs again (after a spec change), without re-running them");
@@ -53,7 +52,7 @@ int RevalidateCommand::run() {
   } else {
     throw CommandError(kExitUsage, "no run '" + what_ + "' (see: omnilink ls " + campaign_id + ")");
   }
-  CampaignConfig config = stored_campaign(nlohmann::json::parse(campaign->config_json), campaign_id);
+  campaign::CampaignConfig config = campaign::stored_campaign(nlohmann::json::parse(campaign->config_json), campaign_id);
   if (!tlc_heap_.empty()) config.validation.tlc.heap = tlc_heap_;
   if (!checker_.empty()) config.validation.checker = *checkers::parse_checker(checker_);
   if (timeout_s_) config.validation.timeout = std::chrono::seconds(*timeout_s_);
@@ -61,7 +60,7 @@ int RevalidateCommand::run() {
   if (!platform::parse_byte_size(config.validation.tlc.heap))
     throw CommandError(kExitUsage, "--tlc-heap " + config.validation.tlc.heap + ": digits, then k, m or g (e.g. 2g)");
   boost::asio::io_context io;
-  ValidationPool pool(io, validation_jobs(config.validation, config.jobs, !tlc_unavailable()).count);
+  campaign::ValidationPool pool(io, validation_jobs(config.validation, config.jobs, !tlc_unavailable()).count);
   std::vector<store::RunRecord> validated;
   std::size_t submitted = 0;
   // The results arrive from the pool's threads: the loop must wait for them, not end at once.
@@ -71,21 +70,21 @@ int RevalidateCommand::run() {
       std::cout << run.key() << ": skipped (" << run.status << ", no trace)\n";
       continue;
     }
-    const TargetConfig* stored_target = config.target(run.target);
+    const campaign::TargetConfig* stored_target = config.target(run.target);
     if (stored_target == nullptr) {
       std::cout << run.key() << ": skipped (its target '" << run.target << "' is not in the campaign's configuration)\n";
       continue;
     }
-    TargetConfig target = *stored_target;
+    campaign::TargetConfig target = *stored_target;
     if (!spec_.empty()) {
       target.spec = fs::absolute(spec_);
       target.mc = mc_.empty() ? std::nullopt : std::optional<fs::path>(fs::absolute(mc_));
     }
     ++submitted;
     // Revalidation is asked for run by run: TLC confirms every native FAIL (where it is present).
-    pool.submit(validate_options(target, config.validation, true, run.dir), [] {},
+    pool.submit(campaign::validate_options(target, config.validation, true, run.dir), [] {},
                 [&, run, spec = target.spec](results::ValidationResult result) mutable {
-                  record_validation(store, run, result, spec);
+                  campaign::record_validation(store, run, result, spec);
                   std::cout << run.key() << ": " << store::outcome(run) << (result.reason.empty() ? "" : " - " + result.reason) << "\n";
                   validated.push_back(std::move(run));
                   if (validated.size() == submitted) waiting.reset();

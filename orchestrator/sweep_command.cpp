@@ -19,7 +19,6 @@
 
 namespace omnilink::cli {
 namespace fs = std::filesystem;
-using namespace omnilink::sweep;
 
 namespace {
 
@@ -66,7 +65,7 @@ void SweepCommand::add_to(CLI::App& app) {
   scale_out_.add_to(*sub_, /*batches=*/false);
 }
 
-slurm::TaskSpec SweepCommand::task_spec(const SweepConfig& config, const SweepClock& clock) const {
+slurm::TaskSpec SweepCommand::task_spec(const sweep::SweepConfig& config, const sweep::SweepClock& clock) const {
   slurm::TaskSpec task;
   task.kind = store::CampaignKind::sweep;
   task.arguments = {fs::absolute(file_).string()};
@@ -81,7 +80,7 @@ slurm::TaskSpec SweepCommand::task_spec(const SweepConfig& config, const SweepCl
   return task;
 }
 
-report::SweepSummary SweepCommand::summarize(store::Store& store, const SweepConfig& config, const std::string& id) const {
+report::SweepSummary SweepCommand::summarize(store::Store& store, const sweep::SweepConfig& config, const std::string& id) const {
   report::SweepSummary summary;
   summary.sweep = *store.campaign(id);
   summary.runs = store.runs(id);
@@ -90,7 +89,7 @@ report::SweepSummary SweepCommand::summarize(store::Store& store, const SweepCon
   return summary;
 }
 
-int SweepCommand::publish(store::Store& store, const SweepConfig& config, const report::SweepSummary& summary) const {
+int SweepCommand::publish(store::Store& store, const sweep::SweepConfig& config, const report::SweepSummary& summary) const {
   const std::string markdown = report::sweep_markdown(summary);
   std::cout << "\n" << markdown;
   bool reports_ok = true;
@@ -109,7 +108,7 @@ int SweepCommand::publish(store::Store& store, const SweepConfig& config, const 
   return reports_ok ? code : std::max(code, kExitIncomplete);
 }
 
-int SweepCommand::report_only(const SweepConfig& config) const {
+int SweepCommand::report_only(const sweep::SweepConfig& config) const {
   const fs::path store_dir = config.campaign.store;
   try {
     auto store = store::Store::open_read_only(store_dir);
@@ -121,8 +120,8 @@ int SweepCommand::report_only(const SweepConfig& config) const {
       throw CommandError(kExitUsage, "--report: " + record->id + " is a " + to_string(record->kind) + ", not a sweep");
     if (const std::string why = sweep::plan_difference(nlohmann::json::parse(record->config_json), config.to_json()); !why.empty())
       throw CommandError(kExitUsage, "--report: " + record->id + " is not a sweep of this file: " + why);
-    SweepClock clock = SweepClock::read(sweep_clock_file(store_dir, record->id));
-    SweepSource source(config, record->id, clock);
+    sweep::SweepClock clock = sweep::SweepClock::read(sweep::sweep_clock_file(store_dir, record->id));
+    sweep::SweepSource source(config, record->id, clock);
     source.prepare(store);
     report::SweepSummary summary = summarize(store, config, record->id);
     report::read_explanations(store, summary);
@@ -151,7 +150,7 @@ int SweepCommand::run() {
   if (max_runs_) load.overrides.push_back("sweep.max_runs=" + std::to_string(*max_runs_));
   if (max_failures_) load.overrides.push_back("sweep.max_failures=" + std::to_string(*max_failures_));
   // On --resume the stored clock holds the budget; --for or --until given again resets what is left.
-  SweepConfig config = load_sweep(file_, load, {for_, until_, resume_});
+  sweep::SweepConfig config = sweep::load_sweep(file_, load, {for_, until_, resume_});
   if (!resume_id_.empty() && !resume_ && !report_)
     throw CommandError(kExitUsage, "--id names the sweep that --resume continues or --report reports");
   bool resume = resume_;
@@ -162,22 +161,22 @@ int SweepCommand::run() {
   campaign::Session session = campaign::Session::open({store::CampaignKind::sweep, &config.campaign, config.to_json(), resume, resume_id, sweep::plan_difference});
   const std::string id = session.id();
 
-  std::optional<SweepClock> clock;
+  std::optional<sweep::SweepClock> clock;
   try {
-    clock = SweepClock::start(sweep_clock_file(config.campaign.store, id), config.sweep.budget, resume, for_ || until_);
+    clock = sweep::SweepClock::start(sweep::sweep_clock_file(config.campaign.store, id), config.sweep.budget, resume, for_ || until_);
   } catch (const std::runtime_error& e) {
     throw CommandError(kExitUsage, e.what());
   }
   const auto left_s = std::chrono::duration_cast<std::chrono::seconds>(clock->left()).count();
   // Decided before the sweep writes anything: the free space it found is what it may not take.
   const bool default_quota = !config.sweep.store_quota;
-  const std::uint64_t quota = default_quota ? default_store_quota(config.campaign.store) : *config.sweep.store_quota;
+  const std::uint64_t quota = default_quota ? sweep::default_store_quota(config.campaign.store) : *config.sweep.store_quota;
   session.print_header(std::cout, "configurations: " + std::to_string(config.configurations.size()) + " over " +
                                       std::to_string(config.campaign.targets.size()) + " target(s); budget left " +
-                                      std::to_string(std::max<long long>(0, left_s)) + " s; store quota " + size_text(quota) +
+                                      std::to_string(std::max<long long>(0, left_s)) + " s; store quota " + sweep::size_text(quota) +
                                       (default_quota ? " (the store's size plus half the free space; store_quota sets one)" : ""));
   campaign::Progress progress(std::cout, !options_.plain && ::isatty(STDOUT_FILENO) == 1, /*open_ended=*/true);
-  SweepSource source(config, id, *clock);
+  sweep::SweepSource source(config, id, *clock);
   const auto executor = scale_out_.executor(session, source, task_spec(config, *clock), progress);
   std::optional<bool> ran;
   try {
@@ -214,7 +213,7 @@ int SweepCommand::run() {
   summary.retention.quota = quota;
   summary.retention.default_quota = default_quota;
   try {
-    const PruneReport pruned = prune_store(session.store(), {quota, config.sweep.evidence_runs, false});
+    const sweep::PruneReport pruned = sweep::prune_store(session.store(), {quota, config.sweep.evidence_runs, false});
     summary.retention.size_before = pruned.size_before;
     summary.retention.freed += pruned.freed;
     summary.retention.pruned.insert(summary.retention.pruned.end(), pruned.pruned.begin(), pruned.pruned.end());

@@ -19,7 +19,7 @@ constexpr const char* kFormat = "omnilink-run-record";
 
 using Fields = platform::JsonFields<StoreError>;
 
-ValidationRecord read_validation(const Fields& f) {
+ValidationRecord validation_from_json(const Fields& f) {
   ValidationRecord v;
   const std::string verdict = f.text("verdict");
   if (const auto parsed = results::parse_verdict(verdict)) v.verdict = *parsed;
@@ -85,7 +85,7 @@ std::optional<RunRecordFile> read_run_record_file(const fs::path& run_dir) {
   r.harness_ms = f.int64("harness_ms");
   r.pack_ms = f.int64("pack_ms");
   f.at("validation");  // present, null without one
-  if (f.has("validation")) r.validation = read_validation(f.object("validation"));
+  if (f.has("validation")) r.validation = validation_from_json(f.object("validation"));
   out.position = f.int64("position");
   return out;
 }

@@ -276,7 +276,7 @@ FROM runs r LEFT JOIN validations v
   ON v.id = (SELECT MAX(id) FROM validations WHERE campaign = r.campaign AND run = r.id)
 )sql";
 
-ValidationRecord read_validation(Statement& s) {
+ValidationRecord validation_from_row(Statement& s) {
   ValidationRecord v;
   const std::string verdict = s.text();
   const std::optional<results::Verdict> known = results::parse_verdict(verdict);
@@ -335,7 +335,7 @@ RunRecord read_run(Statement& s, const fs::path& store) {
   r.finished_ms = s.int64();
   r.harness_ms = s.int64();
   r.pack_ms = s.int64();
-  if (s.optional(&Statement::int64)) r.validation = read_validation(s);  // v.id: NULL without a validation
+  if (s.optional(&Statement::int64)) r.validation = validation_from_row(s);  // v.id: NULL without a validation
   return r;
 }
 
