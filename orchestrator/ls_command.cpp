@@ -149,7 +149,7 @@ int LsCommand::run() {
 
 int LsCommand::list_campaigns(store::Store& store) const {
   nlohmann::json json = nlohmann::json::array();
-  Table table{{"campaign", "status", "created", "runs", "statuses", "verdicts"}};
+  Table table{{"campaign", "kind", "status", "created", "runs", "statuses", "verdicts"}};
   for (const CampaignRecord& c : store.campaigns()) {
     const Outcomes o = count_outcomes(store.runs(c.id));
     if (json_) {
@@ -159,7 +159,7 @@ int LsCommand::list_campaigns(store::Store& store) const {
       j["verdicts"] = o.verdicts;
       json.push_back(std::move(j));
     } else {
-      table.push_back({c.id, to_string(c.status), local_time(c.created_ms), std::to_string(o.runs), describe_counts(o.statuses, kStatuses),
+      table.push_back({c.id, store::to_string(c.kind), to_string(c.status), local_time(c.created_ms), std::to_string(o.runs), describe_counts(o.statuses, kStatuses),
                        describe_counts(o.verdicts, kVerdicts)});
     }
   }

@@ -10,6 +10,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -589,6 +590,27 @@ TEST_CASE("omnilink ls lists the campaigns, and a campaign's runs filtered by st
   CHECK(contains(campaigns.out, "demo-1"));
   CHECK(contains(campaigns.out, "pending 1, ok 1, crashed 1"));
   CHECK(contains(campaigns.out, "pass 1, fail 1"));
+  // Each campaign's kind, a sweep's night as such: a second store holding one of each.
+  {
+    testing::ScratchDir kinds;
+    Store both = Store::open(kinds.path());
+    const std::string campaign = both.create_campaign(store::CampaignKind::campaign, "steps", "/c/steps.json", R"({"name":"steps"})");
+    const std::string night = both.create_campaign(store::CampaignKind::sweep, "nightly", "/c/nightly.json", R"({"name":"nightly"})");
+    const auto listed = omnilink_cli({"ls", "--store", kinds.path().string()});
+    REQUIRE(listed.exit_code == 0);
+    const auto kind_of = [&](const std::string& id) {
+      std::istringstream lines(listed.out);
+      for (std::string line; std::getline(lines, line);) {
+        std::istringstream words(line);
+        std::string first, second;
+        if (words >> first >> second && first == id) return second;
+      }
+      return std::string("(not listed)");
+    };
+    CHECK(kind_of("campaign") == "kind");  // the header
+    CHECK(kind_of(campaign) == "campaign");
+    CHECK(kind_of(night) == "sweep");
+  }
   auto from_env = omnilink_cli({"ls"}, {{"OMNILINK_STORE", store}});  // the default store
   CHECK(from_env.exit_code == 0);
   CHECK(from_env.out == campaigns.out);
