@@ -75,6 +75,9 @@ stdenv.mkDerivation (finalAttrs: {
   ];
 
   cmakeFlags = [
+    # Batches of sources, as scripts/setup builds (cmake/OmniLinkBuildTime.cmake): the CLI11, JSON
+    # and Boost code each source instantiates is compiled once per batch, not once per file.
+    (lib.cmakeBool "CMAKE_UNITY_BUILD" true)
     (lib.cmakeBool "OMNILINK_BUILD_TESTS" finalAttrs.finalPackage.doCheck)
     (lib.cmakeBool "OMNILINK_BUILD_EXAMPLES" true) # installed under libexec/omnilink/examples
     (lib.cmakeBool "OMNILINK_BUILD_BENCH" withBench)
