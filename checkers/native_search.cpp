@@ -140,9 +140,9 @@ std::optional<SearchReport> Search::run(std::uint64_t room, const PauseWhen& pau
     begun_ = true;
     started_at_ = options_.since.value_or(std::chrono::steady_clock::now());
     // A linearizable history visits about one state per operation: room for those up front, since
-    // growing by doubling rehashes everything. At least 1,024 (32 KiB, below malloc's mmap
-    // threshold): a part of a small history otherwise maps, faults in and unmaps its own table.
-    visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(static_cast<std::uint64_t>(space_.total()) + 16, 1024), options_.max_states)));
+    // growing by doubling rehashes everything. No more: a part of a small history (a key of ten
+    // operations) would zero and fault in a table hundreds of times its size, once per part.
+    visited_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(space_.total()) + 16, options_.max_states)));
     initial_ = space_.initial_nodes();
     if (initial_.empty()) {
       SearchReport r;
