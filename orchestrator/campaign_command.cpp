@@ -29,6 +29,10 @@ std::vector<std::string> CampaignCommand::resume_command(const fs::path& store, 
 
 void CampaignCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("campaign", "Run a campaign: many harness runs (under rr chaos when possible), each archived and validated");
+  add_options_when_named();
+}
+
+void CampaignCommand::add_options() {
   sub_->add_option("FILE", file_, "The campaign file (docs/campaign.md)")->required();
   sub_->add_flag("--resume", resume_, "Continue the newest campaign of this name in the store: only runs without a final result are done");
   sub_->add_option("--id", resume_id_, "With --resume: the campaign to continue (e.g. demo-3), rather than the newest of its name")

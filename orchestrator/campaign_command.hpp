@@ -24,6 +24,7 @@ namespace omnilink::cli {
 class CampaignCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

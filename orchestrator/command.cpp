@@ -16,6 +16,10 @@ std::string Command::name() const {
   return name;
 }
 
+void Command::add_options_when_named() {
+  sub_->preparse_callback([this](std::size_t) { add_options(); });
+}
+
 std::ostream& Command::complain() const { return std::cerr << "omnilink " << name() << ": "; }
 
 bool write_report(const Command& command, const std::string& file, const std::string& text) {

@@ -11,6 +11,7 @@ namespace omnilink::cli {
 class DoctorCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

@@ -40,6 +40,10 @@ std::pair<std::vector<explain::RankedHint>, std::size_t> signature_hints(store::
 
 void ExplainCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("explain", "Why a failing run fails: its failing core, the few operations rejected on their own");
+  add_options_when_named();
+}
+
+void ExplainCommand::add_options() {
   sub_->add_option("RUN", what_, "A campaign's run (CAMPAIGN/RUN-ID), or a run directory or history file (with --spec)")->required();
   store_.add_to(*sub_);
   sub_->add_option("--spec", spec_, "The spec module (.tla); a campaign's run is explained against its campaign's by default");

@@ -9,6 +9,10 @@ namespace omnilink::cli {
 
 void GcCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("gc", "Free space in a store: the recordings that are not evidence, or down to a quota; never a signature's evidence");
+  add_options_when_named();
+}
+
+void GcCommand::add_options() {
   sub_->add_option("STORE", directory_, "The store directory (default: $OMNILINK_STORE, else ./omnilink-store)");
   sub_->add_option("--quota", quota_, "Prune until the store is at most this large, e.g. 20g (k, m, g, t)");
   sub_->add_option("--evidence-runs", evidence_runs_, "Failing runs kept per signature (default 3)")->check(CLI::Range(1, 1000));

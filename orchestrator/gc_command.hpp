@@ -14,6 +14,7 @@ namespace omnilink::cli {
 class GcCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

@@ -11,6 +11,10 @@ namespace omnilink::cli {
 
 void GenHppCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("gen-hpp", "Generate the C++ operation types of a TLA+ spec (one struct per action of Next)");
+  add_options_when_named();
+}
+
+void GenHppCommand::add_options() {
   sub_->add_option("SPEC", spec_, "The spec module (.tla)")->required();
   sub_->add_option("-o,--output", output_, "Write the header here (default: stdout)");
   sub_->add_option("--next", next_, "The next-state relation to read actions from")->capture_default_str();

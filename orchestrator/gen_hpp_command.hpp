@@ -10,6 +10,7 @@ namespace omnilink::cli {
 class GenHppCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

@@ -133,6 +133,10 @@ std::string unknown_run_message(store::Store& store, const std::string& key) {
 
 void LsCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("ls", "List the campaigns in a store, or the runs of one campaign");
+  add_options_when_named();
+}
+
+void LsCommand::add_options() {
   auto* campaign = sub_->add_option("CAMPAIGN", campaign_, "A campaign id (<name>-<n>): list its runs");
   store_.add_to(*sub_);
   sub_->add_option("--status", status_, "Only runs with this status")->check(CLI::IsMember(kStatuses))->needs(campaign);

@@ -46,6 +46,7 @@ std::string unknown_run_message(store::Store& store, const std::string& key);
 class LsCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

@@ -16,6 +16,10 @@ CommandError stopped_part_way(const std::string& why) {
 
 void MergeCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("merge", "Bring the shard stores of one campaign (campaign --shard I/N) into one store");
+  add_options_when_named();
+}
+
+void MergeCommand::add_options() {
   sub_->add_option("DEST", destination_, "The store to merge into (created if needed)")->required();
   sub_->add_option("SHARD", shards_, "The shard stores")->required();
   sub_->add_option("--into", into_, "Continue this campaign of DEST, made by an earlier merge of the same campaign's shards");

@@ -18,6 +18,7 @@ namespace omnilink::cli {
 class MergeCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

@@ -123,6 +123,10 @@ std::vector<trace::Operation> core_stops(const fs::path& run_dir, const std::str
 
 void ReplayCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("replay", "Stop a replay of a run at one operation, or at each operation of its failing core (rr, or --rerun under plain gdb)");
+  add_options_when_named();
+}
+
+void ReplayCommand::add_options() {
   sub_->add_option("RUN", run_, "A run: CAMPAIGN/RUN from the store, or a run directory")->required();
   sub_->add_option("OP", op_, "The operation: THREAD.INDEX as failure reports print it (T1.79 or 1.79)");
   sub_->add_option("GDB_ARGS", gdb_args_, "After --: passed to gdb");

@@ -25,6 +25,7 @@ namespace omnilink::cli {
 class ReplayCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

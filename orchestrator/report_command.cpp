@@ -15,6 +15,10 @@ namespace fs = std::filesystem;
 
 void ReportCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("report", "Write the HTML report of a campaign or sweep: its name's runs over time, signatures, frontiers");
+  add_options_when_named();
+}
+
+void ReportCommand::add_options() {
   sub_->add_option("CAMPAIGN", campaign_, "A campaign id or name (default: the newest campaign's name)");
   sub_->add_option("--store", store_, "The store directory (default: $OMNILINK_STORE, else ./omnilink-store)");
   sub_->add_option("--html", html_dir_, "The directory to write index.html and the signature pages into")->required();

@@ -16,6 +16,7 @@ namespace omnilink::cli {
 class ReportCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

@@ -21,6 +21,10 @@ std::optional<store::CampaignRecord> find_campaign(store::Store& store, const st
 
 void ResultsCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("results", "Write what a store's campaigns found as Markdown (docs/results.md)");
+  add_options_when_named();
+}
+
+void ResultsCommand::add_options() {
   sub_->add_option("CAMPAIGN", campaigns_, "Campaign ids or names (a name means its newest campaign); default without --hunt: every name in the store");
   sub_->add_option("--hunt", hunts_, "A campaign measuring runs and time to the first failure (id or name; repeatable)");
   sub_->add_option("--sweep", sweeps_, "A sweep: what it explored and found (id or name; repeatable)");

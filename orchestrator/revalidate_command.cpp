@@ -20,6 +20,10 @@ namespace fs = std::filesystem;
 
 void RevalidateCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("revalidate", "Validate archived runs again (after a spec change), without re-running them");
+  add_options_when_named();
+}
+
+void RevalidateCommand::add_options() {
   sub_->add_option("WHAT", what_, "A run (CAMPAIGN/RUN) or a whole campaign (CAMPAIGN)")->required();
   store_.add_to(*sub_);
   sub_->add_option("--spec", spec_, "Validate against this spec instead of the campaign's");

@@ -17,6 +17,7 @@ namespace omnilink::cli {
 class RevalidateCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

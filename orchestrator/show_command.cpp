@@ -94,6 +94,10 @@ void print_run(const RunRecord& r) {
 
 void ShowCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("show", "Show one run of a campaign store: its record, newest validation and files");
+  add_options_when_named();
+}
+
+void ShowCommand::add_options() {
   sub_->add_option("RUN", key_, "<campaign>/<run-id>, as `omnilink ls CAMPAIGN` lists them")->required();
   store_.add_to(*sub_);
   sub_->add_flag("--json", json_, "Print the record as JSON (with its validation and paths)");

@@ -8,6 +8,10 @@ namespace omnilink::cli {
 
 void SlurmTaskCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("slurm-task", "One task of a campaign's Slurm array (run by its batch script)");
+  add_options_when_named();
+}
+
+void SlurmTaskCommand::add_options() {
   sub_->group("");  // hidden: the coordinator's batch script is its only caller
   sub_->add_option("SPEC", spec_, "The task spec (STORE/<campaign-id>/slurm/task.json)")->required();
 }

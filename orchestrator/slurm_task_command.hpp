@@ -12,6 +12,7 @@ namespace omnilink::cli {
 class SlurmTaskCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

@@ -15,6 +15,10 @@ inline constexpr int kExitNeedsTlc = 2;
 
 void SpecCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("spec", "Read a spec as validation would: its operations, and whether the embedded checker evaluates them");
+  add_options_when_named();
+}
+
+void SpecCommand::add_options() {
   sub_->add_option("SPEC", spec_, "The spec module (.tla)")->required();
   sub_->add_option("--mc", mc_, "An MC module: values for constants, definitions that stand for the spec's");
   sub_->add_option("--next", next_, "The next-state relation to read actions from")->capture_default_str();

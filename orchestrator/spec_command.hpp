@@ -19,6 +19,7 @@ namespace omnilink::cli {
 class SpecCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

@@ -9,6 +9,10 @@ namespace omnilink::cli {
 
 void StoreCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("store", "Maintain a campaign store");
+  add_options_when_named();
+}
+
+void StoreCommand::add_options() {
   sub_->require_subcommand(1);
   rebuild_ = sub_->add_subcommand("rebuild", "Make the store's index (omnilink.db) again from its campaign directories");
   rebuild_->add_option("STORE", directory_, "The store directory (default: $OMNILINK_STORE, else ./omnilink-store)");

@@ -48,6 +48,10 @@ std::vector<std::string> SweepCommand::resume_command(const fs::path& store, con
 void SweepCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("sweep", "Run a sweep: draw runs from the file's configurations until a time budget ends, "
                                      "group failures by signature, report what changed since the last sweep");
+  add_options_when_named();
+}
+
+void SweepCommand::add_options() {
   sub_->add_option("FILE", file_, "The sweep file (docs/sweep.md)")->required();
   sub_->add_option("--for", for_, "Time budget, e.g. 8h, 90m, 1h30m (replaces the file's)");
   sub_->add_option("--until", until_, "Run until this local time of day, HH:MM (replaces the file's budget)")->excludes("--for");

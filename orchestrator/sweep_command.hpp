@@ -27,6 +27,7 @@ namespace omnilink::cli {
 class SweepCommand : public Command {
  public:
   void add_to(CLI::App& app) override;
+  void add_options() override;
   int run() override;
 
  private:

@@ -42,6 +42,10 @@ std::uint64_t percentile(std::vector<std::uint64_t>& sorted, double p) {
 
 void TraceCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("trace", "Inspect a run directory's trace");
+  add_options_when_named();
+}
+
+void TraceCommand::add_options() {
   sub_->require_subcommand(1);
   show_ = sub_->add_subcommand("show", "Print every record, one operation a line: T<thread>.<index> [start, end] Op(fields)");
   show_->add_option("RUN_DIR", run_dir_, "Run directory (holds meta.json and trace/)")->required();
