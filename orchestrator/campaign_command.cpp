@@ -29,7 +29,6 @@ std::vector<std::string> CampaignCommand::resume_command(const fs::path& store, 
 
 void CampaignCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("campaign", "Run a campaign: many harness runs (under rr chaos when possible), each archived and validated");
-  add_options_when_named();
 }
 
 void CampaignCommand::add_options() {

@@ -16,7 +16,8 @@ std::string Command::name() const {
   return name;
 }
 
-void Command::add_options_when_named() {
+void Command::attach(CLI::App& app) {
+  add_to(app);
   sub_->preparse_callback([this](std::size_t) { add_options(); });
 }
 

@@ -54,7 +54,6 @@ nlohmann::json to_json(const Report& r) {
 
 void DoctorCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("doctor", "Report which external tools (gdb, java, TLC, rr, addr2line) omnilink can use");
-  add_options_when_named();
 }
 
 void DoctorCommand::add_options() {

@@ -40,7 +40,6 @@ std::pair<std::vector<explain::RankedHint>, std::size_t> signature_hints(store::
 
 void ExplainCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("explain", "Why a failing run fails: its failing core, the few operations rejected on their own");
-  add_options_when_named();
 }
 
 void ExplainCommand::add_options() {

@@ -9,7 +9,6 @@ namespace omnilink::cli {
 
 void GcCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("gc", "Free space in a store: the recordings that are not evidence, or down to a quota; never a signature's evidence");
-  add_options_when_named();
 }
 
 void GcCommand::add_options() {

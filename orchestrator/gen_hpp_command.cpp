@@ -11,7 +11,6 @@ namespace omnilink::cli {
 
 void GenHppCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("gen-hpp", "Generate the C++ operation types of a TLA+ spec (one struct per action of Next)");
-  add_options_when_named();
 }
 
 void GenHppCommand::add_options() {

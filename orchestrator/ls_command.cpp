@@ -133,7 +133,6 @@ std::string unknown_run_message(store::Store& store, const std::string& key) {
 
 void LsCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("ls", "List the campaigns in a store, or the runs of one campaign");
-  add_options_when_named();
 }
 
 void LsCommand::add_options() {

@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<ReportCommand>());
   commands.push_back(std::make_unique<MergeCommand>());
   commands.push_back(std::make_unique<SlurmTaskCommand>());
-  for (auto& c : commands) c->add_to(app);
+  for (auto& c : commands) c->attach(app);
 
   try {
     app.parse(argc, argv);

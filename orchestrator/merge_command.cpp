@@ -16,7 +16,6 @@ CommandError stopped_part_way(const std::string& why) {
 
 void MergeCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("merge", "Bring the shard stores of one campaign (campaign --shard I/N) into one store");
-  add_options_when_named();
 }
 
 void MergeCommand::add_options() {

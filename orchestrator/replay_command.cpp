@@ -123,7 +123,6 @@ std::vector<trace::Operation> core_stops(const fs::path& run_dir, const std::str
 
 void ReplayCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("replay", "Stop a replay of a run at one operation, or at each operation of its failing core (rr, or --rerun under plain gdb)");
-  add_options_when_named();
 }
 
 void ReplayCommand::add_options() {

@@ -15,7 +15,6 @@ namespace fs = std::filesystem;
 
 void ReportCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("report", "Write the HTML report of a campaign or sweep: its name's runs over time, signatures, frontiers");
-  add_options_when_named();
 }
 
 void ReportCommand::add_options() {

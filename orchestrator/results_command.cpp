@@ -21,7 +21,6 @@ std::optional<store::CampaignRecord> find_campaign(store::Store& store, const st
 
 void ResultsCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("results", "Write what a store's campaigns found as Markdown (docs/results.md)");
-  add_options_when_named();
 }
 
 void ResultsCommand::add_options() {

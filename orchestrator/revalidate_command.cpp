@@ -20,7 +20,6 @@ namespace fs = std::filesystem;
 
 void RevalidateCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("revalidate", "Validate archived runs again (after a spec change), without re-running them");
-  add_options_when_named();
 }
 
 void RevalidateCommand::add_options() {

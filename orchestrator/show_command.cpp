@@ -94,7 +94,6 @@ void print_run(const RunRecord& r) {
 
 void ShowCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("show", "Show one run of a campaign store: its record, newest validation and files");
-  add_options_when_named();
 }
 
 void ShowCommand::add_options() {

@@ -8,7 +8,6 @@ namespace omnilink::cli {
 
 void SlurmTaskCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("slurm-task", "One task of a campaign's Slurm array (run by its batch script)");
-  add_options_when_named();
 }
 
 void SlurmTaskCommand::add_options() {

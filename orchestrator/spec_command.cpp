@@ -15,7 +15,6 @@ inline constexpr int kExitNeedsTlc = 2;
 
 void SpecCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("spec", "Read a spec as validation would: its operations, and whether the embedded checker evaluates them");
-  add_options_when_named();
 }
 
 void SpecCommand::add_options() {

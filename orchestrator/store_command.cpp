@@ -9,7 +9,6 @@ namespace omnilink::cli {
 
 void StoreCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("store", "Maintain a campaign store");
-  add_options_when_named();
 }
 
 void StoreCommand::add_options() {

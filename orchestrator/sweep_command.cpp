@@ -48,7 +48,6 @@ std::vector<std::string> SweepCommand::resume_command(const fs::path& store, con
 void SweepCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("sweep", "Run a sweep: draw runs from the file's configurations until a time budget ends, "
                                      "group failures by signature, report what changed since the last sweep");
-  add_options_when_named();
 }
 
 void SweepCommand::add_options() {

@@ -42,7 +42,6 @@ std::uint64_t percentile(std::vector<std::uint64_t>& sorted, double p) {
 
 void TraceCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("trace", "Inspect a run directory's trace");
-  add_options_when_named();
 }
 
 void TraceCommand::add_options() {

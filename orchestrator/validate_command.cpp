@@ -14,7 +14,6 @@ namespace omnilink::cli {
 
 void ValidateCommand::add_to(CLI::App& app) {
   sub_ = app.add_subcommand("validate", "Check a run's trace against a TLA+ spec (exit 0 pass, 1 fail, 2 unknown, 3 error)");
-  add_options_when_named();
 }
 
 void ValidateCommand::add_options() {
