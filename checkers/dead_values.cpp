@@ -42,6 +42,17 @@ std::uint32_t DeadValues::atom(const Value& v) const {
   return it == strings_.end() ? kNotAtom : it->second;
 }
 
+bool DeadValues::shares_an_atom(const Value& v) const {
+  auto any = [&](const std::vector<Value>& items) { return std::any_of(items.begin(), items.end(), [&](const Value& i) { return shares_an_atom(i); }); };
+  switch (v.kind()) {
+    case Value::Kind::Int: case Value::Kind::String: return atom(v) != kNotAtom;
+    case Value::Kind::Seq: return any(v.items());
+    case Value::Kind::Fcn: return any(v.keys()) || any(v.values());
+    case Value::Kind::Set: return any(v.elements());
+    default: return false;
+  }
+}
+
 Value DeadValues::rename(const Value& v, const std::vector<std::uint32_t>& linearized) const {
   // Each container is rebuilt only if something inside it changed; the rest is shared.
   auto all = [&](const std::vector<Value>& items, std::vector<Value>& out) {

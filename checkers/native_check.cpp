@@ -72,7 +72,9 @@ Decision combine(const Partitioned& partitioned, std::vector<SearchReport> repor
   std::size_t chosen = 0;
   std::uint64_t generated = 0, distinct = 0;
   std::int64_t linearized = 0;
+  std::string data_independence_unused;
   for (std::size_t k = 0; k < reports.size(); ++k) {
+    if (data_independence_unused.empty()) data_independence_unused = reports[k].data_independence_unused;
     generated += reports[k].states_generated;
     distinct += reports[k].states_distinct;
     linearized += reports[k].linearized;
@@ -91,6 +93,7 @@ Decision combine(const Partitioned& partitioned, std::vector<SearchReport> repor
   }
   d.report.states_generated = generated;
   d.report.states_distinct = distinct;
+  d.report.data_independence_unused = std::move(data_independence_unused);
   return d;
 }
 
@@ -183,6 +186,7 @@ void check_natively(results::ValidationResult& result, const history::Problem& p
   const history::Problem& decided = decision.decided != nullptr ? *decision.decided : problem;
   result.states_generated = report.states_generated;
   result.states_distinct = report.states_distinct;
+  if (!report.data_independence_unused.empty()) result.caveats.push_back(report.data_independence_unused);
   using Outcome = SearchReport::Outcome;
   if (report.outcome == Outcome::no_initial_state) {
     result.verdict = results::Verdict::error;

@@ -131,6 +131,7 @@ SearchReport Search::report(SearchReport::Outcome outcome, const Node& at, const
     r.refused = explainer_.explain(at, heuristics_.order(at));
   r.states_generated = generated_;
   r.states_distinct = visited_.size();
+  r.data_independence_unused = space_.data_independence_unused();
   return r;
 }
 

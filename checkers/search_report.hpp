@@ -33,6 +33,8 @@ struct SearchReport {
   using Refused = results::Refusal<history::OpRef>;
   std::optional<Refused> refused;
   std::uint64_t states_generated = 0, states_distinct = 0;
+  /// Why the spec's data-independence declaration was not used (SearchSpace), else empty.
+  std::string data_independence_unused;
 };
 
 }  // namespace omnilink::checkers

@@ -147,19 +147,40 @@ void SearchSpace::prepare() {
   index_data_independent_values();
 }
 
-/// dead_values_: every atom each operation logged (or, pending, may return) in a declared field.
+/// dead_values_: every atom each operation logged (or, pending, may return) in a declared field;
+/// none if another field logged one of them too (data_independence_unused_ says which).
 void SearchSpace::index_data_independent_values() {
+  const auto& fields = options_.data_independent;
+  auto declared = [&](const std::string& param) { return std::find(fields.begin(), fields.end(), param) != fields.end(); };
+  // Each logged value of field k of operation (t, i): the one logged, or a pending one's candidates.
+  auto each_value = [&](std::uint32_t t, std::uint32_t i, std::size_t k, const auto& visit) {
+    const history::ProblemOp& p = problem_.threads[t][i];
+    if (p.args[k] != nullptr) return visit(to_value(*p.args[k]));
+    for (const auto& candidate : ops_[t][i].candidates) visit(candidate[k]);
+  };
+  for (std::uint32_t t = 0; t < problem_.threads.size(); ++t)
+    for (std::uint32_t i = 0; i < problem_.threads[t].size(); ++i)
+      for (std::size_t k = 0; k < problem_.threads[t][i].spec_op->params.size(); ++k)
+        if (declared(problem_.threads[t][i].spec_op->params[k])) each_value(t, i, k, [&](const Value& v) { dead_values_.add_use({t, i}, v); });
+  if (dead_values_.empty()) return;
+  // The declaration promises that nothing else in the state takes the declared fields' values; a
+  // value also logged in another field (a transaction id equal to a key) may be in the state as
+  // that too, and renaming it there could merge states whose futures differ. The history breaks
+  // the promise: search it without.
   for (std::uint32_t t = 0; t < problem_.threads.size(); ++t)
     for (std::uint32_t i = 0; i < problem_.threads[t].size(); ++i) {
       const history::ProblemOp& p = problem_.threads[t][i];
-      for (std::size_t k = 0; k < p.spec_op->params.size(); ++k) {
-        const auto& fields = options_.data_independent;
-        if (std::find(fields.begin(), fields.end(), p.spec_op->params[k]) == fields.end()) continue;
-        if (p.args[k] != nullptr) {
-          dead_values_.add_use({t, i}, to_value(*p.args[k]));
-        } else {
-          for (const auto& candidate : ops_[t][i].candidates) dead_values_.add_use({t, i}, candidate[k]);
-        }
+      for (std::size_t k = 0; k < p.spec_op->params.size() && data_independence_unused_.empty(); ++k) {
+        if (declared(p.spec_op->params[k])) continue;
+        each_value(t, i, k, [&](const Value& v) {
+          if (data_independence_unused_.empty() && dead_values_.shares_an_atom(v))
+            data_independence_unused_ = "OmniLinkDataIndependent was not used: " + p.op->id() + "'s " + p.spec_op->params[k] + " = " + v.text() +
+                                        " is a value of a declared field too, so renaming it could merge states that differ";
+        });
+      }
+      if (!data_independence_unused_.empty()) {
+        dead_values_ = DeadValues{};
+        return;
       }
     }
 }

@@ -73,6 +73,9 @@ class SearchSpace {
   std::vector<Node> initial_nodes();
   /// Completed operations that must be linearized (neither pending nor optional).
   std::int64_t total() const { return total_; }
+  /// Why the spec's OmniLinkDataIndependent declaration is not used on this problem; empty when
+  /// it is (or there is none).
+  const std::string& data_independence_unused() const { return data_independence_unused_; }
   /// Of those, how many `n` has linearized.
   static std::int64_t progress(const Node& n) { return n.progress; }
   /// Optional operations `n` is past (linearized or left out): of two states as deep, the one
@@ -126,6 +129,7 @@ class SearchSpace {
   std::vector<std::vector<SearchOp>> ops_;
   std::int64_t total_ = 0;  // completed operations that must be linearized
   DeadValues dead_values_;
+  std::string data_independence_unused_;
   std::vector<language::State> states_;  // successors' scratch
 };
 
