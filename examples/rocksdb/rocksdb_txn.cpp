@@ -23,8 +23,10 @@
 // --param lock_timeout_ms=N             how long a write waits for a lock, 1 to 60000 (default 20;
 //                                       RocksDB's is 1000, which makes deadlocked pairs slow)
 //
-// Transaction ids and values are unique in the run (thread * 1'000'000 + operation index + 1):
-// the spec identifies a transaction by its id, and a read's value names the write it saw.
+// Transaction ids and values are unique in the run ((thread + 1) * 1'000'000 + operation index + 1):
+// the spec identifies a transaction by its id, and a read's value names the write it saw. They are
+// above every key (at most 1000), so that no id or value is also a key: MCSnapshotKV.tla declares
+// them data-independent, which the checker uses only if nothing else logs the same numbers.
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -46,6 +48,9 @@
 #include "snapshotkv_ops.hpp"
 
 namespace {
+
+/// This operation's transaction id or written value (the file's header says why the + 1).
+std::int64_t fresh_id(const omnilink::Context& ctx) { return examples::unique_elem(ctx.thread() + 1, ctx.index()); }
 
 // The operations of SnapshotKV.tla (and SerializableKV.tla, which has the same), generated from
 // it at build time (omnilink gen-hpp): SpecHarness::run() compiles only while the workload covers each.
@@ -233,7 +238,7 @@ int main(int argc, char** argv) {
   .op<ops::Begin>([](System& s, Ctx& ctx, ops::Begin& op) {
     Slot& slot = s.slot(ctx.thread());
     if (slot.txn) return ctx.unsupported();
-    op.txn = examples::unique_elem(ctx.thread(), ctx.index());
+    op.txn = fresh_id(ctx);
     op.previous = slot.id;  // 0 before the thread's first: whatever it was, it has let its locks go
     ctx.refine_start();
     slot.txn = s.begin();
@@ -253,7 +258,7 @@ int main(int argc, char** argv) {
     });
   }, w.read_for_update ? 4 : 1)
   .op<ops::Put>([](System& s, Ctx& ctx, ops::Put& op) {
-    op.value = examples::unique_elem(ctx.thread(), ctx.index());
+    op.value = fresh_id(ctx);
     write(s, ctx, op, [&](rocksdb::Transaction& txn, const std::string& key) { return txn.Put(key, std::to_string(op.value)); });
   }, 3)
   .op<ops::Delete>([](System& s, Ctx& ctx, ops::Delete& op) {

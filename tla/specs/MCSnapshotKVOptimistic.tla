@@ -2,4 +2,8 @@
 (* SnapshotKV.tla (and SerializableKV.tla) for RocksDB's OptimisticTransactionDB: no locks, *)
 (* conflicts found at commit.                                                                *)
 Locking == FALSE
+(* Transaction ids and written values are only compared for equality and kept in sets and   *)
+(* functions: states that differ only in ids and values no later operation logs are one       *)
+(* (docs/validation.md, "Data independence"). examples/rocksdb keeps them apart from the keys. *)
+OmniLinkDataIndependent == {"txn", "previous", "value"}
 =============================================================================
