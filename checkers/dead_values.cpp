@@ -42,14 +42,25 @@ std::uint32_t DeadValues::atom(const Value& v) const {
   return it == strings_.end() ? kNotAtom : it->second;
 }
 
-bool DeadValues::shares_an_atom(const Value& v) const {
-  auto any = [&](const std::vector<Value>& items) { return std::any_of(items.begin(), items.end(), [&](const Value& i) { return shares_an_atom(i); }); };
+std::optional<std::pair<Value, DeadValues::OpRef>> DeadValues::shared_atom(const Value& v) const {
+  auto first = [&](const std::vector<Value>& items) -> std::optional<std::pair<Value, OpRef>> {
+    for (const Value& item : items)
+      if (auto found = shared_atom(item)) return found;
+    return std::nullopt;
+  };
   switch (v.kind()) {
-    case Value::Kind::Int: case Value::Kind::String: return atom(v) != kNotAtom;
-    case Value::Kind::Seq: return any(v.items());
-    case Value::Kind::Fcn: return any(v.keys()) || any(v.values());
-    case Value::Kind::Set: return any(v.elements());
-    default: return false;
+    case Value::Kind::Int: case Value::Kind::String: {
+      const std::uint32_t a = atom(v);
+      if (a == kNotAtom) return std::nullopt;
+      return std::make_pair(v, users_[a].front());
+    }
+    case Value::Kind::Seq: return first(v.items());
+    case Value::Kind::Fcn: {
+      if (auto found = first(v.keys())) return found;
+      return first(v.values());
+    }
+    case Value::Kind::Set: return first(v.elements());
+    default: return std::nullopt;
   }
 }
 

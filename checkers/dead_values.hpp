@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -37,8 +38,9 @@ class DeadValues {
   /// alive until `op` is linearized.
   void add_use(OpRef op, const language::Value& value);
   bool empty() const { return users_.empty(); }
-  /// Some integer or string inside `value` is one a declared field logged.
-  bool shares_an_atom(const language::Value& value) const;
+  /// An integer or string inside `value` that a declared field logged too, and the first operation
+  /// that logged it there; nullopt when there is none.
+  std::optional<std::pair<language::Value, OpRef>> shared_atom(const language::Value& value) const;
 
   /// `state` with every dead atom replaced by a placeholder numbered by its first occurrence (the
   /// same value where nothing is dead). `linearized[t]`: thread t's operations linearized. Not

@@ -173,9 +173,13 @@ void SearchSpace::index_data_independent_values() {
       for (std::size_t k = 0; k < p.spec_op->params.size() && data_independence_unused_.empty(); ++k) {
         if (declared(p.spec_op->params[k])) continue;
         each_value(t, i, k, [&](const Value& v) {
-          if (data_independence_unused_.empty() && dead_values_.shares_an_atom(v))
-            data_independence_unused_ = "OmniLinkDataIndependent was not used: " + p.op->id() + "'s " + p.spec_op->params[k] + " = " + v.text() +
-                                        " is a value of a declared field too, so renaming it could merge states that differ";
+          if (!data_independence_unused_.empty()) return;
+          if (const auto shared = dead_values_.shared_atom(v)) {
+            const history::ProblemOp& user = problem_.threads[shared->second.first][shared->second.second];
+            data_independence_unused_ = "OmniLinkDataIndependent was not used: " + shared->first.text() + " is " + p.op->id() + "'s " +
+                                        p.spec_op->params[k] + " and a value of a declared field too (" + user.op->id() +
+                                        "), so renaming it could merge states that differ";
+          }
         });
       }
       if (!data_independence_unused_.empty()) {
