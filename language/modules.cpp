@@ -21,9 +21,11 @@ bool plain_name(const std::string& s) {
 
 LoadedSpec::~LoadedSpec() = default;
 
-std::unique_ptr<LoadedSpec> LoadedSpec::load(const fs::path& spec, const std::optional<fs::path>& mc, const TlcConfig* config) {
+std::unique_ptr<LoadedSpec> LoadedSpec::load(const fs::path& spec, const std::optional<fs::path>& mc, const TlcConfig* config,
+                                             const std::vector<DefinitionName>& relaxed) {
   std::unique_ptr<LoadedSpec> loaded(new LoadedSpec());
   LoadedSpec& l = *loaded;
+  l.relaxed_ = relaxed;
   l.dirs_.push_back(fs::absolute(spec).parent_path());
   if (mc) l.dirs_.push_back(fs::absolute(*mc).parent_path());
   auto read = [&](const fs::path& file) -> const Module& {
@@ -318,6 +320,12 @@ void LoadedSpec::fill_scope(const std::shared_ptr<Scope>& self, const Module& m,
       continue;
     }
     std::unique_ptr<Definition> copy = clone(*d);
+    if (std::find(relaxed_.begin(), relaxed_.end(), DefinitionName{m.name, d->name}) != relaxed_.end()) {
+      copy->body = std::make_unique<Expr>();
+      copy->body->kind = ExprKind::Literal;
+      copy->body->pos = d->pos;
+      copy->body->value = Value::boolean(true);
+    }
     std::vector<std::unique_ptr<Symbol>> params;
     for (const auto& p : scope.prefix) params.push_back(std::make_unique<Symbol>(*p));
     for (auto& p : copy->params) params.push_back(std::move(p));
@@ -387,6 +395,12 @@ const Definition* LoadedSpec::spec_definition_structure(const std::string& name)
 const Definition* LoadedSpec::mc_definition(const std::string& name) {
   const Definition* def = bound(mc_, name);
   return def == nullptr || def->constant ? nullptr : evaluable(def);
+}
+
+std::string LoadedSpec::module_of(const Definition& def) const {
+  const auto home = home_.find(&def);
+  if (home == home_.end() || (mc_ != nullptr && home->second->module == mc_->name)) return "";
+  return home->second->module;
 }
 
 std::vector<std::filesystem::path> LoadedSpec::source_files() const {

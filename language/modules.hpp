@@ -31,13 +31,21 @@ class FragmentError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A module's definition, named as the module writes it (not through an instance).
+struct DefinitionName {
+  std::string module, name;
+  auto operator<=>(const DefinitionName&) const = default;
+};
+
 class LoadedSpec {
  public:
   /// Reads `spec` (and `mc`), and the modules they use. A TLC configuration's constants and
-  /// `Op <- Other` substitutions stand for the spec's definitions everywhere, as in TLC. Throws
-  /// SyntaxError, SpecError or FragmentError.
+  /// `Op <- Other` substitutions stand for the spec's definitions everywhere, as in TLC. Each
+  /// `relaxed` definition is defined TRUE instead, in its module and every instance of it (how
+  /// an explanation asks whether a rule is what a failure breaks: explain/broken_rules.hpp).
+  /// Throws SyntaxError, SpecError or FragmentError.
   static std::unique_ptr<LoadedSpec> load(const std::filesystem::path& spec, const std::optional<std::filesystem::path>& mc,
-                                          const TlcConfig* config = nullptr);
+                                          const TlcConfig* config = nullptr, const std::vector<DefinitionName>& relaxed = {});
   ~LoadedSpec();
 
   const std::vector<std::string>& variables() const { return variables_; }
@@ -63,6 +71,9 @@ class LoadedSpec {
   };
   const std::vector<Override>& mc_overrides() const { return overridden_; }
   const Module* mc_module() const { return mc_; }
+  /// The module a bound definition of a module's scope was written in (an instance's copy: the
+  /// instantiated module); empty for a LET's, a LAMBDA's or the MC module's.
+  std::string module_of(const Definition& def) const;
   /// The community modules built into omnilink that the spec uses: name and TLA+ text, to give
   /// TLC the same definitions.
   std::vector<std::pair<std::string, std::string>> library_modules() const;
@@ -104,6 +115,7 @@ class LoadedSpec {
   std::map<std::string, std::map<std::string, Definition*>> module_config_definitions_;  // c = [M] v, by M
   std::vector<std::unique_ptr<Definition>> config_owned_;
   std::vector<Override> overridden_;
+  std::vector<DefinitionName> relaxed_;
   std::map<std::string, std::size_t> variable_index_;  // the spec's variables, in state order
   std::vector<std::string> variables_;
   std::vector<const Module*> closure_;

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "language/interface.hpp"
+#include "language/rules.hpp"
 #include "platform/subprocess.hpp"
 #include "support/test_support.hpp"
 #include "tla/hpp_generator.hpp"
@@ -363,4 +364,24 @@ TEST_CASE("spec --explore that fails is not a pass", "[spec][cli]") {
   INFO(r.out << r.err);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains("exploring failed: "));
+}
+
+TEST_CASE("a spec's rules are the truth-valued definitions its actions reach, and a relaxed one is TRUE", "[spec][rules]") {
+  const fs::path dir(OMNILINK_SPECS_DIR);
+  const auto spec = language::LoadedSpec::load(dir / "SerializableKV.tla", dir / "MCSnapshotKV.tla");
+  std::set<std::string> rules;
+  for (const language::Rule& r : language::spec_rules(*spec, "Next")) rules.insert(r.name.module + "!" + r.name.name);
+  CHECK(rules.count("SerializableKV!RunsAtItsCommit"));
+  CHECK(rules.count("SnapshotKV!FirstCommitterWins"));   // reached through the instance SI
+  CHECK_FALSE(rules.count("SerializableKV!Commit"));      // an action: it reads the next state
+  CHECK_FALSE(rules.count("SerializableKV!ReadFromDatabase"));  // a set, not a truth value
+  CHECK_FALSE(rules.count("SnapshotKV!Unlocking"));       // a function
+  // Relaxed, the definition is TRUE wherever it is used; the others are untouched.
+  const auto relaxed = language::LoadedSpec::load(dir / "SerializableKV.tla", dir / "MCSnapshotKV.tla", nullptr,
+                                                  {language::DefinitionName{"SerializableKV", "RunsAtItsCommit"}});
+  const language::Definition* rule = relaxed->spec_definition("RunsAtItsCommit");
+  REQUIRE(rule != nullptr);
+  CHECK(rule->body->kind == language::ExprKind::Literal);
+  CHECK(rule->body->value == language::Value::boolean(true));
+  CHECK(spec->spec_definition("RunsAtItsCommit")->body->kind != language::ExprKind::Literal);
 }
