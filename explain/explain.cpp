@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "explain/broken_rules.hpp"
 #include "language/syntax.hpp"
 #include "platform/fnv1a.hpp"
 #include "trace/run_dir.hpp"
@@ -147,7 +148,9 @@ Explanation explain_run(const ExplainOptions& options) {
   const std::string spec = fs::absolute(v.spec).string(), mc = v.mc ? fs::absolute(*v.mc).string() : "";
   const std::string digest = spec_digest(loaded, v);
   if (options.reuse)
-    if (auto cached = read_explanation(dir); cached && cached->spec == spec && cached->mc == mc && cached->spec_digest == digest) {
+    // An explanation of an older version lacks what signatures now read (the broken rules): made again.
+    if (auto cached = read_explanation(dir); cached && cached->version == kExplanationVersion && cached->spec == spec && cached->mc == mc &&
+                                             cached->spec_digest == digest) {
       if (options.recording && !cached->interleaving) add_interleaving(*cached, options, dir);
       if (!options.recording && !cached->interleaving) cached->no_interleaving = options.no_interleaving;
       return std::move(*cached);
@@ -254,6 +257,8 @@ Explanation explain_run(const ExplainOptions& options) {
     for (auto* held : {&e.refused->lost, &e.refused->in_place})
       if (*held) (*held)->value = results::shown((*held)->value);
   }
+  for (const language::Rule& rule : broken_rules(problem.history, v, core_options.question_states))
+    e.broken_rules.push_back({rule.name.module, rule.name.name, rule.pos.text()});
   if (!options.recording) e.no_interleaving = options.no_interleaving;
   fs::create_directories(dir);
   history::write_history_file(dir / e.core_file, proved);

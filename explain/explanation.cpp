@@ -168,6 +168,8 @@ json to_json(const Explanation& e) {
     if (r.lost) j["refused"]["lost"] = {{"value", r.lost->value}, {"logged_by", tied_to_json(r.lost->logged_by)}};
     if (r.in_place) j["refused"]["in_place"] = {{"value", r.in_place->value}, {"logged_by", tied_to_json(r.in_place->logged_by)}};
   }
+  j["broken_rules"] = json::array();
+  for (const BrokenRule& rule : e.broken_rules) j["broken_rules"].push_back({{"module", rule.module}, {"name", rule.name}, {"at", rule.at}});
   if (e.interleaving) j["interleaving"] = interleaving_to_json(*e.interleaving);
   if (!e.no_interleaving.empty()) j["no_interleaving"] = e.no_interleaving;
   return j;
@@ -179,6 +181,7 @@ Explanation parse_explanation(const json& j, const std::string& origin) {
   if (const int version = f.int32("version"); version < 1 || version > kExplanationVersion)
     f.fail("version", "version " + std::to_string(version) + "; this omnilink reads versions 1 to " + std::to_string(kExplanationVersion));
   Explanation e;
+  e.version = f.int32("version");
   e.run = f.text("run");
   e.spec = f.text("spec");
   e.mc = f.text("mc");
@@ -212,6 +215,8 @@ Explanation parse_explanation(const json& j, const std::string& origin) {
       }
     e.refused = std::move(refused);
   }
+  if (e.version >= 3)
+    for (const Fields& rule : f.objects("broken_rules")) e.broken_rules.push_back({rule.text("module"), rule.text("name"), rule.text("at")});
   if (f.has("interleaving")) e.interleaving = read_interleaving(f.object("interleaving"));
   if (f.has("no_interleaving")) e.no_interleaving = f.text("no_interleaving");
   return e;

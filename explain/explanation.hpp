@@ -1,9 +1,9 @@
 // An explained failure (docs/explain.md): a failing run's core (explain/failing_core.hpp), why
 // no order of it is accepted and, for a recorded run, the interleaving that produced it
 // (interleaving.hpp), written as RUN/explain/explanation.json (format "omnilink-explanation",
-// version 2; version 1, without interleavings, still reads) beside the core as a history file
-// (core.jsonl). This file is
-// the format's one writer and one reader; explain.hpp makes explanations, report/explanation_text
+// version 3; versions 1, without interleavings, and 2 still read) beside the core as a history file
+// (core.jsonl); version 3 adds the rules the core breaks, and an older version is read but made
+// again by `explain` (explain.hpp). This file is the format's one writer and one reader; explain.hpp makes explanations, report/explanation_text
 // renders them. Operations are kept as the trace logged them, values as TLA+ text.
 #pragma once
 
@@ -24,7 +24,7 @@
 namespace omnilink::explain {
 
 inline constexpr const char* kExplanationFormat = "omnilink-explanation";
-inline constexpr int kExplanationVersion = 2;
+inline constexpr int kExplanationVersion = 3;
 
 /// explanation.json is not such a file, or not one this omnilink reads. Names the file and field.
 class ExplanationFileError : public std::runtime_error {
@@ -37,7 +37,15 @@ class ExplanationFileError : public std::runtime_error {
 /// named by its id ("T1.4"), values as TLA+ text cut for reports.
 using CoreRefusal = results::Refusal<std::string>;
 
+/// A rule of the spec that the core breaks (explain/broken_rules.hpp): defined TRUE, the spec
+/// accepts the core.
+struct BrokenRule {
+  std::string module, name;
+  std::string at;  // where it is defined: file:line:col
+};
+
 struct Explanation {
+  int version = kExplanationVersion;  // of the file it was read from
   std::string run;           // the run directory or history file explained
   std::string spec, mc;      // as validated (mc empty when none)
   std::string spec_digest;   // of the spec's and MC module's text: an explanation of another spec is stale
@@ -56,6 +64,7 @@ struct Explanation {
   std::int64_t core_ms = 0;
   std::int64_t linearized = 0;  // core operations linearized at the deepest state of its own search
   std::optional<CoreRefusal> refused;
+  std::vector<BrokenRule> broken_rules;  // in the order the spec reaches them; empty: none alone
   std::vector<std::pair<std::string, std::string>> spec_variables;  // the spec state there, by variable
   std::string core_file = "core.jsonl";  // beside explanation.json
   /// How the recording ran the core; none when it was not asked for or could not be read, and then

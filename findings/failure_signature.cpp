@@ -98,7 +98,20 @@ std::optional<FailureSignature> core_signature(const std::string& target, const 
   std::vector<std::string> core;
   for (const auto& c : e.core) core.push_back(c.name);
   std::sort(core.begin(), core.end());
-  return refused_signature(target, by_name, core);
+  FailureSignature s = refused_signature(target, by_name, core);
+  if (e.broken_rules.empty()) return s;
+  // The rules it breaks name the bug; where the core's search stopped (a commit, or a read only
+  // the commits explain) is how this run showed it.
+  std::set<std::string> rules, shown;
+  for (const explain::BrokenRule& rule : e.broken_rules) {
+    rules.insert(rule.module + "!" + rule.name);
+    shown.insert(rule.name + " (" + rule.module + ")");
+  }
+  s.symptom.title = s.title + ": " + s.symptom.title;
+  s.key = target + "|breaks|" + join_sorted(rules, ",");
+  s.title = "breaks " + join_sorted(shown, " or ");
+  s.id = hash_id(s.key);
+  return s;
 }
 
 }  // namespace
@@ -165,8 +178,9 @@ std::optional<FailureSignature> failure_signature(const store::RunRecord& run, c
   if (store::outcome(run) != store::Outcome::fail) return std::nullopt;
   // The run's failing core, where one was found against the spec of its newest validation and
   // proven one-minimal (a core cut short by its time limit may still hold another failure's
-  // operations, and its context reads less well).
-  if (kept && kept->minimal && run.validation && kept->explains_validation_against(run.validation->spec))
+  // operations, and its context reads less well), or where a rule alone is what it breaks (then
+  // it holds no other failure: without that rule it passes).
+  if (kept && (kept->minimal || !kept->broken_rules.empty()) && run.validation && kept->explains_validation_against(run.validation->spec))
     if (auto signature = core_signature(run.target, *kept)) return signature;
   try {
     const auto result = results::read_result_file(run.dir);

@@ -1,6 +1,8 @@
 // Failure signatures (docs/campaign.md, "Failure signatures"): what groups the failing runs of one
 // bug and separates different bugs, computed from what the validation found, never from the run's
-// seed, timing or operation indices (which differ in every run of the same bug). A validation
+// seed, timing or operation indices (which differ in every run of the same bug). A run whose
+// explanation found the rules it breaks (explain/broken_rules.hpp) is signed by them, the core's
+// refusal being its symptom. Otherwise a validation
 // failure decided by the native checker is signed by the target and the operation the spec refused
 // (its name and the action that refused it): in the run's failing core where one was found and
 // proven one-minimal (explain/, as a campaign does for each native FAIL), whose few operations are the failure and

@@ -108,6 +108,14 @@ std::string core_stops_at(const explain::Explanation& e) {
          (e.linearized == 1 ? "" : "s") + ";\n  " + r.action + " is refused there by  " + (r.conjunct.empty() ? "?" : r.conjunct) + "  (" + r.at + ")";
 }
 
+std::string core_breaks(const explain::Explanation& e) {
+  if (e.broken_rules.empty()) return "";
+  std::vector<std::string> rules;
+  for (const explain::BrokenRule& rule : e.broken_rules) rules.push_back(rule.name + " (" + rule.module + ", " + rule.at + ")");
+  return std::string(e.broken_rules.size() == 1 ? "The rule it breaks: " : "The rules it breaks, each alone: ") + join(rules, "; ") +
+         (e.broken_rules.size() == 1 ? ": defined TRUE, the spec accepts the core" : ": defined TRUE, any one of them lets the spec accept the core");
+}
+
 std::string schedule_step_text(const explain::ScheduleStep& step, const explain::Explanation& e) {
   const std::string thread = "T" + std::to_string(step.thread);
   const StoredOperation* op = e.find(step.op);
@@ -176,6 +184,7 @@ std::string ranked_hints_text(const std::vector<explain::RankedHint>& ranked, st
 std::string core_summary(const explain::Explanation& e) {
   std::ostringstream s;
   s << core_headline(e) << (e.minimal ? "" : " (not proven minimal)") << "\n" << ops_table(e) << "  " << core_stops_at(e) << "\n";
+  if (const std::string breaks = core_breaks(e); !breaks.empty()) s << "  " << breaks << "\n";
   if (e.interleaving)
     for (const auto& h : e.interleaving->hints) s << "  atomicity hint: " << atomicity_hint_text(h) << "\n";
   return s.str();
@@ -203,6 +212,7 @@ std::string explanation_text(const explain::Explanation& e, const std::string& c
   std::stable_sort(shown.begin(), shown.end(), [](const StoredOperation& a, const StoredOperation& b) { return a.start < b.start; });
   if (const std::string order = real_time_order(shown); !order.empty()) s << "\n  real-time order: " << order;
   if (const std::string concurrent = overlapping(shown); !concurrent.empty()) s << "\n  overlapping: " << concurrent;
+  if (const std::string breaks = core_breaks(e); !breaks.empty()) s << "\n\n" << breaks << ".";
   s << "\n\nWhy no order works: " << core_stops_at(e);
   if (!e.spec_variables.empty()) {
     s << "\n  spec state there:";

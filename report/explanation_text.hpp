@@ -23,6 +23,9 @@ std::string explanation_text(const explain::Explanation& e, const std::string& c
 /// the core and its context stops and the conjunct that stops it.
 std::string core_headline(const explain::Explanation& e);
 std::string core_stops_at(const explain::Explanation& e);
+/// "The rule it breaks: RunsAtItsCommit (SerializableKV, defined at ...): ..."; empty when no
+/// single rule is to blame.
+std::string core_breaks(const explain::Explanation& e);
 
 /// One step of the core's interleaving as a line ("T1  switched out during T1.4 in Queue::push at
 /// queue.cpp:88 (preempted); T2 runs"), and one atomicity hint.

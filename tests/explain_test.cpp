@@ -10,6 +10,7 @@
 
 #include "explain/explain.hpp"
 #include "platform/code_under_test.hpp"
+#include "platform/json_file.hpp"
 #include "replay/rr_events.hpp"
 #include "replay/schedule_probe.hpp"
 #include "platform/subprocess.hpp"
@@ -271,8 +272,20 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
   bad["core"][0]["start"] = "soon";
   CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("E.json: core[0]: start"));
   bad = j;
-  bad["version"] = 3;
-  CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("version 3"));
+  bad["version"] = 4;
+  CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("version 4"));
+  // Version 2 (before broken rules) reads without them, and explain makes such a file again
+  // rather than reuse it, so that signatures read the rules.
+  nlohmann::json v2 = j;
+  v2["version"] = 2;
+  v2["broken_rules"] = nlohmann::json::array({{{"module", "M"}, {"name", "R"}, {"at", "M.tla:1:1"}}});
+  const explain::Explanation old = explain::parse_explanation(v2, "x");
+  CHECK(old.version == 2);
+  CHECK(old.broken_rules.empty());
+  platform::write_json_file<explain::ExplanationFileError>(explain::explanation_dir(file) / "explanation.json", v2);
+  CHECK(explain::read_explanation(explain::explanation_dir(file))->version == 2);
+  CHECK(explain::explain_run(options_for(file, "LinearizableQueue.tla")).version == explain::kExplanationVersion);
+  CHECK(explain::read_explanation(explain::explanation_dir(file))->version == explain::kExplanationVersion);
   // Version 1 (before interleavings) still reads.
   nlohmann::json v1 = j;
   v1["version"] = 1;
