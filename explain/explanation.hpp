@@ -2,7 +2,7 @@
 // no order of it is accepted and, for a recorded run, the interleaving that produced it
 // (interleaving.hpp), written as RUN/explain/explanation.json (format "omnilink-explanation",
 // version 3; versions 1, without interleavings, and 2 still read) beside the core as a history file
-// (core.jsonl); version 3 adds the rules the core breaks, and an older version is read but made
+// (core.jsonl); version 3 adds the rules the run breaks, and an older version is read but made
 // again by `explain` (explain.hpp). This file is the format's one writer and one reader; explain.hpp makes explanations, report/explanation_text
 // renders them. Operations are kept as the trace logged them, values as TLA+ text.
 #pragma once
@@ -37,8 +37,8 @@ class ExplanationFileError : public std::runtime_error {
 /// named by its id ("T1.4"), values as TLA+ text cut for reports.
 using CoreRefusal = results::Refusal<std::string>;
 
-/// A rule of the spec that the core breaks (explain/broken_rules.hpp): defined TRUE, the spec
-/// accepts the core.
+/// A rule of the spec that the run breaks (explain/broken_rules.hpp): defined TRUE, the spec
+/// accepts the run, and so the core.
 struct BrokenRule {
   std::string module, name;
   std::string at;  // where it is defined: file:line:col
