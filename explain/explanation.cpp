@@ -178,10 +178,10 @@ json to_json(const Explanation& e) {
 Explanation parse_explanation(const json& j, const std::string& origin) {
   const Fields f(j, origin);
   if (f.text("format") != kExplanationFormat) f.fail("format", "not " + std::string(kExplanationFormat));
-  if (const int version = f.int32("version"); version < 1 || version > kExplanationVersion)
-    f.fail("version", "version " + std::to_string(version) + "; this omnilink reads versions 1 to " + std::to_string(kExplanationVersion));
   Explanation e;
   e.version = f.int32("version");
+  if (e.version < 1 || e.version > kExplanationVersion)
+    f.fail("version", "version " + std::to_string(e.version) + "; this omnilink reads versions 1 to " + std::to_string(kExplanationVersion));
   e.run = f.text("run");
   e.spec = f.text("spec");
   e.mc = f.text("mc");

@@ -18,6 +18,23 @@ Bound clone(const Bound& b) {
 
 }  // namespace
 
+void references(const Expr& e, std::vector<const Definition*>& out) {
+  if ((e.kind == ExprKind::RefDefinition || e.kind == ExprKind::OperatorArg) && e.definition != nullptr) out.push_back(e.definition);
+  for (const auto& k : e.kids) references(*k, out);
+  for (const auto& b : e.bounds)
+    if (b.set) references(*b.set, out);
+  for (const auto& u : e.updates) {
+    for (const auto& s : u.path)
+      if (s.argument) references(*s.argument, out);
+    references(*u.value, out);
+  }
+  for (const auto& d : e.definitions) {
+    if (d->body) references(*d->body, out);
+    for (const auto& b : d->function_bounds)
+      if (b.set) references(*b.set, out);
+  }
+}
+
 ExprPtr clone(const Expr& e) {
   auto out = std::make_unique<Expr>();
   out->kind = e.kind;

@@ -208,6 +208,10 @@ struct Module {
   std::vector<std::unique_ptr<Module>> inner;
 };
 
+/// The definitions (and constants) a bound expression refers to, into `out` in the order written,
+/// with those of its LETs, LAMBDAs, bound sets and EXCEPT paths.
+void references(const Expr& e, std::vector<const Definition*>& out);
+
 /// Deep copies, for binding one parsed definition in several scopes. Only unbound trees are
 /// copied (the loader binds copies, never the parse).
 ExprPtr clone(const Expr& e);

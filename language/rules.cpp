@@ -6,22 +6,6 @@
 namespace omnilink::language {
 namespace {
 
-/// Every definition `e` refers to, and those of its LETs, LAMBDAs and bound sets.
-template <typename Visit>
-void each_reference(const Expr& e, Visit&& visit) {
-  if ((e.kind == ExprKind::RefDefinition || e.kind == ExprKind::OperatorArg) && e.definition != nullptr) visit(*e.definition);
-  for (const auto& k : e.kids) each_reference(*k, visit);
-  for (const auto& b : e.bounds)
-    if (b.set) each_reference(*b.set, visit);
-  for (const auto& u : e.updates) {
-    for (const auto& s : u.path)
-      if (s.argument) each_reference(*s.argument, visit);
-    each_reference(*u.value, visit);
-  }
-  for (const auto& d : e.definitions)
-    if (d->body) each_reference(*d->body, visit);
-}
-
 /// Whether `def` reads the next state, itself or through what it refers to.
 bool reads_next_state(const Definition& def, std::set<const Definition*>& seen) {
   if (def.constant || !def.body || !seen.insert(&def).second) return false;
@@ -37,8 +21,10 @@ bool reads_next_state(const Definition& def, std::set<const Definition*>& seen) 
       if (d->body) self(*d->body, self);
   };
   scan(*def.body, scan);
-  if (!found) each_reference(*def.body, [&](const Definition& d) { found = found || reads_next_state(d, seen); });
-  return found;
+  if (found) return true;
+  std::vector<const Definition*> refs;
+  references(*def.body, refs);
+  return std::any_of(refs.begin(), refs.end(), [&](const Definition* d) { return reads_next_state(*d, seen); });
 }
 
 /// Whether `e`'s value is a truth value by its form. A definition it calls is asked in turn, to a
@@ -85,10 +71,10 @@ std::vector<Rule> spec_rules(LoadedSpec& spec, const std::string& next) {
   while (!pending.empty()) {
     const Definition* def = pending.back();
     pending.pop_back();
-    std::vector<const Definition*> called;
-    each_reference(*def->body, [&](const Definition& d) {
-      if (!d.constant && d.body && visited.insert(&d).second) called.push_back(&d);
-    });
+    std::vector<const Definition*> refs, called;
+    references(*def->body, refs);
+    for (const Definition* d : refs)
+      if (!d->constant && d->body && visited.insert(d).second) called.push_back(d);
     // Depth first, in the order they are written: the rules come out in reading order.
     for (auto it = called.rbegin(); it != called.rend(); ++it) pending.push_back(*it);
     if (def == root || def->in_let || !def->function_bounds.empty()) continue;
