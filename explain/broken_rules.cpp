@@ -1,5 +1,8 @@
 #include "explain/broken_rules.hpp"
 
+#include <optional>
+#include <set>
+
 #include "checkers/native_check.hpp"
 #include "checkers/spec_cache.hpp"
 #include "history/problem.hpp"
@@ -7,26 +10,79 @@
 
 namespace omnilink::explain {
 
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Does `run` pass the spec of `validate` with `relaxed` defined TRUE? Empty when undecided: out of
+/// states or time, or the relaxed spec cannot evaluate the run (a rule used as a value elsewhere).
+std::optional<bool> passes_relaxed(const history::History& run, const checkers::ValidateOptions& validate,
+                                   const std::vector<language::Rule>& relaxed, Clock::time_point deadline) {
+  const auto left = std::chrono::duration_cast<std::chrono::seconds>(deadline - Clock::now());
+  if (left.count() <= 0) return std::nullopt;
+  checkers::ValidateOptions asked = validate;
+  asked.timeout = left;
+  std::vector<language::DefinitionName> names;
+  for (const language::Rule& rule : relaxed) names.push_back(rule.name);
+  try {
+    auto spec = language::LoadedSpec::load(validate.spec, validate.mc, nullptr, names);
+    const language::SpecInterface interface = language::spec_interface(*spec, validate.next);
+    results::ValidationResult r;
+    checkers::check_natively(r, history::make_problem(run, interface, *spec), *spec, asked);
+    if (r.verdict == results::Verdict::pass) return true;
+    if (r.verdict == results::Verdict::fail) return false;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+/// The actions of `interface` that `run` never takes, nor any action it takes calls (Commit calls
+/// CommitAt_Done): a rule only they reach cannot be what the run breaks, so it is not asked.
+std::set<const language::Definition*> actions_not_taken(const history::History& run, const language::SpecInterface& interface) {
+  std::set<std::string> taken;
+  for (const auto& thread : run.threads)
+    for (const auto& op : thread) taken.insert(op.name);
+  std::vector<const language::Definition*> pending;
+  for (const language::Operation& op : interface.operations)
+    if (taken.count(op.name))
+      for (const language::Definition* action : {op.action, op.done})
+        if (action != nullptr) pending.push_back(action);
+  std::set<const language::Definition*> reached, not_taken;
+  while (!pending.empty()) {
+    const language::Definition* d = pending.back();
+    pending.pop_back();
+    if (d->body && reached.insert(d).second) language::references(*d->body, pending);
+  }
+  for (const language::Operation& op : interface.operations)
+    for (const language::Definition* action : {op.action, op.done})
+      if (action != nullptr && !reached.count(action)) not_taken.insert(action);
+  return not_taken;
+}
+
+}  // namespace
+
 std::vector<language::Rule> broken_rules(const history::History& run, const checkers::ValidateOptions& validate,
-                                         std::uint64_t question_states) {
-  checkers::ReadSpec& read = checkers::read_spec(validate);
-  const std::vector<language::Rule> rules = language::spec_rules(*read.loaded, validate.next);
+                                         std::uint64_t question_states, std::chrono::milliseconds time_limit) {
+  const Clock::time_point deadline = Clock::now() + time_limit;
   checkers::ValidateOptions asked = validate;
   asked.max_states = question_states;
-  std::vector<language::Rule> out;
-  for (const language::Rule& rule : rules) {
-    try {
-      auto relaxed = language::LoadedSpec::load(validate.spec, validate.mc, nullptr, {rule.name});
-      const language::SpecInterface interface = language::spec_interface(*relaxed, validate.next);
-      results::ValidationResult r;
-      checkers::check_natively(r, history::make_problem(run, interface, *relaxed), *relaxed, asked);
-      if (r.verdict == results::Verdict::pass) out.push_back(rule);
-    } catch (const std::exception&) {
-      // Defined TRUE, the rule leaves the spec unable to evaluate the run (a value it stood for
-      // is now a truth value): it is not what the run breaks alone.
-    }
+  checkers::ReadSpec& read = checkers::read_spec(validate);
+  std::vector<language::Rule> relaxed = language::spec_rules(*read.loaded, validate.next, actions_not_taken(run, read.interface));
+  if (relaxed.empty() || passes_relaxed(run, asked, relaxed, deadline) != true) return {};
+  // Give each rule back in turn: one the run passes without stays given back. The order is the
+  // spec's, so where two rules each cover an anomaly, every run of it keeps the same one.
+  // The last one left is kept unasked: the run fails with none relaxed.
+  for (std::size_t i = 0; i < relaxed.size() && relaxed.size() > 1;) {
+    std::vector<language::Rule> fewer = relaxed;
+    fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
+    const std::optional<bool> passes = passes_relaxed(run, asked, fewer, deadline);
+    if (!passes) return {};
+    if (*passes)
+      relaxed = std::move(fewer);
+    else
+      ++i;
   }
-  return out;
+  return relaxed;
 }
 
 }  // namespace omnilink::explain

@@ -257,7 +257,7 @@ Explanation explain_run(const ExplainOptions& options) {
     for (auto* held : {&e.refused->lost, &e.refused->in_place})
       if (*held) (*held)->value = results::shown((*held)->value);
   }
-  for (const language::Rule& rule : broken_rules(problem.history, v, core_options.question_states))
+  for (const language::Rule& rule : broken_rules(problem.history, v, core_options.question_states, core_options.time_limit))
     e.broken_rules.push_back({rule.name.module, rule.name.name, rule.pos.text()});
   if (!options.recording) e.no_interleaving = options.no_interleaving;
   fs::create_directories(dir);

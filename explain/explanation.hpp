@@ -1,9 +1,10 @@
 // An explained failure (docs/explain.md): a failing run's core (explain/failing_core.hpp), why
 // no order of it is accepted and, for a recorded run, the interleaving that produced it
 // (interleaving.hpp), written as RUN/explain/explanation.json (format "omnilink-explanation",
-// version 3; versions 1, without interleavings, and 2 still read) beside the core as a history file
-// (core.jsonl); version 3 adds the rules the run breaks, and an older version is read but made
-// again by `explain` (explain.hpp). This file is the format's one writer and one reader; explain.hpp makes explanations, report/explanation_text
+// version 4; versions 1, without interleavings, 2 and 3 still read) beside the core as a history
+// file (core.jsonl); version 3 adds the rules the run breaks (each alone), version 4 makes them the
+// fewest that together let it pass, and an older version is read but made again by `explain`
+// (explain.hpp). This file is the format's one writer and one reader; explain.hpp makes explanations, report/explanation_text
 // renders them. Operations are kept as the trace logged them, values as TLA+ text.
 #pragma once
 
@@ -24,7 +25,7 @@
 namespace omnilink::explain {
 
 inline constexpr const char* kExplanationFormat = "omnilink-explanation";
-inline constexpr int kExplanationVersion = 3;
+inline constexpr int kExplanationVersion = 4;
 
 /// explanation.json is not such a file, or not one this omnilink reads. Names the file and field.
 class ExplanationFileError : public std::runtime_error {
@@ -37,8 +38,8 @@ class ExplanationFileError : public std::runtime_error {
 /// named by its id ("T1.4"), values as TLA+ text cut for reports.
 using CoreRefusal = results::Refusal<std::string>;
 
-/// A rule of the spec that the run breaks (explain/broken_rules.hpp): defined TRUE, the spec
-/// accepts the run, and so the core.
+/// A rule of the spec that the run breaks (explain/broken_rules.hpp): defined TRUE with the
+/// others the run breaks, the spec accepts the run, and so the core; not without it.
 struct BrokenRule {
   std::string module, name;
   std::string at;  // where it is defined: file:line:col

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "explain/explain.hpp"
@@ -102,14 +103,17 @@ std::optional<FailureSignature> core_signature(const std::string& target, const 
   if (e.broken_rules.empty()) return s;
   // The rules it breaks name the bug; where the core's search stopped (a commit, or a read only
   // the commits explain) is how this run showed it.
-  std::set<std::string> rules, shown;
+  std::set<std::string> rules;
+  std::map<std::string, std::set<std::string>> by_module;
   for (const explain::BrokenRule& rule : e.broken_rules) {
     rules.insert(rule.module + "!" + rule.name);
-    shown.insert(rule.name + " (" + rule.module + ")");
+    by_module[rule.module].insert(rule.name);
   }
+  std::vector<std::string> shown;
+  for (const auto& [module, names] : by_module) shown.push_back(listed({names.begin(), names.end()}) + " (" + module + ")");
   s.symptom.title = s.title + ": " + s.symptom.title;
   s.key = target + "|breaks|" + join_sorted(rules, ",");
-  s.title = "breaks " + join_sorted(shown, " or ");
+  s.title = "breaks " + listed(shown);
   s.id = hash_id(s.key);
   return s;
 }

@@ -5,6 +5,7 @@
 // relaxing and checking to its caller.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,8 +21,12 @@ struct Rule {
 /// The rules `next` (a definition of the spec's scope) reaches, in the order it reaches them:
 /// each definition of a module of the spec's files (not the MC module, not a built-in module, not
 /// a LET's) whose value is a truth value by its form (a conjunction, a comparison, a quantifier,
-/// ...) and that reads no next state (an action is not a rule: defined TRUE, it would allow any
-/// step). Binds `next`; throws what spec_definition throws.
-std::vector<Rule> spec_rules(LoadedSpec& spec, const std::string& next);
+/// ...), that reads no next state (an action is not a rule: defined TRUE, it would allow any
+/// step), and every occurrence of which is positive (a conjunct of a step, a branch, an
+/// implication's conclusion; not a negation, a comparison or a condition): defined TRUE, a rule
+/// allows more steps and never fewer, so rules can be relaxed together. `skipped` definitions
+/// (the actions a run never takes) are not looked into. Binds `next`; throws what
+/// spec_definition throws.
+std::vector<Rule> spec_rules(LoadedSpec& spec, const std::string& next, const std::set<const Definition*>& skipped = {});
 
 }  // namespace omnilink::language

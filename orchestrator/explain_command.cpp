@@ -50,7 +50,7 @@ void ExplainCommand::add_options() {
   sub_->add_option("--view", view_, "With --spec: an operator of the MC module over the spec's variables (VIEW)");
   sub_->add_option("--init", init_, "With --spec: the initial predicate")->capture_default_str();
   sub_->add_option("--next", next_, "With --spec: the next-state relation")->capture_default_str();
-  sub_->add_option("--time-limit", time_limit_s_, "Seconds the minimisation may take (past it, the core found so far, said not minimal)")
+  sub_->add_option("--time-limit", time_limit_s_, "Seconds the minimisation may take (past it, the core found so far, said not minimal), and again the questions of which rules the run breaks (past it, none named)")
       ->capture_default_str()
       ->check(CLI::PositiveNumber);
   sub_->add_option("--replay-time-limit", replay_time_limit_s_,

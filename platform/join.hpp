@@ -17,4 +17,10 @@ inline std::string join(const std::vector<std::string>& items, std::string_view 
   return out;
 }
 
+/// "a", "a and b", "a, b and c": items as a sentence lists them.
+inline std::string listed(const std::vector<std::string>& items) {
+  if (items.size() < 2) return join(items, "");
+  return join({items.begin(), items.end() - 1}, ", ") + " and " + items.back();
+}
+
 }  // namespace omnilink

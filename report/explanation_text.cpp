@@ -112,8 +112,9 @@ std::string core_breaks(const explain::Explanation& e) {
   if (e.broken_rules.empty()) return "";
   std::vector<std::string> rules;
   for (const explain::BrokenRule& rule : e.broken_rules) rules.push_back(rule.name + " (" + rule.module + ", " + rule.at + ")");
-  return std::string(e.broken_rules.size() == 1 ? "The rule it breaks: " : "The rules it breaks, each alone: ") + join(rules, "; ") +
-         (e.broken_rules.size() == 1 ? ": defined TRUE, the spec accepts the core" : ": defined TRUE, any one of them lets the spec accept the core");
+  return std::string(e.broken_rules.size() == 1 ? "The rule it breaks: " : "The rules it breaks: ") + join(rules, "; ") +
+         (e.broken_rules.size() == 1 ? ": defined TRUE, the spec accepts the run"
+                                     : ": defined TRUE together, the spec accepts the run, and not without any one of them");
 }
 
 std::string schedule_step_text(const explain::ScheduleStep& step, const explain::Explanation& e) {

@@ -272,8 +272,8 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
   bad["core"][0]["start"] = "soon";
   CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("E.json: core[0]: start"));
   bad = j;
-  bad["version"] = 4;
-  CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("version 4"));
+  bad["version"] = 5;
+  CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("version 5"));
   // Version 2 (before broken rules) reads without them, and explain makes such a file again
   // rather than reuse it, so that signatures read the rules.
   nlohmann::json v2 = j;
@@ -286,6 +286,10 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
   CHECK(explain::read_explanation(explain::explanation_dir(file))->version == 2);
   CHECK(explain::explain_run(options_for(file, "LinearizableQueue.tla")).version == explain::kExplanationVersion);
   CHECK(explain::read_explanation(explain::explanation_dir(file))->version == explain::kExplanationVersion);
+  // Version 3 (each rule alone) reads with its rules, and is made again too.
+  nlohmann::json v3 = v2;
+  v3["version"] = 3;
+  CHECK(explain::parse_explanation(v3, "x").broken_rules.size() == 1);
   // Version 1 (before interleavings) still reads.
   nlohmann::json v1 = j;
   v1["version"] = 1;

@@ -224,13 +224,15 @@ TEST_CASE("a crash in a lambda is signed by its line, one without a frame under 
 
 namespace {
 
+enum class Anomaly { dirty_read, lost_update, both };
+
 /// A run of WiredTiger transactions where transaction `a` writes `value` to key 1 and commits
 /// late, and transaction `b`, begun before that commit, reads it (a dirty read under snapshot
-/// isolation), amid `noise` transactions of thread 2 on key 2; or, `lost_update`, where `b`
-/// writes key 1 too and both commit. Its failing core is found (explain/) and the run signed as a
-/// campaign signs it.
+/// isolation), amid `noise` transactions of thread 2 on key 2; or, a lost update, where `b`
+/// writes key 1 too and both commit; or both, `a` writing key 3 too and `b` reading it there. Its
+/// failing core is found (explain/) and the run signed as a campaign signs it.
 findings::FailureSignature sign_transactions(const fs::path& run, std::int64_t a, std::int64_t b, std::int64_t value, int noise,
-                                             bool lost_update = false) {
+                                             Anomaly anomaly = Anomaly::dirty_read) {
   TraceBuilder t(3);
   std::uint64_t at = 1;
   const auto ok = std::string("ok");
@@ -240,12 +242,14 @@ findings::FailureSignature sign_transactions(const fs::path& run, std::int64_t a
     t.op(2, "Put", at + 2, at + 3, F::fields("txn", txn, "key", std::int64_t{2}, "value", txn, "status", ok));
     t.op(2, "Commit", at + 4, at + 5, F::fields("txn", txn, "status", ok));
   }
+  const std::int64_t read_key = anomaly == Anomaly::both ? 3 : 1;
   t.op(0, "Begin", at, at + 1, F::fields("txn", a));
   t.op(0, "Put", at + 2, at + 3, F::fields("txn", a, "key", std::int64_t{1}, "value", value, "status", ok));
-  t.op(1, "Begin", at + 4, at + 5, F::fields("txn", b));
-  if (lost_update) t.op(1, "Put", at + 6, at + 7, F::fields("txn", b, "key", std::int64_t{1}, "value", value + 1, "status", ok));
-  else t.op(1, "Search", at + 6, at + 7, F::fields("txn", b, "key", std::int64_t{1}, "value", value, "status", ok));
-  t.op(1, "Commit", at + 8, at + 9, F::fields("txn", b, "status", ok));
+  if (anomaly == Anomaly::both) t.op(0, "Put", at + 4, at + 5, F::fields("txn", a, "key", read_key, "value", value, "status", ok));
+  t.op(1, "Begin", at + 6, at + 7, F::fields("txn", b));
+  if (anomaly != Anomaly::dirty_read) t.op(1, "Put", at + 8, at + 9, F::fields("txn", b, "key", std::int64_t{1}, "value", value + 1, "status", ok));
+  if (anomaly != Anomaly::lost_update) t.op(1, "Search", at + 10, at + 11, F::fields("txn", b, "key", read_key, "value", value, "status", ok));
+  t.op(1, "Commit", at + 12, at + 13, F::fields("txn", b, "status", ok));
   t.op(0, "Commit", at + 20, at + 21, F::fields("txn", a, "status", ok));
   t.write(run);
 
@@ -284,9 +288,16 @@ TEST_CASE("a transactional failure is signed by its failing core: two runs of on
   CHECK_THAT(first.symptom.title, Catch::StartsWith("Search refused by Search: ") && Catch::Contains("Visible(txn, key)") &&
                                       Catch::EndsWith("the failing core: Search"));
 
-  const auto lost_update = sign_transactions(dir / "lost-update", 7, 8, 100, 2, true);
+  const auto lost_update = sign_transactions(dir / "lost-update", 7, 8, 100, 2, Anomaly::lost_update);
   INFO(lost_update.symptom.title);
   CHECK(lost_update.id != first.id);
   CHECK(lost_update.title == "breaks FirstUpdaterWins (WiredTigerKV)");
   CHECK_THAT(lost_update.symptom.title, Catch::Contains("FirstUpdaterWins"));
+
+  // Both in one run (read-committed taken for snapshot isolation does both): neither rule alone
+  // lets it pass, the two together do, and the run is signed by both.
+  const auto both = sign_transactions(dir / "both", 7, 8, 100, 2, Anomaly::both);
+  CHECK(both.title == "breaks FirstUpdaterWins and ReadsWhatItMaySee (WiredTigerKV)");
+  CHECK(both.id != first.id);
+  CHECK(both.id != lost_update.id);
 }

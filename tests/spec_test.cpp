@@ -384,4 +384,24 @@ TEST_CASE("a spec's rules are the truth-valued definitions its actions reach, an
   CHECK(rule->body->kind == language::ExprKind::Literal);
   CHECK(rule->body->value == language::Value::boolean(true));
   CHECK(spec->spec_definition("RunsAtItsCommit")->body->kind != language::ExprKind::Literal);
+
+  // Only a definition every occurrence of which is positive (a conjunct of a step, an
+  // implication's conclusion, ...): defined TRUE it allows more steps, never fewer.
+  const auto wiredtiger = language::LoadedSpec::load(dir / "WiredTigerKV.tla", dir / "MCWiredTigerSnapshot.tla");
+  std::set<std::string> wt;
+  for (const language::Rule& r : language::spec_rules(*wiredtiger, "Next")) wt.insert(r.name.name);
+  CHECK(wt.count("ReadsWhatItMaySee"));
+  CHECK(wt.count("FirstUpdaterWins"));    // txns[txn].snapshot => FirstUpdaterWins(...)
+  CHECK(wt.count("RemovesWhatItMaySee"));
+  CHECK_FALSE(wt.count("Running"));       // ~Running(txn) in Begin: TRUE would refuse every Begin
+  CHECK_FALSE(wt.count("WriteConflict"));  // compared (=) with the status, not required
+  CHECK_FALSE(wt.count("SeenByAll"));      // a filter's predicate
+  CHECK(wt.count("PrepareRefusedAsChecked"));
+  // What an action not looked into (one a run never takes) reaches alone is left out.
+  const language::Definition* prepare = wiredtiger->spec_definition("Prepare");
+  REQUIRE(prepare != nullptr);
+  std::set<std::string> without_prepare;
+  for (const language::Rule& r : language::spec_rules(*wiredtiger, "Next", {prepare})) without_prepare.insert(r.name.name);
+  CHECK_FALSE(without_prepare.count("PrepareRefusedAsChecked"));
+  CHECK(without_prepare.count("FirstUpdaterWins"));
 }

@@ -206,6 +206,11 @@ Remove_Step(txn, key, status) ==
   /\ txns' = [txns EXCEPT ![txn].found = TRUE]
   /\ UNCHANGED <<chain, newest, oldest, stable>>
 
+\* A removal's result: "not_found" exactly when txn may see no value at key and no look-up step
+\* of it found one. Named for what a refusal means: a removal of a value the transaction may not
+\* see (committed after its snapshot, or uncommitted), or one that missed a value it sees.
+RemovesWhatItMaySee(txn, key, status) == (status = "not_found") = (Visible(txn, key) = <<>> /\ ~txns[txn].found)
+
 \* @type: (Int, Int, Str) => Bool;
 \* @inputs: txn, key;
 Remove_Done(txn, key, status) ==
@@ -213,7 +218,7 @@ Remove_Done(txn, key, status) ==
   /\ status \in {"ok", "not_found", "rollback"}
   /\ txns[txn].snapshot => FirstUpdaterWins(txn, key, status)
   /\ ~txns[txn].snapshot => WritesUnchecked(status)
-  /\ status # "rollback" => ((status = "not_found") = (Visible(txn, key) = <<>> /\ ~txns[txn].found))
+  /\ status # "rollback" => RemovesWhatItMaySee(txn, key, status)
   /\ chain' = IF status = "ok" THEN Pushed(key, [by |-> txn, from |-> txn, v |-> <<>>, ts |-> 0]) ELSE chain
   /\ Noted(txn, status)
   /\ UNCHANGED <<newest, oldest, stable>>
