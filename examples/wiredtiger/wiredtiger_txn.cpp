@@ -50,8 +50,11 @@
 // replaces. Remove is WT_CURSOR::remove on a cursor with overwrite=false, so that removing a key
 // that is not there says so (WT_NOTFOUND) instead of succeeding silently.
 //
-// Transaction ids and values are unique in the run (thread * 1'000'000 + operation index + 1):
-// the spec identifies a transaction by its id, and a read's value names the write it saw.
+// Transaction ids and values are unique in the run ((thread + 1) * 1'000'000 + operation index + 1):
+// the spec identifies a transaction by its id, and a read's value names the write it saw. They are
+// above every key and every timestamp counted from 1, so that no id is also logged as something
+// else: an explanation ties operations by the values they share, and a key or timestamp equal to
+// a transaction's id would tie it to unrelated ones.
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -341,7 +344,7 @@ int main(int argc, char** argv) {
   auto spec = omnilink::spec_harness<ops::Operations>(harness)
   .op<ops::Begin>([](System& s, Ctx& ctx, ops::Begin& op) {
     if (s.slot(ctx.thread()).in_txn) return ctx.unsupported();
-    op.txn = examples::unique_elem(ctx.thread(), ctx.index());
+    op.txn = examples::unique_elem(ctx.thread() + 1, ctx.index());
     if (const int ret = s.begin(ctx.thread(), ctx, op.txn, s.begin_config()); ret != 0) s.crash("begin_transaction failed", ret);
   }, 2)
   // A read timestamp between the oldest last set and the newest commit timestamp taken, or one in
@@ -349,7 +352,7 @@ int main(int argc, char** argv) {
   .op<ops::BeginAt>([](System& s, Ctx& ctx, ops::BeginAt& op) {
     Timestamps& ts = s.timestamps();
     if (!s.workload().timestamped() || s.slot(ctx.thread()).in_txn || ts.newest() == 0) return ctx.unsupported();
-    op.txn = examples::unique_elem(ctx.thread(), ctx.index());
+    op.txn = examples::unique_elem(ctx.thread() + 1, ctx.index());
     op.read_ts = ts.pin_read(ctx, 0.125);
     const int ret = s.begin(ctx.thread(), ctx, op.txn, s.begin_config() + ",read_timestamp=" + hex(op.read_ts));
     ts.unpin(ctx.thread());
@@ -369,7 +372,7 @@ int main(int argc, char** argv) {
     c->reset(c);
   }, 4)
   .op<ops::Put>([](System& s, Ctx& ctx, ops::Put& op) {
-    op.value = examples::unique_elem(ctx.thread(), ctx.index());
+    op.value = examples::unique_elem(ctx.thread() + 1, ctx.index());
     Slot* slot = access(s, ctx, op);
     if (slot == nullptr) return;
     WT_CURSOR* c = slot->cursor;
