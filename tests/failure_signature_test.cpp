@@ -6,12 +6,14 @@
 
 #include <set>
 
+#include "explain/broken_rules.hpp"
 #include "explain/explain.hpp"
 #include "findings/failure_signature.hpp"
 #include "platform/code_under_test.hpp"
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
 #include "checkers/validate.hpp"
+#include "history/history_file.hpp"
 
 using omnilink::results::Verdict;
 
@@ -300,4 +302,17 @@ TEST_CASE("a transactional failure is signed by its failing core: two runs of on
   CHECK(both.title == "breaks FirstUpdaterWins and ReadsWhatItMaySee (WiredTigerKV)");
   CHECK(both.id != first.id);
   CHECK(both.id != lost_update.id);
+
+  // The questions themselves: the rules in the order the spec reaches them; none named when
+  // they are out of time, rather than a rule not proven.
+  checkers::ValidateOptions v;
+  v.run_dir = dir / "both";
+  v.spec = fs::path(OMNILINK_SPECS_DIR) / "WiredTigerKV.tla";
+  v.mc = fs::path(OMNILINK_SPECS_DIR) / "MCWiredTigerSnapshot.tla";
+  v.checker = checkers::Checker::native;
+  const history::History run = history::read_run_or_history_file(v.run_dir);
+  std::vector<std::string> named;
+  for (const language::Rule& rule : explain::broken_rules(run, v, 200'000, std::chrono::seconds(60))) named.push_back(rule.name.name);
+  CHECK(named == std::vector<std::string>{"ReadsWhatItMaySee", "FirstUpdaterWins"});
+  CHECK(explain::broken_rules(run, v, 200'000, std::chrono::milliseconds(0)).empty());
 }
