@@ -18,21 +18,27 @@ Bound clone(const Bound& b) {
 
 }  // namespace
 
-void references(const Expr& e, std::vector<const Definition*>& out) {
-  if ((e.kind == ExprKind::RefDefinition || e.kind == ExprKind::OperatorArg) && e.definition != nullptr) out.push_back(e.definition);
-  for (const auto& k : e.kids) references(*k, out);
+void for_each_subexpression(const Expr& e, const std::function<void(const Expr&)>& f) {
+  f(e);
+  for (const auto& k : e.kids) for_each_subexpression(*k, f);
   for (const auto& b : e.bounds)
-    if (b.set) references(*b.set, out);
+    if (b.set) for_each_subexpression(*b.set, f);
   for (const auto& u : e.updates) {
     for (const auto& s : u.path)
-      if (s.argument) references(*s.argument, out);
-    references(*u.value, out);
+      if (s.argument) for_each_subexpression(*s.argument, f);
+    for_each_subexpression(*u.value, f);
   }
   for (const auto& d : e.definitions) {
-    if (d->body) references(*d->body, out);
+    if (d->body) for_each_subexpression(*d->body, f);
     for (const auto& b : d->function_bounds)
-      if (b.set) references(*b.set, out);
+      if (b.set) for_each_subexpression(*b.set, f);
   }
+}
+
+void references(const Expr& e, std::vector<const Definition*>& out) {
+  for_each_subexpression(e, [&](const Expr& x) {
+    if ((x.kind == ExprKind::RefDefinition || x.kind == ExprKind::OperatorArg) && x.definition != nullptr) out.push_back(x.definition);
+  });
 }
 
 ExprPtr clone(const Expr& e) {

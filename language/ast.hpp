@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -207,6 +208,11 @@ struct Module {
   /// module by name, before a file of that name.
   std::vector<std::unique_ptr<Module>> inner;
 };
+
+/// Calls `f` on `e` and on every expression within it, in the order written: its kids, bound
+/// sets, EXCEPT paths and values, and its local definitions' (LET, LAMBDA) bodies and bound sets.
+/// Not into the definitions it refers to: a caller that follows them keeps its own visited set.
+void for_each_subexpression(const Expr& e, const std::function<void(const Expr&)>& f);
 
 /// The definitions (and constants) a bound expression refers to, into `out` in the order written,
 /// with those of its LETs, LAMBDAs, bound sets and EXCEPT paths.

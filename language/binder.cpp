@@ -62,23 +62,11 @@ namespace {
 // Whether an expression mentions state (a variable, or a definition that does), and the
 // definitions it refers to.
 void collect_references(const Expr& e, bool& state, std::vector<const Definition*>& refs) {
-  if (e.kind == ExprKind::RefVariable || e.kind == ExprKind::RefPrimed || e.kind == ExprKind::Unchanged || e.kind == ExprKind::Prime ||
-      e.kind == ExprKind::Enabled)
-    state = true;
-  if (e.kind == ExprKind::RefDefinition || (e.kind == ExprKind::OperatorArg && e.definition != nullptr)) refs.push_back(e.definition);
-  for (const auto& k : e.kids) collect_references(*k, state, refs);
-  for (const auto& b : e.bounds)
-    if (b.set) collect_references(*b.set, state, refs);
-  for (const auto& u : e.updates) {
-    for (const auto& s : u.path)
-      if (s.argument) collect_references(*s.argument, state, refs);
-    collect_references(*u.value, state, refs);
-  }
-  for (const auto& d : e.definitions) {
-    if (d->body) collect_references(*d->body, state, refs);
-    for (const auto& b : d->function_bounds)
-      if (b.set) collect_references(*b.set, state, refs);
-  }
+  references(e, refs);
+  for_each_subexpression(e, [&](const Expr& x) {
+    state = state || x.kind == ExprKind::RefVariable || x.kind == ExprKind::RefPrimed || x.kind == ExprKind::Unchanged ||
+            x.kind == ExprKind::Prime || x.kind == ExprKind::Enabled;
+  });
 }
 
 // What a definition's body and bound sets mention.

@@ -9,19 +9,11 @@ namespace {
 /// Whether `e` reads the next state (a primed variable, UNCHANGED, a primed expression, ENABLED)
 /// anywhere in it: its kids, bound sets, EXCEPT paths and local definitions.
 bool primes_in(const Expr& e) {
-  if (e.kind == ExprKind::RefPrimed || e.kind == ExprKind::Unchanged || e.kind == ExprKind::Prime || e.kind == ExprKind::Enabled) return true;
-  for (const auto& k : e.kids)
-    if (primes_in(*k)) return true;
-  for (const auto& b : e.bounds)
-    if (b.set && primes_in(*b.set)) return true;
-  for (const auto& u : e.updates) {
-    for (const auto& step : u.path)
-      if (step.argument && primes_in(*step.argument)) return true;
-    if (primes_in(*u.value)) return true;
-  }
-  for (const auto& d : e.definitions)
-    if (d->body && primes_in(*d->body)) return true;
-  return false;
+  bool found = false;
+  for_each_subexpression(e, [&](const Expr& x) {
+    found = found || x.kind == ExprKind::RefPrimed || x.kind == ExprKind::Unchanged || x.kind == ExprKind::Prime || x.kind == ExprKind::Enabled;
+  });
+  return found;
 }
 
 /// Whether `def` reads the next state, itself or through what it refers to.
