@@ -182,8 +182,8 @@ std::optional<FailureSignature> failure_signature(const store::RunRecord& run, c
   if (store::outcome(run) != store::Outcome::fail) return std::nullopt;
   // The run's failing core, where one was found against the spec of its newest validation and
   // proven one-minimal (a core cut short by its time limit may still hold another failure's
-  // operations, and its context reads less well), or where a rule alone is what it breaks (then
-  // it holds no other failure: without that rule it passes).
+  // operations, and its context reads less well), or where the rules it breaks are named (then
+  // it holds no other failure: without those rules it passes).
   if (kept && (kept->minimal || !kept->broken_rules.empty()) && run.validation && kept->explains_validation_against(run.validation->spec))
     if (auto signature = core_signature(run.target, *kept)) return signature;
   try {

@@ -23,8 +23,8 @@ std::string explanation_text(const explain::Explanation& e, const std::string& c
 /// the core and its context stops and the conjunct that stops it.
 std::string core_headline(const explain::Explanation& e);
 std::string core_stops_at(const explain::Explanation& e);
-/// "The rule it breaks: RunsAtItsCommit (SerializableKV, defined at ...): ..."; empty when no
-/// single rule is to blame.
+/// "The rule it breaks: RunsAtItsCommit (SerializableKV, defined at ...): ..." (or "The rules
+/// it breaks: ..."); empty when no rules are named.
 std::string core_breaks(const explain::Explanation& e);
 
 /// One step of the core's interleaving as a line ("T1  switched out during T1.4 in Queue::push at

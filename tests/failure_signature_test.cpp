@@ -285,7 +285,7 @@ TEST_CASE("a transactional failure is signed by its failing core: two runs of on
   INFO(first.key << "\n" << first.symptom.key << "\n" << second.symptom.key);
   CHECK(first.id == second.id);
   CHECK(first.symptom.id == second.symptom.id);
-  // Signed by the rule the run breaks (explain/broken_rules.hpp); how the core showed it is the symptom.
+  // Signed by the rules the run breaks (explain/broken_rules.hpp); how the core showed it is the symptom.
   CHECK(first.title == "breaks ReadsWhatItMaySee (WiredTigerKV)");
   CHECK_THAT(first.symptom.title, Catch::StartsWith("Search refused by Search: ") && Catch::Contains("Visible(txn, key)") &&
                                       Catch::EndsWith("the failing core: Search"));
