@@ -1,6 +1,7 @@
 #include "explain/explain.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -257,8 +258,10 @@ Explanation explain_run(const ExplainOptions& options) {
     for (auto* held : {&e.refused->lost, &e.refused->in_place})
       if (*held) (*held)->value = results::shown((*held)->value);
   }
+  const auto asking = std::chrono::steady_clock::now();
   for (const language::Rule& rule : broken_rules(problem.history, v, core_options.question_states, core_options.time_limit))
     e.broken_rules.push_back({rule.name.module, rule.name.name, rule.pos.text()});
+  e.rules_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - asking).count();
   if (!options.recording) e.no_interleaving = options.no_interleaving;
   fs::create_directories(dir);
   history::write_history_file(dir / e.core_file, proved);

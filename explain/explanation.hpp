@@ -65,7 +65,8 @@ struct Explanation {
   std::int64_t core_ms = 0;
   std::int64_t linearized = 0;  // core operations linearized at the deepest state of its own search
   std::optional<CoreRefusal> refused;
-  std::vector<BrokenRule> broken_rules;  // in the order the spec reaches them; empty: none alone
+  std::vector<BrokenRule> broken_rules;  // in the order the spec reaches them; empty: none named
+  std::int64_t rules_ms = 0;             // the questions that found them (version 4)
   std::vector<std::pair<std::string, std::string>> spec_variables;  // the spec state there, by variable
   std::string core_file = "core.jsonl";  // beside explanation.json
   /// How the recording ran the core; none when it was not asked for or could not be read, and then
