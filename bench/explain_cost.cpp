@@ -3,8 +3,9 @@
 // operations (the striped map: 8 keys, checked key by key), the native validation's wall time, the
 // whole explanation's, the failing core's minimisation alone (`core_ms`), the questions of which
 // rules the run breaks (`rules_ms`: one check of the whole run per rule), the ratio of the
-// explanation to the validation, and the core's size. Runs are found by seed from 1 until `--runs` of each fail natively. The recording's
-// analysis (the interleaving) is measured by bench/explain_recorded, on recorded runs.
+// explanation to the validation, and the core's size. Runs are found by seed from 1 until `--runs`
+// of each fail natively. The recording's analysis (the interleaving) is measured by
+// bench/explain_recorded, on recorded runs.
 //
 // Where the build has them, the transactional misconfigurations too (docs/storage.md): WiredTiger
 // read-committed and read-uncommitted taken for snapshot isolation (4 x 2,000, and 8 x 2,000 with

@@ -48,11 +48,7 @@ std::set<const language::Definition*> actions_not_taken(const history::History& 
       for (const language::Definition* action : {op.action, op.done})
         if (action != nullptr) pending.push_back(action);
   std::set<const language::Definition*> reached, not_taken;
-  while (!pending.empty()) {
-    const language::Definition* d = pending.back();
-    pending.pop_back();
-    if (d->body && reached.insert(d).second) language::references(*d->body, pending);
-  }
+  language::reach_definitions(std::move(pending), reached);
   for (const language::Operation& op : interface.operations)
     for (const language::Definition* action : {op.action, op.done})
       if (action != nullptr && !reached.count(action)) not_taken.insert(action);

@@ -35,10 +35,25 @@ void for_each_subexpression(const Expr& e, const std::function<void(const Expr&)
   }
 }
 
+const Definition* referenced_definition(const Expr& e) {
+  return e.kind == ExprKind::RefDefinition || e.kind == ExprKind::OperatorArg ? e.definition : nullptr;
+}
+
 void references(const Expr& e, std::vector<const Definition*>& out) {
   for_each_subexpression(e, [&](const Expr& x) {
-    if ((x.kind == ExprKind::RefDefinition || x.kind == ExprKind::OperatorArg) && x.definition != nullptr) out.push_back(x.definition);
+    if (const Definition* d = referenced_definition(x)) out.push_back(d);
   });
+}
+
+void reach_definitions(std::vector<const Definition*> pending, std::set<const Definition*>& reached) {
+  while (!pending.empty()) {
+    const Definition* d = pending.back();
+    pending.pop_back();
+    if (!reached.insert(d).second) continue;
+    if (d->body) references(*d->body, pending);
+    for (const auto& b : d->function_bounds)
+      if (b.set) references(*b.set, pending);
+  }
 }
 
 ExprPtr clone(const Expr& e) {

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -214,9 +215,18 @@ struct Module {
 /// Not into the definitions it refers to: a caller that follows them keeps its own visited set.
 void for_each_subexpression(const Expr& e, const std::function<void(const Expr&)>& f);
 
+/// The definition (or constant) a bound expression node names itself, if it is such a reference;
+/// not those within it.
+const Definition* referenced_definition(const Expr& e);
+
 /// The definitions (and constants) a bound expression refers to, into `out` in the order written,
 /// with those of its LETs, LAMBDAs, bound sets and EXCEPT paths.
 void references(const Expr& e, std::vector<const Definition*>& out);
+
+/// Adds to `reached` every definition `pending` holds and every one they reach through what their
+/// bodies and bound sets refer to. Those already in `reached` are not followed again, so a caller
+/// can grow one set over several calls.
+void reach_definitions(std::vector<const Definition*> pending, std::set<const Definition*>& reached);
 
 /// Deep copies, for binding one parsed definition in several scopes. Only unbound trees are
 /// copied (the loader binds copies, never the parse).

@@ -60,10 +60,10 @@ void LoadedSpec::bind_body(Definition& def, Binding& b) {
 namespace {
 
 // Whether an expression mentions state (a variable, or a definition that does), and the
-// definitions it refers to.
+// definitions it refers to, in one walk: this runs for every definition at load.
 void collect_references(const Expr& e, bool& state, std::vector<const Definition*>& refs) {
-  references(e, refs);
   for_each_subexpression(e, [&](const Expr& x) {
+    if (const Definition* d = referenced_definition(x)) refs.push_back(d);
     state = state || x.kind == ExprKind::RefVariable || x.kind == ExprKind::RefPrimed || x.kind == ExprKind::Unchanged ||
             x.kind == ExprKind::Prime || x.kind == ExprKind::Enabled;
   });

@@ -66,7 +66,6 @@ class Occurrences {
  public:
   explicit Occurrences(const std::set<const Definition*>& skipped) : skipped_(skipped) {}
 
-
   /// Positive, in reading order (depth first).
   std::vector<const Definition*> positive;
 
@@ -134,11 +133,7 @@ class Occurrences {
   void walk_other(const Expr& e) {
     std::vector<const Definition*> refs;
     references(e, refs);
-    while (!refs.empty()) {
-      const Definition* d = refs.back();
-      refs.pop_back();
-      if (d->body && other_.insert(d).second) references(*d->body, refs);
-    }
+    reach_definitions(std::move(refs), other_);
   }
 
   bool only_positive(const Definition* d) const { return other_.count(d) == 0; }
