@@ -163,35 +163,48 @@ FailureSignature crash_signature(const std::string& target, const CrashSite& sit
   return s;
 }
 
-std::optional<FailureSignature> failure_signature(const store::RunRecord& run) {
-  std::optional<explain::Explanation> kept;
-  if (store::outcome(run) == store::Outcome::fail) try {
-      kept = explain::read_explanation(explain::explanation_dir(run.dir));
-    } catch (const std::exception&) {
-      // A damaged explanation.json: the validation's frontier signs the run.
-    }
-  return failure_signature(run, kept);
+namespace {
+
+// A failed run's signature by its failing core, where one was found against the spec of its newest
+// validation and proven one-minimal (a core cut short by its time limit may still hold another
+// failure's operations, and its context reads less well), or where the rules it breaks are named
+// (then it holds no other failure: without those rules it passes).
+std::optional<FailureSignature> core_signature_of(const store::RunRecord& run, const std::optional<explain::Explanation>& kept) {
+  if (kept && (kept->minimal || !kept->broken_rules.empty()) && run.validation && kept->explains_validation_against(run.validation->spec))
+    return core_signature(run.target, *kept);
+  return std::nullopt;
 }
 
-std::optional<FailureSignature> failure_signature(const store::RunRecord& run, const std::optional<explain::Explanation>& kept) {
+}  // namespace
+
+std::optional<FailureSignature> failure_signature(const store::RunRecord& run) {
+  if (store::outcome(run) != store::Outcome::fail) return failure_signature(run, std::nullopt, std::nullopt);
+  std::optional<explain::Explanation> kept;
+  try {
+    kept = explain::read_explanation(explain::explanation_dir(run.dir));
+  } catch (const std::exception&) {
+    // A damaged explanation.json: the validation's frontier signs the run.
+  }
+  if (auto by_core = core_signature_of(run, kept)) return by_core;
+  std::optional<results::StoredResult> result;
+  try {
+    result = results::read_result_file(run.dir);
+  } catch (const results::ResultFileError&) {
+    // A result.json that does not read signs nothing; the run still counts as failed.
+  }
+  return failure_signature(run, kept, result);
+}
+
+std::optional<FailureSignature> failure_signature(const store::RunRecord& run, const std::optional<explain::Explanation>& kept,
+                                                  const std::optional<results::StoredResult>& result) {
   if (store::outcome(run) == store::Outcome::crashed) {
     const auto site = read_crash_site(run.dir);
     if (!site) return std::nullopt;
     return crash_signature(run.target, *site);
   }
   if (store::outcome(run) != store::Outcome::fail) return std::nullopt;
-  // The run's failing core, where one was found against the spec of its newest validation and
-  // proven one-minimal (a core cut short by its time limit may still hold another failure's
-  // operations, and its context reads less well), or where the rules it breaks are named (then
-  // it holds no other failure: without those rules it passes).
-  if (kept && (kept->minimal || !kept->broken_rules.empty()) && run.validation && kept->explains_validation_against(run.validation->spec))
-    if (auto signature = core_signature(run.target, *kept)) return signature;
-  try {
-    const auto result = results::read_result_file(run.dir);
-    return result ? failure_signature(run.target, *result) : std::nullopt;
-  } catch (const results::ResultFileError&) {
-    return std::nullopt;  // a result.json that does not read signs nothing; the run still counts as failed
-  }
+  if (auto by_core = core_signature_of(run, kept)) return by_core;
+  return result ? failure_signature(run.target, *result) : std::nullopt;
 }
 
 }  // namespace omnilink::findings

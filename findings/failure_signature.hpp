@@ -57,8 +57,10 @@ FailureSignature crash_signature(const std::string& target, const CrashSite& sit
 /// of its newest validation) or else RUN/validation/result.json, or of a crashed one (outcome
 /// crashed), from RUN/crash.json; nothing for other runs or without those files.
 std::optional<FailureSignature> failure_signature(const store::RunRecord& run);
-/// The same for a caller that has read the run's explanation already (nothing: none that reads, or
-/// not of the run's newest validation), so that explanation.json is read once.
-std::optional<FailureSignature> failure_signature(const store::RunRecord& run, const std::optional<explain::Explanation>& kept);
+/// The same for a caller that has read the run's explanation (nothing: none that reads, or not of
+/// the run's newest validation) and its result.json (nothing: none that reads) already, so that
+/// each is read once.
+std::optional<FailureSignature> failure_signature(const store::RunRecord& run, const std::optional<explain::Explanation>& kept,
+                                                  const std::optional<results::StoredResult>& result);
 
 }  // namespace omnilink::findings

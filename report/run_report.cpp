@@ -12,14 +12,9 @@ namespace omnilink::report {
 namespace fs = std::filesystem;
 namespace {
 
-// The first viable operation of a failed run's frontier (from validation/result.json).
-std::optional<results::StoredOperation> first_viable_pending(const store::RunRecord& run) {
-  std::optional<results::StoredResult> result;
-  try {
-    result = results::read_result_file(run.dir);
-  } catch (const results::ResultFileError&) {
-    return std::nullopt;  // the hint then names no operation
-  }
+// The first viable operation of a failed run's frontier (from validation/result.json; without
+// one that reads, the hint names no operation).
+std::optional<results::StoredOperation> first_viable_pending(const std::optional<results::StoredResult>& result) {
   if (!result || !result->frontier) return std::nullopt;
   const auto& next = result->frontier->next;
   for (const auto& op : next)
@@ -29,9 +24,9 @@ std::optional<results::StoredOperation> first_viable_pending(const store::RunRec
 }
 
 // How to replay a failed run at its first viable frontier operation (or why it cannot be).
-std::string replay_hint(const store::RunRecord& run) {
+std::string replay_hint(const store::RunRecord& run, const std::optional<results::StoredResult>& result) {
   const fs::path recording = trace::RunLayout(run.dir).recording();
-  const auto op = first_viable_pending(run);
+  const auto op = first_viable_pending(result);
   const std::string id = op ? trace::operation_id(op->thread, op->index) : "T.I";
   const std::string where = op ? "operation " + id + " (" + op->name + ")" : "an operation";
   if (!run.recorded() || !fs::exists(recording)) {
@@ -55,9 +50,16 @@ RunReport read_run_report(store::RunRecord run) {
   const bool failed = r.outcome == store::Outcome::fail;
   if (!failed && r.outcome != store::Outcome::crashed) return r;
   if (failed) r.kept = run_explanation(r.run);
-  r.signature = findings::failure_signature(r.run, r.kept.explanation);
+  // Read once, for the signature (where no core signs the run) and the replay hint.
+  std::optional<results::StoredResult> result;
+  try {
+    result = results::read_result_file(r.run.dir);
+  } catch (const results::ResultFileError&) {
+    // Neither then uses it: the run signs nothing and its hint names no operation.
+  }
+  r.signature = findings::failure_signature(r.run, r.kept.explanation, result);
   if (failed) r.failure = failure_summary(r.run, r.kept);
-  r.replay = replay_hint(r.run);
+  r.replay = replay_hint(r.run, result);
   return r;
 }
 
