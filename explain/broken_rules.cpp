@@ -57,14 +57,21 @@ std::set<const language::Definition*> actions_not_taken(const history::History& 
 
 }  // namespace
 
-std::vector<language::Rule> broken_rules(const history::History& run, const checkers::ValidateOptions& validate,
-                                         std::uint64_t question_states, std::chrono::milliseconds time_limit) {
+BrokenRules broken_rules(const history::History& run, const checkers::ValidateOptions& validate, std::uint64_t question_states,
+                         std::chrono::milliseconds time_limit) {
   const Clock::time_point deadline = Clock::now() + time_limit;
   checkers::ValidateOptions asked = validate;
   asked.max_states = question_states;
   checkers::ReadSpec& read = checkers::read_spec(validate);
+  const std::string undecided = "a question was not decided within " + std::to_string(question_states) + " states and the time limit of " +
+                                std::to_string(time_limit.count() / 1000) + " s, or the relaxed spec cannot evaluate the run";
   std::vector<language::Rule> relaxed = language::spec_rules(*read.loaded, validate.next, actions_not_taken(run, read.interface));
-  if (relaxed.empty() || passes_relaxed(run, asked, relaxed, deadline) != true) return {};
+  if (relaxed.empty())
+    return {{}, "the spec has no rule that an action of the run reaches (a definition that is a truth value, reads no next state, and is used only positively)"};
+  if (const std::optional<bool> passes = passes_relaxed(run, asked, relaxed, deadline); !passes)
+    return {{}, undecided};
+  else if (!*passes)
+    return {{}, "the run fails with every rule relaxed: what it breaks is written inline in an action, not as a definition of its own"};
   // Give each rule back in turn: one the run passes without stays given back. The order is the
   // spec's, so where two rules each cover an anomaly, every run of it keeps the same one.
   // The last one left is kept unasked: the run fails with none relaxed.
@@ -72,13 +79,13 @@ std::vector<language::Rule> broken_rules(const history::History& run, const chec
     std::vector<language::Rule> fewer = relaxed;
     fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
     const std::optional<bool> passes = passes_relaxed(run, asked, fewer, deadline);
-    if (!passes) return {};
+    if (!passes) return {{}, undecided};
     if (*passes)
       relaxed = std::move(fewer);
     else
       ++i;
   }
-  return relaxed;
+  return {std::move(relaxed), ""};
 }
 
 }  // namespace omnilink::explain

@@ -26,11 +26,17 @@ namespace omnilink::explain {
 /// every rule its next-state relation reaches defined TRUE, the run must pass; then each rule in
 /// the order the spec reaches it is given back, and kept only if the run fails without it. What is
 /// left is one-minimal: each rule of it is needed, and together they let the run pass. Each
-/// question may search `question_states` states, all of them within `time_limit`. Empty when the
-/// run fails with every rule relaxed (what it breaks is not a named rule), when a question is
-/// undecided or out of time, or when the relaxed spec cannot evaluate the run: an empty answer
-/// names nothing rather than something unproven.
-std::vector<language::Rule> broken_rules(const history::History& run, const checkers::ValidateOptions& validate,
-                                         std::uint64_t question_states, std::chrono::milliseconds time_limit);
+/// question may search `question_states` states, all of them within `time_limit`. None, and why,
+/// when the spec has no rule an action of the run reaches, when the run fails with every rule
+/// relaxed (what it breaks is written inline, not as a rule), when a question is undecided or out
+/// of time, or when the relaxed spec cannot evaluate the run: an empty answer names nothing rather
+/// than something unproven.
+/// The answer: the rules, or why none is named.
+struct BrokenRules {
+  std::vector<language::Rule> rules;
+  std::string unnamed;  // empty when rules are named
+};
+BrokenRules broken_rules(const history::History& run, const checkers::ValidateOptions& validate, std::uint64_t question_states,
+                         std::chrono::milliseconds time_limit);
 
 }  // namespace omnilink::explain

@@ -171,6 +171,7 @@ json to_json(const Explanation& e) {
   j["broken_rules"] = json::array();
   for (const BrokenRule& rule : e.broken_rules) j["broken_rules"].push_back({{"module", rule.module}, {"name", rule.name}, {"at", rule.at}});
   j["rules_ms"] = e.rules_ms;
+  j["rules_unnamed"] = e.rules_unnamed;
   if (e.interleaving) j["interleaving"] = interleaving_to_json(*e.interleaving);
   if (!e.no_interleaving.empty()) j["no_interleaving"] = e.no_interleaving;
   return j;
@@ -219,6 +220,7 @@ Explanation parse_explanation(const json& j, const std::string& origin) {
   if (e.version >= 3)
     for (const Fields& rule : f.objects("broken_rules")) e.broken_rules.push_back({rule.text("module"), rule.text("name"), rule.text("at")});
   if (e.version >= 4) e.rules_ms = f.int64("rules_ms");
+  if (e.version >= 5) e.rules_unnamed = f.text("rules_unnamed");
   if (f.has("interleaving")) e.interleaving = read_interleaving(f.object("interleaving"));
   if (f.has("no_interleaving")) e.no_interleaving = f.text("no_interleaving");
   return e;

@@ -1,9 +1,10 @@
 // An explained failure (docs/explain.md): a failing run's core (explain/failing_core.hpp), why
 // no order of it is accepted and, for a recorded run, the interleaving that produced it
 // (interleaving.hpp), written as RUN/explain/explanation.json (format "omnilink-explanation",
-// version 4; versions 1, without interleavings, 2 and 3 still read) beside the core as a history
+// version 5; versions 1, without interleavings, to 4 still read) beside the core as a history
 // file (core.jsonl); version 3 adds the rules the run breaks (each alone), version 4 makes them the
-// fewest that together let it pass, and an older version is read but made again by `explain`
+// fewest that together let it pass, version 5 says why none is named where none is, and an older
+// version is read but made again by `explain`
 // (explain.hpp). This file is the format's one writer and one reader; explain.hpp makes explanations, report/explanation_text
 // renders them. Operations are kept as the trace logged them, values as TLA+ text.
 #pragma once
@@ -25,7 +26,7 @@
 namespace omnilink::explain {
 
 inline constexpr const char* kExplanationFormat = "omnilink-explanation";
-inline constexpr int kExplanationVersion = 4;
+inline constexpr int kExplanationVersion = 5;
 
 /// explanation.json is not such a file, or not one this omnilink reads. Names the file and field.
 class ExplanationFileError : public std::runtime_error {
@@ -67,6 +68,7 @@ struct Explanation {
   std::optional<CoreRefusal> refused;
   std::vector<BrokenRule> broken_rules;  // in the order the spec reaches them; empty: none named
   std::int64_t rules_ms = 0;             // the questions that found them (version 4)
+  std::string rules_unnamed;             // why none is named, where none is (version 5)
   std::vector<std::pair<std::string, std::string>> spec_variables;  // the spec state there, by variable
   std::string core_file = "core.jsonl";  // beside explanation.json
   /// How the recording ran the core; none when it was not asked for or could not be read, and then

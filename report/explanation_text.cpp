@@ -117,6 +117,10 @@ std::string core_breaks(const explain::Explanation& e) {
                                      : ": defined TRUE together, the spec accepts the run, and not without any one of them");
 }
 
+std::string rules_unnamed_text(const explain::Explanation& e) {
+  return e.broken_rules.empty() && !e.rules_unnamed.empty() ? "No rule is named: " + e.rules_unnamed : "";
+}
+
 std::string schedule_step_text(const explain::ScheduleStep& step, const explain::Explanation& e) {
   const std::string thread = "T" + std::to_string(step.thread);
   const StoredOperation* op = e.find(step.op);
@@ -214,6 +218,7 @@ std::string explanation_text(const explain::Explanation& e, const std::string& c
   if (const std::string order = real_time_order(shown); !order.empty()) s << "\n  real-time order: " << order;
   if (const std::string concurrent = overlapping(shown); !concurrent.empty()) s << "\n  overlapping: " << concurrent;
   if (const std::string breaks = core_breaks(e); !breaks.empty()) s << "\n\n" << breaks << ".";
+  if (const std::string unnamed = rules_unnamed_text(e); !unnamed.empty()) s << "\n\n" << unnamed << ".";
   s << "\n\nWhy no order works: " << core_stops_at(e);
   if (!e.spec_variables.empty()) {
     s << "\n  spec state there:";

@@ -26,6 +26,9 @@ std::string core_stops_at(const explain::Explanation& e);
 /// "The rule it breaks: RunsAtItsCommit (SerializableKV, defined at ...): ..." (or "The rules
 /// it breaks: ..."); empty when no rules are named.
 std::string core_breaks(const explain::Explanation& e);
+/// "No rule is named: ..." with why, where an explanation names none and says why; else empty.
+/// Shown with the whole explanation, not in a failure's summary.
+std::string rules_unnamed_text(const explain::Explanation& e);
 
 /// One step of the core's interleaving as a line ("T1  switched out during T1.4 in Queue::push at
 /// queue.cpp:88 (preempted); T2 runs"), and one atomicity hint.

@@ -224,6 +224,7 @@ std::string core_section(const RunRecord& run, const explain::Explanation& e, co
         << td_num(static_cast<double>(op.start.value() - origin)) << td_num(static_cast<double>(op.end.value() - origin)) << "</tr>\n";
   b << "</table>\n<p id=\"core-refusal\">Why no order works: " << html_escape(core_stops_at(e)) << "</p>\n";
   if (const std::string breaks = core_breaks(e); !breaks.empty()) b << "<p id=\"core-rule\">" << html_escape(breaks) << "</p>\n";
+  if (const std::string unnamed = rules_unnamed_text(e); !unnamed.empty()) b << "<p id=\"core-rule\">" << html_escape(unnamed) << "</p>\n";
   if (e.interleaving) {
     const explain::Interleaving& in = *e.interleaving;
     b << "<h2 id=\"interleaving\">How the recording ran it</h2>\n<p>rr events " << in.first_event << " to " << in.last_event << ": "

@@ -272,8 +272,8 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
   bad["core"][0]["start"] = "soon";
   CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("E.json: core[0]: start"));
   bad = j;
-  bad["version"] = 5;
-  CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("version 5"));
+  bad["version"] = 6;
+  CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("version 6"));
   // Version 2 (before broken rules) reads without them, and explain makes such a file again
   // rather than reuse it, so that signatures read the rules.
   nlohmann::json v2 = j;
@@ -630,9 +630,13 @@ TEST_CASE("omnilink explain: the text, --json, and one line saying why when ther
   CHECK(text.exit_code == 0);
   CHECK_THAT(text.out, Catch::Contains("Failing core: 2 of 200 operations"));
   CHECK_THAT(text.out, Catch::Contains("omnilink validate " + (explain::explanation_dir(failing) / "core.jsonl").string()));
+  // The queue spec's actions compare inline and define no rule: the text says so, not nothing.
+  CHECK_THAT(text.out, Catch::Contains("No rule is named: the spec has no rule that an action of the run reaches"));
   const auto json = run_process(OMNILINK_CLI, {"explain", failing.string(), "--spec", spec, "--json"});
   CHECK(json.exit_code == 0);
   CHECK(nlohmann::json::parse(json.out)["format"] == "omnilink-explanation");
+  CHECK(nlohmann::json::parse(json.out)["broken_rules"].empty());
+  CHECK_THAT(nlohmann::json::parse(json.out)["rules_unnamed"].get<std::string>(), Catch::StartsWith("the spec has no rule"));
 
   const auto nothing = run_process(OMNILINK_CLI, {"explain", passing.string(), "--spec", spec});
   CHECK(nothing.exit_code == 1);

@@ -312,7 +312,11 @@ TEST_CASE("a transactional failure is signed by its failing core: two runs of on
   v.checker = checkers::Checker::native;
   const history::History run = history::read_run_or_history_file(v.run_dir);
   std::vector<std::string> named;
-  for (const language::Rule& rule : explain::broken_rules(run, v, 200'000, std::chrono::seconds(60))) named.push_back(rule.name.name);
+  const explain::BrokenRules broken = explain::broken_rules(run, v, 200'000, std::chrono::seconds(60));
+  for (const language::Rule& rule : broken.rules) named.push_back(rule.name.name);
   CHECK(named == std::vector<std::string>{"ReadsWhatItMaySee", "FirstUpdaterWins"});
-  CHECK(explain::broken_rules(run, v, 200'000, std::chrono::milliseconds(0)).empty());
+  CHECK(broken.unnamed.empty());
+  const explain::BrokenRules out_of_time = explain::broken_rules(run, v, 200'000, std::chrono::milliseconds(0));
+  CHECK(out_of_time.rules.empty());
+  CHECK_THAT(out_of_time.unnamed, Catch::StartsWith("a question was not decided within 200000 states"));
 }
