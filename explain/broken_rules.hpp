@@ -22,6 +22,12 @@
 
 namespace omnilink::explain {
 
+/// The answer: the rules, or why none is named.
+struct BrokenRules {
+  std::vector<language::Rule> rules;
+  std::string unnamed;  // empty when rules are named
+};
+
 /// The rules `run` (the failing history explained) breaks against the spec of `validate`: with
 /// every rule its next-state relation reaches defined TRUE, the run must pass; then each rule in
 /// the order the spec reaches it is given back, and kept only if the run fails without it. What is
@@ -31,11 +37,6 @@ namespace omnilink::explain {
 /// relaxed (what it breaks is written inline, not as a rule), when a question is undecided or out
 /// of time, or when the relaxed spec cannot evaluate the run: an empty answer names nothing rather
 /// than something unproven.
-/// The answer: the rules, or why none is named.
-struct BrokenRules {
-  std::vector<language::Rule> rules;
-  std::string unnamed;  // empty when rules are named
-};
 BrokenRules broken_rules(const history::History& run, const checkers::ValidateOptions& validate, std::uint64_t question_states,
                          std::chrono::milliseconds time_limit);
 

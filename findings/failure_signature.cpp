@@ -192,7 +192,7 @@ std::optional<FailureSignature> failure_signature(const store::RunRecord& run) {
   } catch (const results::ResultFileError&) {
     // A result.json that does not read signs nothing; the run still counts as failed.
   }
-  return failure_signature(run, kept, result);
+  return result ? failure_signature(run.target, *result) : std::nullopt;
 }
 
 std::optional<FailureSignature> failure_signature(const store::RunRecord& run, const std::optional<explain::Explanation>& kept,
