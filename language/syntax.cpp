@@ -16,6 +16,7 @@
 #include <tree_sitter/api.h>
 
 #include "language/grammar_parse.hpp"
+#include "language/parse_cache.hpp"
 #include "platform/printable_text.hpp"
 #include "platform/special_file.hpp"
 
@@ -770,7 +771,9 @@ bool find_error(TSNode root, TSNode& error) {
 
 }  // namespace
 
-Module parse_module(const std::string& file, const std::string& text) {
+namespace {
+
+Module parse_text(const std::string& file, const std::string& text) {
   std::unique_ptr<TSParser, ParserDeleter> parser(ts_parser_new());
   if (!ts_parser_set_language(parser.get(), tree_sitter_tlaplus()))
     throw SyntaxError(file + ": the TLA+ grammar does not match this tree-sitter runtime's version");
@@ -797,6 +800,15 @@ Module parse_module(const std::string& file, const std::string& text) {
   }
   Converter converter(text, intern_file_name(file));
   return converter.file_modules(root);
+}
+
+}  // namespace
+
+Module parse_module(const std::string& file, const std::string& text) {
+  if (std::optional<Module> kept = cached_parse(file, text)) return std::move(*kept);
+  Module parsed = parse_text(file, text);
+  keep_parse(text, parsed);
+  return parsed;
 }
 
 std::string grammar_description() { return "@tlaplus/tree-sitter-tlaplus " OMNILINK_TLAPLUS_GRAMMAR_VERSION; }

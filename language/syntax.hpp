@@ -25,7 +25,8 @@ class SyntaxError : public SpecError {
   using SpecError::SpecError;
 };
 
-/// Parses the first module of `text`, read from `file`. Throws SyntaxError.
+/// Parses the first module of `text`, read from `file`, or reads its parse from the parse cache
+/// when the cache is on and an earlier process kept it (parse_cache.hpp). Throws SyntaxError.
 Module parse_module(const std::string& file, const std::string& text);
 
 /// Which grammar omnilink was built with: "@tlaplus/tree-sitter-tlaplus 1.5.0".

@@ -1,5 +1,6 @@
 #include "orchestrator/doctor_command.hpp"
 
+#include "language/parse_cache.hpp"
 #include "language/syntax.hpp"
 
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "orchestrator/version.hpp"
+#include "platform/build_id.hpp"
 #include "platform/rr_probe.hpp"
 #include "platform/subprocess.hpp"
 #include "platform/toolchain.hpp"
@@ -48,6 +50,14 @@ nlohmann::json to_json(const Report& r) {
     j["problem"] = r.location.explain_missing();
   }
   return j;
+}
+
+// Where parsed specs are kept between runs, or why they are not.
+std::string parse_cache_line() {
+  if (const auto dir = language::parse_cache_dir()) return dir->string();
+  if (!platform::executable_build_id()) return "off (this executable has no build ID to key entries by)";
+  const char* env = std::getenv("OMNILINK_CACHE_DIR");
+  return env != nullptr && *env == '\0' ? "off (OMNILINK_CACHE_DIR is empty)" : "off (no OMNILINK_CACHE_DIR, XDG_CACHE_HOME or HOME)";
 }
 
 }  // namespace
@@ -108,6 +118,8 @@ int DoctorCommand::run() {
   if (json_) {
     nlohmann::json j{{"omnilink_version", kVersion}, {"tools_dir", tools_dir().string()}, {"ok", all_ok},
                      {"native_checker", {{"grammar", language::grammar_description()}}}};
+    if (const auto cache = language::parse_cache_dir()) j["native_checker"]["parse_cache"] = cache->string();
+    else j["native_checker"]["parse_cache"] = nullptr;
     for (const Report* r : {&gdb, &java, &tlc, &rr, &addr2line, &chromium}) j["tools"][r->location.tool] = to_json(*r);
     j["tools"]["slurm"] = {{"found", sbatch.has_value()}, {"configured", slurm_usable}};
     if (sbatch) j["tools"]["slurm"].update({{"path", sbatch->string()}, {slurm_usable ? "version" : "problem", slurm_version}});
@@ -124,7 +136,8 @@ int DoctorCommand::run() {
   }
 
   std::cout << "omnilink " << kVersion << "\n"
-            << "  native checker: built in (TLA+ grammar " << language::grammar_description() << "); TLC confirms its failures\n";
+            << "  native checker: built in (TLA+ grammar " << language::grammar_description() << "); TLC confirms its failures\n"
+            << "  parse cache: " << parse_cache_line() << "\n";
   auto print = [](const Report& r) {
     const ToolLocation& l = r.location;
     std::cout << "  " << l.tool << std::string(l.tool.size() < 10 ? 10 - l.tool.size() : 1, ' ');

@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "language/parse_cache.hpp"
+
 #include "orchestrator/campaign_command.hpp"
 #include "orchestrator/command.hpp"
 #include "orchestrator/command_errors.hpp"
@@ -30,6 +32,8 @@
 
 int main(int argc, char** argv) {
   using namespace omnilink::cli;
+  // Specs are parsed once per text and build, not once per process (parse_cache.hpp).
+  omnilink::language::use_parse_cache(omnilink::language::default_parse_cache_dir());
   CLI::App app{"omnilink: find concurrency bugs by validating traces against a TLA+ spec, and replay them"};
   app.set_version_flag("--version", std::string("omnilink ") + omnilink::kVersion);
   app.require_subcommand(1);

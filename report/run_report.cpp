@@ -43,7 +43,8 @@ std::string replay_hint(const store::RunRecord& run, const std::optional<results
 }  // namespace
 
 RunReport read_run_report(store::RunRecord run) {
-  RunReport r{std::move(run)};
+  RunReport r;
+  r.run = std::move(run);
   r.outcome = store::outcome(r.run);
   // Only a failure keeps an explanation and has a failure to summarise; only a failure or a crash
   // has a signature and something to replay. The other outcomes say why in the run record itself.

@@ -274,3 +274,33 @@ TEST_CASE("doctor reports each tool with its source and honours the env vars", "
   CHECK(text.out.find("MISSING") != std::string::npos);
   CHECK(text.out.find("OMNILINK_TLC_JAR") != std::string::npos);
 }
+
+TEST_CASE("the CLI keeps parsed specs where OMNILINK_CACHE_DIR says, reads them back, and keeps none when it is empty",
+          "[cli][parse_cache]") {
+  testing::ScratchDir dir;
+  const std::string spec = std::string(OMNILINK_SPECS_DIR) + "/KV.tla";
+  const auto entries = [&] {
+    std::size_t n = 0;
+    if (std::filesystem::exists(dir / "cache" / "parse"))
+      for (const auto& e : std::filesystem::directory_iterator(dir / "cache" / "parse")) n += e.path().extension() == ".ast";
+    return n;
+  };
+  const std::map<std::string, std::string> on{{"OMNILINK_CACHE_DIR", (dir / "cache").string()}};
+  const auto first = omnilink_cli({"spec", spec, "--json"}, on);
+  REQUIRE(first.exit_code == 0);
+  CHECK(entries() == 1);
+  CHECK((std::filesystem::status(dir / "cache" / "parse").permissions() & std::filesystem::perms::group_all) ==
+        std::filesystem::perms::none);
+  const auto second = omnilink_cli({"spec", spec, "--json"}, on);
+  CHECK(second.exit_code == 0);
+  CHECK(second.out == first.out);
+
+  const auto doctor = nlohmann::json::parse(omnilink_cli({"doctor", "--json"}, on).out);
+  CHECK(doctor["native_checker"]["parse_cache"] == (dir / "cache" / "parse").string());
+  const auto off = nlohmann::json::parse(omnilink_cli({"doctor", "--json"}, {{"OMNILINK_CACHE_DIR", ""}}).out);
+  CHECK(off["native_checker"]["parse_cache"].is_null());
+
+  std::filesystem::remove_all(dir / "cache");
+  CHECK(omnilink_cli({"spec", spec, "--json"}, {{"OMNILINK_CACHE_DIR", ""}}).out == first.out);
+  CHECK(entries() == 0);
+}
