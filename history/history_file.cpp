@@ -25,41 +25,60 @@ struct Where {
 /// it later (conversion, printing, the checkers).
 constexpr std::size_t kMaxNesting = 1000;
 
-/// One line as a JSON object: invalid JSON names its column, a key given twice in one object is an
-/// error (a parser would keep one of them silently), and so is nesting past kMaxNesting.
-json parse_line(const std::string& text, const Where& at) {
-  std::vector<std::vector<std::string>> keys;  // per open object: the keys seen so far
-  std::size_t depth = 0;
-  const json::parser_callback_t check = [&](int, json::parse_event_t event, json& parsed) {
-    switch (event) {
-      case json::parse_event_t::object_start:
-      case json::parse_event_t::array_start:
-        if (++depth > kMaxNesting + 2)  // the line and its fields object come first
-          throw HistoryError(at.text("a value nested more than " + std::to_string(kMaxNesting) + " deep"));
-        if (event == json::parse_event_t::object_start) keys.emplace_back();
-        break;
-      case json::parse_event_t::object_end:
-        keys.pop_back();
-        --depth;
-        break;
-      case json::parse_event_t::array_end:
-        --depth;
-        break;
-      case json::parse_event_t::key: {
-        const std::string key = parsed.get<std::string>();
-        if (std::find(keys.back().begin(), keys.back().end(), key) != keys.back().end())
-          throw HistoryError(at.text("the key \"" + key + "\" is given twice in one object"));
-        keys.back().push_back(key);
-        break;
-      }
-      default:
-        break;
-    }
-    return true;
-  };
+/// nlohmann's DOM builder with what the format adds: a key given twice in one object is an error
+/// (the DOM would keep one of them silently), and so is nesting past kMaxNesting. A SAX handler of
+/// its own rather than a parse callback, which costs a std::function call and a copy of the key
+/// at every event: reading was most of a small history's validation.
+class CheckedDomBuilder : public nlohmann::detail::json_sax_dom_parser<json> {
+ public:
+  /// `keys` is reused from line to line: the keys seen so far, per open object.
+  CheckedDomBuilder(json& line, std::vector<std::vector<std::string>>& keys, const Where& at)
+      : json_sax_dom_parser(line), keys_(keys), at_(at) {}
+
+  bool start_object(std::size_t elements) {
+    nest();
+    if (open_objects_ == keys_.size()) keys_.emplace_back();
+    keys_[open_objects_++].clear();
+    return json_sax_dom_parser::start_object(elements);
+  }
+  bool end_object() {
+    --open_objects_;
+    --depth_;
+    return json_sax_dom_parser::end_object();
+  }
+  bool start_array(std::size_t elements) {
+    nest();
+    return json_sax_dom_parser::start_array(elements);
+  }
+  bool end_array() {
+    --depth_;
+    return json_sax_dom_parser::end_array();
+  }
+  bool key(std::string& key) {
+    std::vector<std::string>& seen = keys_[open_objects_ - 1];
+    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      throw HistoryError(at_.text("the key \"" + key + "\" is given twice in one object"));
+    seen.push_back(key);
+    return json_sax_dom_parser::key(key);
+  }
+
+ private:
+  void nest() {
+    if (++depth_ > kMaxNesting + 2)  // the line and its fields object come first
+      throw HistoryError(at_.text("a value nested more than " + std::to_string(kMaxNesting) + " deep"));
+  }
+
+  std::vector<std::vector<std::string>>& keys_;
+  const Where& at_;
+  std::size_t open_objects_ = 0, depth_ = 0;
+};
+
+/// One line as a JSON object: invalid JSON names its column, and CheckedDomBuilder's errors.
+json parse_line(const std::string& text, const Where& at, std::vector<std::vector<std::string>>& keys) {
   json line;
   try {
-    line = json::parse(text, check);
+    CheckedDomBuilder builder(line, keys, at);
+    json::sax_parse(text, &builder);
   } catch (const json::parse_error& e) {
     // nlohmann's message: "[json.exception.parse_error.101] parse error at line 1, column 7: ..."
     const std::string what = platform::printable_text(e.what());  // it quotes the bytes it read
@@ -139,8 +158,7 @@ trace::Value to_trace_value(const json& v, const Where& at, const std::string& p
   throw HistoryError(at.text(path + ": " + std::string(v.type_name()) + " is not a value (booleans, integers, strings, arrays, objects)"));
 }
 
-std::uint64_t timestamp(const json& line, const char* key, const Where& at) {
-  const json& v = line.at(key);
+std::uint64_t timestamp(const json& v, const char* key, const Where& at) {
   if (!v.is_number_unsigned()) throw HistoryError(at.text(std::string(key) + ": a non-negative integer, not " + v.dump()));
   return v.get<std::uint64_t>();
 }
@@ -227,12 +245,13 @@ History read_history_file(const std::filesystem::path& path) {
   std::map<std::string, std::uint32_t> threads;  // process -> thread, by first appearance
   std::map<std::uint64_t, std::uint32_t> group_process;  // optional group -> its thread
   std::string text;
+  std::vector<std::vector<std::string>> keys;  // parse_line's, kept from line to line
   bool header = false;
   int file_version = 0;
   while (std::getline(in, text)) {
     ++at.line;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const json line = parse_line(text, at);
+    const json line = parse_line(text, at, keys);
     if (!header) {
       if (!line.contains("format") || line["format"] != kHistoryFormat)
         throw HistoryError(at.text("the first line must be the header {\"format\": \"" + std::string(kHistoryFormat) + "\", \"version\": 1}"));
@@ -267,47 +286,60 @@ History read_history_file(const std::filesystem::path& path) {
       header = true;
       continue;
     }
-    for (const auto& [key, value] : line.items())
-      if (key != "process" && key != "op" && key != "fields" && key != "start" && key != "end" && key != "outcome" && (key != "group" || file_version < 3))
+    // The line's fields in one pass: each lookup in the object's map would compare strings again.
+    const json *process_field = nullptr, *op_field = nullptr, *start = nullptr, *end = nullptr, *outcome_field = nullptr,
+               *group = nullptr, *fields = nullptr;
+    for (const auto& [key, value] : line.items()) {
+      const json** slot = key == "process"   ? &process_field
+                          : key == "op"      ? &op_field
+                          : key == "start"   ? &start
+                          : key == "end"     ? &end
+                          : key == "outcome" ? &outcome_field
+                          : key == "fields"  ? &fields
+                          : key == "group" && file_version >= 3 ? &group
+                                                                : nullptr;
+      if (slot == nullptr)
         throw HistoryError(at.text("unknown field '" + key + "' (process, op, fields, start, end, outcome" + (file_version < 3 ? "; group needs version 3)" : ", group)")));
-    for (const char* key : {"process", "op", "start", "outcome"})
-      if (!line.contains(key)) throw HistoryError(at.text(std::string("'") + key + "' is missing"));
-    const json& process = line["process"];
+      *slot = &value;
+    }
+    for (const auto& [key, field] : {std::pair{"process", process_field}, {"op", op_field}, {"start", start}, {"outcome", outcome_field}})
+      if (field == nullptr) throw HistoryError(at.text(std::string("'") + key + "' is missing"));
+    const json& process = *process_field;
     if (!process.is_string() && !process.is_number_integer()) throw HistoryError(at.text("process: a string or an integer"));
-    if (!line["op"].is_string() || !printable(line["op"].get<std::string>()))
+    if (!op_field->is_string() || !printable(op_field->get_ref<const std::string&>()))
       throw HistoryError(at.text("op: the operation's name (printable characters)"));
-    if (process.is_string() && !printable(process.get<std::string>())) throw HistoryError(at.text("process: printable characters"));
-    const std::string outcome = line["outcome"].is_string() ? line["outcome"].get<std::string>() : "";
+    if (process.is_string() && !printable(process.get_ref<const std::string&>())) throw HistoryError(at.text("process: printable characters"));
+    const std::string outcome = outcome_field->is_string() ? outcome_field->get<std::string>() : "";
     if (outcome != "ok" && outcome != "failed" && outcome != "pending" && (outcome != "optional" || file_version < 2))
       throw HistoryError(at.text(std::string("outcome: \"ok\", \"failed\" (failed without effect)") +
                                  (file_version < 2 ? " or \"pending\" (outcome unknown); \"optional\" needs version 2"
                                                    : ", \"pending\" (outcome unknown) or \"optional\" (completed if it took effect at all)")));
 
     trace::Operation op;
-    const std::string logged = line["op"].get<std::string>();
-    op.name = rename.count(logged) ? rename[logged] : logged;
-    op.start = timestamp(line, "start", at);
+    const std::string& logged = op_field->get_ref<const std::string&>();
+    const auto renamed = rename.find(logged);
+    op.name = renamed != rename.end() ? renamed->second : logged;
+    op.start = timestamp(*start, "start", at);
     op.offset = at.line;
     if (outcome == "pending") {
-      if (line.contains("end") && !line["end"].is_null()) throw HistoryError(at.text("a pending operation has no end"));
+      if (end != nullptr && !end->is_null()) throw HistoryError(at.text("a pending operation has no end"));
       op.kind = trace::RecordKind::pending;
       op.inputs_known = true;
     } else {
-      if (!line.contains("end")) throw HistoryError(at.text("'end' is missing"));
-      op.end = timestamp(line, "end", at);
+      if (end == nullptr) throw HistoryError(at.text("'end' is missing"));
+      op.end = timestamp(*end, "end", at);
       if (op.end < op.start) throw HistoryError(at.text("end " + std::to_string(op.end) + " is before start " + std::to_string(op.start)));
       op.failed = outcome == "failed";
       op.optional = outcome == "optional";
     }
-    if (line.contains("group")) {
-      const json& group = line["group"];
-      if (!op.optional || !group.is_number_unsigned() || group.get<std::uint64_t>() == 0)
+    if (group != nullptr) {
+      if (!op.optional || !group->is_number_unsigned() || group->get<std::uint64_t>() == 0)
         throw HistoryError(at.text("group: a positive integer, on an \"optional\" operation (those of one group are taken all or none)"));
-      op.optional_group = group.get<std::uint64_t>();
+      op.optional_group = group->get<std::uint64_t>();
     }
-    if (line.contains("fields")) {
-      if (!line["fields"].is_object()) throw HistoryError(at.text("fields: an object {\"name\": value}"));
-      for (const auto& [name, value] : line["fields"].items()) op.fields.emplace_back(name, to_trace_value(value, at, "fields." + name));
+    if (fields != nullptr) {
+      if (!fields->is_object()) throw HistoryError(at.text("fields: an object {\"name\": value}"));
+      for (const auto& [name, value] : fields->items()) op.fields.emplace_back(name, to_trace_value(value, at, "fields." + name));
     }
     const std::string process_key = process.is_string() ? "s" + process.get<std::string>() : "i" + process.dump();
     const auto [it, added] = threads.emplace(process_key, static_cast<std::uint32_t>(threads.size()));
