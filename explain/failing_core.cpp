@@ -232,6 +232,41 @@ void narrow_to_last(std::vector<Ops>& blocks, CoreQuestions& questions) {
   }
 }
 
+/// The fewest blocks that stay rejected, found from the small end: each block alone, then each
+/// two, each three, the latest first, for a window of at most 8 blocks and at most 40 questions.
+/// A rejected question searches every order of its optional context (a few hundred milliseconds
+/// where an accepted one takes ten, on 4 x 500 write-skew runs), so asking many small candidates
+/// costs less than shrinking the window by rejected questions. True when found: then no smaller
+/// set of these blocks is rejected (a superset of a rejected core is rejected, so every smaller
+/// one was asked), which is one-minimal; false leaves `blocks` as they were.
+bool smallest_rejected(std::vector<Ops>& blocks, CoreQuestions& questions) {
+  constexpr std::size_t kMostBlocks = 8, kMostSize = 3, kMostQuestions = 40;
+  if (blocks.size() < 3 || blocks.size() > kMostBlocks) return false;
+  std::size_t asked = 0;
+  for (std::size_t size = 1; size <= kMostSize && size < blocks.size(); ++size) {
+    // Each `size`-subset of the blocks, as indices counted from the last block back.
+    std::vector<std::size_t> from_last(size);
+    for (std::size_t k = 0; k < size; ++k) from_last[k] = k;
+    while (true) {
+      if (++asked > kMostQuestions || questions.out_of_time()) return false;
+      std::vector<Ops> subset;
+      for (auto k = from_last.rbegin(); k != from_last.rend(); ++k) subset.push_back(blocks[blocks.size() - 1 - *k]);
+      const Answer answer = questions.ask(flatten(subset));
+      if (answer == Answer::undecided) return false;  // a smaller rejected one may hide behind it
+      if (answer == Answer::rejected) {
+        blocks = std::move(subset);
+        return true;
+      }
+      std::size_t k = size;  // the next subset: the last index that can move, moved
+      while (k > 0 && from_last[k - 1] == blocks.size() - size + k - 1) --k;
+      if (k == 0) break;
+      ++from_last[k - 1];
+      for (std::size_t j = k; j < size; ++j) from_last[j] = from_last[j - 1] + 1;
+    }
+  }
+  return false;
+}
+
 /// Zeller's ddmin on complements over `blocks`: drop one of n chunks while the rest stays
 /// rejected; refine to single blocks. Whether it ended one-minimal: a finished round of single
 /// blocks with every answer decided.
@@ -327,7 +362,7 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
   // transaction); then the operations of those left.
   std::vector<Ops> blocks = blocks_of(core, groups);
   narrow_to_last(blocks, questions);
-  result.minimal = minimise(blocks, questions);
+  result.minimal = smallest_rejected(blocks, questions) || minimise(blocks, questions);
   core = flatten(blocks);
   if (core.size() > blocks.size()) {
     std::vector<Ops> singles;
