@@ -1,8 +1,12 @@
 #include "language/parse_cache.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -21,16 +25,19 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kMagic = "omnilink-parse-cache";
-constexpr std::uintmax_t kMaxEntryBytes = 256u << 20;
+// An entry is a few times its text, and a text at most kDefaultMaxSpecBytes (4 MiB, unless
+// OMNILINK_MAX_SPEC_BYTES allows more): a larger file is no entry.
+constexpr std::uintmax_t kMaxEntryBytes = 64u << 20;
 
 // The cache directory, when on; guarded because a loader may run on several threads.
 std::mutex cache_mutex;
 std::optional<fs::path> cache_dir;
 
-// An entry is named by its text's hash; the text inside decides whether it is the one.
-fs::path entry_path(const fs::path& dir, const std::string& text) {
+// An entry is named by the hash of its build and its text, so that two builds used in turns keep
+// an entry each; the build and text inside decide whether it is the one.
+fs::path entry_path(const fs::path& dir, const std::string& build, const std::string& text) {
   char name[32];
-  std::snprintf(name, sizeof name, "%016llx.ast", static_cast<unsigned long long>(fnv1a64(text)));
+  std::snprintf(name, sizeof name, "%016llx.ast", static_cast<unsigned long long>(fnv1a64(text, fnv1a64(build))));
   return dir / name;
 }
 
@@ -121,16 +128,18 @@ class EntryWriter {
 
   // The literals the grammar writes: booleans, integers, strings, BOOLEAN and STRING.
   void literal(const Value& v) {
-    if (v.is_bool()) out_.pack(v.as_bool());
-    else if (v.is_int()) out_.pack(v.as_int());
-    else if (v.is_string()) out_.pack(v.as_string());
-    else set_literal(v.text());
-  }
-
-  void set_literal(const std::string& text) {
-    if (text != "BOOLEAN" && text != "STRING" && text != "{FALSE, TRUE}") throw NotKeepable{};
-    out_.pack_array(1);
-    out_.pack(text == "STRING" ? "STRING" : "BOOLEAN");
+    if (v.is_bool()) {
+      out_.pack(v.as_bool());
+    } else if (v.is_int()) {
+      out_.pack(v.as_int());
+    } else if (v.is_string()) {
+      out_.pack(v.as_string());
+    } else {
+      const bool boolean_set = v.kind() == Value::Kind::Set && v.text() == "{FALSE, TRUE}";
+      if (!boolean_set && !(v.kind() == Value::Kind::Symbolic && v.text() == "STRING")) throw NotKeepable{};
+      out_.pack_array(1);
+      out_.pack(boolean_set ? "BOOLEAN" : "STRING");
+    }
   }
 
   void expr(const ExprPtr& e) {
@@ -301,9 +310,18 @@ class EntryReader {
 
   ExprPtr expr(const msgpack::object& o) {
     if (o.is_nil()) return nullptr;
+    // The parse stops at kMaxExpressionNesting, so that what recurses over a module later cannot
+    // run out of stack; an entry is held to it too.
+    if (depth_ >= kMaxExpressionNesting) throw Malformed{};
+    ++depth_;
+    struct Leave {
+      int& depth;
+      ~Leave() { --depth; }
+    } leave{depth_};
     const msgpack::object* f = fields(o, 13);
     auto e = std::make_unique<Expr>();
     e->kind = static_cast<ExprKind>(number(f[0], static_cast<unsigned>(ExprKind::Unsupported)));
+    if (bound_by_loader(e->kind)) throw Malformed{};
     e->pos = pos(f[1]);
     e->text = text(f[2]);
     if (e->kind == ExprKind::Literal) e->value = literal(f[3]);
@@ -334,6 +352,12 @@ class EntryReader {
     return e;
   }
 
+  // The kinds only the loader makes, each pointing into a loaded spec: never in a parse.
+  static bool bound_by_loader(ExprKind kind) {
+    return kind == ExprKind::RefVariable || kind == ExprKind::RefPrimed || kind == ExprKind::RefBound ||
+           kind == ExprKind::RefDefinition || kind == ExprKind::RefOperatorParam;
+  }
+
   static ExprPtr required(ExprPtr e) {
     if (!e) throw Malformed{};
     return e;
@@ -356,26 +380,51 @@ class EntryReader {
   }
 
   const std::string* file_;
+  int depth_ = 0;
 };
 
-// The header every entry starts with: which layout, which build, which grammar.
-void pack_header(msgpack::packer<msgpack::sbuffer>& out, const std::string& build, const std::string& text) {
-  out.pack(kMagic);
-  out.pack(kParseCacheFormat);
-  out.pack(build);
-  out.pack(grammar_description());
-  out.pack(text);
-}
+// How deep an entry's msgpack arrays may nest: an expression is at most five levels below its
+// parent (an EXCEPT path's argument), and the module's own lists a few more.
+constexpr std::size_t kMaxEntryDepth = 5 * kMaxExpressionNesting + 16;
 
-// Past kParseCacheMaxEntries, the oldest written entries go.
+// Past kParseCacheMaxEntries, the oldest written entries go; so do temporary files an hour old,
+// left by a process stopped while writing one.
 void remove_oldest_entries(const fs::path& dir) {
   std::error_code ec;
   std::vector<std::pair<fs::file_time_type, fs::path>> entries;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".ast") entries.emplace_back(e.last_write_time(ec), e.path());
+  const fs::file_time_type an_hour_ago = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::file_time_type written = it->last_write_time(ec);
+    if (ec) continue;
+    if (it->path().extension() == ".ast") entries.emplace_back(written, it->path());
+    else if (it->path().extension() == ".tmp" && written < an_hour_ago) fs::remove(it->path(), ec);
+  }
   if (entries.size() <= kParseCacheMaxEntries) return;
   std::sort(entries.begin(), entries.end());
   for (std::size_t k = 0; k + kParseCacheMaxEntries < entries.size(); ++k) fs::remove(entries[k].second, ec);
+}
+
+/// The bytes of the entry at `path` when it is one this user may trust: a regular file of theirs
+/// that no one else may write (another user's file could hold any parse of a known text), of at
+/// most kMaxEntryBytes.
+std::optional<std::string> read_own_file(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::string> bytes;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0 &&
+      static_cast<std::uintmax_t>(st.st_size) <= kMaxEntryBytes) {
+    std::string read(static_cast<std::size_t>(st.st_size), '\0');
+    std::size_t got = 0;
+    while (got < read.size()) {
+      const ssize_t n = ::read(fd, read.data() + got, read.size() - got);
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    if (got == read.size()) bytes = std::move(read);
+  }
+  ::close(fd);
+  return bytes;
 }
 
 }  // namespace
@@ -383,7 +432,7 @@ void remove_oldest_entries(const fs::path& dir) {
 std::optional<fs::path> default_parse_cache_dir() {
   if (const char* dir = std::getenv("OMNILINK_CACHE_DIR")) {
     if (*dir == '\0') return std::nullopt;
-    return fs::path(dir) / "parse";
+    return fs::absolute(dir) / "parse";  // one place for every process, wherever it runs
   }
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/') return fs::path(xdg) / "omnilink" / "parse";
   if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/') return fs::path(home) / ".cache" / "omnilink" / "parse";
@@ -403,36 +452,36 @@ std::optional<fs::path> parse_cache_dir() {
 std::optional<Module> cached_parse(const std::string& file, const std::string& text) {
   const std::optional<fs::path> dir = parse_cache_dir();
   if (!dir) return std::nullopt;
-  const fs::path entry = entry_path(*dir, text);
-  std::error_code ec;
-  // An entry is a few times its text, and a text at most kDefaultMaxSpecBytes (or what
-  // OMNILINK_MAX_SPEC_BYTES allows): a larger file is no entry this build wrote.
-  if (const std::uintmax_t size = fs::file_size(entry, ec); ec || size > kMaxEntryBytes) return std::nullopt;
-  std::ifstream in(entry, std::ios::binary);
-  if (!in) return std::nullopt;
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string& build = *platform::executable_build_id();
+  const std::optional<std::string> bytes = read_own_file(entry_path(*dir, build, text));
+  if (!bytes) return std::nullopt;
+  // No array or string longer than the entry itself, no maps, nothing deeper than a parse.
+  const msgpack::unpack_limit limits(bytes->size(), 0, bytes->size(), 0, 0, kMaxEntryDepth);
   try {
     std::size_t offset = 0;
-    const auto next = [&] { return msgpack::unpack(bytes.data(), bytes.size(), offset); };
+    const auto next = [&] { return msgpack::unpack(bytes->data(), bytes->size(), offset, nullptr, nullptr, limits); };
     const auto read_text = [&] {
       const msgpack::object_handle h = next();
       if (h.get().type != msgpack::type::STR) throw Malformed{};
       return std::string(h.get().via.str.ptr, h.get().via.str.size);
     };
-    if (read_text() != kMagic) return std::nullopt;
-    if (const msgpack::object_handle format = next(); format.get().type != msgpack::type::POSITIVE_INTEGER ||
-                                                      format.get().via.u64 != static_cast<std::uint64_t>(kParseCacheFormat))
-      return std::nullopt;
-    if (read_text() != *platform::executable_build_id() || read_text() != grammar_description() || read_text() != text)
-      return std::nullopt;
+    const auto read_number = [&] {
+      const msgpack::object_handle h = next();
+      if (h.get().type != msgpack::type::POSITIVE_INTEGER) throw Malformed{};
+      return h.get().via.u64;
+    };
+    if (read_text() != kMagic || read_number() != static_cast<std::uint64_t>(kParseCacheFormat)) return std::nullopt;
+    if (read_text() != build || read_text() != grammar_description() || read_text() != text) return std::nullopt;
+    // A damaged byte of the module could still read as a module, another one.
+    if (read_number() != fnv1a64(std::string_view(*bytes).substr(offset))) return std::nullopt;
     const msgpack::object_handle module = next();
-    if (offset != bytes.size()) return std::nullopt;
+    if (offset != bytes->size()) return std::nullopt;
     return EntryReader(intern_file_name(file)).module(module.get());
   } catch (const Malformed&) {
     return std::nullopt;
-  } catch (const msgpack::unpack_error&) {  // cut short, or not msgpack
+  } catch (const msgpack::unpack_error&) {  // cut short, or past the limits
     return std::nullopt;
-  } catch (const msgpack::type_error&) {
+  } catch (const std::bad_alloc&) {
     return std::nullopt;
   }
 }
@@ -440,22 +489,33 @@ std::optional<Module> cached_parse(const std::string& file, const std::string& t
 void keep_parse(const std::string& text, const Module& module) {
   const std::optional<fs::path> dir = parse_cache_dir();
   if (!dir) return;
-  msgpack::sbuffer buffer;
-  msgpack::packer<msgpack::sbuffer> out(buffer);
+  const std::string& build = *platform::executable_build_id();
+  msgpack::sbuffer tree;
+  msgpack::packer<msgpack::sbuffer> tree_out(tree);
   try {
-    pack_header(out, *platform::executable_build_id(), text);
-    EntryWriter(out, intern_file_name(module.file)).module(module);
+    EntryWriter(tree_out, intern_file_name(module.file)).module(module);
   } catch (const NotKeepable&) {
     return;
   }
+  msgpack::sbuffer buffer;
+  msgpack::packer<msgpack::sbuffer> out(buffer);
+  out.pack(kMagic);
+  out.pack(kParseCacheFormat);
+  out.pack(build);
+  out.pack(grammar_description());
+  out.pack(text);
+  out.pack(fnv1a64(std::string_view(tree.data(), tree.size())));
+  buffer.write(tree.data(), tree.size());
+
   std::error_code ec;
-  // Private to the user: an entry is code the next process runs as its spec.
-  if (fs::create_directories(*dir, ec)) fs::permissions(*dir, fs::perms::owner_all, fs::perm_options::replace, ec);
-  if (ec) return;
-  // Through a file of this process's own, renamed over the entry: a reader sees a whole entry or
-  // none, and two processes keeping the same text do not write into each other's.
-  const fs::path entry = entry_path(*dir, text);
-  const fs::path temporary = entry.string() + "." + std::to_string(::getpid()) + ".tmp";
+  // Private to the user (mode 0700): an entry is what the next process takes for its spec.
+  fs::create_directories(dir->parent_path(), ec);
+  if (::mkdir(dir->c_str(), 0700) != 0 && errno != EEXIST) return;
+  // Through a file of this process's and thread's own, renamed over the entry: a reader sees a
+  // whole entry or none, and two writers of the same text do not write into each other's.
+  static std::atomic<unsigned> written{0};
+  const fs::path entry = entry_path(*dir, build, text);
+  const fs::path temporary = entry.string() + "." + std::to_string(::getpid()) + "-" + std::to_string(written++) + ".tmp";
   {
     std::ofstream write(temporary, std::ios::binary | std::ios::trunc);
     write.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));

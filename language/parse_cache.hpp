@@ -14,17 +14,19 @@
 
 namespace omnilink::language {
 
-/// The version of an entry's layout (docs/parse-cache.md). Entries are also keyed by the build,
-/// so this changes only with the layout itself.
-inline constexpr int kParseCacheFormat = 1;
+/// The version of an entry's layout (docs/parse-cache.md). An entry is only read by the build that
+/// wrote it, whose layout is the same, so this is a check that a file is what it says, and a
+/// number for the document.
+inline constexpr int kParseCacheFormat = 2;
 
 /// At most this many entries stay in a cache directory: past it, writing an entry removes the
 /// oldest written. A spec has a few modules; this keeps every spec a user works on.
 inline constexpr std::size_t kParseCacheMaxEntries = 512;
 
 /// Where the cache lives unless a program says otherwise: $OMNILINK_CACHE_DIR/parse, else
-/// $XDG_CACHE_HOME/omnilink/parse, else $HOME/.cache/omnilink/parse. Nullopt (no cache) when
-/// OMNILINK_CACHE_DIR is set and empty, or when none of them is set.
+/// $XDG_CACHE_HOME/omnilink/parse, else $HOME/.cache/omnilink/parse (the last two only when
+/// absolute, as the XDG specification asks). Nullopt (no cache) when OMNILINK_CACHE_DIR is set
+/// and empty, or when none of them gives a directory.
 std::optional<std::filesystem::path> default_parse_cache_dir();
 
 /// Turns the cache on for this process at `dir` (created, mode 0700, at the first write); nullopt

@@ -571,8 +571,8 @@ class Converter {
   ExprPtr expr(TSNode n) {
     // Converting, binding and evaluating each recurse once per level: a file must not drive them
     // past the stack.
-    if (depth_ >= kMaxNesting)
-      throw SyntaxError(pos(n).text() + ": expressions nested more than " + std::to_string(kMaxNesting) + " deep");
+    if (depth_ >= kMaxExpressionNesting)
+      throw SyntaxError(pos(n).text() + ": expressions nested more than " + std::to_string(kMaxExpressionNesting) + " deep");
     ++depth_;
     struct Leave {
       int& depth;
@@ -725,7 +725,6 @@ class Converter {
     return unsupported(n, "'" + text_of(n) + "' (" + type + ")");
   }
 
-  static constexpr int kMaxNesting = 1000;
   const std::string& text_;
   const std::string* file_;
   int depth_ = 0;

@@ -25,6 +25,10 @@ class SyntaxError : public SpecError {
   using SpecError::SpecError;
 };
 
+/// How deep expressions may nest in a module: converting, binding and evaluating each recurse once
+/// per level, and a file must not drive them past the stack. Deeper is a SyntaxError.
+inline constexpr int kMaxExpressionNesting = 1000;
+
 /// Parses the first module of `text`, read from `file`, or reads its parse from the parse cache
 /// when the cache is on and an earlier process kept it (parse_cache.hpp). Throws SyntaxError.
 Module parse_module(const std::string& file, const std::string& text);

@@ -44,7 +44,7 @@ int read_build_id(dl_phdr_info* info, std::size_t, void* out) {
 
 }  // namespace
 
-std::optional<std::string> executable_build_id() {
+const std::optional<std::string>& executable_build_id() {
   static const std::optional<std::string> id = [] {
     std::optional<std::string> found;
     dl_iterate_phdr(read_build_id, &found);

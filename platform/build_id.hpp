@@ -10,6 +10,6 @@ namespace omnilink::platform {
 
 /// The executable's GNU build ID (the NT_GNU_BUILD_ID note) in lower-case hex, or nullopt when it
 /// was linked without one (`-Wl,--build-id=none`; some toolchains omit it by default).
-std::optional<std::string> executable_build_id();
+const std::optional<std::string>& executable_build_id();
 
 }  // namespace omnilink::platform

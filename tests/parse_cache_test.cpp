@@ -202,6 +202,11 @@ TEST_CASE("an entry that is cut short, damaged, of another text or another layou
     CHECK(Dump()(again) == Dump()(fresh));
     CHECK(read_text(entry) == whole);  // rewritten whole
   }
+  // Whole and readable, but writable by others: anyone could have put any parse there.
+  fs::permissions(entry, fs::perms::group_write, fs::perm_options::add);
+  CHECK_FALSE(cached_parse("Small.tla", kSmall).has_value());
+  fs::permissions(entry, fs::perms::group_write, fs::perm_options::remove);
+  CHECK(cached_parse("Small.tla", kSmall).has_value());
 }
 
 TEST_CASE("with the cache off nothing is read or written, and a directory that cannot be written costs nothing",
