@@ -25,66 +25,96 @@ struct Where {
 /// it later (conversion, printing, the checkers).
 constexpr std::size_t kMaxNesting = 1000;
 
-/// nlohmann's DOM builder with what the format adds: a key given twice in one object is an error
-/// (the DOM would keep one of them silently), and so is nesting past kMaxNesting. A SAX handler of
-/// its own rather than a parse callback, which costs a std::function call and a copy of the key
-/// at every event: reading was most of a small history's validation.
-class CheckedDomBuilder : public nlohmann::detail::json_sax_dom_parser<json> {
+/// A line's JSON value, built through nlohmann's public SAX interface with what the format adds:
+/// a key given twice in one object is an error (a DOM keeps one of them silently), and so is
+/// nesting past kMaxNesting. A handler of our own rather than a parse callback, which costs a
+/// std::function call and a copy of the key at every event: reading was most of a small
+/// history's validation.
+class LineBuilder final : public nlohmann::json_sax<json> {
  public:
   /// `keys` is reused from line to line: the keys seen so far, per open object.
-  CheckedDomBuilder(json& line, std::vector<std::vector<std::string>>& keys, const Where& at)
-      : json_sax_dom_parser(line), keys_(keys), at_(at) {}
+  LineBuilder(json& line, std::vector<std::vector<std::string>>& keys, const Where& at) : line_(line), keys_(keys), at_(at) {}
 
-  bool start_object(std::size_t elements) {
-    nest();
+  bool null() override { return put(nullptr); }
+  bool boolean(bool value) override { return put(value); }
+  bool number_integer(number_integer_t value) override { return put(value); }
+  bool number_unsigned(number_unsigned_t value) override { return put(value); }
+  bool number_float(number_float_t value, const string_t&) override { return put(value); }
+  bool string(string_t& value) override { return put(std::move(value)); }
+  bool binary(binary_t& value) override { return put(json::binary(std::move(value))); }
+
+  bool start_object(std::size_t) override {
+    open(json::object());
     if (open_objects_ == keys_.size()) keys_.emplace_back();
     keys_[open_objects_++].clear();
-    return json_sax_dom_parser::start_object(elements);
+    return true;
   }
-  bool end_object() {
-    --open_objects_;
-    --depth_;
-    return json_sax_dom_parser::end_object();
-  }
-  bool start_array(std::size_t elements) {
-    nest();
-    return json_sax_dom_parser::start_array(elements);
-  }
-  bool end_array() {
-    --depth_;
-    return json_sax_dom_parser::end_array();
-  }
-  bool key(std::string& key) {
+  bool key(string_t& key) override {
     std::vector<std::string>& seen = keys_[open_objects_ - 1];
     if (std::find(seen.begin(), seen.end(), key) != seen.end())
       throw HistoryError(at_.text("the key \"" + key + "\" is given twice in one object"));
     seen.push_back(key);
-    return json_sax_dom_parser::key(key);
+    element_ = &(*open_.back())[key];
+    return true;
+  }
+  bool end_object() override {
+    --open_objects_;
+    open_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    open(json::array());
+    return true;
+  }
+  bool end_array() override {
+    open_.pop_back();
+    return true;
+  }
+
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& error) override {
+    // nlohmann's message: "[json.exception.parse_error.101] parse error at line 1, column 7: ..."
+    const std::string what = platform::printable_text(error.what());  // it quotes the bytes it read
+    const auto column = what.find("column ");
+    throw HistoryError(at_.text("invalid JSON" + (column == std::string::npos ? ": " + what : " at " + what.substr(column))));
   }
 
  private:
-  void nest() {
-    if (++depth_ > kMaxNesting + 2)  // the line and its fields object come first
+  // Where a value goes: the line itself, the end of the open array, or the open object's key.
+  json* place(json&& value) {
+    if (open_.empty()) {
+      line_ = std::move(value);
+      return &line_;
+    }
+    if (open_.back()->is_array()) {
+      open_.back()->push_back(std::move(value));
+      return &open_.back()->back();  // stable: nothing more joins this array while it is open
+    }
+    *element_ = std::move(value);
+    return element_;
+  }
+  bool put(json&& value) {
+    place(std::move(value));
+    return true;
+  }
+  void open(json&& container) {
+    if (open_.size() >= kMaxNesting + 2)  // the line and its fields object come first
       throw HistoryError(at_.text("a value nested more than " + std::to_string(kMaxNesting) + " deep"));
+    open_.push_back(place(std::move(container)));
   }
 
+  json& line_;
   std::vector<std::vector<std::string>>& keys_;
   const Where& at_;
-  std::size_t open_objects_ = 0, depth_ = 0;
+  std::vector<json*> open_;  // the open arrays and objects, outermost first
+  json* element_ = nullptr;  // the open object's value for its last key
+  std::size_t open_objects_ = 0;
 };
 
-/// One line as a JSON object: invalid JSON names its column, and CheckedDomBuilder's errors.
+/// One line as a JSON object: invalid JSON names its column, and LineBuilder's errors.
 json parse_line(const std::string& text, const Where& at, std::vector<std::vector<std::string>>& keys) {
   json line;
-  try {
-    CheckedDomBuilder builder(line, keys, at);
-    json::sax_parse(text, &builder);
-  } catch (const json::parse_error& e) {
-    // nlohmann's message: "[json.exception.parse_error.101] parse error at line 1, column 7: ..."
-    const std::string what = platform::printable_text(e.what());  // it quotes the bytes it read
-    const auto column = what.find("column ");
-    throw HistoryError(at.text("invalid JSON" + (column == std::string::npos ? ": " + what : " at " + what.substr(column))));
-  }
+  LineBuilder builder(line, keys, at);
+  json::sax_parse(text, &builder);
   if (!line.is_object()) throw HistoryError(at.text("not a JSON object: each line is one {...}"));
   return line;
 }
