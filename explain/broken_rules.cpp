@@ -1,5 +1,6 @@
 #include "explain/broken_rules.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <set>
@@ -80,33 +81,35 @@ BrokenRules broken_rules(const history::History& run, const checkers::ValidateOp
   // rules is given back at once, and split in halves only when the run fails without it: relaxing
   // fewer rules only refuses more (each rule is used positively), so a block the run passes
   // without is exactly what giving back its rules one by one would drop, and the answer is the
-  // same as asking rule by rule, with fewer passes.
+  // same as asking rule by rule (where every question is decided), with fewer passing questions.
   std::vector<bool> given_back(relaxed.size(), false);
-  const auto still_relaxed = [&](std::size_t from, std::size_t to) {
+  const auto relaxed_without = [&](std::size_t from, std::size_t to) {
     std::vector<language::Rule> out;
     for (std::size_t k = 0; k < relaxed.size(); ++k)
       if (!given_back[k] && (k < from || k >= to)) out.push_back(relaxed[k]);
     return out;
   };
   bool decided = true;
-  const std::function<void(std::size_t, std::size_t)> give_back = [&](std::size_t from, std::size_t to) {
+  // `fails`: the run is known to fail with the block given back (with none relaxed it does: it is
+  // the run explained; and a block's second half, once its first half is given back entirely, is
+  // asked the question the whole block was).
+  const std::function<void(std::size_t, std::size_t, bool)> give_back = [&](std::size_t from, std::size_t to, bool fails) {
     if (!decided || from == to) return;
-    const std::vector<language::Rule> fewer = still_relaxed(from, to);
-    // With none relaxed, the run fails: it is the run being explained.
-    const std::optional<bool> passes = fewer.empty() ? std::optional<bool>(false) : passes_relaxed(run, asked, fewer, deadline);
+    const std::vector<language::Rule> fewer = relaxed_without(from, to);
+    const std::optional<bool> passes = fails || fewer.empty() ? std::optional<bool>(false) : passes_relaxed(run, asked, fewer, deadline);
     if (!passes) {
       decided = false;
     } else if (*passes) {
       for (std::size_t k = from; k < to; ++k) given_back[k] = true;
     } else if (to - from > 1) {
       const std::size_t middle = from + (to - from) / 2;
-      give_back(from, middle);
-      give_back(middle, to);
+      give_back(from, middle, false);
+      give_back(middle, to, std::all_of(given_back.begin() + static_cast<std::ptrdiff_t>(from), given_back.begin() + static_cast<std::ptrdiff_t>(middle), [](bool b) { return b; }));
     }
   };
-  give_back(0, relaxed.size());
+  give_back(0, relaxed.size(), true);
   if (!decided) return {{}, undecided};
-  relaxed = still_relaxed(0, 0);
+  relaxed = relaxed_without(0, 0);
   return {std::move(relaxed), ""};
 }
 

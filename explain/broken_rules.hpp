@@ -31,7 +31,7 @@ struct BrokenRules {
 /// The rules `run` (the failing history explained) breaks against the spec of `validate`: with
 /// every rule its next-state relation reaches defined TRUE, the run must pass; then each rule in
 /// the order the spec reaches it is given back (a block of rules at once, split where the run fails
-/// without it: the same answer in fewer questions), and kept only if the run fails without it. What is
+/// without it: the same answer in fewer passing questions), and kept only if the run fails without it. What is
 /// left is one-minimal: each rule of it is needed, and together they let the run pass. Each
 /// question may search `question_states` states, all of them within `time_limit`. None, and why,
 /// when the spec has no rule an action of the run reaches, when the run fails with every rule

@@ -233,14 +233,15 @@ void narrow_to_last(std::vector<Ops>& blocks, CoreQuestions& questions) {
 }
 
 /// The fewest blocks that stay rejected, found from the small end: each block alone, then each
-/// two, each three, the latest first, for a window of at most 8 blocks and at most 40 questions.
-/// A rejected question searches every order of its optional context (a few hundred milliseconds
-/// where an accepted one takes ten, on 4 x 500 write-skew runs), so asking many small candidates
-/// costs less than shrinking the window by rejected questions. True when found: then no smaller
-/// set of these blocks is rejected (a superset of a rejected core is rejected, so every smaller
-/// one was asked), which is one-minimal; false leaves `blocks` as they were.
+/// two, each three, the latest first, for a window of at most 8 blocks and at most 41 questions
+/// (every subset of up to three of six blocks). A rejected question searches every order of its
+/// optional context (a few hundred milliseconds where an accepted one takes ten, on 4 x 500
+/// write-skew runs), so asking many small candidates costs less than shrinking the window by
+/// rejected questions. True when one-minimal: a rejected subset was found after every smaller
+/// subset was asked and accepted, or every subset one block smaller than the window was (the
+/// window itself is rejected); false leaves `blocks` as they were, for ddmin.
 bool smallest_rejected(std::vector<Ops>& blocks, CoreQuestions& questions) {
-  constexpr std::size_t kMostBlocks = 8, kMostSize = 3, kMostQuestions = 40;
+  constexpr std::size_t kMostBlocks = 8, kMostSize = 3, kMostQuestions = 41;
   if (blocks.size() < 3 || blocks.size() > kMostBlocks) return false;
   std::size_t asked = 0;
   for (std::size_t size = 1; size <= kMostSize && size < blocks.size(); ++size) {
@@ -263,6 +264,7 @@ bool smallest_rejected(std::vector<Ops>& blocks, CoreQuestions& questions) {
       ++from_last[k - 1];
       for (std::size_t j = k; j < size; ++j) from_last[j] = from_last[j - 1] + 1;
     }
+    if (size + 1 == blocks.size()) return true;
   }
   return false;
 }
