@@ -32,8 +32,7 @@ constexpr std::size_t kMaxNesting = 1000;
 /// history's validation.
 class LineBuilder final : public nlohmann::json_sax<json> {
  public:
-  /// `keys` is reused from line to line: the keys seen so far, per open object.
-  LineBuilder(json& line, std::vector<std::vector<std::string>>& keys, const Where& at) : line_(line), keys_(keys), at_(at) {}
+  LineBuilder(json& line, const Where& at) : line_(line), at_(at) {}
 
   bool null() override { return put(nullptr); }
   bool boolean(bool value) override { return put(value); }
@@ -45,20 +44,16 @@ class LineBuilder final : public nlohmann::json_sax<json> {
 
   bool start_object(std::size_t) override {
     open(json::object());
-    if (open_objects_ == keys_.size()) keys_.emplace_back();
-    keys_[open_objects_++].clear();
     return true;
   }
   bool key(string_t& key) override {
-    std::vector<std::string>& seen = keys_[open_objects_ - 1];
-    if (std::find(seen.begin(), seen.end(), key) != seen.end())
-      throw HistoryError(at_.text("the key \"" + key + "\" is given twice in one object"));
-    seen.push_back(key);
-    element_ = &(*open_.back())[key];
+    // The open object holds every key given so far (each is entered as it is read).
+    json& object = *open_.back();
+    if (object.contains(key)) throw HistoryError(at_.text("the key \"" + key + "\" is given twice in one object"));
+    element_ = &object[key];
     return true;
   }
   bool end_object() override {
-    --open_objects_;
     open_.pop_back();
     return true;
   }
@@ -103,17 +98,15 @@ class LineBuilder final : public nlohmann::json_sax<json> {
   }
 
   json& line_;
-  std::vector<std::vector<std::string>>& keys_;
   const Where& at_;
   std::vector<json*> open_;  // the open arrays and objects, outermost first
   json* element_ = nullptr;  // the open object's value for its last key
-  std::size_t open_objects_ = 0;
 };
 
 /// One line as a JSON object: invalid JSON names its column, and LineBuilder's errors.
-json parse_line(const std::string& text, const Where& at, std::vector<std::vector<std::string>>& keys) {
+json parse_line(const std::string& text, const Where& at) {
   json line;
-  LineBuilder builder(line, keys, at);
+  LineBuilder builder(line, at);
   json::sax_parse(text, &builder);
   if (!line.is_object()) throw HistoryError(at.text("not a JSON object: each line is one {...}"));
   return line;
@@ -275,13 +268,12 @@ History read_history_file(const std::filesystem::path& path) {
   std::map<std::string, std::uint32_t> threads;  // process -> thread, by first appearance
   std::map<std::uint64_t, std::uint32_t> group_process;  // optional group -> its thread
   std::string text;
-  std::vector<std::vector<std::string>> keys;  // parse_line's, kept from line to line
   bool header = false;
   int file_version = 0;
   while (std::getline(in, text)) {
     ++at.line;
     if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
-    const json line = parse_line(text, at, keys);
+    const json line = parse_line(text, at);
     if (!header) {
       if (!line.contains("format") || line["format"] != kHistoryFormat)
         throw HistoryError(at.text("the first line must be the header {\"format\": \"" + std::string(kHistoryFormat) + "\", \"version\": 1}"));
