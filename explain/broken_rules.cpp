@@ -95,8 +95,7 @@ BrokenRules broken_rules(const history::History& run, const checkers::ValidateOp
   // asked the question the whole block was).
   const std::function<void(std::size_t, std::size_t, bool)> give_back = [&](std::size_t from, std::size_t to, bool fails) {
     if (!decided || from == to) return;
-    const std::vector<language::Rule> fewer = relaxed_without(from, to);
-    const std::optional<bool> passes = fails || fewer.empty() ? std::optional<bool>(false) : passes_relaxed(run, asked, fewer, deadline);
+    const std::optional<bool> passes = fails ? std::optional<bool>(false) : passes_relaxed(run, asked, relaxed_without(from, to), deadline);
     if (!passes) {
       decided = false;
     } else if (*passes) {
@@ -109,8 +108,7 @@ BrokenRules broken_rules(const history::History& run, const checkers::ValidateOp
   };
   give_back(0, relaxed.size(), true);
   if (!decided) return {{}, undecided};
-  relaxed = relaxed_without(0, 0);
-  return {std::move(relaxed), ""};
+  return {relaxed_without(0, 0), ""};
 }
 
 }  // namespace omnilink::explain
