@@ -116,10 +116,13 @@ std::vector<const trace::Operation*> context_of(const history::Problem& problem,
   return out;
 }
 
-/// Reads the core's interleaving from the recording into `e`, and keeps it.
-void add_interleaving(Explanation& e, const ExplainOptions& options, const fs::path& dir) {
+/// Reads the core's interleaving from the recording into `e`, and keeps it; `group_field`: the
+/// spec's @groups field, whose transactions the interleaving keeps to.
+void add_interleaving(Explanation& e, const ExplainOptions& options, const fs::path& dir, const std::optional<std::string>& group_field) {
+  InterleavingOptions interleaving = options.interleaving;
+  interleaving.group_field = group_field;
   try {
-    e.interleaving = trace_interleaving(options.rr, *options.recording, e.core, options.interleaving);
+    e.interleaving = trace_interleaving(options.rr, *options.recording, e.core, interleaving);
     e.no_interleaving.clear();
   } catch (const std::exception& error) {
     e.no_interleaving = std::string("the recording could not be read: ") + error.what();
@@ -152,7 +155,7 @@ Explanation explain_run(const ExplainOptions& options) {
     // An explanation of an older version lacks what signatures now read (the broken rules): made again.
     if (auto cached = read_explanation(dir); cached && cached->version == kExplanationVersion && cached->spec == spec && cached->mc == mc &&
                                              cached->spec_digest == digest) {
-      if (options.recording && !cached->interleaving) add_interleaving(*cached, options, dir);
+      if (options.recording && !cached->interleaving) add_interleaving(*cached, options, dir, read.interface.group_field);
       if (!options.recording && !cached->interleaving) cached->no_interleaving = options.no_interleaving;
       return std::move(*cached);
     }
@@ -267,7 +270,7 @@ Explanation explain_run(const ExplainOptions& options) {
   fs::create_directories(dir);
   history::write_history_file(dir / e.core_file, proved);
   write_explanation(dir, e);
-  if (options.recording) add_interleaving(e, options, dir);
+  if (options.recording) add_interleaving(e, options, dir, read.interface.group_field);
   return e;
 }
 

@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "explain/explanation.hpp"
+#include "explain/failing_core.hpp"
 #include "platform/code_under_test.hpp"
 #include "platform/join.hpp"
 #include "replay/rr_events.hpp"
@@ -42,6 +43,26 @@ std::map<OpKey, trace::Operation> logged_operations(const fs::path& run_dir) {
     while (auto op = reader.next()) ops.emplace(OpKey{op->thread, op->index}, std::move(*op));
   }
   return ops;
+}
+
+/// Each logged operation's transaction, as the failing core numbers them (transaction_groups: a
+/// thread's consecutive operations that log one value of `field`); 0 for none.
+std::map<OpKey, std::uint64_t> transactions_of(const std::map<OpKey, trace::Operation>& logged, const std::string& field) {
+  history::History history;
+  std::vector<std::vector<OpKey>> keys;
+  for (const auto& [key, op] : logged) {
+    if (key.first >= history.threads.size()) {
+      history.threads.resize(key.first + 1);
+      keys.resize(key.first + 1);
+    }
+    history.threads[key.first].push_back(op);
+    keys[key.first].push_back(key);
+  }
+  const std::vector<std::vector<std::uint64_t>> numbered = transaction_groups(history, field);
+  std::map<OpKey, std::uint64_t> out;
+  for (std::size_t t = 0; t < keys.size(); ++t)
+    for (std::size_t i = 0; i < keys[t].size(); ++i) out.emplace(keys[t][i], numbered[t][i]);
+  return out;
 }
 
 /// The operation a thread was running when rr switched away from it after event k: from its
@@ -83,6 +104,21 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
     targets.push_back({op.thread, op.index, found->replay_start()});
     target_ids.emplace_back(op.thread, op.index);
   }
+  // Where the spec groups operations into transactions, the switches that matter are those inside
+  // the core's transactions (InterleavingOptions::group_field).
+  std::map<OpKey, std::uint64_t> transaction;
+  std::set<std::uint64_t> core_transactions;
+  if (options.group_field) {
+    transaction = transactions_of(logged, *options.group_field);
+    for (const OpKey& key : target_ids)
+      if (const std::uint64_t t = transaction.at(key); t != 0) core_transactions.insert(t);
+  }
+  const std::set<OpKey> core_keys(target_ids.begin(), target_ids.end());
+  const auto of_core_transaction = [&](const OpKey& key) {
+    if (!options.group_field || core_keys.count(key) > 0) return true;
+    const auto it = transaction.find(key);
+    return it != transaction.end() && core_transactions.count(it->second) > 0;
+  };
   // Start where every target is still ahead.
   std::ostream quiet(nullptr);
   const std::optional<std::uint64_t> start_event =
@@ -108,7 +144,7 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
   // that read the tail, was switched out, and overwrites the core's link when it runs again).
   const std::uint64_t first_core_event = out.first_event;
   for (auto& [thread, boundaries] : by_thread)
-    if (const auto running = running_at(boundaries, first_core_event + 1))
+    if (const auto running = running_at(boundaries, first_core_event + 1); running && of_core_transaction(*running))
       for (const replay::OpBoundary* b : boundaries)
         if (b->kind == replay::OpBoundary::Kind::start && b->thread == running->first && b->index == running->second)
           out.first_event = std::min(out.first_event, b->completed_event);
@@ -120,7 +156,8 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
   const std::vector<replay::RrEvent> events = replay::read_rr_events(rr, recording, probe_first, out.last_event + 1);
   const std::vector<replay::ThreadSwitch> all_switches = replay::thread_switches(events);
 
-  // The switches that took a thread away in the middle of an operation are located by its stack.
+  // The switches that took a thread away in the middle of an operation are located by its stack
+  // (with transactions, of an operation of the core's transactions).
   struct Located {
     const replay::ThreadSwitch* at;
     std::uint32_t thread;
@@ -130,7 +167,7 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
     const auto thread = probe.threads.find(s.from);
     if (thread == probe.threads.end()) return std::nullopt;  // not a harness thread
     const auto running = running_at(by_thread[thread->second], s.after);
-    if (!running) return std::nullopt;
+    if (!running || !of_core_transaction(*running)) return std::nullopt;
     return Located{&s, thread->second, *running};
   };
   // Looking back: the damage a core shows may have been done before its first operation (an

@@ -8,9 +8,12 @@
 // Atomicity hints are read off it: an operation switched out in its middle while other threads ran
 // operations names the code region whose atomicity the failure may have needed. Not only the
 // core's: the enqueue whose stale write loses the core's element is outside the core, and may be
-// switched out before the core's first operation starts (ms-queue-bug). Where nothing is hinted and
-// no core operation was switched out, the failure needed no interleaving inside an operation (a
-// misconfiguration, or a rule of the spec the system keeps under no schedule).
+// switched out before the core's first operation starts (ms-queue-bug). Where the spec groups
+// operations into transactions, only the core's transactions are: their anomaly is between them,
+// and another transaction's switches are noise beside it (a run of thousands of transactions
+// switches hundreds of times in a core's window). Where nothing is hinted and no core operation
+// was switched out, the failure needed no interleaving inside an operation (a misconfiguration, or
+// a rule of the spec the system keeps under no schedule).
 //
 // Owns the interleaving's and the hints' content; explanation.hpp keeps them in explanation.json,
 // report/explanation_text renders them.
@@ -97,6 +100,10 @@ struct InterleavingOptions {
   std::ostream* progress = nullptr;
   std::size_t max_located = 32;                  // switches located by a stack; further ones are counted only
   std::size_t look_back = 4;                     // switches in the middle of an operation before the core, shown too
+  /// The spec's @groups field (SpecInterface::group_field): when set, only switches in the middle
+  /// of an operation of the core's transactions (the failing core's numbering, transaction_groups)
+  /// are located, shown and hinted.
+  std::optional<std::string> group_field;
 };
 
 /// The interleaving of `core` (operations of the run `recording` holds, whose traces it reads).
