@@ -84,7 +84,7 @@ json interleaving_to_json(const Interleaving& in) {
   json hints = json::array();
   for (const AtomicityHint& h : in.hints)
     hints.push_back({{"op", h.op}, {"op_name", h.op_name}, {"at", location_to_json(h.at)}, {"callers", locations_to_json(h.callers)},
-                     {"between", h.between}, {"between_names", h.between_names}});
+                     {"between", h.between}, {"between_names", h.between_names}, {"switches", h.switches}});
   return {{"first_event", in.first_event}, {"last_event", in.last_event}, {"switches", in.switches}, {"located", in.located},
           {"steps", steps}, {"hints", hints}, {"note", in.note}};
 }
@@ -117,7 +117,7 @@ Interleaving read_interleaving(const Fields& f) {
   }
   for (const Fields& h : f.objects("hints"))
     in.hints.push_back({h.text("op"), h.text("op_name"), read_location(h.object("at")), read_locations(h, "callers"), h.texts("between"),
-                        h.texts("between_names")});
+                        h.texts("between_names"), h.optional("switches", &Fields::uint64).value_or(1)});
   return in;
 }
 

@@ -213,6 +213,15 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
     step.event = b->completed_event;
     ordered.emplace_back(b->completed_event, 1, sequence++, std::move(step));
   }
+  // The hints, one per operation and place, in the order of their first switch there.
+  struct Hinted {
+    OpKey op;
+    CodeLocation at;
+    std::vector<CodeLocation> callers;
+    std::set<OpKey> ran;
+    std::uint64_t switches;
+  };
+  std::vector<Hinted> hinted;
   for (const Located& l : located) {
     ScheduleStep step;
     step.kind = ScheduleStep::Kind::switched_out;
@@ -242,8 +251,6 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
           resumes = e.event;
           break;
         }
-      AtomicityHint hint{step.op, "", *step.where, step.callers, {}, {}};
-      if (const trace::Operation* op = op_of(l.running)) hint.op_name = op->name;
       std::vector<OpKey> ran;
       for (const auto& b : probe.boundaries)
         if (b.thread != l.thread && b.completed_event >= l.at->after && b.completed_event + 1 < resumes) ran.emplace_back(b.thread, b.index);
@@ -252,15 +259,14 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
         if (e.event <= l.at->after || e.event >= resumes || thread == probe.threads.end() || thread->second == l.thread) continue;
         if (const auto running = running_at(by_thread[thread->second], e.event)) ran.push_back(*running);
       }
-      std::sort(ran.begin(), ran.end());
-      ran.erase(std::unique(ran.begin(), ran.end()), ran.end());
-      std::set<std::string> names;
-      for (const OpKey& key : ran) {
-        hint.between.push_back(trace::operation_id(key.first, key.second));
-        if (const trace::Operation* op = op_of(key)) names.insert(op->name);
+      if (!ran.empty()) {
+        const auto same = std::find_if(hinted.begin(), hinted.end(), [&](const Hinted& h) { return h.op == l.running && h.at == *step.where; });
+        if (same == hinted.end()) hinted.push_back({l.running, *step.where, step.callers, {ran.begin(), ran.end()}, 1});
+        else {
+          same->ran.insert(ran.begin(), ran.end());
+          ++same->switches;
+        }
       }
-      hint.between_names.assign(names.begin(), names.end());
-      if (!hint.between.empty()) out.hints.push_back(std::move(hint));
     }
     ordered.emplace_back(l.at->after, 0, sequence++, std::move(step));
   }
@@ -268,6 +274,17 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
     return std::tie(std::get<0>(a), std::get<1>(a), std::get<2>(a)) < std::tie(std::get<0>(b), std::get<1>(b), std::get<2>(b));
   });
   for (auto& o : ordered) out.steps.push_back(std::move(std::get<3>(o)));
+  for (Hinted& h : hinted) {
+    AtomicityHint hint{trace::operation_id(h.op.first, h.op.second), "", std::move(h.at), std::move(h.callers), {}, {}, h.switches};
+    if (const trace::Operation* op = op_of(h.op)) hint.op_name = op->name;
+    std::set<std::string> names;
+    for (const OpKey& key : h.ran) {
+      hint.between.push_back(trace::operation_id(key.first, key.second));
+      if (const trace::Operation* op = op_of(key)) names.insert(op->name);
+    }
+    hint.between_names.assign(names.begin(), names.end());
+    out.hints.push_back(std::move(hint));
+  }
 
   if (!stacks.note.empty()) notes.push_back(stacks.note);
   if (over_limit > 0)

@@ -66,14 +66,16 @@ struct ScheduleStep {
 /// switched out at `at` and, before its thread ran again, other threads ran the operations
 /// `between` (of the core or not: started, ended or in the middle then). Observed:
 /// the switch point and what ran; a hint: that making the region around `at` atomic against
-/// `between` would remove this interleaving.
+/// `between` would remove this interleaving. One per operation and place: an operation switched
+/// out there again (a thread waiting for a lock is switched out at every wait) adds what ran then.
 struct AtomicityHint {
   std::string op;
   std::string op_name;  // its operation ("Enqueue"): what hints of different runs have in common
   CodeLocation at;
-  std::vector<CodeLocation> callers;  // as ScheduleStep::callers
-  std::vector<std::string> between;
+  std::vector<CodeLocation> callers;  // as ScheduleStep::callers, of its first switch there
+  std::vector<std::string> between;        // in thread and index order
   std::vector<std::string> between_names;  // their operations, sorted, once each
+  std::uint64_t switches = 1;              // how many times `op` was switched out at `at`
 
   bool operator==(const AtomicityHint&) const = default;
 };

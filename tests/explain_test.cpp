@@ -272,8 +272,8 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
   bad["core"][0]["start"] = "soon";
   CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("E.json: core[0]: start"));
   bad = j;
-  bad["version"] = 6;
-  CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("version 6"));
+  bad["version"] = explain::kExplanationVersion + 1;
+  CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("version " + std::to_string(explain::kExplanationVersion + 1)));
   // Version 2 (before broken rules) reads without them, and explain makes such a file again
   // rather than reuse it, so that signatures read the rules.
   nlohmann::json v2 = j;
@@ -313,7 +313,7 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
   out.stopped_at = "SCHED";
   out.next_thread = 2;
   in.steps = {{explain::ScheduleStep::Kind::start, 1, "T1.4", "", 11, {}, {}, "", {}}, out};
-  in.hints = {{"T1.4", "Enqueue", *out.where, out.callers, {"T2.7"}, {"Enqueue"}}};
+  in.hints = {{"T1.4", "Enqueue", *out.where, out.callers, {"T2.7", "T2.8"}, {"Enqueue"}, 2}};
   in.note = "1 switch point(s) not located";
   with.interleaving = in;
   const nlohmann::json wj = explain::to_json(with);
@@ -324,6 +324,12 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
   bad = wj;
   bad["interleaving"]["steps"][1]["kind"] = "paused";
   CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("E.json: interleaving: steps[1]: kind"));
+  // The text says how many times; a hint of version 5 (one per switch) reads as one switch.
+  CHECK_THAT(report::explanation_text(back, "core.jsonl", ""), Catch::Contains("T1.4 Enqueue was switched out 2 times in Queue::enqueue at queue.cpp:88"));
+  nlohmann::json v5 = wj;
+  v5["version"] = 5;
+  v5["interleaving"]["hints"][0].erase("switches");
+  CHECK(explain::parse_explanation(v5, "x").interleaving->hints.at(0).switches == 1);
 }
 
 TEST_CASE("where no core operation was switched out in its middle, the explanation says so instead of hinting", "[explain][interleaving]") {
