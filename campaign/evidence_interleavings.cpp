@@ -29,7 +29,8 @@ bool recorded(const store::RunRecord& run) {
 
 /// What explaining `run` with its recording asks for, or nothing when there is nothing to read:
 /// not a failure, not recorded, its target unknown, no core of its target's spec and MC module, or
-/// an interleaving already read. A damaged explanation.json is thrown (ExplanationFileError).
+/// an interleaving already read at explanation.json's version. A damaged explanation.json is thrown
+/// (ExplanationFileError).
 std::optional<explain::ExplainOptions> interleaving_request(const store::RunRecord& run, const CampaignConfig& config) {
   if (store::outcome(run) != store::Outcome::fail || !recorded(run)) return std::nullopt;
   const TargetConfig* target = config.target(run.target);
@@ -39,7 +40,9 @@ std::optional<explain::ExplainOptions> interleaving_request(const store::RunReco
   o.validate.checker = checkers::Checker::native;
   const std::optional<explain::Explanation> kept = explain::read_explanation(explain::explanation_dir(run.dir));
   const std::string mc = o.validate.mc ? fs::absolute(*o.validate.mc).string() : "";
-  if (!kept || kept->interleaving || kept->spec != fs::absolute(o.validate.spec).string() || kept->mc != mc) return std::nullopt;
+  // An interleaving read before explanation.json's version 6 is read again (explain.hpp: kExplanationReusedSince).
+  const bool read_already = kept && kept->interleaving && kept->version == explain::kExplanationVersion;
+  if (!kept || read_already || kept->spec != fs::absolute(o.validate.spec).string() || kept->mc != mc) return std::nullopt;
   // A spec edited since the core was found is explained again: within the validation pool's bound.
   o.core.time_limit = kCampaignCoreTimeLimit;
   o.recording = replay::Recording{run.dir, recorded_with_soft_counters(run.dir)};

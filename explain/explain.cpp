@@ -48,19 +48,7 @@ results::StoredOperation explained(const trace::Operation& op) {
 /// Operations by thread and index.
 using OpIds = std::set<std::pair<std::uint32_t, std::uint64_t>>;
 
-/// Each operation's transaction (explain::transaction_groups), by thread and index.
-using GroupOf = std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint64_t>;
-
-GroupOf groups_of(const history::History& history, const std::optional<std::string>& field) {
-  GroupOf out;
-  const auto numbered = explain::transaction_groups(history, field);
-  for (std::size_t t = 0; t < history.threads.size(); ++t)
-    for (std::size_t i = 0; i < history.threads[t].size(); ++i)
-      if (numbered[t][i] != 0) out.emplace(std::make_pair(history.threads[t][i].thread, history.threads[t][i].index), numbered[t][i]);
-  return out;
-}
-
-std::uint64_t transaction_of(const GroupOf& groups, const trace::Operation& op) {
+std::uint64_t transaction_of(const TransactionOf& groups, const trace::Operation& op) {
   const auto it = groups.find({op.thread, op.index});
   return it == groups.end() ? 0 : it->second;
 }
@@ -89,7 +77,7 @@ std::vector<history::OpRef> writers_of(const history::Problem& problem, const hi
 /// transaction (`groups`) a core or context operation belongs to: Begin to end, whatever how many
 /// operations logged its id.
 std::vector<const trace::Operation*> context_of(const history::Problem& problem, const history::ValueIndex& index,
-                                                const history::History& core, const OpIds& in_core, const GroupOf& groups) {
+                                                const history::History& core, const OpIds& in_core, const TransactionOf& groups) {
   OpIds added;
   std::vector<const trace::Operation*> out;
   std::set<std::uint64_t> whole;
@@ -121,6 +109,9 @@ std::vector<const trace::Operation*> context_of(const history::Problem& problem,
 void add_interleaving(Explanation& e, const ExplainOptions& options, const fs::path& dir, const std::optional<std::string>& group_field) {
   InterleavingOptions interleaving = options.interleaving;
   interleaving.group_field = group_field;
+  // The file is written at this version: an interleaving of an older one is not carried into it.
+  e.version = kExplanationVersion;
+  e.interleaving.reset();
   try {
     e.interleaving = trace_interleaving(options.rr, *options.recording, e.core, interleaving);
     e.no_interleaving.clear();
@@ -152,10 +143,11 @@ Explanation explain_run(const ExplainOptions& options) {
   const std::string spec = fs::absolute(v.spec).string(), mc = v.mc ? fs::absolute(*v.mc).string() : "";
   const std::string digest = spec_digest(loaded, v);
   if (options.reuse)
-    // An explanation of an older version lacks what signatures now read (the broken rules): made again.
-    if (auto cached = read_explanation(dir); cached && cached->version == kExplanationVersion && cached->spec == spec && cached->mc == mc &&
+    // An explanation older than kExplanationReusedSince lacks what signatures now read (the broken rules): made again.
+    if (auto cached = read_explanation(dir); cached && cached->version >= kExplanationReusedSince && cached->spec == spec && cached->mc == mc &&
                                              cached->spec_digest == digest) {
-      if (options.recording && !cached->interleaving) add_interleaving(*cached, options, dir, read.interface.group_field);
+      const bool current_interleaving = cached->interleaving && cached->version == kExplanationVersion;
+      if (options.recording && !current_interleaving) add_interleaving(*cached, options, dir, read.interface.group_field);
       if (!options.recording && !cached->interleaving) cached->no_interleaving = options.no_interleaving;
       return std::move(*cached);
     }
@@ -193,7 +185,7 @@ Explanation explain_run(const ExplainOptions& options) {
   for (const auto& thread : core.history.threads)
     for (const auto& op : thread) core_ops.emplace(op.thread, op.index);
   OpIds shown_ops = core_ops;
-  const GroupOf groups = groups_of(problem.history, read.interface.group_field);
+  const TransactionOf groups = transactions_by_operation(problem.history, read.interface.group_field);
   const std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops, groups);
   for (const trace::Operation* op : context) shown_ops.emplace(op->thread, op->index);
   history::History story;

@@ -117,7 +117,7 @@ Interleaving read_interleaving(const Fields& f) {
   }
   for (const Fields& h : f.objects("hints"))
     in.hints.push_back({h.text("op"), h.text("op_name"), read_location(h.object("at")), read_locations(h, "callers"), h.texts("between"),
-                        h.texts("between_names"), h.optional("switches", &Fields::uint64).value_or(1)});
+                        h.texts("between_names"), h.value_or("switches", &Fields::uint64, std::uint64_t{1})});
   return in;
 }
 

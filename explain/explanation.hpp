@@ -27,6 +27,10 @@ namespace omnilink::explain {
 
 inline constexpr const char* kExplanationFormat = "omnilink-explanation";
 inline constexpr int kExplanationVersion = 6;
+/// The oldest version whose core and broken rules `explain` reuses: version 5's are today's. Its
+/// interleaving (before version 6: a hint per switch, other transactions' switches kept) is read
+/// again where the recording is at hand.
+inline constexpr int kExplanationReusedSince = 5;
 
 /// explanation.json is not such a file, or not one this omnilink reads. Names the file and field.
 class ExplanationFileError : public std::runtime_error {

@@ -308,17 +308,30 @@ std::vector<std::vector<std::uint64_t>> transaction_groups(const history::Histor
   for (const auto& thread : history.threads) {
     auto& groups = out.emplace_back(thread.size(), 0);
     std::string previous;
+    std::uint64_t current = 0;  // the transaction of the last operation that logged the field, 0 after one that did not
     for (std::size_t i = 0; i < thread.size(); ++i) {
+      if (thread[i].failed) continue;
       const trace::Value* v = field ? thread[i].field(*field) : nullptr;
       if (v == nullptr) {
         previous.clear();
+        current = 0;
         continue;
       }
       std::string value = trace::to_tla(*v);
-      groups[i] = i > 0 && groups[i - 1] != 0 && value == previous ? groups[i - 1] : ++last;
+      groups[i] = current != 0 && value == previous ? current : ++last;
+      current = groups[i];
       previous = std::move(value);
     }
   }
+  return out;
+}
+
+TransactionOf transactions_by_operation(const history::History& history, const std::optional<std::string>& field) {
+  TransactionOf out;
+  const auto numbered = transaction_groups(history, field);
+  for (std::size_t t = 0; t < history.threads.size(); ++t)
+    for (std::size_t i = 0; i < history.threads[t].size(); ++i)
+      if (numbered[t][i] != 0) out.emplace(std::make_pair(history.threads[t][i].thread, history.threads[t][i].index), numbered[t][i]);
   return out;
 }
 

@@ -29,6 +29,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,8 +63,13 @@ struct FailingCore {
 
 /// The transactions of `history`: per thread, each run of consecutive operations that log one value
 /// of `field` is a transaction, numbered from 1 across the history; 0 for an operation that logs
-/// none, and for all when there is no field. As threads[t][i].
+/// none, and for all when there is no field. An operation that failed without effect (a run's
+/// traces keep it, its history does not) is in none and does not split one. As threads[t][i].
 std::vector<std::vector<std::uint64_t>> transaction_groups(const history::History& history, const std::optional<std::string>& field);
+
+/// transaction_groups by operation: (thread, index) -> its transaction; those of none are absent.
+using TransactionOf = std::map<std::pair<std::uint32_t, std::uint64_t>, std::uint64_t>;
+TransactionOf transactions_by_operation(const history::History& history, const std::optional<std::string>& field);
 
 /// The core of `problem`, which the native checker rejected with `failed` (its refusal and its
 /// failing partition seed the minimisation). A FAIL certified on the quiescent prefix (validate.cpp)

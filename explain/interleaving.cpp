@@ -34,35 +34,21 @@ std::vector<CodeLocation> frames_under_test(const replay::ThreadStack& stack) {
 
 using OpKey = std::pair<std::uint32_t, std::uint64_t>;
 
-/// The run's operations by thread and index, as its traces logged them.
-std::map<OpKey, trace::Operation> logged_operations(const fs::path& run_dir) {
-  std::map<OpKey, trace::Operation> ops;
+/// The run's operations as its traces logged them, each thread's in index order (failed ones too:
+/// a thread may be switched out in one).
+history::History logged_history(const fs::path& run_dir) {
+  history::History history;
   const trace::RunDir run = trace::RunDir::open(run_dir);
   for (const auto& file : run.thread_files) {
     trace::ThreadTraceReader reader(file);
-    while (auto op = reader.next()) ops.emplace(OpKey{op->thread, op->index}, std::move(*op));
-  }
-  return ops;
-}
-
-/// Each logged operation's transaction, as the failing core numbers them (transaction_groups: a
-/// thread's consecutive operations that log one value of `field`); 0 for none.
-std::map<OpKey, std::uint64_t> transactions_of(const std::map<OpKey, trace::Operation>& logged, const std::string& field) {
-  history::History history;
-  std::vector<std::vector<OpKey>> keys;
-  for (const auto& [key, op] : logged) {
-    if (key.first >= history.threads.size()) {
-      history.threads.resize(key.first + 1);
-      keys.resize(key.first + 1);
+    while (auto op = reader.next()) {
+      if (op->thread >= history.threads.size()) history.threads.resize(op->thread + 1);
+      history.threads[op->thread].push_back(std::move(*op));
     }
-    history.threads[key.first].push_back(op);
-    keys[key.first].push_back(key);
   }
-  const std::vector<std::vector<std::uint64_t>> numbered = transaction_groups(history, field);
-  std::map<OpKey, std::uint64_t> out;
-  for (std::size_t t = 0; t < keys.size(); ++t)
-    for (std::size_t i = 0; i < keys[t].size(); ++i) out.emplace(keys[t][i], numbered[t][i]);
-  return out;
+  for (auto& thread : history.threads)
+    std::stable_sort(thread.begin(), thread.end(), [](const trace::Operation& a, const trace::Operation& b) { return a.index < b.index; });
+  return history;
 }
 
 /// The operation a thread was running when rr switched away from it after event k: from its
@@ -91,10 +77,13 @@ std::string CodeLocation::text() const {
 Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& recording, const std::vector<results::StoredOperation>& core,
                                 const InterleavingOptions& options) {
   Interleaving out;
-  const std::map<OpKey, trace::Operation> logged = logged_operations(recording.run_dir);
+  const history::History logged = logged_history(recording.run_dir);
+  std::map<OpKey, const trace::Operation*> by_key;
+  for (const auto& thread : logged.threads)
+    for (const trace::Operation& op : thread) by_key.emplace(OpKey{op.thread, op.index}, &op);
   const auto op_of = [&](const OpKey& key) -> const trace::Operation* {
-    const auto it = logged.find(key);
-    return it == logged.end() ? nullptr : &it->second;
+    const auto it = by_key.find(key);
+    return it == by_key.end() ? nullptr : it->second;
   };
   std::vector<replay::ProbeTarget> targets;
   std::vector<OpKey> target_ids;
@@ -106,16 +95,17 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
   }
   // Where the spec groups operations into transactions, the switches that matter are those inside
   // the core's transactions (InterleavingOptions::group_field).
-  std::map<OpKey, std::uint64_t> transaction;
+  TransactionOf transaction;
   std::set<std::uint64_t> core_transactions;
   if (options.group_field) {
-    transaction = transactions_of(logged, *options.group_field);
+    transaction = transactions_by_operation(logged, options.group_field);
     for (const OpKey& key : target_ids)
-      if (const std::uint64_t t = transaction.at(key); t != 0) core_transactions.insert(t);
+      if (const auto t = transaction.find(key); t != transaction.end()) core_transactions.insert(t->second);
   }
-  const std::set<OpKey> core_keys(target_ids.begin(), target_ids.end());
+  std::map<OpKey, std::string> core_ids;
+  for (const results::StoredOperation& op : core) core_ids[{op.thread, op.index}] = op.id();
   const auto of_core_transaction = [&](const OpKey& key) {
-    if (!options.group_field || core_keys.count(key) > 0) return true;
+    if (!options.group_field || core_ids.count(key) > 0) return true;
     const auto it = transaction.find(key);
     return it != transaction.end() && core_transactions.count(it->second) > 0;
   };
@@ -201,8 +191,6 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
   for (const auto& st : stacks.stacks) stack_at[{st.at.event, st.at.tid}] = &st;
 
   // Steps, by position: a switch after event k comes before a boundary with completed event k.
-  std::map<OpKey, std::string> core_ids;
-  for (const results::StoredOperation& op : core) core_ids[{op.thread, op.index}] = op.id();
   std::vector<std::tuple<std::uint64_t, int, std::size_t, ScheduleStep>> ordered;
   std::size_t sequence = 0;
   for (const replay::OpBoundary* b : core_boundaries) {
@@ -261,8 +249,9 @@ Interleaving trace_interleaving(const fs::path& rr, const replay::Recording& rec
       }
       if (!ran.empty()) {
         const auto same = std::find_if(hinted.begin(), hinted.end(), [&](const Hinted& h) { return h.op == l.running && h.at == *step.where; });
-        if (same == hinted.end()) hinted.push_back({l.running, *step.where, step.callers, {ran.begin(), ran.end()}, 1});
-        else {
+        if (same == hinted.end()) {
+          hinted.push_back({l.running, *step.where, step.callers, {ran.begin(), ran.end()}, 1});
+        } else {
           same->ran.insert(ran.begin(), ran.end());
           ++same->switches;
         }

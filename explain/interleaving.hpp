@@ -75,7 +75,7 @@ struct AtomicityHint {
   std::vector<CodeLocation> callers;  // as ScheduleStep::callers, of its first switch there
   std::vector<std::string> between;        // in thread and index order
   std::vector<std::string> between_names;  // their operations, sorted, once each
-  std::uint64_t switches = 1;              // how many times `op` was switched out at `at`
+  std::uint64_t switches = 1;              // how many of the located switches took `op` away at `at`
 
   bool operator==(const AtomicityHint&) const = default;
 };
@@ -103,8 +103,8 @@ struct InterleavingOptions {
   std::size_t max_located = 32;                  // switches located by a stack; further ones are counted only
   std::size_t look_back = 4;                     // switches in the middle of an operation before the core, shown too
   /// The spec's @groups field (SpecInterface::group_field): when set, only switches in the middle
-  /// of an operation of the core's transactions (the failing core's numbering, transaction_groups)
-  /// are located, shown and hinted.
+  /// of an operation of the core's transactions (grouped as the failing core groups them,
+  /// transaction_groups) are located, shown and hinted, and counted in Interleaving::located.
   std::optional<std::string> group_field;
 };
 

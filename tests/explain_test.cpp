@@ -261,6 +261,33 @@ TEST_CASE("an explanation is reused for the same spec and found again for a chan
   CHECK(explain::read_explanation(explain::explanation_dir(file))->spec_digest == changed.spec_digest);
 }
 
+TEST_CASE("a transaction is a thread's consecutive operations of one txn, and one that failed without effect neither joins nor splits it", "[explain]") {
+  history::History h;
+  h.threads.resize(2);
+  const auto op = [&](std::uint32_t thread, std::optional<std::int64_t> txn, bool failed = false) {
+    trace::Operation o;
+    o.thread = thread;
+    o.index = h.threads[thread].size();
+    if (txn) o.fields.emplace_back("txn", trace::Value(*txn));
+    o.failed = failed;
+    h.threads[thread].push_back(o);
+  };
+  op(0, 7);
+  op(0, std::nullopt, true);  // failed, logging no txn: inside transaction 7 all the same
+  op(0, 7);
+  op(0, std::nullopt);  // a completed operation of none ends it
+  op(0, 7);
+  op(1, 7);  // another thread's: another transaction
+  const auto groups = explain::transaction_groups(h, "txn");
+  CHECK(groups[0] == std::vector<std::uint64_t>{1, 0, 1, 0, 2});
+  CHECK(groups[1] == std::vector<std::uint64_t>{3});
+  const explain::TransactionOf by_op = explain::transactions_by_operation(h, "txn");
+  CHECK(by_op.size() == 4);
+  CHECK(by_op.count({0, 1}) == 0);
+  CHECK(by_op.at({0, 2}) == 1);
+  CHECK(explain::transaction_groups(h, std::nullopt)[0] == std::vector<std::uint64_t>(5, 0));
+}
+
 TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[explain]") {
   testing::ScratchDir dir;
   const fs::path file = dir.path() / "h.jsonl";
@@ -286,6 +313,13 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
   CHECK(explain::read_explanation(explain::explanation_dir(file))->version == 2);
   CHECK(explain::explain_run(options_for(file, "LinearizableQueue.tla")).version == explain::kExplanationVersion);
   CHECK(explain::read_explanation(explain::explanation_dir(file))->version == explain::kExplanationVersion);
+  // Version 5 (a hint per switch) is reused as it is: its core and rules are today's, and only its
+  // interleaving, none here, would be read again from a recording.
+  nlohmann::json v5 = j;
+  v5["version"] = 5;
+  v5["core_ms"] = 123456;  // not what a new search would take
+  platform::write_json_file<explain::ExplanationFileError>(explain::explanation_dir(file) / "explanation.json", v5);
+  CHECK(explain::explain_run(options_for(file, "LinearizableQueue.tla")).core_ms == 123456);
   // Version 3 (each rule alone) reads with its rules, and is made again too.
   nlohmann::json v3 = v2;
   v3["version"] = 3;
@@ -326,10 +360,10 @@ TEST_CASE("explanation.json round-trips, and a damaged one names its field", "[e
   CHECK_THROWS_WITH(explain::parse_explanation(bad, "E.json"), Catch::Contains("E.json: interleaving: steps[1]: kind"));
   // The text says how many times; a hint of version 5 (one per switch) reads as one switch.
   CHECK_THAT(report::explanation_text(back, "core.jsonl", ""), Catch::Contains("T1.4 Enqueue was switched out 2 times in Queue::enqueue at queue.cpp:88"));
-  nlohmann::json v5 = wj;
-  v5["version"] = 5;
-  v5["interleaving"]["hints"][0].erase("switches");
-  CHECK(explain::parse_explanation(v5, "x").interleaving->hints.at(0).switches == 1);
+  nlohmann::json v5_hints = wj;
+  v5_hints["version"] = 5;
+  v5_hints["interleaving"]["hints"][0].erase("switches");
+  CHECK(explain::parse_explanation(v5_hints, "x").interleaving->hints.at(0).switches == 1);
 }
 
 TEST_CASE("where no core operation was switched out in its middle, the explanation says so instead of hinting", "[explain][interleaving]") {
