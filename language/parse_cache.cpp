@@ -312,12 +312,8 @@ class EntryReader {
     if (o.is_nil()) return nullptr;
     // The parse stops at kMaxExpressionNesting, so that what recurses over a module later cannot
     // run out of stack; an entry is held to it too.
-    if (depth_ >= kMaxExpressionNesting) throw Malformed{};
-    ++depth_;
-    struct Leave {
-      int& depth;
-      ~Leave() { --depth; }
-    } leave{depth_};
+    const ExpressionLevel level(depth_);
+    if (level.too_deep()) throw Malformed{};
     const msgpack::object* f = fields(o, 13);
     auto e = std::make_unique<Expr>();
     e->kind = static_cast<ExprKind>(number(f[0], static_cast<unsigned>(ExprKind::Unsupported)));

@@ -571,13 +571,9 @@ class Converter {
   ExprPtr expr(TSNode n) {
     // Converting, binding and evaluating each recurse once per level: a file must not drive them
     // past the stack.
-    if (depth_ >= kMaxExpressionNesting)
+    const ExpressionLevel level(depth_);
+    if (level.too_deep())
       throw SyntaxError(pos(n).text() + ": expressions nested more than " + std::to_string(kMaxExpressionNesting) + " deep");
-    ++depth_;
-    struct Leave {
-      int& depth;
-      ~Leave() { --depth; }
-    } leave{depth_};
     return expr_node(n);
   }
 

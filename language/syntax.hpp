@@ -29,6 +29,20 @@ class SyntaxError : public SpecError {
 /// per level, and a file must not drive them past the stack. Deeper is a SyntaxError.
 inline constexpr int kMaxExpressionNesting = 1000;
 
+/// One level of a recursion over a module's expressions, entered for as long as it lives: `depth`
+/// counts the levels open. Its caller refuses a level past kMaxExpressionNesting as its input's error.
+class ExpressionLevel {
+ public:
+  explicit ExpressionLevel(int& depth) : depth_(++depth) {}
+  ~ExpressionLevel() { --depth_; }
+  ExpressionLevel(const ExpressionLevel&) = delete;
+  ExpressionLevel& operator=(const ExpressionLevel&) = delete;
+  bool too_deep() const { return depth_ > kMaxExpressionNesting; }
+
+ private:
+  int& depth_;
+};
+
 /// Parses the first module of `text`, read from `file`, or reads its parse from the parse cache
 /// when the cache is on and an earlier process kept it (parse_cache.hpp). Throws SyntaxError.
 Module parse_module(const std::string& file, const std::string& text);

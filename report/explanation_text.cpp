@@ -140,8 +140,9 @@ std::string atomicity_hint_text(const explain::AtomicityHint& h) {
   std::string between;
   for (std::size_t k = 0; k < h.between.size() && k < kShown; ++k) between += (k ? ", " : "") + h.between[k];
   if (h.between.size() > kShown) between += " and " + std::to_string(h.between.size() - kShown) + " more";
-  return h.op + " " + h.op_name + " was switched out" + (h.switches > 1 ? " " + std::to_string(h.switches) + " times" : "") + " in " + h.at.text() + called_from(h.callers) + " while " + between + " ran (" +
-         join(h.between_names, ", ") + ")";
+  const std::string times = h.switches > 1 ? " " + std::to_string(h.switches) + " times" : "";
+  return h.op + " " + h.op_name + " was switched out" + times + " in " + h.at.text() + called_from(h.callers) + " while " + between +
+         " ran (" + join(h.between_names, ", ") + ")";
 }
 
 const char* const kNoCoreSwitchText =
