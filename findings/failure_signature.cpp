@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <vector>
 
 #include "explain/explain.hpp"
 #include "explain/explanation.hpp"
@@ -47,10 +48,27 @@ std::string join_sorted(const std::set<std::string>& items, std::string_view sep
 /// operations by name (Enqueue), whoever they were.
 using NamedRefusal = results::Refusal<std::string>;
 
-/// `core`: a failing core's operations' names, sorted (with repeats); its symptom is the refusing
-/// conjunct and those, not the ties, which count its own transaction's operations and whatever the
-/// core's context happens to hold. Empty for a validation's frontier.
-FailureSignature refused_signature(const std::string& target, const NamedRefusal& refused, const std::vector<std::string>& core) {
+/// A failing core as a symptom names it: `key` in the symptom's key, `text` after "the failing core: ".
+struct CoreShape {
+  std::string key, text;
+};
+
+/// A one-minimal core by its operations' names, sorted (with repeats). One cut short by its time
+/// limit only by its size: it holds whatever the search had not removed yet (hundreds of
+/// operations, no two runs alike), which would make each such run a symptom of its own and its
+/// title a page long.
+CoreShape core_shape(const explain::Explanation& e) {
+  if (!e.minimal) return {"not minimal", std::to_string(e.core.size()) + " operations, not proven minimal"};
+  std::vector<std::string> names;
+  for (const auto& c : e.core) names.push_back(c.name);
+  std::sort(names.begin(), names.end());
+  return {join(names, ","), join(names, ", ")};
+}
+
+/// `core`: a failing core's shape; its symptom is the refusing conjunct and that, not the ties,
+/// which count its own transaction's operations and whatever the core's context happens to hold.
+/// Nothing for a validation's frontier.
+FailureSignature refused_signature(const std::string& target, const NamedRefusal& refused, const std::optional<CoreShape>& core) {
   FailureSignature s;
   s.key = target + "|refused|" + refused.op + "|" + refused.action;
   s.title = refused.op + " refused by " + refused.action;
@@ -63,10 +81,10 @@ FailureSignature refused_signature(const std::string& target, const NamedRefusal
     for (const auto& t : refused.lost->logged_by) lost_by.insert(t.op);
     symptom.key = s.key + "|lost|by:" + join_sorted(lost_by, ",");
     symptom.title = "the state holds a value that only " + join_sorted(lost_by, ", ") + " logged (linearized) and no operation takes out";
-  } else if (!core.empty()) {
+  } else if (core) {
     const std::string conjunct = collapse_spaces(refused.conjunct);
-    symptom.key = s.key + "|" + conjunct + "|core:" + join(core, ",");
-    symptom.title = (conjunct.empty() ? "?" : conjunct) + "; the failing core: " + join(core, ", ");
+    symptom.key = s.key + "|" + conjunct + "|core:" + core->key;
+    symptom.title = (conjunct.empty() ? "?" : conjunct) + "; the failing core: " + core->text;
   } else {
     const std::string conjunct = collapse_spaces(refused.conjunct);
     std::set<std::string> tied, tied_text;
@@ -96,10 +114,7 @@ std::optional<FailureSignature> core_signature(const std::string& target, const 
     const results::StoredOperation* tied = e.find(id);
     return tied == nullptr ? id : tied->name;
   });
-  std::vector<std::string> core;
-  for (const auto& c : e.core) core.push_back(c.name);
-  std::sort(core.begin(), core.end());
-  FailureSignature s = refused_signature(target, by_name, core);
+  FailureSignature s = refused_signature(target, by_name, core_shape(e));
   if (e.broken_rules.empty()) return s;
   // The rules it breaks name the bug; where the core's search stopped (a commit, or a read only
   // the commits explain) is how this run showed it.
@@ -124,7 +139,7 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
   if (!result.frontier) return std::nullopt;
   const results::StoredFrontier& frontier = *result.frontier;
   if (frontier.refused) {
-    return refused_signature(target, frontier.refused->renamed([](const results::StoredOperation& op) { return op.name; }), {});
+    return refused_signature(target, frontier.refused->renamed([](const results::StoredOperation& op) { return op.name; }), std::nullopt);
   }
   FailureSignature s;
   std::set<std::string> viable;

@@ -320,3 +320,39 @@ TEST_CASE("a transactional failure is signed by its failing core: two runs of on
   CHECK(out_of_time.rules.empty());
   CHECK_THAT(out_of_time.unnamed, Catch::StartsWith("a question was not decided within 200000 states"));
 }
+
+TEST_CASE("a core cut short by its time limit is a symptom by its size, not by the operations it still holds", "[native][signature][explain]") {
+  testing::ScratchDir dir;
+  const auto minimal = sign_transactions(dir / "run", 7, 8, 100, 2, Anomaly::both);
+  const std::optional<explain::Explanation> read = explain::read_explanation(explain::explanation_dir(dir / "run"));
+  REQUIRE(read);
+  const explain::Explanation& kept = *read;
+  REQUIRE(kept.minimal);
+  store::RunRecord record;
+  record.target = "wiredtiger-read-committed-as-snapshot";
+  record.dir = (dir / "run").string();
+  record.status = store::RunStatus::ok;
+  record.validation.emplace();
+  record.validation->verdict = Verdict::fail;
+  record.validation->spec = kept.spec;
+  // The same explanation as a search out of time would have left it: not minimal, and holding
+  // operations of its context besides (which ones depends on where the time ran out).
+  auto cut_short = [&](std::size_t extra) {
+    explain::Explanation e = kept;
+    e.minimal = false;
+    e.not_minimal = "the time limit was reached";
+    for (std::size_t i = 0; i < extra && i < kept.context.size(); ++i) e.core.push_back(kept.context[i]);
+    const auto signature = findings::failure_signature(record, e, std::nullopt);
+    REQUIRE(signature);
+    return *signature;
+  };
+  REQUIRE(kept.context.size() >= 2);
+  const auto one = cut_short(1), two = cut_short(2);
+  INFO(one.symptom.title << "\n" << two.symptom.title);
+  // Still signed by the rules it breaks; one symptom for both, whose title counts the operations.
+  CHECK(one.id == minimal.id);
+  CHECK(one.symptom.id == two.symptom.id);
+  CHECK(one.symptom.id != minimal.symptom.id);
+  CHECK_THAT(two.symptom.title, Catch::EndsWith("the failing core: " + std::to_string(kept.core.size() + 2) + " operations, not proven minimal"));
+  CHECK_THAT(minimal.symptom.title, Catch::Contains("the failing core: ") && !Catch::Contains("not proven minimal"));
+}
