@@ -28,12 +28,13 @@ std::uint64_t group_of(const Groups& groups, const history::ProblemOp* p) {
 }
 
 /// Asks the native search whether a candidate core is rejected with every other operation of
-/// `base` optional (failing_core.hpp), within the budget of one question.
+/// `base` optional (failing_core.hpp), within the budget of one question; or, given a
+/// presumption, with a smaller budget past which the candidate is presumed rejected.
 class CoreQuestions {
  public:
   CoreQuestions(const history::Problem& base, language::LoadedSpec& spec, checkers::NativeSearchOptions search, bool projectable, const Groups& groups,
-                Clock::time_point deadline)
-      : base_(base), spec_(spec), search_(std::move(search)), projectable_(projectable), groups_(groups), deadline_(deadline) {}
+                Clock::time_point deadline, std::optional<Presumption> presumption = std::nullopt)
+      : base_(base), spec_(spec), search_(std::move(search)), projectable_(projectable), groups_(groups), deadline_(deadline), presumption_(presumption) {}
 
   Answer ask(const Ops& core) {
     ++asked_;
@@ -66,10 +67,21 @@ class CoreQuestions {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
     if (left.count() <= 0) return Answer::undecided;
     options.time_limit = left;
+    std::uint64_t presumed_after = 0;  // 0: no presumption
+    if (presumption_) {
+      std::uint64_t operations = 0;
+      for (const auto& thread : question[0].threads) operations += thread.size();
+      presumed_after = presumption_->base + presumption_->per_operation * operations;
+      if (presumed_after < options.max_states) options.max_states = presumed_after;
+      else presumed_after = 0;
+    }
     const checkers::SearchReport report = checkers::search_linearization(question[0], spec_, options);
     switch (report.outcome) {
       case checkers::SearchReport::Outcome::rejected: return Answer::rejected;
       case checkers::SearchReport::Outcome::accepted: return Answer::accepted;
+      case checkers::SearchReport::Outcome::limit:
+        // Only the states presumed: out of time, or at the question's own budget, it is undecided.
+        return presumed_after != 0 && report.states_distinct >= presumed_after && Clock::now() < deadline_ ? Answer::rejected : Answer::undecided;
       default: return Answer::undecided;
     }
   }
@@ -85,6 +97,7 @@ class CoreQuestions {
   const bool projectable_;
   const Groups& groups_;
   const Clock::time_point deadline_;
+  const std::optional<Presumption> presumption_;
   std::uint64_t asked_ = 0;
 };
 
@@ -300,6 +313,41 @@ bool minimise(std::vector<Ops>& blocks, CoreQuestions& questions) {
   return finished && !undecided_at_singles && !questions.out_of_time();
 }
 
+struct Narrowed {
+  Ops core;
+  bool minimal = false;
+};
+
+/// The core narrowed from `core`: whole transactions first, each question with the others taken
+/// whole or not at all (a few states each, where an operation left out alone lets the search try
+/// every part of every transaction); then the operations of those left.
+Narrowed narrow(Ops core, CoreQuestions& questions, const Groups& groups) {
+  std::vector<Ops> blocks = blocks_of(core, groups);
+  narrow_to_last(blocks, questions);
+  Narrowed out;
+  out.minimal = smallest_rejected(blocks, questions) || minimise(blocks, questions);
+  out.core = flatten(blocks);
+  if (out.core.size() > blocks.size()) {
+    std::vector<Ops> singles;
+    for (const history::ProblemOp* p : out.core) singles.push_back({p});
+    out.minimal = minimise(singles, questions);
+    out.core = flatten(singles);
+  }
+  return out;
+}
+
+/// The first of `candidates` (seeds, smallest first) that `questions` find rejected, each with its
+/// transactions' other operations required rather than optional in part, which keeps a rejected
+/// seed rejected (any order of the larger is one of the smaller's); the last, known rejected,
+/// when none is.
+std::pair<std::string, Ops> first_rejected_seed(const std::vector<std::pair<std::string, Ops>>& candidates, const history::Problem& base,
+                                                const Groups& groups, CoreQuestions& questions) {
+  for (std::size_t k = 0; k + 1 < candidates.size(); ++k)
+    if (Ops whole = whole_transactions(candidates[k].second, base, groups); questions.ask(whole) == Answer::rejected)
+      return {candidates[k].first, std::move(whole)};
+  return {candidates.back().first, whole_transactions(candidates.back().second, base, groups)};
+}
+
 }  // namespace
 
 std::vector<std::vector<std::uint64_t>> transaction_groups(const history::History& history, const std::optional<std::string>& field) {
@@ -358,40 +406,36 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
         if (numbered[t][i] != 0) groups.emplace(&base.threads[t][i], numbered[t][i]);
   }
   CoreQuestions questions(base, spec, search, closed, groups, started + options.time_limit);
+  const auto candidates = seeds(base, failed, closed, search.data_independent, groups);
 
-  // Seeds of whole transactions: a transaction's other operations required rather than optional
-  // in part, which keeps a rejected seed rejected (any order of the larger is one of the smaller's).
   FailingCore result;
-  auto candidates = seeds(base, failed, closed, search.data_independent, groups);
-  Ops core = whole_transactions(candidates.back().second, base, groups);
-  result.seed = candidates.back().first;
-  for (std::size_t k = 0; k + 1 < candidates.size(); ++k)
-    if (Ops whole = whole_transactions(candidates[k].second, base, groups); questions.ask(whole) == Answer::rejected) {
-      core = std::move(whole);
-      result.seed = candidates[k].first;
-      break;
-    }
-
-  // Whole transactions first, each question with the others taken whole or not at all (a few
-  // states each, where an operation left out alone lets the search try every part of every
-  // transaction); then the operations of those left.
-  std::vector<Ops> blocks = blocks_of(core, groups);
-  narrow_to_last(blocks, questions);
-  result.minimal = smallest_rejected(blocks, questions) || minimise(blocks, questions);
-  core = flatten(blocks);
-  if (core.size() > blocks.size()) {
-    std::vector<Ops> singles;
-    for (const history::ProblemOp* p : core) singles.push_back({p});
-    result.minimal = minimise(singles, questions);
-    core = flatten(singles);
+  Narrowed narrowed;
+  bool proven = false;  // narrowed.core is rejected, decided in full
+  std::uint64_t presumed_questions = 0;
+  if (options.presumption) {
+    CoreQuestions presuming(base, spec, search, closed, groups, started + options.time_limit / 3, options.presumption);
+    auto [seed, core] = first_rejected_seed(candidates, base, groups, presuming);
+    narrowed = narrow(std::move(core), presuming, groups);
+    presumed_questions = presuming.asked();
+    proven = questions.ask(narrowed.core) == Answer::rejected;
+    if (proven) result.seed = std::move(seed);
   }
+  if (!proven) {
+    auto [seed, core] = first_rejected_seed(candidates, base, groups, questions);
+    result.seed = std::move(seed);
+    narrowed = narrow(std::move(core), questions, groups);
+  } else if (!narrowed.minimal) {
+    narrowed = narrow(std::move(narrowed.core), questions, groups);
+  }
+  Ops core = std::move(narrowed.core);
+  result.minimal = narrowed.minimal;
   std::stable_sort(core.begin(), core.end(), [](const history::ProblemOp* a, const history::ProblemOp* b) { return a->op->start < b->op->start; });
   if (!result.minimal)
     result.not_minimal = questions.out_of_time() ? "the minimisation stopped at its time limit of " + std::to_string(options.time_limit.count() / 1000) + " s"
                                                  : "leaving some operation out could not be decided within " + std::to_string(options.question_states) + " states";
   result.history = core_history(base, core);
   result.operations = core.size();
-  result.questions = questions.asked();
+  result.questions = presumed_questions + questions.asked();
   result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
   return result;
 }

@@ -184,6 +184,31 @@ TEST_CASE("a FIFO violation's core is the two dequeues, with their enqueues as c
   CHECK_THAT(text, Catch::Contains("one-minimal"));
 }
 
+TEST_CASE("a core narrowed by presumption is proven before it is returned: a wrong presumption falls back to questions decided in full",
+          "[explain]") {
+  testing::ScratchDir dir;
+  const fs::path file = dir.path() / "h.jsonl";
+  write_history(file, queue_history(true));
+  auto explained = [&](std::optional<explain::Presumption> presumption) {
+    explain::ExplainOptions o = options_for(file, "LinearizableQueue.tla");
+    o.reuse = false;
+    o.core.presumption = presumption;
+    explain::Explanation e = explain::explain_run(o);
+    require_good_core(o, e, 4);
+    std::vector<std::string> core;
+    for (const auto& op : e.core) core.push_back(op.call());
+    return std::make_pair(core, e.questions);
+  };
+  const auto [decided, decided_questions] = explained(std::nullopt);
+  const auto [presumed, presumed_questions] = explained(explain::Presumption{});
+  CHECK(presumed == decided);
+  // Every question presumed rejected after its first state: the core narrows to one operation,
+  // which is not rejected when asked in full; the minimisation starts again without presumption.
+  const auto [misled, misled_questions] = explained(explain::Presumption{1, 0});
+  CHECK(misled == decided);
+  CHECK(misled_questions > decided_questions);
+}
+
 TEST_CASE("a read's context holds the transaction that wrote its value, however many others read it", "[explain][wiredtiger]") {
   // Under snapshot isolation: transaction 1 puts 500 and commits; four transactions read 500 (with the
   // Put, six operations log 500: it identifies none of them); transaction 9 reads 500, then reads key 1
