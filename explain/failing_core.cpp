@@ -77,7 +77,9 @@ class CoreQuestions {
     }
     const checkers::SearchReport report = checkers::search_linearization(question[0], spec_, options);
     switch (report.outcome) {
-      case checkers::SearchReport::Outcome::rejected: return Answer::rejected;
+      case checkers::SearchReport::Outcome::rejected:
+        if (presumption_) decided_rejected_.insert(sorted(core));
+        return Answer::rejected;
       case checkers::SearchReport::Outcome::accepted: return Answer::accepted;
       case checkers::SearchReport::Outcome::limit:
         // Only the states presumed: out of time, or at the question's own budget, it is undecided.
@@ -85,6 +87,10 @@ class CoreQuestions {
       default: return Answer::undecided;
     }
   }
+
+  /// Whether `core` was asked and found rejected without presumption (its search ended within
+  /// the presumption's budget): then asking it in full would find the same.
+  bool decided_rejected(const Ops& core) const { return decided_rejected_.count(sorted(core)) > 0; }
 
   /// Past the deadline, or cancelled (ValidateOptions::cancel): every answer would be undecided.
   bool out_of_time() const { return Clock::now() >= deadline_ || (search_.cancel != nullptr && search_.cancel->load()); }
@@ -98,7 +104,13 @@ class CoreQuestions {
   const Groups& groups_;
   const Clock::time_point deadline_;
   const std::optional<Presumption> presumption_;
+  std::set<Ops> decided_rejected_;
   std::uint64_t asked_ = 0;
+
+  static Ops sorted(Ops core) {
+    std::sort(core.begin(), core.end());
+    return core;
+  }
 };
 
 /// The problem whose failure the core explains: the failing part of a partitioned history, else
@@ -417,7 +429,7 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
     auto [seed, core] = first_rejected_seed(candidates, base, groups, presuming);
     narrowed = narrow(std::move(core), presuming, groups);
     presumed_questions = presuming.asked();
-    proven = questions.ask(narrowed.core) == Answer::rejected;
+    proven = presuming.decided_rejected(narrowed.core) || questions.ask(narrowed.core) == Answer::rejected;
     if (proven) result.seed = std::move(seed);
   }
   if (!proven) {

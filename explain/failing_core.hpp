@@ -29,11 +29,12 @@
 // Presumed, then proven (CoreOptions::presumption): a rejected question costs tens of times what an
 // accepted one does, and narrowing a core asks several. So the core is first narrowed with each
 // question stopped a little past what an accepted one takes and presumed rejected there, within a
-// third of the time limit; the core that comes out is then asked in full. Only a core so proven is
-// returned: one-minimal if every removal of one of its operations was answered accepted (an
-// accepted answer needs no presumption). A core that is not proven rejected, or is not minimal, is
-// narrowed again with every question decided in full, as without the presumption, from it if it
-// was proven and from the seeds if not.
+// third of the time limit; the core that comes out is then asked in full, unless its own question
+// was decided on the way (within the presumption's budget). Only a core so proven is returned:
+// one-minimal if every removal of one of its operations was answered accepted (an accepted answer
+// needs no presumption). A core that is not proven rejected, or is not minimal, is narrowed again
+// with every question decided in full, as without the presumption, from it if it was proven and
+// from the seeds if not.
 #pragma once
 
 #include <chrono>

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -24,21 +25,37 @@ std::string unit(const std::string& clock) {
 }
 
 /// The core's operations and its context's, by start, times from the first start; the core's marked.
-std::string ops_table(const explain::Explanation& e) {
+/// At most `most_rows` of them: those up to a few past the refused operation, the rest counted.
+std::string ops_table(const explain::Explanation& e, std::size_t most_rows = std::numeric_limits<std::size_t>::max()) {
   std::vector<std::pair<const StoredOperation*, bool>> rows;  // operation, in the core
   for (const StoredOperation& op : e.core) rows.emplace_back(&op, true);
   for (const StoredOperation& op : e.context) rows.emplace_back(&op, false);
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first->start < b.first->start; });
   const std::uint64_t origin = rows.empty() ? 0 : rows.front().first->start.value();
+  std::size_t from = 0, to = rows.size();
+  if (rows.size() > most_rows) {
+    // A core the minimisation did not finish can hold hundreds of operations: a summary shows the
+    // ones before the refused operation, where the search stopped.
+    std::size_t refused = rows.size() - 1;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+      if (e.refused && rows[i].first->id() == e.refused->op) refused = i;
+    to = std::min(rows.size(), refused + 1 + std::min<std::size_t>(3, most_rows / 4));
+    from = to > most_rows ? to - most_rows : 0;
+    to = std::min(rows.size(), from + most_rows);
+  }
   std::size_t id_width = 2, call_width = 4;
-  for (const auto& [op, core] : rows) id_width = std::max(id_width, op->id().size()), call_width = std::max(call_width, op->call().size());
+  for (std::size_t i = from; i < to; ++i) id_width = std::max(id_width, rows[i].first->id().size()), call_width = std::max(call_width, rows[i].first->call().size());
   std::ostringstream s;
   s << "    " << std::left << std::setw(6) << "" << std::setw(static_cast<int>(id_width)) << "op" << "  " << std::setw(static_cast<int>(call_width))
     << "call" << "  " << std::right << std::setw(12) << "start" << "  " << std::setw(12) << "end" << "\n";
-  for (const auto& [op, core] : rows)
+  if (from > 0) s << "    ... " << from << " earlier operations of the core and its context\n";
+  for (std::size_t i = from; i < to; ++i) {
+    const auto& [op, core] = rows[i];
     s << "    " << std::left << std::setw(6) << (core ? "core" : "") << std::setw(static_cast<int>(id_width)) << op->id() << "  "
       << std::setw(static_cast<int>(call_width)) << op->call() << "  " << std::right << std::setw(12) << op->start.value() - origin << "  "
       << std::setw(12) << op->end.value() - origin << "\n";
+  }
+  if (to < rows.size()) s << "    ... " << rows.size() - to << " later operations of the core and its context\n";
   return s.str();
 }
 
@@ -188,11 +205,17 @@ std::string ranked_hints_text(const std::vector<explain::RankedHint>& ranked, st
 }
 
 std::string core_summary(const explain::Explanation& e) {
+  // A few lines: a core of a handful of operations shows whole; one the minimisation did not
+  // finish is cut to the rows before where it stops, and the hints to the first few.
+  constexpr std::size_t kMostRows = 24, kMostHints = 5;
   std::ostringstream s;
-  s << core_headline(e) << (e.minimal ? "" : " (not proven minimal)") << "\n" << ops_table(e) << "  " << core_stops_at(e) << "\n";
+  s << core_headline(e) << (e.minimal ? "" : " (not proven minimal)") << "\n" << ops_table(e, kMostRows) << "  " << core_stops_at(e) << "\n";
   if (const std::string breaks = core_breaks(e); !breaks.empty()) s << "  " << breaks << "\n";
-  if (e.interleaving)
-    for (const auto& h : e.interleaving->hints) s << "  atomicity hint: " << atomicity_hint_text(h) << "\n";
+  if (e.interleaving) {
+    const auto& hints = e.interleaving->hints;
+    for (std::size_t i = 0; i < hints.size() && i < kMostHints; ++i) s << "  atomicity hint: " << atomicity_hint_text(hints[i]) << "\n";
+    if (hints.size() > kMostHints) s << "  ... " << hints.size() - kMostHints << " more atomicity hints\n";
+  }
   return s.str();
 }
 

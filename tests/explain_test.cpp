@@ -414,6 +414,28 @@ TEST_CASE("where no core operation was switched out in its middle, the explanati
   CHECK_THAT(report::explanation_text(e, "core.jsonl", ""), !Catch::Contains(report::kNoCoreSwitchText));
 }
 
+TEST_CASE("a summary of a core the minimisation did not finish shows the rows before where it stops, and a few hints", "[explain]") {
+  explain::Explanation e;
+  for (std::uint64_t i = 0; i < 300; ++i) e.core.push_back(results::StoredOperation{0, i, "Put", {}, 10 * i, 10 * i + 5});
+  e.refused.emplace();
+  e.refused->op = "T0.200";
+  e.refused->action = "Put";
+  explain::Interleaving in;
+  for (std::uint64_t i = 0; i < 9; ++i) in.hints.push_back(explain::AtomicityHint{"T0." + std::to_string(i), "Put", {"f", "f.cpp", 1}, {}, {}, {}, 1});
+  e.interleaving = in;
+  const std::string summary = report::core_summary(e);
+  INFO(summary);
+  // 24 rows: the refused operation's and the 3 after it, the 20 before; the others counted.
+  CHECK_THAT(summary, Catch::Contains("... 180 earlier operations") && Catch::Contains("... 96 later operations"));
+  CHECK_THAT(summary, Catch::Contains("T0.180 ") && Catch::Contains("T0.203 ") && !Catch::Contains("T0.179 ") && !Catch::Contains("T0.204 "));
+  CHECK(std::count(summary.begin(), summary.end(), '\n') < 40);
+  CHECK_THAT(summary, Catch::Contains("... 4 more atomicity hints"));
+  // A small core shows whole.
+  e.core.resize(5);
+  e.refused->op = "T0.4";
+  CHECK_THAT(report::core_summary(e), !Catch::Contains("earlier operations") && !Catch::Contains("later operations") && Catch::Contains("T0.0 "));
+}
+
 TEST_CASE("rr's event log: events, their threads and kinds, and the thread switches between them", "[explain][interleaving]") {
   // As `rr dump` (rr.soft 5.9) prints three events, registers cut short.
   const std::string dump =
