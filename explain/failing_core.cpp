@@ -78,19 +78,26 @@ class CoreQuestions {
     const checkers::SearchReport report = checkers::search_linearization(question[0], spec_, options);
     switch (report.outcome) {
       case checkers::SearchReport::Outcome::rejected:
-        if (presumption_) decided_rejected_.insert(sorted(core));
+        decided(core);
         return Answer::rejected;
       case checkers::SearchReport::Outcome::accepted: return Answer::accepted;
       case checkers::SearchReport::Outcome::limit:
-        // Only the states presumed: out of time, or at the question's own budget, it is undecided.
-        return presumed_after != 0 && report.states_distinct >= presumed_after && Clock::now() < deadline_ ? Answer::rejected : Answer::undecided;
+        // Only the states presumed (the search stops one past its limit): out of time, or at the
+        // question's own budget, it is undecided.
+        return presumed_after != 0 && report.states_distinct > presumed_after && Clock::now() < deadline_ ? Answer::rejected : Answer::undecided;
       default: return Answer::undecided;
     }
   }
 
-  /// Whether `core` was asked and found rejected without presumption (its search ended within
-  /// the presumption's budget): then asking it in full would find the same.
-  bool decided_rejected(const Ops& core) const { return decided_rejected_.count(sorted(core)) > 0; }
+  /// `core` is rejected, decided in full: found so by a search that ended within its budget, or
+  /// known (the whole of what failed).
+  void decided(const Ops& core) {
+    if (decided_rejected_.insert(key_of(core)).second && (!smallest_decided_ || core.size() < smallest_decided_->size())) smallest_decided_ = core;
+  }
+  /// Whether `core` is rejected, decided in full: then asking it in full would find the same.
+  bool decided_rejected(const Ops& core) const { return decided_rejected_.count(key_of(core)) > 0; }
+  /// The smallest core decided rejected so far, if any.
+  const std::optional<Ops>& smallest_decided_rejected() const { return smallest_decided_; }
 
   /// Past the deadline, or cancelled (ValidateOptions::cancel): every answer would be undecided.
   bool out_of_time() const { return Clock::now() >= deadline_ || (search_.cancel != nullptr && search_.cancel->load()); }
@@ -104,12 +111,15 @@ class CoreQuestions {
   const Groups& groups_;
   const Clock::time_point deadline_;
   const std::optional<Presumption> presumption_;
-  std::set<Ops> decided_rejected_;
+  std::set<std::vector<std::pair<std::uint32_t, std::uint64_t>>> decided_rejected_;  // by (thread, index), sorted
+  std::optional<Ops> smallest_decided_;
   std::uint64_t asked_ = 0;
 
-  static Ops sorted(Ops core) {
-    std::sort(core.begin(), core.end());
-    return core;
+  static std::vector<std::pair<std::uint32_t, std::uint64_t>> key_of(const Ops& core) {
+    std::vector<std::pair<std::uint32_t, std::uint64_t>> key;
+    for (const history::ProblemOp* p : core) key.emplace_back(p->op->thread, p->op->index);
+    std::sort(key.begin(), key.end());
+    return key;
   }
 };
 
@@ -357,7 +367,9 @@ std::pair<std::string, Ops> first_rejected_seed(const std::vector<std::pair<std:
   for (std::size_t k = 0; k + 1 < candidates.size(); ++k)
     if (Ops whole = whole_transactions(candidates[k].second, base, groups); questions.ask(whole) == Answer::rejected)
       return {candidates[k].first, std::move(whole)};
-  return {candidates.back().first, whole_transactions(candidates.back().second, base, groups)};
+  Ops whole = whole_transactions(candidates.back().second, base, groups);
+  questions.decided(whole);
+  return {candidates.back().first, std::move(whole)};
 }
 
 }  // namespace
@@ -424,15 +436,21 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
   Narrowed narrowed;
   bool proven = false;  // narrowed.core is rejected, decided in full
   std::uint64_t presumed_questions = 0;
+  std::optional<Ops> restart;  // where the minimisation without presumption starts, if not from the seeds
   if (options.presumption) {
     CoreQuestions presuming(base, spec, search, closed, groups, started + options.time_limit / 3, options.presumption);
     auto [seed, core] = first_rejected_seed(candidates, base, groups, presuming);
+    result.seed = std::move(seed);
     narrowed = narrow(std::move(core), presuming, groups);
     presumed_questions = presuming.asked();
     proven = presuming.decided_rejected(narrowed.core) || questions.ask(narrowed.core) == Answer::rejected;
-    if (proven) result.seed = std::move(seed);
+    // Not proven: on from the smallest core that the presuming questions decided rejected on the
+    // way (proven, and within the seed), rather than from the seeds again.
+    if (!proven) restart = presuming.smallest_decided_rejected();
   }
-  if (!proven) {
+  if (!proven && restart) {
+    narrowed = narrow(std::move(*restart), questions, groups);
+  } else if (!proven) {
     auto [seed, core] = first_rejected_seed(candidates, base, groups, questions);
     result.seed = std::move(seed);
     narrowed = narrow(std::move(core), questions, groups);

@@ -33,8 +33,9 @@
 // was decided on the way (within the presumption's budget). Only a core so proven is returned:
 // one-minimal if every removal of one of its operations was answered accepted (an accepted answer
 // needs no presumption). A core that is not proven rejected, or is not minimal, is narrowed again
-// with every question decided in full, as without the presumption, from it if it was proven and
-// from the seeds if not.
+// with every question decided in full, as without the presumption, in the time that is left: from
+// it if it was proven, else from the smallest core the first pass decided rejected on the way, else
+// from the seeds.
 #pragma once
 
 #include <chrono>
