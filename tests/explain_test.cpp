@@ -84,8 +84,10 @@ bool rejected_with_others_optional(const explain::ExplainOptions& o, const std::
 }
 
 /// What every core must be: at most `most` operations, its history file rejected by `validate` on
-/// its own and accepted without any one of its completed operations (the context is optional in
-/// it), rejected with the run's other operations optional, and one-minimal.
+/// its own, rejected with the run's other operations optional, and one-minimal there. (Its file
+/// without one operation need not pass: the file's context holds the operations that logged the
+/// core's values, not every one the run had; an Insert that found its key present needs an earlier
+/// insert of a key thousands of operations logged. CI saw that core once, of the striped map.)
 void require_good_core(const explain::ExplainOptions& o, const explain::Explanation& e, std::size_t most) {
   INFO(report::explanation_text(e, "core.jsonl", ""));
   CHECK(!e.core.empty());
@@ -105,13 +107,6 @@ void require_good_core(const explain::ExplainOptions& o, const explain::Explanat
     for (std::size_t k = 0; k < file.threads[t].size(); ++k) {
       if (file.threads[t][k].optional) continue;
       ++completed;
-      history::History fewer = file;
-      fewer.threads[t].erase(fewer.threads[t].begin() + static_cast<std::ptrdiff_t>(k));
-      checkers::ValidateOptions without = alone;
-      without.run_dir = alone.run_dir.parent_path() / ("without-" + file.threads[t][k].id() + ".jsonl");
-      history::write_history_file(without.run_dir, fewer);
-      INFO("core.jsonl without " << file.threads[t][k].call());
-      CHECK(checkers::validate_run(without).verdict == Verdict::pass);
     }
   CHECK(completed == e.core.size());
 
