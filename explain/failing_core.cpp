@@ -433,32 +433,31 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
   const auto candidates = seeds(base, failed, closed, search.data_independent, groups);
 
   FailingCore result;
-  Narrowed narrowed;
-  bool proven = false;  // narrowed.core is rejected, decided in full
+  std::optional<Narrowed> narrowed;  // proven rejected; final once set here
+  std::optional<Ops> start;          // proven rejected: where narrowing with every question decided in full starts
   std::uint64_t presumed_questions = 0;
-  std::optional<Ops> restart;  // where the minimisation without presumption starts, if not from the seeds
   if (options.presumption) {
     CoreQuestions presuming(base, spec, search, closed, groups, started + options.time_limit / 3, options.presumption);
     auto [seed, core] = first_rejected_seed(candidates, base, groups, presuming);
     result.seed = std::move(seed);
-    narrowed = narrow(std::move(core), presuming, groups);
+    Narrowed presumed = narrow(std::move(core), presuming, groups);
     presumed_questions = presuming.asked();
-    proven = presuming.decided_rejected(narrowed.core) || questions.ask(narrowed.core) == Answer::rejected;
-    // Not proven: on from the smallest core that the presuming questions decided rejected on the
-    // way (proven, and within the seed), rather than from the seeds again.
-    if (!proven) restart = presuming.smallest_decided_rejected();
+    const bool proven = presuming.decided_rejected(presumed.core) || questions.ask(presumed.core) == Answer::rejected;
+    if (proven && presumed.minimal) narrowed = std::move(presumed);
+    // Else on from the presumed core if it was proven, or from the smallest core the presuming
+    // questions decided rejected on the way (within the seed), rather than from the seeds again.
+    else start = proven ? std::optional<Ops>(std::move(presumed.core)) : presuming.smallest_decided_rejected();
   }
-  if (!proven && restart) {
-    narrowed = narrow(std::move(*restart), questions, groups);
-  } else if (!proven) {
-    auto [seed, core] = first_rejected_seed(candidates, base, groups, questions);
-    result.seed = std::move(seed);
-    narrowed = narrow(std::move(core), questions, groups);
-  } else if (!narrowed.minimal) {
-    narrowed = narrow(std::move(narrowed.core), questions, groups);
+  if (!narrowed) {
+    if (!start) {
+      auto [seed, core] = first_rejected_seed(candidates, base, groups, questions);
+      result.seed = std::move(seed);
+      start = std::move(core);
+    }
+    narrowed = narrow(std::move(*start), questions, groups);
   }
-  Ops core = std::move(narrowed.core);
-  result.minimal = narrowed.minimal;
+  Ops core = std::move(narrowed->core);
+  result.minimal = narrowed->minimal;
   std::stable_sort(core.begin(), core.end(), [](const history::ProblemOp* a, const history::ProblemOp* b) { return a->op->start < b->op->start; });
   if (!result.minimal)
     result.not_minimal = questions.out_of_time() ? "the minimisation stopped at its time limit of " + std::to_string(options.time_limit.count() / 1000) + " s"
