@@ -6,6 +6,7 @@
 #include <optional>
 #include <iostream>
 
+#include <string.h>  // sigabbrev_np
 #include <unistd.h>
 
 #include "campaign/recording.hpp"
@@ -119,6 +120,18 @@ std::vector<trace::Operation> core_stops(const fs::path& run_dir, const std::str
   return stops;
 }
 
+// The signal that ended a crashed run ("SIGSEGV"), from its meta.json; a run that did not crash is
+// refused with its exit status.
+std::string crash_signal(const fs::path& run_dir, const std::string& run_name) {
+  const trace::RunMeta meta = trace::read_run_meta(trace::RunLayout(run_dir).meta());
+  if (meta.exit_status != trace::ExitStatus::crashed || !meta.exit_signal)
+    throw CommandError(kExitUsage, run_name + " did not crash (its harness exit status is " + trace::to_string(meta.exit_status) +
+                                       "): there is no signal to stop at; give an operation instead (replay " + run_name + " T0.5)");
+  const char* abbrev = sigabbrev_np(*meta.exit_signal);
+  if (abbrev == nullptr) throw CommandError(kExitUsage, run_name + " ended by signal " + std::to_string(*meta.exit_signal) + ", which has no name here");
+  return std::string("SIG") + abbrev;
+}
+
 }  // namespace
 
 void ReplayCommand::add_to(CLI::App& app) {
@@ -131,17 +144,24 @@ void ReplayCommand::add_options() {
   sub_->add_option("GDB_ARGS", gdb_args_, "After --: passed to gdb");
   store_.add_to(*sub_);
   sub_->add_flag("--core", core_, "Instead of OP: stop at each operation of the run's failing core (omnilink explain), in the order the recording ran them");
-  sub_->add_flag("--batch", batch_, "Stop at the operation(s), print each with a backtrace, and exit");
+  sub_->add_flag("--crash", crash_, "Instead of OP: run a crashed run's replay to the signal that ended it, and stop where it struck");
+  sub_->add_flag("--batch", batch_, "Stop at the operation(s) or the signal, print each with a backtrace, and exit");
   sub_->add_flag("--print", print_, "Print the gdb command file(s) and exit");
   sub_->add_flag("--rerun", rerun_, "Re-execute a deterministic run (1 thread, counter clock) under gdb instead of replaying");
   sub_->add_flag("--no-seek", no_seek_, "Replay from the start with the conditional breakpoint alone (no fast seek)");
 }
 
 int ReplayCommand::run() {
-  if (core_ == !op_.empty()) throw CommandError(kExitUsage, core_ ? "give OP or --core, not both" : "name the operation (OP), or use --core");
+  if (static_cast<int>(core_) + static_cast<int>(crash_) + static_cast<int>(!op_.empty()) != 1)
+    throw CommandError(kExitUsage, op_.empty() && !core_ && !crash_ ? "name the operation (OP), or use --core or --crash"
+                                                                    : "give one of OP, --core and --crash");
   const ResolvedRun run = resolve_run(run_, store_);
-  const std::vector<trace::Operation> stops = core_ ? core_stops(run.dir, run.name) : std::vector{find_operation(run.dir, op_)};
+  const std::string signal = crash_ ? crash_signal(run.dir, run.name) : "";
+  const std::vector<trace::Operation> stops = crash_ ? std::vector<trace::Operation>{}
+                                              : core_ ? core_stops(run.dir, run.name)
+                                                      : std::vector{find_operation(run.dir, op_)};
   std::vector<std::string> commands;
+  if (crash_) commands.push_back(replay::stop_at_signal(signal));
   for (std::size_t k = 0; k < stops.size(); ++k)
     commands.push_back(core_ ? replay::stop_at_operation(stops[k], "core stop " + std::to_string(k + 1) + " of " + std::to_string(stops.size()))
                              : replay::stop_at_operation(stops[k]));
@@ -151,13 +171,14 @@ int ReplayCommand::run() {
   }
   fs::create_directories(replay::replay_dir(run.dir));
   std::vector<fs::path> files;
+  if (crash_) std::ofstream(files.emplace_back(replay::signal_command_file(run.dir))) << commands.front();
   for (std::size_t k = 0; k < stops.size(); ++k) {
     files.push_back(core_ ? replay::core_command_file(run.dir, stops[k], k) : replay::command_file(run.dir, stops[k]));
     std::ofstream(files.back()) << commands[k];
   }
   // One `continue` reaches each stop in batch mode; interactively, the first, and the user goes on.
   std::vector<std::string> continues;
-  for (std::size_t k = 0; k < (batch_ ? stops.size() : 1); ++k) continues.insert(continues.end(), {"-ex", "continue"});
+  for (std::size_t k = 0; k < (batch_ ? commands.size() : 1); ++k) continues.insert(continues.end(), {"-ex", "continue"});
 
   const replay::Recording recording{run.dir, run.soft_counters};
   fs::path exe;
@@ -200,7 +221,8 @@ int ReplayCommand::run() {
     const ToolLocation rr = find_rr();
     if (!rr.found()) throw CommandError(kExitUsage, "rr: " + rr.explain_missing());
     exe = *rr.path;
-    if (!no_seek_) {
+    // A crash has no operation to seek before: its replay runs from the start to the signal.
+    if (!no_seek_ && !crash_) {
       std::vector<std::pair<std::uint32_t, std::uint64_t>> ops;
       for (const auto& op : stops) ops.emplace_back(op.thread, op.index);
       start_event = replay::seek_index(exe, recording, complain()).event_before_all(ops);
@@ -218,6 +240,7 @@ int ReplayCommand::run() {
   ProcessOptions options;
   options.timeout = std::chrono::hours(2);
   const auto stopped_at_all = [&](const std::string& out) {
+    if (crash_ && out.find("omnilink: stopped at signal " + signal + ",") == std::string::npos) return false;
     for (const auto& op : stops)
       if (out.find("omnilink: stopped at operation " + op.id() + " ") == std::string::npos) return false;
     return true;
@@ -231,7 +254,7 @@ int ReplayCommand::run() {
   std::cout << r.out;
   std::cerr << r.err;
   const bool stopped = stopped_at_all(r.out);
-  if (!stopped) complain() << "the replay did not stop at every operation asked for (" << r.describe() << ")\n";
+  if (!stopped) complain() << "the replay did not stop " << (crash_ ? "at the signal " + signal : "at every operation asked for") << " (" << r.describe() << ")\n";
   return stopped ? kExitOk : kExitProblem;
 }
 

@@ -50,4 +50,23 @@ std::string stop_at_operation(const trace::Operation& op, const std::string& lab
   return file;
 }
 
+std::string stop_at_signal(const std::string& signal_name) {
+  // The name goes into Python source: only a signal name's characters are let through.
+  std::string name;
+  for (const char c : signal_name)
+    if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) name += c;
+  std::string file;
+  file += "# omnilink: run the replay to the signal that ended the run (" + name + "), where gdb stops\n";
+  file += "set pagination off\n";
+  file += "handle " + name + " stop print\n";
+  file += "python\n";
+  file += "def omnilink_signal_stop(event):\n";
+  file += "    if isinstance(event, gdb.SignalEvent) and event.stop_signal == \"" + name + "\":\n";
+  file += "        print(\"omnilink: stopped at signal " + name + ", where it ended the run\")\n";
+  file += "        gdb.execute(\"bt\")\n";
+  file += "gdb.events.stop.connect(omnilink_signal_stop)\n";
+  file += "end\n";
+  return file;
+}
+
 }  // namespace omnilink::replay

@@ -21,6 +21,8 @@ fs::path core_command_file(const fs::path& run_dir, const trace::Operation& op, 
   return dir / (std::to_string(k + 1) + "-" + op.id() + ".gdb");
 }
 
+fs::path signal_command_file(const fs::path& run_dir) { return replay_dir(run_dir) / "crash.gdb"; }
+
 bool reruns_the_same(const trace::RunMeta& meta) { return meta.threads == 1 && parse_clock(meta.clock) == ClockKind::counter; }
 
 bool reruns_the_same(const fs::path& run_dir) {

@@ -17,6 +17,8 @@ std::filesystem::path replay_dir(const std::filesystem::path& run_dir);
 std::filesystem::path command_file(const std::filesystem::path& run_dir, const trace::Operation& op);
 /// RUN/replay/core/<k+1>-T<t>.<i>.gdb: the k-th stop of `omnilink replay --core` (the directory is made).
 std::filesystem::path core_command_file(const std::filesystem::path& run_dir, const trace::Operation& op, std::size_t k);
+/// RUN/replay/crash.gdb: the stop of `omnilink replay --crash` (stop_at_signal).
+std::filesystem::path signal_command_file(const std::filesystem::path& run_dir);
 
 // How the run was recorded, for the commands README.txt gives.
 struct RecordingFacts {

@@ -108,6 +108,7 @@ std::string problem_details(const std::vector<RunReport>& runs, const std::vecto
     } else {
       const std::string why = !run.detail.empty() ? run.detail : run.validation ? run.validation->reason : "";
       s << (why.empty() ? "" : " - " + why) << "\n" << signature_line(report);
+      if (o == store::Outcome::crashed) s << "  " << report.replay << "\n";
     }
   }
   return s.str();
@@ -178,8 +179,8 @@ nlohmann::json summary_json(const store::CampaignRecord& campaign, const std::ve
       r["validation"] = {{"verdict", run.validation->verdict}, {"reason", run.validation->reason},
                          {"duration_ms", run.validation->duration_ms}, {"peak_rss_kb", run.validation->peak_rss_kb},
                          {"operations", run.validation->operations}};
-      if (o == store::Outcome::fail) r["replay"] = report.replay;
     }
+    if (!report.replay.empty()) r["replay"] = report.replay;
     if (const auto found = signature_of.find(&report); found != signature_of.end()) {
       r["signature"] = found->second.signature->id;
       r["symptom"] = found->second.symptom->id;

@@ -152,7 +152,41 @@ Counts count_outcomes(const std::vector<store::RunRecord>& runs) {
   return {counts[store::Outcome::pass], counts[store::Outcome::fail], other.empty() ? "-" : join(other, ", ")};
 }
 
-// A target's description and spec, then its failures, or what finding none was worth.
+// A target's crashed runs, grouped by where the signal struck (their signatures): each place's
+// title, how many runs, and its first run with how to replay it to the signal.
+void write_crashes(std::ostream& s, const std::string& campaign_id, const std::vector<store::RunRecord>& runs) {
+  std::vector<RunReport> crashed;
+  for (const auto& run : runs)
+    if (store::outcome(run) == store::Outcome::crashed) crashed.push_back(read_run_report(run));
+  if (crashed.empty()) return;
+  std::vector<std::pair<const RunReport*, std::size_t>> places;  // each signature's first run, and its count
+  std::size_t unsigned_runs = 0;
+  for (const auto& report : crashed) {
+    if (!report.signature) {
+      ++unsigned_runs;
+      continue;
+    }
+    const auto known = std::find_if(places.begin(), places.end(),
+                                    [&](const auto& place) { return place.first->signature->id == report.signature->id; });
+    if (known == places.end()) places.emplace_back(&report, 1);
+    else ++known->second;
+  }
+  s << crashed.size() << " of " << runs.size() << " runs crashed";
+  if (!places.empty()) s << ", at " << (places.size() == 1 ? "one place" : std::to_string(places.size()) + " places") << " (by signature)";
+  s << ":\n\n";
+  for (const auto& [first, count] : places) {
+    const store::RunRecord& run = first->run;
+    s << "- **" << markdown_text(first->signature->title) << "** (signature " << markdown_code(first->signature->id) << "), " << count
+      << (count == 1 ? " run" : " runs") << "; the first: " << markdown_text(run.key()) << " (" << run.threads << " threads x "
+      << run.ops << " operations, seed " << run.seed << ", rr " << markdown_text(store::stored_name(run.rr_mode)) << ")\n\n"
+      << "  " << markdown_text(first->replay) << "\n\n";
+  }
+  if (unsigned_runs > 0)
+    s << unsigned_runs << (unsigned_runs == 1 ? " crash has" : " crashes have") << " no signature (no crash site was recorded): "
+      << markdown_code("omnilink ls " + campaign_id + " --status crashed") << ".\n\n";
+}
+
+// A target's description and spec, then its failures and crashes, or what finding none was worth.
 void write_findings(std::ostream& s, StoredConfigs& configs, const store::CampaignRecord& campaign, const std::string& target,
                     const std::vector<store::RunRecord>& runs, std::size_t failures_shown) {
   const auto config = configs.target(campaign, target);
@@ -161,23 +195,30 @@ void write_findings(std::ostream& s, StoredConfigs& configs, const store::Campai
     s << "Spec: " << markdown_code(config->spec.filename().string())
       << (config->mc ? " with " + markdown_code(config->mc->filename().string()) : "") << ".\n\n";
   std::vector<const store::RunRecord*> failed;
-  for (const auto& run : runs)
+  std::size_t crashed = 0;
+  for (const auto& run : runs) {
     if (store::outcome(run) == store::Outcome::fail) failed.push_back(&run);
+    crashed += store::outcome(run) == store::Outcome::crashed;
+  }
   if (failed.empty()) {
-    // The search budget, plainly: what "nothing found" was worth.
+    // The search budget, plainly: what "nothing found" was worth. A crash is something found.
     std::size_t passed = 0;
     std::uint64_t operations = 0;
     for (const auto& run : runs)
       if (store::outcome(run) == store::Outcome::pass) ++passed, operations += std::uint64_t{run.threads} * run.ops;
-    s << "No violation found: " << passed << " of " << runs.size() << " runs passed validation, " << operations
-      << " operations in all" << (passed < runs.size() ? "; the others have no verdict (see the table)" : "") << ".\n\n";
-    return;
+    s << (crashed == 0 ? "No violation found: " : "No validation failure: ") << passed << " of " << runs.size()
+      << " runs passed validation, " << operations << " operations in all"
+      << (crashed > 0 ? "; " + std::to_string(crashed) + " crashed (below)" : "")
+      << (passed + crashed < runs.size() ? "; the others have no verdict (see the table)" : "")
+      << ".\n\n";
+  } else {
+    s << failed.size() << " of " << runs.size() << " runs failed validation"
+      << (failed.size() > failures_shown ? "; the first " + std::to_string(failures_shown) + ":" : ":") << "\n\n";
+    for (std::size_t i = 0; i < failed.size() && i < failures_shown; ++i) write_failure(s, read_run_report(*failed[i]));
+    if (failed.size() > failures_shown)
+      s << "All of them: " << markdown_code("omnilink ls " + campaign.id + " --verdict fail") << ".\n\n";
   }
-  s << failed.size() << " of " << runs.size() << " runs failed validation"
-    << (failed.size() > failures_shown ? "; the first " + std::to_string(failures_shown) + ":" : ":") << "\n\n";
-  for (std::size_t i = 0; i < failed.size() && i < failures_shown; ++i) write_failure(s, read_run_report(*failed[i]));
-  if (failed.size() > failures_shown)
-    s << "All of them: " << markdown_code("omnilink ls " + campaign.id + " --verdict fail") << ".\n\n";
+  write_crashes(s, campaign.id, runs);
 }
 
 void write_results(std::ostream& s, const ResultsInput& input, StoredConfigs& configs) {

@@ -40,6 +40,15 @@ std::string replay_hint(const store::RunRecord& run, const std::optional<results
          "the other frontier operations: " + run.key() + "/replay/README.txt in the store)";
 }
 
+// How to replay a crashed run to its signal (or why it cannot be).
+std::string crash_replay_hint(const store::RunRecord& run) {
+  if (!run.recorded() || !fs::exists(trace::RunLayout(run.dir).recording()))
+    return std::string(!run.recorded() ? "not recorded (rr off)" : "its recording is gone (removed by retention, or lost)") +
+           ": run this configuration again with `--rr chaos` on a machine where rr records, to get a replayable recording of a crash like this one";
+  return "replay: omnilink replay " + run.key() + " --crash   (runs the recording to the signal that ended it and stops where it struck; "
+         "--batch prints the backtrace and exits)";
+}
+
 }  // namespace
 
 RunReport read_run_report(store::RunRecord run) {
@@ -60,7 +69,7 @@ RunReport read_run_report(store::RunRecord run) {
   }
   r.signature = findings::failure_signature(r.run, r.kept.explanation, result);
   if (failed) r.failure = failure_summary(r.run, r.kept);
-  r.replay = replay_hint(r.run, result);
+  r.replay = failed ? replay_hint(r.run, result) : crash_replay_hint(r.run);
   return r;
 }
 

@@ -1,5 +1,6 @@
 // `omnilink replay`: the gdb command files stop at the requested operation, under plain gdb on a
-// deterministic single-thread run (--rerun) and under rr on a recorded failing run; and every error
+// deterministic single-thread run (--rerun) and under rr on a recorded failing run, and a recorded
+// crash at its signal (--crash); and every error
 // names what exists. SKIPPED (exit 77) without gdb; the rr case skips itself where rr cannot record
 // and replay a statically linked harness. Each case is its own ctest entry.
 #include <catch2/catch.hpp>
@@ -121,6 +122,12 @@ TEST_CASE("replay errors name what exists") {
   r = cli({"replay", run.string(), "T0.50", "--batch"});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("indices 0..49") != std::string::npos);
+  r = cli({"replay", run.string(), "--crash", "--batch"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("did not crash (its harness exit status is ok)") != std::string::npos);
+  r = cli({"replay", run.string(), "T0.1", "--crash"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("give one of OP, --core and --crash") != std::string::npos);
   r = cli({"replay", run.string(), "banana", "--batch"});
   CHECK(r.exit_code == 3);
   CHECK(r.err.find("THREAD.INDEX") != std::string::npos);
@@ -202,6 +209,41 @@ TEST_CASE("under rr, a failing racy-queue run replays to a frontier operation, i
   INFO(r.out << r.err);
   CHECK(r.exit_code == 0);
   CHECK(r.out.find(stops[0]) != std::string::npos);
+}
+
+TEST_CASE("under rr, a crashed run replays to its signal and stops where it struck, identically twice") {
+  require_gdb();
+  require_rr_replay();
+  ScratchDir dir;
+  // Thread 0 writes through a null pointer at its 30th operation while thread 1 goes on.
+  const nlohmann::json campaign{{"format", 1}, {"name", "crash"}, {"rr", "chaos"}, {"tlc", {{"heap", "1g"}}},
+                                {"targets", {{{"name", "steps"}, {"harness", OMNILINK_STATIC_CRASHING_HARNESS},
+                                              {"spec", std::string(OMNILINK_TEST_SPECS) + "/Steps.tla"},
+                                              {"threads", {2}}, {"ops", {100}}, {"runs", 1},
+                                              {"args", {"--param", "how=segv", "--param", "crash_at=30"}}}}}};
+  std::ofstream(dir / "crash.json") << campaign.dump();
+  const std::string store = (dir / "store").string();
+  const auto c = cli({"campaign", (dir / "crash.json").string(), "--store", store, "--plain", "--rr", "chaos"});
+  if (c.exit_code == 3) skip_test("rr cannot record here: " + c.err);
+  INFO(c.out << c.err);
+  const auto runs = store::Store::open(store).runs("crash-1");
+  REQUIRE(runs.size() == 1);
+  REQUIRE(runs[0].status == store::RunStatus::crashed);
+  // The campaign's report says how to replay it.
+  CHECK(c.out.find("replay: omnilink replay " + runs[0].key() + " --crash") != std::string::npos);
+  std::vector<std::string> stops;
+  for (int i = 0; i < 2; ++i) {
+    const auto r = cli({"replay", runs[0].key(), "--crash", "--batch", "--store", store});
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    const auto at = r.out.find("omnilink: stopped at signal SIGSEGV, where it ended the run");
+    REQUIRE(at != std::string::npos);
+    stops.push_back(r.out.substr(at));
+  }
+  CHECK(stops[0] == stops[1]);
+  // The backtrace is the crashing thread's: the harness's operation, in the helper's source.
+  CHECK(stops[0].find("crashing_harness.cpp") != std::string::npos);
+  CHECK(fs::exists(fs::path(runs[0].dir) / "replay" / "crash.gdb"));
 }
 
 }  // namespace

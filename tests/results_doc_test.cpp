@@ -1,6 +1,7 @@
 // The results document (report/results_doc): escaping of everything taken from traces and files,
 // the generated explanation of a failure from its frontier, the verdict table, and the hunt table's
-// runs and times to the first failure, and a sweep's exploration, from synthetic store records.
+// runs and times to the first failure, a target's crashes by where they struck, and a sweep's
+// exploration, from synthetic store records.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "campaign/campaign_file.hpp"
 #include "explain/explanation.hpp"
+#include "findings/crash_site.hpp"
 #include "report/escape.hpp"
 #include "report/results_doc.hpp"
 #include "support/test_support.hpp"
@@ -252,4 +254,51 @@ TEST_CASE("a sweep's section counts configurations, runs, operations and the dis
 
   input.sweeps.front().spent.reset();  // merged from shards: no clock
   CHECK_THAT(report::results_markdown(input), Contains("time spent not recorded"));
+}
+
+TEST_CASE("a target's crashes are listed by where they struck, each place with its first run and how to replay it") {
+  omnilink::testing::ScratchDir dir;
+  const json targets = json::array({{{"name", "q"}}});
+  report::CampaignRuns c{stored_campaign_record("c-1", targets), {}};
+  // Three crashes at two places (two recorded runs at pop, one unrecorded at push), one without a
+  // crash site, and one run that passed.
+  auto crash_at = [&](const std::string& id, const std::string& function, bool recorded, bool sited = true) {
+    const fs::path run_dir = dir / id;
+    fs::create_directories(run_dir);
+    if (recorded) fs::create_directories(run_dir / "rr");
+    if (sited) {
+      findings::CrashSite site;
+      site.signal = 11;
+      site.signal_name = "SIGSEGV";
+      site.executable = "/build/q-harness";
+      site.frames.push_back({"0x401000", function, "/src/queue.hpp", 42});
+      findings::write_crash_site(run_dir, site);
+    }
+    c.runs.push_back(run("c-1", "q", "pass", run_dir));
+    c.runs.back().id = id;
+    c.runs.back().status = store::RunStatus::crashed;
+    c.runs.back().exit_signal = 11;
+    c.runs.back().rr_mode = recorded ? store::RecordingMode::chaos : store::RecordingMode::off;
+  };
+  crash_at("q.t2.o10.r001", "Queue::pop", true);
+  crash_at("q.t2.o10.r002", "Queue::push", false);
+  crash_at("q.t2.o10.r003", "Queue::pop", true);
+  crash_at("q.t2.o10.r004", "", false, false);
+  c.runs.push_back(run("c-1", "q", "pass", dir / "passed"));
+  report::ResultsInput input;
+  input.results = {c};
+  const std::string doc = report::results_markdown(input);
+  INFO(doc);
+  CHECK_THAT(doc, Contains("No validation failure: 1 of 5 runs passed validation, 20 operations in all; 4 crashed (below).\n"));
+  CHECK(doc.find("No violation found") == std::string::npos);
+  CHECK_THAT(doc, Contains("4 of 5 runs crashed, at 2 places (by signature):"));
+  const auto pop = doc.find("- **SIGSEGV in Queue::pop (queue.hpp:42)**"), push = doc.find("- **SIGSEGV in Queue::push (queue.hpp:42)**");
+  REQUIRE(pop != std::string::npos);
+  REQUIRE(push != std::string::npos);
+  CHECK(pop < push);  // in order of first appearance
+  CHECK_THAT(doc.substr(pop, push - pop), Contains("), 2 runs; the first: c-1/q.t2.o10.r001 (2 threads x 10 operations"));
+  CHECK_THAT(doc.substr(pop, push - pop), Contains("replay: omnilink replay c-1/q.t2.o10.r001 --crash"));
+  CHECK_THAT(doc.substr(push), Contains("), 1 run; the first: c-1/q.t2.o10.r002"));
+  CHECK_THAT(doc.substr(push), Contains("not recorded (rr off)"));
+  CHECK_THAT(doc, Contains("1 crash has no signature (no crash site was recorded): `omnilink ls c-1 --status crashed`."));
 }
