@@ -21,6 +21,20 @@
 // streams stay short and validation tractable (paper, Section 7.3.3). Timeboxes are narrowed to
 // the library call itself.
 //
+// A crash this harness finds in the library (Debian's 1.0.3; upstream's code is the same): a
+// try_dequeue_bulk asked for 0 items (the paper's bulk sizes start at 0) can crash or corrupt the
+// queue when it races consumers that empty an implicit producer's block. The producer's
+// dequeue_bulk claims min(max, available) = 0 items and still visits the block at the head index
+// with a count of 0: if that block was emptied and released meanwhile, its index entry is null and
+// set_many_empty writes through it (SIGSEGV, concurrentqueue.h:1609 from :2842); if it is still
+// there but fully dequeued, set_many_empty(0) reports it empty again and it goes onto the free list
+// a second time. The 2-hour sweep of examples/sweeps/concurrentqueue-paper.json crashed 5 of its
+// 11,534 cq-all-small runs there (implicit producers); `omnilink replay RUN --crash` shows max=0,
+// the null block and a head index at a block boundary equal to the tail. A stress of 4 threads
+// (enqueue, try_dequeue_bulk of 2, try_dequeue_bulk of 0, blocks of 4) crashes within
+// milliseconds; the same with 1 instead of 0 ran 20,000 rounds without one. The workload keeps the
+// 0: it is the API's contract (no minimum is documented) and the paper's workload.
+//
 // Native runs need a fenced clock: an enqueue publishes its items with a plain release store,
 // which can still sit in the core's store buffer when an unfenced end stamp is read; a size_approx
 // starting 10-50 ns later on another core then misses the items, and validation rejects a correct
