@@ -255,7 +255,7 @@ Explanation explain_run(const ExplainOptions& options) {
   }
   const auto asking = std::chrono::steady_clock::now();
   const BrokenRules broken = broken_rules(problem.history, v, core_options.question_states, core_options.time_limit);
-  for (const language::Rule& rule : broken.rules) e.broken_rules.push_back({rule.name.module, rule.name.name, rule.pos.text()});
+  for (const language::Rule& rule : broken.rules) e.broken_rules.push_back({rule.name.module, rule.name.name, rule.pos.text(), rule.guarantee});
   e.rules_unnamed = broken.unnamed;
   e.rules_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - asking).count();
   if (!options.recording) e.no_interleaving = options.no_interleaving;

@@ -169,7 +169,11 @@ json to_json(const Explanation& e) {
     if (r.in_place) j["refused"]["in_place"] = {{"value", r.in_place->value}, {"logged_by", tied_to_json(r.in_place->logged_by)}};
   }
   j["broken_rules"] = json::array();
-  for (const BrokenRule& rule : e.broken_rules) j["broken_rules"].push_back({{"module", rule.module}, {"name", rule.name}, {"at", rule.at}});
+  for (const BrokenRule& rule : e.broken_rules) {
+    json r{{"module", rule.module}, {"name", rule.name}, {"at", rule.at}};
+    if (!rule.guarantee.empty()) r["guarantee"] = rule.guarantee;
+    j["broken_rules"].push_back(std::move(r));
+  }
   j["rules_ms"] = e.rules_ms;
   j["rules_unnamed"] = e.rules_unnamed;
   if (e.interleaving) j["interleaving"] = interleaving_to_json(*e.interleaving);
@@ -218,7 +222,8 @@ Explanation parse_explanation(const json& j, const std::string& origin) {
     e.refused = std::move(refused);
   }
   if (e.version >= 3)
-    for (const Fields& rule : f.objects("broken_rules")) e.broken_rules.push_back({rule.text("module"), rule.text("name"), rule.text("at")});
+    for (const Fields& rule : f.objects("broken_rules"))
+      e.broken_rules.push_back({rule.text("module"), rule.text("name"), rule.text("at"), rule.has("guarantee") ? rule.text("guarantee") : ""});
   if (e.version >= 4) e.rules_ms = f.int64("rules_ms");
   if (e.version >= 5) e.rules_unnamed = f.text("rules_unnamed");
   if (f.has("interleaving")) e.interleaving = read_interleaving(f.object("interleaving"));

@@ -1,10 +1,12 @@
 // An explained failure (docs/explain.md): a failing run's core (explain/failing_core.hpp), why
 // no order of it is accepted and, for a recorded run, the interleaving that produced it
 // (interleaving.hpp), written as RUN/explain/explanation.json (format "omnilink-explanation",
-// version 5; versions 1, without interleavings, to 4 still read) beside the core as a history
+// version 7; versions 1, without interleavings, to 6 still read) beside the core as a history
 // file (core.jsonl); version 3 adds the rules the run breaks (each alone), version 4 makes them the
-// fewest that together let it pass, version 5 says why none is named where none is, and an older
-// version is read but made again by `explain`
+// fewest that together let it pass, version 5 says why none is named where none is, version 6
+// makes an interleaving's hints one per operation and place, version 7 gives a broken rule's
+// guarantee (its spec's `@guarantee:` annotation), and a version before 5 is read but made again
+// by `explain`
 // (explain.hpp). This file is the format's one writer and one reader; explain.hpp makes explanations, report/explanation_text
 // renders them. Operations are kept as the trace logged them, values as TLA+ text.
 #pragma once
@@ -26,7 +28,7 @@
 namespace omnilink::explain {
 
 inline constexpr const char* kExplanationFormat = "omnilink-explanation";
-inline constexpr int kExplanationVersion = 6;
+inline constexpr int kExplanationVersion = 7;
 /// The oldest version whose core and broken rules `explain` reuses: version 5's are today's. Its
 /// interleaving (before version 6: a hint per switch, other transactions' switches kept) is read
 /// again where the recording is at hand.
@@ -47,7 +49,8 @@ using CoreRefusal = results::Refusal<std::string>;
 /// others the run breaks, the spec accepts the run, and so the core; not without it.
 struct BrokenRule {
   std::string module, name;
-  std::string at;  // where it is defined: file:line:col
+  std::string at;         // where it is defined: file:line:col
+  std::string guarantee;  // its @guarantee annotation (language::Rule); empty: none (version 7)
 };
 
 struct Explanation {

@@ -116,19 +116,36 @@ std::optional<FailureSignature> core_signature(const std::string& target, const 
   });
   FailureSignature s = refused_signature(target, by_name, core_shape(e));
   if (e.broken_rules.empty()) return s;
-  // The rules it breaks name the bug; where the core's search stopped (a commit, or a read only
-  // the commits explain) is how this run showed it.
-  std::set<std::string> rules;
-  std::map<std::string, std::set<std::string>> by_module;
+  // The rules it breaks name the bug, each as the guarantee its spec says it is a facet of
+  // (`@guarantee:`), or as itself: a misconfiguration shows a different facet of one guarantee in
+  // each run (a dirty write in one, a dirty read and a dirty removal in the next). Which rules, and
+  // where the core's search stopped (a commit, or a read only the commits explain), is how this run
+  // showed it.
+  std::set<std::string> broken, rules;
+  std::map<std::string, std::set<std::string>> broken_by_module, rules_by_module;
+  bool faceted = false;
   for (const explain::BrokenRule& rule : e.broken_rules) {
+    const std::string& what = rule.guarantee.empty() ? rule.name : rule.guarantee;
+    faceted = faceted || !rule.guarantee.empty();
+    broken.insert(rule.module + "!" + what);
+    broken_by_module[rule.module].insert(what);
     rules.insert(rule.module + "!" + rule.name);
-    by_module[rule.module].insert(rule.name);
+    rules_by_module[rule.module].insert(rule.name);
   }
-  std::vector<std::string> shown;
-  for (const auto& [module, names] : by_module) shown.push_back(listed({names.begin(), names.end()}) + " (" + module + ")");
+  const auto shown = [](const std::map<std::string, std::set<std::string>>& by_module) {
+    std::vector<std::string> text;
+    for (const auto& [module, names] : by_module) text.push_back(listed({names.begin(), names.end()}) + " (" + module + ")");
+    return "breaks " + listed(text);
+  };
   s.symptom.title = s.title + ": " + s.symptom.title;
-  s.key = target + "|breaks|" + join_sorted(rules, ",");
-  s.title = "breaks " + listed(shown);
+  if (faceted) {
+    // The rules are then part of how it showed: without annotations they are the signature itself.
+    s.symptom.key = "rules:" + join_sorted(rules, ",") + "|" + s.symptom.key;
+    s.symptom.title = shown(rules_by_module) + "; " + s.symptom.title;
+    s.symptom.id = hash_id(s.symptom.key);
+  }
+  s.key = target + "|breaks|" + join_sorted(broken, ",");
+  s.title = shown(broken_by_module);
   s.id = hash_id(s.key);
   return s;
 }

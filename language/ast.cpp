@@ -94,6 +94,7 @@ std::unique_ptr<Definition> clone(const Definition& d) {
   out->type_annotation = d.type_annotation;
   out->inputs_annotation = d.inputs_annotation;
   out->groups_annotation = d.groups_annotation;
+  out->guarantee_annotation = d.guarantee_annotation;
   out->constant = d.constant;
   return out;
 }

@@ -165,6 +165,9 @@ struct Definition {
   /// The `@groups:` comment just before the next-state relation ("txn"): the parameter whose value
   /// makes operations one unit, a transaction, which explanations keep whole.
   std::optional<std::string> groups_annotation;
+  /// The `@guarantee:` comment just before a rule ("isolation"): the guarantee of the spec the rule
+  /// is one facet of, by which a run that breaks it is signed (explain/broken_rules.hpp, findings/).
+  std::optional<std::string> guarantee_annotation;
 
   // Set by the loader.
   /// A definition of an instance `I(p, q) == INSTANCE M`: its first parameters are p, q, which

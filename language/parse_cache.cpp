@@ -179,7 +179,7 @@ class EntryWriter {
   }
 
   void definition(const Definition& d) {
-    out_.pack_array(10);
+    out_.pack_array(11);
     out_.pack(d.name);
     pos(d.pos);
     list(d.params, [&](const auto& s) { symbol(*s); });
@@ -189,6 +189,7 @@ class EntryWriter {
     optional_text(d.type_annotation);
     optional_text(d.inputs_annotation);
     optional_text(d.groups_annotation);
+    optional_text(d.guarantee_annotation);
     out_.pack(d.constant);
   }
 
@@ -360,7 +361,7 @@ class EntryReader {
   }
 
   std::unique_ptr<Definition> definition(const msgpack::object& o) {
-    const msgpack::object* f = fields(o, 10);
+    const msgpack::object* f = fields(o, 11);
     auto d = std::make_unique<Definition>();
     d->name = text(f[0]);
     d->pos = pos(f[1]);
@@ -371,7 +372,8 @@ class EntryReader {
     d->type_annotation = optional_text(f[6]);
     d->inputs_annotation = optional_text(f[7]);
     d->groups_annotation = optional_text(f[8]);
-    d->constant = boolean(f[9]);
+    d->guarantee_annotation = optional_text(f[9]);
+    d->constant = boolean(f[10]);
     return d;
   }
 

@@ -17,7 +17,7 @@ namespace omnilink::language {
 /// The version of an entry's layout (docs/parse-cache.md). An entry is only read by the build that
 /// wrote it, whose layout is the same, so this is a check that a file is what it says, and a
 /// number for the document.
-inline constexpr int kParseCacheFormat = 2;
+inline constexpr int kParseCacheFormat = 3;
 
 /// At most this many entries stay in a cache directory: past it, writing an entry removes the
 /// oldest written. A spec has a few modules; this keeps every spec a user works on.

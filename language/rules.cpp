@@ -160,7 +160,7 @@ std::vector<Rule> spec_rules(LoadedSpec& spec, const std::string& next, const st
     std::set<const Definition*> seen;
     if (!truth_valued(*def->body) || reads_next_state(*def, seen)) continue;
     const DefinitionName name{module, def->name};
-    if (std::none_of(out.begin(), out.end(), [&](const Rule& r) { return r.name == name; })) out.push_back({name, def->pos});
+    if (std::none_of(out.begin(), out.end(), [&](const Rule& r) { return r.name == name; })) out.push_back({name, def->pos, def->guarantee_annotation.value_or("")});
   }
   return out;
 }

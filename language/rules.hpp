@@ -16,6 +16,10 @@ namespace omnilink::language {
 struct Rule {
   DefinitionName name;  // as its module writes it (SnapshotKV's FirstCommitterWins, seen as SI!FirstCommitterWins)
   SourcePos pos;
+  /// Its `@guarantee:` annotation ("isolation"): the spec's guarantee this rule is one facet of, so
+  /// that runs breaking different facets of it (a dirty write, a dirty read) sign alike; empty
+  /// when the rule is a guarantee of its own.
+  std::string guarantee;
 };
 
 /// The rules `next` (a definition of the spec's scope) reaches, in the order it reaches them:

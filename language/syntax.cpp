@@ -100,13 +100,14 @@ class Converter {
     m.file = *file_;
     m.pos = pos(mod);
     m.name = text_of(ts_node_child_by_field_name(mod, "name", 4));
-    // Comments are units of their own in the tree: an `@type:`, `@inputs:` or `@groups:` one
-    // belongs to the definition after it.
-    std::optional<std::string> type, inputs, groups;
+    // Comments are units of their own in the tree: an `@type:`, `@inputs:`, `@groups:` or
+    // `@guarantee:` one belongs to the definition after it.
+    std::optional<std::string> type, inputs, groups, guarantee;
     const auto read_annotations = [&](TSNode comment) {
       if (auto a = annotation(text_of(comment), "@type:")) type = a;
       if (auto a = annotation(text_of(comment), "@inputs:")) inputs = a;
       if (auto a = annotation(text_of(comment), "@groups:")) groups = a;
+      if (auto a = annotation(text_of(comment), "@guarantee:")) guarantee = a;
     };
     for (TSNode child : children_of(mod, true)) {
       if (is_comment(child)) {
@@ -119,10 +120,12 @@ class Converter {
         m.definitions.back()->type_annotation = type;
         m.definitions.back()->inputs_annotation = inputs;
         m.definitions.back()->groups_annotation = groups;
+        m.definitions.back()->guarantee_annotation = guarantee;
       }
       type.reset();
       inputs.reset();
       groups.reset();
+      guarantee.reset();
       // The grammar puts a comment that follows a junction list (`/\ UNCHANGED x` and then
       // `\* @type: ...;` before the next definition) inside that list: it still belongs to what
       // comes next.

@@ -226,13 +226,14 @@ TEST_CASE("a crash in a lambda is signed by its line, one without a frame under 
 
 namespace {
 
-enum class Anomaly { dirty_read, lost_update, both };
+enum class Anomaly { dirty_read, lost_update, both, dirty_write_and_removal };
 
 /// A run of WiredTiger transactions where transaction `a` writes `value` to key 1 and commits
 /// late, and transaction `b`, begun before that commit, reads it (a dirty read under snapshot
 /// isolation), amid `noise` transactions of thread 2 on key 2; or, a lost update, where `b`
-/// writes key 1 too and both commit; or both, `a` writing key 3 too and `b` reading it there. Its
-/// failing core is found (explain/) and the run signed as a campaign signs it.
+/// writes key 1 too and both commit; or both, `a` writing key 3 too and `b` reading it there; or
+/// the lost update with `b` removing key 3 instead of reading it (found: a removal of a value it
+/// may not see). Its failing core is found (explain/) and the run signed as a campaign signs it.
 findings::FailureSignature sign_transactions(const fs::path& run, std::int64_t a, std::int64_t b, std::int64_t value, int noise,
                                              Anomaly anomaly = Anomaly::dirty_read) {
   TraceBuilder t(3);
@@ -244,13 +245,15 @@ findings::FailureSignature sign_transactions(const fs::path& run, std::int64_t a
     t.op(2, "Put", at + 2, at + 3, F::fields("txn", txn, "key", std::int64_t{2}, "value", txn, "status", ok));
     t.op(2, "Commit", at + 4, at + 5, F::fields("txn", txn, "status", ok));
   }
-  const std::int64_t read_key = anomaly == Anomaly::both ? 3 : 1;
+  const bool removal = anomaly == Anomaly::dirty_write_and_removal;
+  const std::int64_t read_key = anomaly == Anomaly::both || removal ? 3 : 1;
   t.op(0, "Begin", at, at + 1, F::fields("txn", a));
   t.op(0, "Put", at + 2, at + 3, F::fields("txn", a, "key", std::int64_t{1}, "value", value, "status", ok));
-  if (anomaly == Anomaly::both) t.op(0, "Put", at + 4, at + 5, F::fields("txn", a, "key", read_key, "value", value, "status", ok));
+  if (read_key == 3) t.op(0, "Put", at + 4, at + 5, F::fields("txn", a, "key", read_key, "value", value, "status", ok));
   t.op(1, "Begin", at + 6, at + 7, F::fields("txn", b));
   if (anomaly != Anomaly::dirty_read) t.op(1, "Put", at + 8, at + 9, F::fields("txn", b, "key", std::int64_t{1}, "value", value + 1, "status", ok));
-  if (anomaly != Anomaly::lost_update) t.op(1, "Search", at + 10, at + 11, F::fields("txn", b, "key", read_key, "value", value, "status", ok));
+  if (removal) t.op(1, "Remove", at + 10, at + 11, F::fields("txn", b, "key", read_key, "status", ok));
+  else if (anomaly != Anomaly::lost_update) t.op(1, "Search", at + 10, at + 11, F::fields("txn", b, "key", read_key, "value", value, "status", ok));
   t.op(1, "Commit", at + 12, at + 13, F::fields("txn", b, "status", ok));
   t.op(0, "Commit", at + 20, at + 21, F::fields("txn", a, "status", ok));
   t.write(run);
@@ -286,8 +289,10 @@ TEST_CASE("a transactional failure is signed by its failing core: two runs of on
   CHECK(first.id == second.id);
   CHECK(first.symptom.id == second.symptom.id);
   // Signed by the rules the run breaks (explain/broken_rules.hpp); how the core showed it is the symptom.
-  CHECK(first.title == "breaks ReadsWhatItMaySee (WiredTigerKV)");
-  CHECK_THAT(first.symptom.title, Catch::StartsWith("Search refused by Search: ") && Catch::Contains("Visible(txn, key)") &&
+  // ReadsWhatItMaySee is a facet of WiredTigerKV's `@guarantee: Visibility`.
+  CHECK(first.title == "breaks Visibility (WiredTigerKV)");
+  CHECK_THAT(first.symptom.title, Catch::StartsWith("breaks ReadsWhatItMaySee (WiredTigerKV); "));
+  CHECK_THAT(first.symptom.title, Catch::Contains("Search refused by Search: ") && Catch::Contains("Visible(txn, key)") &&
                                       Catch::EndsWith("the failing core: Search"));
 
   const auto lost_update = sign_transactions(dir / "lost-update", 7, 8, 100, 2, Anomaly::lost_update);
@@ -299,9 +304,19 @@ TEST_CASE("a transactional failure is signed by its failing core: two runs of on
   // Both in one run (read-committed taken for snapshot isolation does both): neither rule alone
   // lets it pass, the two together do, and the run is signed by both.
   const auto both = sign_transactions(dir / "both", 7, 8, 100, 2, Anomaly::both);
-  CHECK(both.title == "breaks FirstUpdaterWins and ReadsWhatItMaySee (WiredTigerKV)");
+  CHECK(both.title == "breaks FirstUpdaterWins and Visibility (WiredTigerKV)");
   CHECK(both.id != first.id);
   CHECK(both.id != lost_update.id);
+
+  // A run that breaks the other facet of Visibility (a removal of an uncommitted value) with the
+  // dirty write breaks the same guarantees: the same signature, the rules it broke its symptom.
+  const auto removal = sign_transactions(dir / "removal", 7, 8, 100, 2, Anomaly::dirty_write_and_removal);
+  INFO(removal.symptom.title);
+  CHECK(removal.id == both.id);
+  CHECK(removal.title == both.title);
+  CHECK(removal.symptom.id != both.symptom.id);
+  CHECK_THAT(removal.symptom.title, Catch::StartsWith("breaks FirstUpdaterWins and RemovesWhatItMaySee (WiredTigerKV); "));
+  CHECK_THAT(both.symptom.title, Catch::StartsWith("breaks FirstUpdaterWins and ReadsWhatItMaySee (WiredTigerKV); "));
 
   // The questions themselves: the rules in the order the spec reaches them; none named when
   // they are out of time, rather than a rule not proven.

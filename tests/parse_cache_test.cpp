@@ -79,7 +79,7 @@ class Dump {
     for (const auto& p : d.params) symbol(*p);
     expr(d.body.get());
     for (const auto& b : d.function_bounds) bound(b);
-    for (const auto* a : {&d.type_annotation, &d.inputs_annotation, &d.groups_annotation}) out_ << "ann " << a->value_or("-") << " ";
+    for (const auto* a : {&d.type_annotation, &d.inputs_annotation, &d.groups_annotation, &d.guarantee_annotation}) out_ << "ann " << a->value_or("-") << " ";
   }
   void module(const Module& m) {
     out_ << "module " << m.name << " in " << m.file << " ";

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -389,7 +390,14 @@ TEST_CASE("a spec's rules are the truth-valued definitions its actions reach, an
   // implication's conclusion, ...): defined TRUE it allows more steps, never fewer.
   const auto wiredtiger = language::LoadedSpec::load(dir / "WiredTigerKV.tla", dir / "MCWiredTigerSnapshot.tla");
   std::set<std::string> wt;
-  for (const language::Rule& r : language::spec_rules(*wiredtiger, "Next")) wt.insert(r.name.name);
+  std::map<std::string, std::string> guarantee;  // a rule's @guarantee annotation
+  for (const language::Rule& r : language::spec_rules(*wiredtiger, "Next")) {
+    wt.insert(r.name.name);
+    guarantee[r.name.name] = r.guarantee;
+  }
+  CHECK(guarantee["ReadsWhatItMaySee"] == "Visibility");
+  CHECK(guarantee["RemovesWhatItMaySee"] == "Visibility");
+  CHECK(guarantee["FirstUpdaterWins"].empty());
   CHECK(wt.count("ReadsWhatItMaySee"));
   CHECK(wt.count("FirstUpdaterWins"));    // txns[txn].snapshot => FirstUpdaterWins(...)
   CHECK(wt.count("RemovesWhatItMaySee"));

@@ -87,6 +87,9 @@ Snapshot(read_ts) ==
 \* A search's result: "ok" with the value, or "not_found" (its value is not looked at). Named for
 \* what a refusal means: a value the transaction may not see (a dirty read, under snapshot
 \* isolation a read of a later commit or of one after the read timestamp), or one nobody wrote.
+\* A facet of the visibility guarantee, as RemovesWhatItMaySee is: a run that breaks either signs
+\* as breaking Visibility (docs/campaign.md, "Failure signatures").
+\* @guarantee: Visibility;
 ReadsWhatItMaySee(txn, key, value, status) == Visible(txn, key) = IF status = "ok" THEN <<value>> ELSE <<>>
 
 \* A write conflicts when txn, reading a snapshot, may not see the key's newest update: another
@@ -209,6 +212,7 @@ Remove_Step(txn, key, status) ==
 \* A removal's result: "not_found" exactly when txn may see no value at key and no look-up step
 \* of it found one. Named for what a refusal means: a removal of a value the transaction may not
 \* see (committed after its snapshot, or uncommitted), or one that missed a value it sees.
+\* @guarantee: Visibility;
 RemovesWhatItMaySee(txn, key, status) == (status = "not_found") = (Visible(txn, key) = <<>> /\ ~txns[txn].found)
 
 \* @type: (Int, Int, Str) => Bool;
