@@ -15,15 +15,20 @@
 // (MCWiredTigerStrictTimestamps.tla) refused by real runs (2 x 500, the campaign's parameters).
 //
 // Side by side, each failing run's core is found twice, in alternating order: as `explain` finds
-// it (narrowed by presumption, explain/failing_core.hpp) and with every question decided in full;
-// `decided s` is the latter's median, `x` the median of the per-run ratios (decided / presumed),
-// and `same` counts the runs where both found the same core.
+// it and, with `--compare presumption` (the default), with every question decided in full instead
+// of narrowed by presumption (explain/failing_core.hpp); with `--compare declaration`, with the
+// spec's OmniLinkDataIndependent taken back by an MC module of the bench's (the search merges no
+// states by renaming dead values: checkers/dead_values.hpp). `other s` is the latter's median, `x`
+// the median of the per-run ratios (other / as explain finds it), and `same` counts the runs where
+// both found the same core.
 //
-// Usage: explain_cost [--runs 5]
+// Usage: explain_cost [--runs 5] [--compare presumption|declaration] [--only TARGET]
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,8 +65,17 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 
 int main(int argc, char** argv) {
   int runs = 5;
-  for (int i = 1; i + 1 < argc; i += 2)
-    if (std::string(argv[i]) == "--runs") runs = std::stoi(argv[i + 1]);
+  std::string compare = "presumption", only;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    const std::string option = argv[i];
+    if (option == "--runs") runs = std::stoi(argv[i + 1]);
+    else if (option == "--compare") compare = argv[i + 1];
+    else if (option == "--only") only = argv[i + 1];
+  }
+  if (compare != "presumption" && compare != "declaration") {
+    std::fprintf(stderr, "--compare %s: presumption or declaration\n", compare.c_str());
+    return 2;
+  }
   const std::string specs = OMNILINK_SPECS_DIR;
   std::vector<Target> targets{
       {"ms-queue-bug", OMNILINK_MS_QUEUE_BUG, "LinearizableQueue.tla", "", {"--threads", "3", "--ops", "3000", "--perturb", "sleep", "--perturb-rate", "0.02", "--param", "max_len=16"}},
@@ -94,10 +108,28 @@ int main(int argc, char** argv) {
   rocksdb("rocks-si-as-serial", "SerializableKV.tla", {"--param", "keys=2"});
 #endif
   const fs::path scratch = fs::temp_directory_path() / "omnilink-bench-explain";
-  std::printf("explain beside validation, native, %d failing runs each (medians)\n", runs);
-  std::printf("%-20s %6s %12s %10s %10s %10s %10s %10s %6s %5s %8s %10s %10s %6s %8s %8s\n", "target", "seeds", "validate s", "explain s", "core s",
-              "slowest s", "decided s", "slowest s", "x", "same", "rules s", "expl/val", "core ops", "largest", "txns", "most tx", "minimal");
+  fs::create_directories(scratch);
+  std::printf("explain beside validation, native, %d failing runs each (medians); other: %s\n", runs,
+              compare == "presumption" ? "every question decided in full" : "without the spec's OmniLinkDataIndependent");
+  std::printf("%-20s %6s %12s %10s %10s %10s %10s %10s %6s %5s %8s %10s %10s %10s %6s %8s %8s\n", "target", "seeds", "validate s", "explain s", "core s",
+              "slowest s", "other s", "slowest s", "x", "same", "rules s", "expl/val", "core ops", "largest", "txns", "most tx", "minimal");
   for (const Target& t : targets) {
+    if (!only.empty() && t.name != only) continue;
+    // The target's MC module (or an empty one) with the declaration taken back, for --compare
+    // declaration: a copy under another name (its own definitions must be the MC module's, not
+    // an extended module's), the modules it extends found beside the spec.
+    const fs::path undeclared = scratch / ("MCBenchUndeclared" + std::to_string(&t - targets.data()) + ".tla");
+    {
+      std::string text = "---- MODULE X ----\n====\n";
+      if (!t.mc.empty()) {
+        std::ifstream in(specs + "/" + t.mc);
+        text.assign(std::istreambuf_iterator<char>(in), {});
+      }
+      const std::size_t name = text.find("MODULE ") + 7, end = text.find_first_of(" -\n", name);
+      text.replace(name, end - name, undeclared.stem().string());
+      text.insert(text.rfind("\n====") + 1, "OmniLinkDataIndependent == {}\nOmniLinkProjectable == FALSE\n");
+      std::ofstream(undeclared) << text;
+    }
     std::vector<double> validate_s, explain_s, core_s, decided_s, speedups, rules_s, ratios, sizes, txns;
     int minimal = 0, same = 0;
     int seed = 0;
@@ -122,7 +154,8 @@ int main(int argc, char** argv) {
       if (verdict.verdict != results::Verdict::fail) continue;
       // Alternating which goes first, so that neither always runs on a warmer cache.
       explain::ExplainOptions decided = o;
-      decided.core.presumption.reset();
+      if (compare == "presumption") decided.core.presumption.reset();
+      else decided.validate.mc = undeclared;
       std::optional<explain::Explanation> without;
       if (seed % 2 == 0) without = explain::explain_run(decided);
       const auto explaining = Clock::now();
