@@ -52,6 +52,8 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
 /// the line, which an unrelated edit moves; but the line where the function is a standard library
 /// wrapper that a lambda was inlined into); without such a frame, the target and the signal.
 FailureSignature crash_signature(const std::string& target, const CrashSite& site);
+/// Whether `signature` is a crash's (crash_signature) rather than a validation failure's.
+bool is_crash(const FailureSignature& signature);
 
 /// The signature of a failed run (outcome fail), from its failing core (RUN/explain/, for the spec
 /// of its newest validation) or else RUN/validation/result.json, or of a crashed one (outcome

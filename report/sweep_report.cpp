@@ -4,6 +4,7 @@
 #include <map>
 #include <sstream>
 
+#include "findings/failure_signature.hpp"
 #include "report/campaign_report.hpp"
 #include "report/escape.hpp"
 #include "report/evidence.hpp"
@@ -16,6 +17,11 @@ using nlohmann::json;
 
 namespace {
 
+// How to replay a signature's first evidence run: a crash to its signal, a failure at each
+// operation of its failing core (the campaign explained it).
+std::string replay_command(const findings::SignatureHistory& h) {
+  return "omnilink replay " + h.runs.front() + (findings::is_crash(h.signature) ? " --crash" : " --core");
+}
 
 std::string percent(double share) {
   char text[16];
@@ -70,7 +76,7 @@ std::string sweep_markdown(const SweepSummary& s) {
     changed = true;
     out << "- **" << (h.status == findings::SignatureStatus::new_ ? "NEW" : h.status == findings::SignatureStatus::regressed ? "REGRESSED" : "FIXED") << "** `" << h.signature.id << "` "
         << markdown_text(h.target) << ": " << markdown_text(h.signature.title) << " (" << h.count << " run(s)";
-    if (!h.runs.empty()) out << "; first: `" << h.runs.front() << "`, replay: `omnilink replay " << h.runs.front() << "`";
+    if (!h.runs.empty()) out << "; first: `" << h.runs.front() << "`, replay: `" << replay_command(h) << "`";
     out << ")\n";
   }
   for (const auto& h : s.signatures)
@@ -200,8 +206,7 @@ std::string sweep_junit(const SweepSummary& s) {
       continue;
     }
     out << ">\n      <failure type=\"" << h.status << "\" message=\"" << xml_escape(to_string(h.status) + ": " + h.signature.title) << "\">"
-        << xml_escape(std::to_string(h.count) + " run(s) since " + h.first_seen + (h.runs.empty() ? "" : "; first: " + h.runs.front() +
-                      "\nomnilink replay " + h.runs.front()) + symptom_lines(h))
+        << xml_escape(std::to_string(h.count) + " run(s) since " + h.first_seen + (h.runs.empty() ? "" : "; first: " + h.runs.front() + "\n" + replay_command(h)) + symptom_lines(h))
         << "</failure>\n    </testcase>\n";
   }
   out << "    <testcase classname=\"" << xml_escape(s.sweep.name) << "\" name=\"sweep ran every run it started to a verdict\"";

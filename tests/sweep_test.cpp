@@ -72,6 +72,7 @@ TEST_CASE("night to night: a planted bug is new, then recurring, fixed when its 
   CHECK(first.report.at("outcomes").value("fail", 0) == first.signature().at("count").get<int>());
   CHECK(first.report.at("outcomes").value("fail", 0) >= 2);
   CHECK_THAT(first.output, Contains("**NEW** `" + first.signature().at("id").get<std::string>() + "`"));
+  CHECK_THAT(first.output, Contains(" --core`"));  // the replay command, at the failing core's operations
   // The Markdown report shows the bug's failing core, not the search's frontier.
   CHECK_THAT(first.output, Contains("## Failing cores"));
   CHECK_THAT(first.output, Contains("### `" + first.signature().at("id").get<std::string>() + "`"));
