@@ -154,11 +154,11 @@ Counts count_outcomes(const std::vector<store::RunRecord>& runs) {
 
 // A target's crashed runs, grouped by where the signal struck (their signatures): each place's
 // title, how many runs, and its first run with how to replay it to the signal.
-void write_crashes(std::ostream& s, const std::string& campaign_id, const std::vector<store::RunRecord>& runs) {
+void write_crashes(std::ostream& s, const std::string& campaign_id, const std::vector<const store::RunRecord*>& crashed_runs,
+                   std::size_t runs) {
+  if (crashed_runs.empty()) return;
   std::vector<RunReport> crashed;
-  for (const auto& run : runs)
-    if (store::outcome(run) == store::Outcome::crashed) crashed.push_back(read_run_report(run));
-  if (crashed.empty()) return;
+  for (const store::RunRecord* run : crashed_runs) crashed.push_back(read_run_report(*run));
   std::vector<std::pair<const RunReport*, std::size_t>> places;  // each signature's first run, and its count
   std::size_t unsigned_runs = 0;
   for (const auto& report : crashed) {
@@ -171,7 +171,7 @@ void write_crashes(std::ostream& s, const std::string& campaign_id, const std::v
     if (known == places.end()) places.emplace_back(&report, 1);
     else ++known->second;
   }
-  s << crashed.size() << " of " << runs.size() << " runs crashed";
+  s << crashed.size() << " of " << runs << " runs crashed";
   if (!places.empty()) s << ", at " << (places.size() == 1 ? "one place" : std::to_string(places.size()) + " places") << " (by signature)";
   s << ":\n\n";
   for (const auto& [first, count] : places) {
@@ -194,11 +194,11 @@ void write_findings(std::ostream& s, StoredConfigs& configs, const store::Campai
   if (config)
     s << "Spec: " << markdown_code(config->spec.filename().string())
       << (config->mc ? " with " + markdown_code(config->mc->filename().string()) : "") << ".\n\n";
-  std::vector<const store::RunRecord*> failed;
-  std::size_t crashed = 0;
+  std::vector<const store::RunRecord*> failed, crashed;
   for (const auto& run : runs) {
-    if (store::outcome(run) == store::Outcome::fail) failed.push_back(&run);
-    crashed += store::outcome(run) == store::Outcome::crashed;
+    const store::Outcome outcome = store::outcome(run);
+    if (outcome == store::Outcome::fail) failed.push_back(&run);
+    if (outcome == store::Outcome::crashed) crashed.push_back(&run);
   }
   if (failed.empty()) {
     // The search budget, plainly: what "nothing found" was worth. A crash is something found.
@@ -206,10 +206,10 @@ void write_findings(std::ostream& s, StoredConfigs& configs, const store::Campai
     std::uint64_t operations = 0;
     for (const auto& run : runs)
       if (store::outcome(run) == store::Outcome::pass) ++passed, operations += std::uint64_t{run.threads} * run.ops;
-    s << (crashed == 0 ? "No violation found: " : "No validation failure: ") << passed << " of " << runs.size()
+    s << (crashed.empty() ? "No violation found: " : "No validation failure: ") << passed << " of " << runs.size()
       << " runs passed validation, " << operations << " operations in all"
-      << (crashed > 0 ? "; " + std::to_string(crashed) + " crashed (below)" : "")
-      << (passed + crashed < runs.size() ? "; the others have no verdict (see the table)" : "")
+      << (crashed.empty() ? "" : "; " + std::to_string(crashed.size()) + " crashed (below)")
+      << (passed + crashed.size() < runs.size() ? "; the others have no verdict (see the table)" : "")
       << ".\n\n";
   } else {
     s << failed.size() << " of " << runs.size() << " runs failed validation"
@@ -218,7 +218,7 @@ void write_findings(std::ostream& s, StoredConfigs& configs, const store::Campai
     if (failed.size() > failures_shown)
       s << "All of them: " << markdown_code("omnilink ls " + campaign.id + " --verdict fail") << ".\n\n";
   }
-  write_crashes(s, campaign.id, runs);
+  write_crashes(s, campaign.id, crashed, runs.size());
 }
 
 void write_results(std::ostream& s, const ResultsInput& input, StoredConfigs& configs) {

@@ -23,18 +23,23 @@ std::optional<results::StoredOperation> first_viable_pending(const std::optional
   return std::nullopt;
 }
 
+bool has_recording(const store::RunRecord& run) { return run.recorded() && fs::exists(trace::RunLayout(run.dir).recording()); }
+
+// Why a run without a recording cannot be replayed, and how to get a recording of `what`.
+std::string no_recording_hint(const store::RunRecord& run, const std::string& what) {
+  return std::string(!run.recorded() ? "not recorded (rr off)" : "its recording is gone (removed by retention, or lost)") +
+         ": run this configuration again with `--rr chaos` on a machine where rr records, to get a replayable recording of " + what;
+}
+
 // How to replay a failed run at its first viable frontier operation (or why it cannot be).
 std::string replay_hint(const store::RunRecord& run, const std::optional<results::StoredResult>& result) {
-  const fs::path recording = trace::RunLayout(run.dir).recording();
   const auto op = first_viable_pending(result);
   const std::string id = op ? trace::operation_id(op->thread, op->index) : "T.I";
   const std::string where = op ? "operation " + id + " (" + op->name + ")" : "an operation";
-  if (!run.recorded() || !fs::exists(recording)) {
+  if (!has_recording(run)) {
     // --rerun only for a run it re-executes to the same operations, not any one-thread run.
     if (replay::reruns_the_same(fs::path(run.dir))) return "replay: omnilink replay " + run.key() + " " + id + " --rerun   (not recorded; re-executed under gdb)";
-    return std::string(!run.recorded() ? "not recorded (rr off)" : "its recording is gone (removed by retention, or lost)") +
-           ": run this configuration again with `--rr chaos` on a machine where rr records, "
-           "to get a replayable recording of a failure like this one at " + where;
+    return no_recording_hint(run, "a failure like this one at " + where);
   }
   return "replay: omnilink replay " + run.key() + " " + id + "   (stops at " + where + "; --batch prints it and exits; " +
          "the other frontier operations: " + run.key() + "/replay/README.txt in the store)";
@@ -42,9 +47,7 @@ std::string replay_hint(const store::RunRecord& run, const std::optional<results
 
 // How to replay a crashed run to its signal (or why it cannot be).
 std::string crash_replay_hint(const store::RunRecord& run) {
-  if (!run.recorded() || !fs::exists(trace::RunLayout(run.dir).recording()))
-    return std::string(!run.recorded() ? "not recorded (rr off)" : "its recording is gone (removed by retention, or lost)") +
-           ": run this configuration again with `--rr chaos` on a machine where rr records, to get a replayable recording of a crash like this one";
+  if (!has_recording(run)) return no_recording_hint(run, "a crash like this one");
   return "replay: omnilink replay " + run.key() + " --crash   (runs the recording to the signal that ended it and stops where it struck; "
          "--batch prints the backtrace and exits)";
 }

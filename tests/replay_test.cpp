@@ -165,21 +165,27 @@ TEST_CASE("replay errors name what exists") {
   CHECK(r.err.find("rr: ") != std::string::npos);
 }
 
+// A campaign `name` of one target under rr chaos, stored in dir/store; SKIPPED where rr cannot
+// record. Its harnesses are statically linked: rr replays those here even where the hypervisor
+// ignores rdtsc traps (the dynamic loader's rdtsc is what diverges).
+ProcessResult rr_chaos_campaign(const ScratchDir& dir, const std::string& name, const nlohmann::json& target) {
+  const nlohmann::json campaign{{"format", 1}, {"name", name}, {"rr", "chaos"}, {"tlc", {{"heap", "1g"}}}, {"targets", nlohmann::json::array({target})}};
+  const fs::path file = dir / (name + ".json");
+  std::ofstream(file) << campaign.dump();
+  const auto c = cli({"campaign", file.string(), "--store", (dir / "store").string(), "--plain", "--rr", "chaos"});
+  if (c.exit_code == 3) skip_test("rr cannot record here: " + c.err);
+  return c;
+}
+
 TEST_CASE("under rr, a failing racy-queue run replays to a frontier operation, identically twice") {
   require_gdb();
   require_rr_replay();
   ScratchDir dir;
-  // A statically linked harness: rr replays those here even where the hypervisor ignores rdtsc traps
-  // (the dynamic loader's rdtsc is what diverges).
-  const nlohmann::json campaign{{"format", 1}, {"name", "rr"}, {"rr", "chaos"}, {"tlc", {{"heap", "1g"}}},
-                                {"targets", {{{"name", "racy"}, {"harness", OMNILINK_STATIC_RACY_QUEUE},
-                                              {"spec", std::string(OMNILINK_SPECS_DIR) + "/LinearizableQueue.tla"},
-                                              {"threads", {3}}, {"ops", {4000}}, {"runs", 8},
-                                              {"args", {"--perturb", "mixed", "--perturb-rate", "0.05"}}}}}};
-  std::ofstream(dir / "rr.json") << campaign.dump();
+  const auto c = rr_chaos_campaign(dir, "rr", {{"name", "racy"}, {"harness", OMNILINK_STATIC_RACY_QUEUE},
+                                               {"spec", std::string(OMNILINK_SPECS_DIR) + "/LinearizableQueue.tla"},
+                                               {"threads", {3}}, {"ops", {4000}}, {"runs", 8},
+                                               {"args", {"--perturb", "mixed", "--perturb-rate", "0.05"}}});
   const std::string store = (dir / "store").string();
-  const auto c = cli({"campaign", (dir / "rr.json").string(), "--store", store, "--plain", "--rr", "chaos"});
-  if (c.exit_code == 3) skip_test("rr cannot record here: " + c.err);
   std::optional<store::RunRecord> failed;
   for (const auto& run : store::Store::open(store).runs("rr-1"))
     if (run.validation && run.validation->verdict == Verdict::fail) failed = run;
@@ -216,15 +222,11 @@ TEST_CASE("under rr, a crashed run replays to its signal and stops where it stru
   require_rr_replay();
   ScratchDir dir;
   // Thread 0 writes through a null pointer at its 30th operation while thread 1 goes on.
-  const nlohmann::json campaign{{"format", 1}, {"name", "crash"}, {"rr", "chaos"}, {"tlc", {{"heap", "1g"}}},
-                                {"targets", {{{"name", "steps"}, {"harness", OMNILINK_STATIC_CRASHING_HARNESS},
-                                              {"spec", std::string(OMNILINK_TEST_SPECS) + "/Steps.tla"},
-                                              {"threads", {2}}, {"ops", {100}}, {"runs", 1},
-                                              {"args", {"--param", "how=segv", "--param", "crash_at=30"}}}}}};
-  std::ofstream(dir / "crash.json") << campaign.dump();
+  const auto c = rr_chaos_campaign(dir, "crash", {{"name", "steps"}, {"harness", OMNILINK_STATIC_CRASHING_HARNESS},
+                                                  {"spec", std::string(OMNILINK_TEST_SPECS) + "/Steps.tla"},
+                                                  {"threads", {2}}, {"ops", {100}}, {"runs", 1},
+                                                  {"args", {"--param", "how=segv", "--param", "crash_at=30"}}});
   const std::string store = (dir / "store").string();
-  const auto c = cli({"campaign", (dir / "crash.json").string(), "--store", store, "--plain", "--rr", "chaos"});
-  if (c.exit_code == 3) skip_test("rr cannot record here: " + c.err);
   INFO(c.out << c.err);
   const auto runs = store::Store::open(store).runs("crash-1");
   REQUIRE(runs.size() == 1);
