@@ -5,6 +5,7 @@
   stdenv,
   cmake,
   ninja,
+  lld,
   makeWrapper,
   boost,
   msgpack-cxx,
@@ -50,6 +51,7 @@ stdenv.mkDerivation (finalAttrs: {
   nativeBuildInputs = [
     cmake
     ninja
+    lld # links the CLI with its code layout (cmake/OmniLinkCodeLayout.cmake)
     makeWrapper
     pkg-config
   ];
