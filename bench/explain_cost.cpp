@@ -11,7 +11,8 @@
 // read-committed and read-uncommitted taken for snapshot isolation (4 x 2,000, and 8 x 2,000 with
 // timestamps and prepared transactions), RocksDB without snapshots and snapshot isolation taken
 // for serializability (4 x 500); their cores' transactions are counted (the spec's @groups field),
-// and how many cores were proven one-minimal; and the paper's strict commit timestamps
+// how many cores were proven one-minimal, and how many of them given the past rather than on their
+// own (explain/given_past.hpp); and the paper's strict commit timestamps
 // (MCWiredTigerStrictTimestamps.tla) refused by real runs (2 x 500, the campaign's parameters).
 //
 // Side by side, each failing run's core is found twice, in alternating order: as `explain` finds
@@ -111,8 +112,8 @@ int main(int argc, char** argv) {
   fs::create_directories(scratch);
   std::printf("explain beside validation, native, %d failing runs each (medians); other: %s\n", runs,
               compare == "presumption" ? "every question decided in full" : "without the spec's OmniLinkDataIndependent");
-  std::printf("%-20s %6s %12s %10s %10s %10s %10s %10s %6s %5s %8s %10s %10s %10s %6s %8s %8s\n", "target", "seeds", "validate s", "explain s", "core s",
-              "slowest s", "other s", "slowest s", "x", "same", "rules s", "expl/val", "core ops", "largest", "txns", "most tx", "minimal");
+  std::printf("%-20s %6s %12s %10s %10s %10s %10s %10s %6s %5s %8s %10s %10s %10s %6s %8s %8s %6s\n", "target", "seeds", "validate s", "explain s", "core s",
+              "slowest s", "other s", "slowest s", "x", "same", "rules s", "expl/val", "core ops", "largest", "txns", "most tx", "minimal", "given");
   for (const Target& t : targets) {
     if (!only.empty() && t.name != only) continue;
     // The target's MC module (or an empty one) with the declaration taken back, for --compare
@@ -131,7 +132,7 @@ int main(int argc, char** argv) {
       std::ofstream(undeclared) << text;
     }
     std::vector<double> validate_s, explain_s, core_s, decided_s, speedups, rules_s, ratios, sizes, txns;
-    int minimal = 0, same = 0;
+    int minimal = 0, same = 0, given = 0;
     int seed = 0;
     while (static_cast<int>(explain_s.size()) < runs && seed < 40 * runs) {
       ++seed;
@@ -176,6 +177,7 @@ int main(int argc, char** argv) {
       sizes.push_back(static_cast<double>(e.core.size()));
       txns.push_back(transactions_of(e));
       minimal += e.minimal ? 1 : 0;
+      given += e.given ? 1 : 0;
     }
     auto largest = [](const std::vector<double>& v) { return v.empty() ? 0.0 : *std::max_element(v.begin(), v.end()); };
     const std::string of = std::to_string(minimal) + "/" + std::to_string(core_s.size());
@@ -183,9 +185,9 @@ int main(int argc, char** argv) {
                 median(explain_s), median(core_s), largest(core_s), median(decided_s), largest(decided_s), median(speedups), same, median(rules_s),
                 median(ratios), median(sizes), largest(sizes));
     if (t.transactions)
-      std::printf(" %6.0f %8.0f %8s\n", median(txns), largest(txns), of.c_str());
+      std::printf(" %6.0f %8.0f %8s %6d\n", median(txns), largest(txns), of.c_str(), given);
     else
-      std::printf(" %6s %8s %8s\n", "-", "-", of.c_str());
+      std::printf(" %6s %8s %8s %6d\n", "-", "-", of.c_str(), given);
   }
   fs::remove_all(scratch);
   return 0;

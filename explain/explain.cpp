@@ -188,13 +188,15 @@ Explanation explain_run(const ExplainOptions& options) {
   const TransactionOf groups = transactions_by_operation(problem.history, read.interface.group_field);
   const std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops, groups);
   for (const trace::Operation* op : context) shown_ops.emplace(op->thread, op->index);
+  // A core proven given the past is searched with it, as its questions had it: required.
+  const auto in_past = [&](const trace::Operation& op) { return core.given && !op.pending() && op.end < core.given->before; };
   history::History story;
   story.clock = problem.history.clock;
   story.inputs = problem.history.inputs;
   for (const auto& thread : problem.history.threads) {
     auto& kept = story.threads.emplace_back();
     for (const auto& op : thread)
-      if (shown_ops.count({op.thread, op.index})) kept.push_back(op);
+      if (shown_ops.count({op.thread, op.index}) || in_past(op)) kept.push_back(op);
   }
   // The file: as the core's questions had it, a transaction the core is in may have happened in
   // part, any other whole or not at all.
@@ -204,7 +206,7 @@ Explanation explain_run(const ExplainOptions& options) {
     for (const auto& op : thread) core_groups.insert(transaction_of(groups, op));
   for (auto& thread : proved.threads)
     for (auto& op : thread) {
-      op.optional = core_ops.count({op.thread, op.index}) == 0;
+      op.optional = core_ops.count({op.thread, op.index}) == 0 && !in_past(op);
       const std::uint64_t group = transaction_of(groups, op);
       op.optional_group = op.optional && core_groups.count(group) == 0 ? group : 0;
     }
@@ -236,6 +238,7 @@ Explanation explain_run(const ExplainOptions& options) {
   e.minimal = core.minimal;
   e.not_minimal = core.not_minimal;
   e.seed = core.seed;
+  e.given = core.given;
   e.questions = core.questions;
   e.core_ms = core.duration.count();
   e.linearized = why.linearized.value_or(0);

@@ -161,6 +161,7 @@ json to_json(const Explanation& e) {
          {"core_ms", e.core_ms},
          {"linearized", e.linearized},
          {"spec_variables", pairs_to_json(e.spec_variables)}};
+  if (e.given) j["given"] = {{"before", e.given->before}, {"operations", e.given->operations}};
   if (e.refused) {
     const CoreRefusal& r = *e.refused;
     j["refused"] = {{"op", r.op}, {"action", r.action}, {"at", r.at}, {"conjunct", r.conjunct},
@@ -207,6 +208,10 @@ Explanation parse_explanation(const json& j, const std::string& origin) {
   e.minimal = f.flag("minimal");
   e.not_minimal = f.text("not_minimal");
   e.seed = f.text("seed");
+  if (f.has("given")) {
+    const Fields given = f.object("given");
+    e.given = GivenPast{given.uint64("before"), given.uint64("operations")};
+  }
   e.questions = f.uint64("questions");
   e.core_ms = f.int64("core_ms");
   e.linearized = f.int64("linearized");

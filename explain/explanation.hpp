@@ -1,12 +1,12 @@
 // An explained failure (docs/explain.md): a failing run's core (explain/failing_core.hpp), why
 // no order of it is accepted and, for a recorded run, the interleaving that produced it
 // (interleaving.hpp), written as RUN/explain/explanation.json (format "omnilink-explanation",
-// version 7; versions 1, without interleavings, to 6 still read) beside the core as a history
+// version 8; versions 1, without interleavings, to 7 still read) beside the core as a history
 // file (core.jsonl); version 3 adds the rules the run breaks (each alone), version 4 makes them the
 // fewest that together let it pass, version 5 says why none is named where none is, version 6
 // makes an interleaving's hints one per operation and place, version 7 gives a broken rule's
-// guarantee (its spec's `@guarantee:` annotation), and a version before 5 is read but made again
-// by `explain`
+// guarantee (its spec's `@guarantee:` annotation), version 8 the past a core was proven given
+// (`given`, when not on its own), and a version before 5 is read but made again by `explain`
 // (explain.hpp). This file is the format's one writer and one reader; explain.hpp makes explanations, report/explanation_text
 // renders them. Operations are kept as the trace logged them, values as TLA+ text.
 #pragma once
@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "explain/given_past.hpp"
 #include "explain/interleaving.hpp"
 #include "results/refusal.hpp"
 #include "results/stored_operation.hpp"
@@ -28,7 +29,7 @@
 namespace omnilink::explain {
 
 inline constexpr const char* kExplanationFormat = "omnilink-explanation";
-inline constexpr int kExplanationVersion = 7;
+inline constexpr int kExplanationVersion = 8;
 /// The oldest version whose core and broken rules `explain` reuses: version 5's are today's. Its
 /// interleaving (before version 6: a hint per switch, other transactions' switches kept) is read
 /// again where the recording is at hand.
@@ -69,6 +70,7 @@ struct Explanation {
   bool minimal = false;
   std::string not_minimal;  // why not, when not
   std::string seed;         // where the minimisation started
+  std::optional<GivenPast> given;  // proven given the past, not on its own (version 8); none: on its own
   std::uint64_t questions = 0;
   std::int64_t core_ms = 0;
   std::int64_t linearized = 0;  // core operations linearized at the deepest state of its own search

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -32,11 +33,16 @@ std::uint64_t group_of(const Groups& groups, const history::ProblemOp* p) {
 /// presumption, with a smaller budget past which the candidate is presumed rejected.
 class CoreQuestions {
  public:
+  /// `given_before`: the operations that ended before it are required, as the run logged them,
+  /// instead of optional (GivenPast); 0: none is.
   CoreQuestions(const history::Problem& base, language::LoadedSpec& spec, checkers::NativeSearchOptions search, bool projectable, const Groups& groups,
-                Clock::time_point deadline, std::optional<Presumption> presumption = std::nullopt)
-      : base_(base), spec_(spec), search_(std::move(search)), projectable_(projectable), groups_(groups), deadline_(deadline), presumption_(presumption) {}
+                Clock::time_point deadline, std::optional<Presumption> presumption = std::nullopt, std::uint64_t given_before = 0)
+      : base_(base), spec_(spec), search_(std::move(search)), projectable_(projectable), groups_(groups), deadline_(deadline), presumption_(presumption),
+        given_before_(given_before) {}
 
-  Answer ask(const Ops& core) {
+  /// `first_proof`: within Presumption::proof_factor times the presumption's budget for this
+  /// question (undecided past it), not the question's own budget.
+  Answer ask(const Ops& core, const Presumption* first_proof = nullptr) {
     ++asked_;
     const std::unordered_set<const history::ProblemOp*> in_core(core.begin(), core.end());
     std::uint64_t last_end = 0;
@@ -52,14 +58,14 @@ class CoreQuestions {
     // after them all), and, for a spec closed under projection, nothing on other values (the
     // projection of an accepting order is accepting, and keeps the core).
     auto outside_kept = [&](const history::ProblemOp& p) {
-      return p.op->start <= last_end && (!projectable_ || checkers::kept_by_projection(p, search_.data_independent, values));
+      return given(p) || (p.op->start <= last_end && (!projectable_ || checkers::kept_by_projection(p, search_.data_independent, values)));
     };
     // Another transaction happened whole or not at all; the rest of one the core is in may have
     // happened in part (its other operations are what the core may do without).
     std::vector<history::Problem> question = history::split_problem(
         base_, 2, [&](const history::ProblemOp& p) -> std::size_t { return in_core.count(&p) > 0 || outside_kept(p) ? 0 : 1; },
         [&](const history::ProblemOp& p) {
-          if (in_core.count(&p) > 0) return history::MadeOptional{};
+          if (in_core.count(&p) > 0 || given(p)) return history::MadeOptional{};
           const std::uint64_t group = group_of(groups_, &p);
           return history::MadeOptional{true, touched.count(group) > 0 ? 0 : group};
         });
@@ -67,10 +73,12 @@ class CoreQuestions {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
     if (left.count() <= 0) return Answer::undecided;
     options.time_limit = left;
+    std::uint64_t operations = 0;
+    for (const auto& thread : question[0].threads) operations += thread.size();
+    if (first_proof != nullptr)
+      options.max_states = std::min(options.max_states, first_proof->proof_factor * (first_proof->base + first_proof->per_operation * operations));
     std::uint64_t presumed_after = 0;  // 0: no presumption
     if (presumption_) {
-      std::uint64_t operations = 0;
-      for (const auto& thread : question[0].threads) operations += thread.size();
       presumed_after = presumption_->base + presumption_->per_operation * operations;
       if (presumed_after < options.max_states) options.max_states = presumed_after;
       else presumed_after = 0;
@@ -99,6 +107,9 @@ class CoreQuestions {
   /// The smallest core decided rejected so far, if any.
   const std::optional<Ops>& smallest_decided_rejected() const { return smallest_decided_; }
 
+  /// Whether `p` is required as logged, ending before the given cut.
+  bool given(const history::ProblemOp& p) const { return !p.op->pending() && p.op->end < given_before_; }
+
   /// Past the deadline, or cancelled (ValidateOptions::cancel): every answer would be undecided.
   bool out_of_time() const { return Clock::now() >= deadline_ || (search_.cancel != nullptr && search_.cancel->load()); }
   std::uint64_t asked() const { return asked_; }
@@ -111,6 +122,7 @@ class CoreQuestions {
   const Groups& groups_;
   const Clock::time_point deadline_;
   const std::optional<Presumption> presumption_;
+  const std::uint64_t given_before_;
   std::set<std::vector<std::pair<std::uint32_t, std::uint64_t>>> decided_rejected_;  // by (thread, index), sorted
   std::optional<Ops> smallest_decided_;
   std::uint64_t asked_ = 0;
@@ -372,6 +384,32 @@ std::pair<std::string, Ops> first_rejected_seed(const std::vector<std::pair<std:
   return {candidates.back().first, std::move(whole)};
 }
 
+/// When a presumed core's own question cannot be decided, the core given the past. Its context is
+/// every earlier operation of the run, each optional: late in a long run with timestamps that is
+/// more states than any budget (a strict-timestamp core of 3 operations after 485 others: 15.8
+/// million states and not done). Taken as the run logged them (required), the operations that ended
+/// before the core's transactions began leave a few states where they left millions, and the
+/// question is decided in milliseconds. The core is then narrowed given that past, each question
+/// with the same cut (GivenPast). Only if the past passes on its own (else the failure is
+/// in it, and a core given it would explain nothing) and the presumed core is rejected given it.
+std::optional<Narrowed> narrowed_given_the_past(const Ops& presumed, const history::Problem& base, language::LoadedSpec& spec,
+                                                const checkers::NativeSearchOptions& search, bool projectable, const Groups& groups,
+                                                Clock::time_point deadline, FailingCore& result, std::uint64_t& asked) {
+  std::uint64_t cut = std::numeric_limits<std::uint64_t>::max();
+  for (const history::ProblemOp* p : whole_transactions(presumed, base, groups)) cut = std::min(cut, p->op->start);
+  CoreQuestions given(base, spec, search, projectable, groups, deadline, std::nullopt, cut);
+  const bool found = given.ask({}) == Answer::accepted && given.ask(presumed) == Answer::rejected;
+  std::optional<Narrowed> narrowed;
+  if (found) narrowed = narrow(presumed, given, groups);
+  asked += given.asked();
+  if (!narrowed) return std::nullopt;
+  GivenPast past{cut, 0};
+  for (const auto& thread : base.threads)
+    for (const history::ProblemOp& p : thread) past.operations += given.given(p) ? 1 : 0;
+  result.given = past;
+  return narrowed;
+}
+
 }  // namespace
 
 std::vector<std::vector<std::uint64_t>> transaction_groups(const history::History& history, const std::optional<std::string>& field) {
@@ -435,18 +473,26 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
   FailingCore result;
   std::optional<Narrowed> narrowed;  // proven rejected; final once set here
   std::optional<Ops> start;          // proven rejected: where narrowing with every question decided in full starts
-  std::uint64_t presumed_questions = 0;
+  std::uint64_t presumed_questions = 0, given_questions = 0;
   if (options.presumption) {
     CoreQuestions presuming(base, spec, search, closed, groups, started + options.time_limit / 3, options.presumption);
     auto [seed, core] = first_rejected_seed(candidates, base, groups, presuming);
     result.seed = std::move(seed);
     Narrowed presumed = narrow(std::move(core), presuming, groups);
     presumed_questions = presuming.asked();
-    const bool proven = presuming.decided_rejected(presumed.core) || questions.ask(presumed.core) == Answer::rejected;
+    // Its own question first within a few times the presumption's budget (a rejected question
+    // needs 35 to 400 states per operation); undecided there, given the past, and only if that
+    // finds nothing, its own question again in full.
+    Answer own = presuming.decided_rejected(presumed.core) ? Answer::rejected : questions.ask(presumed.core, &*options.presumption);
+    if (own == Answer::undecided && !questions.out_of_time()) {
+      narrowed = narrowed_given_the_past(presumed.core, base, spec, search, closed, groups, started + options.time_limit, result, given_questions);
+      if (!narrowed) own = questions.ask(presumed.core);
+    }
+    const bool proven = own == Answer::rejected;
     if (proven && presumed.minimal) narrowed = std::move(presumed);
     // Else on from the presumed core if it was proven, or from the smallest core the presuming
     // questions decided rejected on the way (within the seed), rather than from the seeds again.
-    else start = proven ? std::optional<Ops>(std::move(presumed.core)) : presuming.smallest_decided_rejected();
+    if (!narrowed) start = proven ? std::optional<Ops>(std::move(presumed.core)) : presuming.smallest_decided_rejected();
   }
   if (!narrowed) {
     if (!start) {
@@ -464,7 +510,7 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
                                                  : "leaving some operation out could not be decided within " + std::to_string(options.question_states) + " states";
   result.history = core_history(base, core);
   result.operations = core.size();
-  result.questions = presumed_questions + questions.asked();
+  result.questions = presumed_questions + given_questions + questions.asked();
   result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
   return result;
 }

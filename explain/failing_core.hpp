@@ -36,6 +36,12 @@
 // with every question decided in full, as without the presumption, in the time that is left: from
 // it if it was proven, else from the smallest core the first pass decided rejected on the way, else
 // from the seeds.
+//
+// Given the past (GivenPast): a presumed core whose own question cannot be decided within
+// its budget (late in a long run, every earlier operation optional: millions of states) is asked
+// again with the operations that ended before its transactions began required, as the run logged
+// them; if that past passes on its own and the core is rejected given it, the core is narrowed
+// given it and returned so, saying what it was given.
 #pragma once
 
 #include <chrono>
@@ -45,6 +51,7 @@
 #include <string>
 #include <vector>
 
+#include "explain/given_past.hpp"
 #include "language/modules.hpp"
 #include "history/history.hpp"
 #include "history/problem.hpp"
@@ -61,6 +68,10 @@ namespace omnilink::explain {
 struct Presumption {
   std::uint64_t base = 1'000;
   std::uint64_t per_operation = 4;
+  /// The presumed core's own question is asked within this many times the budget above (for all
+  /// the operations the core is drawn from); undecided there, it is asked given the past
+  /// (GivenPast), and only if that finds nothing, in full.
+  std::uint64_t proof_factor = 10;
 };
 
 struct CoreOptions {
@@ -79,6 +90,7 @@ struct FailingCore {
   bool minimal = false;     // every one-operation removal was asked and passes
   std::string not_minimal;  // why not, when not
   std::string seed;         // where the minimisation started ("the projection on {5, 7}", ...)
+  std::optional<GivenPast> given;  // proven given the past, not on its own; none: on its own
   std::uint64_t questions = 0;  // searches asked
   std::chrono::milliseconds duration{0};
 };

@@ -108,10 +108,20 @@ std::string called_from(const std::vector<explain::CodeLocation>& callers) {
 
 }  // namespace
 
-/// "Failing core: 2 of 12000 operations are rejected on their own, ...".
+/// "Failing core: 2 of 12000 operations are rejected on their own, ...", or given what past.
 std::string core_headline(const explain::Explanation& e) {
+  std::string claim = "on their own, whatever the run's other operations did";
+  if (e.given) {
+    // Named by the operation the cut is at (the first of the core's transactions), which is shown.
+    std::string cut = "time " + std::to_string(e.given->before);
+    for (const auto* list : {&e.core, &e.context})
+      for (const StoredOperation& op : *list)
+        if (op.start && *op.start == e.given->before) cut = op.id() + " started";
+    claim = "given the " + std::to_string(e.given->operations) + " operations that ended before " + cut +
+            ", as the run logged them (they pass on their own), whatever its other operations did";
+  }
   return "Failing core: " + std::to_string(e.core.size()) + " of " + std::to_string(e.run_operations) + " operations" +
-         (e.part.empty() ? "" : " (of the part " + e.part + ")") + " are rejected on their own, whatever the run's other operations did";
+         (e.part.empty() ? "" : " (of the part " + e.part + ")") + " are rejected " + claim;
 }
 
 /// Where every order of the core and its context stops, and the conjunct that stops it.
@@ -231,7 +241,8 @@ std::string failure_summary(const store::RunRecord& run, const RunExplanation& k
 std::string explanation_text(const explain::Explanation& e, const std::string& core_path, const std::string& validate_hint) {
   std::ostringstream s;
   s << core_headline(e);
-  s << "\n  " << (e.minimal ? "one-minimal: leaving out any one of them lets the rest pass" : "not proven minimal: " + e.not_minimal) << " (" << e.questions
+  s << "\n  " << (e.minimal ? std::string("one-minimal: leaving out any one of them lets the rest pass") + (e.given ? " given that past" : "")
+                                   : "not proven minimal: " + e.not_minimal) << " (" << e.questions
     << " searches, " << std::fixed << std::setprecision(1) << static_cast<double>(e.core_ms) / 1000.0 << " s, from " << e.seed << ")\n\n";
   s << "  the core" << (e.context.empty() ? "" : " and the operations outside it that logged its values or share its transactions (which it fails with or without)")
     << "; times in " << unit(e.clock) << " from the first start\n"

@@ -169,6 +169,7 @@ TEST_CASE("a FIFO violation's core is the two dequeues, with their enqueues as c
   const auto o = options_for(file, "LinearizableQueue.tla");
   const explain::Explanation e = explain::explain_run(o);
   require_good_core(o, e, 4);
+  CHECK_FALSE(e.given.has_value());  // proven on its own: its questions are decided well within budget
   CHECK(e.run_operations == 200);
   // The context: the enqueues of the two dequeued elements, which the core fails with or without.
   std::vector<std::string> context;
@@ -202,6 +203,67 @@ TEST_CASE("a core narrowed by presumption is proven before it is returned: a wro
   const auto [misled, misled_questions] = explained(explain::Presumption{1, 0});
   CHECK(misled == decided);
   CHECK(misled_questions > decided_questions);
+}
+
+TEST_CASE("a core whose own question cannot be decided is proven given the past, and says so", "[explain][wiredtiger]") {
+  // Twenty transactions each write a key at a timestamp of their own, one after another; then two
+  // commit key 1 at one timestamp, which MCWiredTigerStrictTimestamps.tla refuses. With the twenty
+  // optional, each subset of them leaves another chain of updates (no oldest timestamp cuts it):
+  // a million states, past any budget. Taken as logged, they leave one.
+  testing::ScratchDir dir;
+  const fs::path file = dir.path() / "h.jsonl";
+  std::vector<std::string> lines{
+      R"({"format": "omnilink-history", "version": 3, "inputs": {"Begin": ["txn"], "Put": ["txn", "key", "value"], "CommitAt": ["txn", "commit_ts"]}})"};
+  std::uint64_t t = 0;
+  auto call = [&](const std::string& op, const std::string& fields) {
+    lines.push_back(R"({"process": 0, "op": ")" + op + "\", \"fields\": {" + fields + "}, \"start\": " + std::to_string(t) +
+                    ", \"end\": " + std::to_string(t + 5) + R"(, "outcome": "ok"})");
+    t += 10;
+  };
+  auto transaction = [&](int txn, int key, int ts) {
+    const std::string id = "\"txn\": " + std::to_string(txn);
+    call("Begin", id);
+    call("Put", id + ", \"key\": " + std::to_string(key) + ", \"value\": " + std::to_string(1000 + txn) + R"(, "status": "ok")");
+    call("CommitAt", id + ", \"commit_ts\": " + std::to_string(ts) + R"(, "status": "ok")");
+  };
+  for (int txn = 1; txn <= 20; ++txn) transaction(txn, 1 + txn % 2, txn);
+  const std::uint64_t second_last_begins = t;
+  transaction(21, 1, 50);
+  transaction(22, 1, 50);
+  std::ofstream(file) << [&] {
+    std::string text;
+    for (const auto& line : lines) text += line + "\n";
+    return text;
+  }();
+  const explain::ExplainOptions o = options_for(file, "WiredTigerKV.tla", "MCWiredTigerStrictTimestamps.tla");
+  const explain::Explanation e = explain::explain_run(o);
+  REQUIRE(e.given.has_value());
+  CHECK(e.given->before == second_last_begins);
+  CHECK(e.given->operations == 60);
+  CHECK(e.minimal);
+  CHECK(!e.core.empty());
+  CHECK(e.core.size() <= 3);
+  for (const auto& op : e.core) CHECK((op.call().find("txn = 21") != std::string::npos || op.call().find("txn = 22") != std::string::npos));
+  REQUIRE(e.refused.has_value());
+  CHECK_THAT(e.refused->conjunct, Catch::Contains("TimestampsInOrder"));
+  const std::string text = report::explanation_text(e, "core.jsonl", "");
+  CHECK_THAT(text, Catch::Contains("are rejected given the 60 operations that ended before T0.60 started, as the run logged them (they pass on their own)"));
+  CHECK_THAT(text, Catch::Contains("lets the rest pass given that past"));
+  // The core's history file holds that past, required: it fails as it is.
+  checkers::ValidateOptions alone = o.validate;
+  alone.run_dir = explain::explanation_dir(o.validate.run_dir) / e.core_file;
+  CHECK(checkers::validate_run(alone).verdict == Verdict::fail);
+  std::size_t required = 0;
+  for (const auto& thread : history::read_history_file(alone.run_dir).threads)
+    for (const auto& op : thread) required += op.optional ? 0 : 1;
+  CHECK(required == 60 + e.core.size());
+  // explanation.json keeps it.
+  const nlohmann::json j = explain::to_json(e);
+  CHECK(j.at("given").at("operations") == 60);
+  const explain::Explanation back = explain::parse_explanation(j, "x");
+  REQUIRE(back.given.has_value());
+  CHECK(back.given->before == e.given->before);
+  CHECK(explain::to_json(back) == j);
 }
 
 TEST_CASE("a read's context holds the transaction that wrote its value, however many others read it", "[explain][wiredtiger]") {
