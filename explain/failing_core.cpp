@@ -33,16 +33,17 @@ std::uint64_t group_of(const Groups& groups, const history::ProblemOp* p) {
 /// presumption, with a smaller budget past which the candidate is presumed rejected.
 class CoreQuestions {
  public:
-  /// `given_before`: the operations that ended before it are required, as the run logged them,
-  /// instead of optional (GivenPast); 0: none is.
+  /// `capped`: every question within Presumption::proof_factor times that presumption's budget for
+  /// it (undecided past it), not the question's own budget. `given_before`: the operations that
+  /// ended before it are required, as the run logged them, instead of optional (GivenPast); 0:
+  /// none is.
   CoreQuestions(const history::Problem& base, language::LoadedSpec& spec, checkers::NativeSearchOptions search, bool projectable, const Groups& groups,
-                Clock::time_point deadline, std::optional<Presumption> presumption = std::nullopt, std::uint64_t given_before = 0)
+                Clock::time_point deadline, std::optional<Presumption> presumption = std::nullopt, std::optional<Presumption> capped = std::nullopt,
+                std::uint64_t given_before = 0)
       : base_(base), spec_(spec), search_(std::move(search)), projectable_(projectable), groups_(groups), deadline_(deadline), presumption_(presumption),
-        given_before_(given_before) {}
+        capped_(capped), given_before_(given_before) {}
 
-  /// `first_proof`: within Presumption::proof_factor times the presumption's budget for this
-  /// question (undecided past it), not the question's own budget.
-  Answer ask(const Ops& core, const Presumption* first_proof = nullptr) {
+  Answer ask(const Ops& core) {
     ++asked_;
     const std::unordered_set<const history::ProblemOp*> in_core(core.begin(), core.end());
     std::uint64_t last_end = 0;
@@ -75,8 +76,7 @@ class CoreQuestions {
     options.time_limit = left;
     std::uint64_t operations = 0;
     for (const auto& thread : question[0].threads) operations += thread.size();
-    if (first_proof != nullptr)
-      options.max_states = std::min(options.max_states, first_proof->proof_factor * (first_proof->base + first_proof->per_operation * operations));
+    if (capped_) options.max_states = std::min(options.max_states, capped_->proof_factor * (capped_->base + capped_->per_operation * operations));
     std::uint64_t presumed_after = 0;  // 0: no presumption
     if (presumption_) {
       presumed_after = presumption_->base + presumption_->per_operation * operations;
@@ -92,9 +92,13 @@ class CoreQuestions {
       case checkers::SearchReport::Outcome::limit:
         // Only the states presumed (the search stops one past its limit): out of time, or at the
         // question's own budget, it is undecided.
-        return presumed_after != 0 && report.states_distinct > presumed_after && Clock::now() < deadline_ ? Answer::rejected : Answer::undecided;
-      default: return Answer::undecided;
+        if (presumed_after != 0 && report.states_distinct > presumed_after && Clock::now() < deadline_) return Answer::rejected;
+        break;
+      default: break;
     }
+    // Past the cap, narrowing on would ask more such questions, each as costly: it stops here.
+    if (capped_) exceeded_cap_ = true;
+    return Answer::undecided;
   }
 
   /// `core` is rejected, decided in full: found so by a search that ended within its budget, or
@@ -110,8 +114,8 @@ class CoreQuestions {
   /// Whether `p` is required as logged, ending before the given cut.
   bool given(const history::ProblemOp& p) const { return !p.op->pending() && p.op->end < given_before_; }
 
-  /// Past the deadline, or cancelled (ValidateOptions::cancel): every answer would be undecided.
-  bool out_of_time() const { return Clock::now() >= deadline_ || (search_.cancel != nullptr && search_.cancel->load()); }
+  /// Past the deadline, cancelled (ValidateOptions::cancel), or, capped, past a question's cap once: no more questions.
+  bool out_of_time() const { return exceeded_cap_ || Clock::now() >= deadline_ || (search_.cancel != nullptr && search_.cancel->load()); }
   std::uint64_t asked() const { return asked_; }
 
  private:
@@ -122,7 +126,9 @@ class CoreQuestions {
   const Groups& groups_;
   const Clock::time_point deadline_;
   const std::optional<Presumption> presumption_;
+  const std::optional<Presumption> capped_;
   const std::uint64_t given_before_;
+  bool exceeded_cap_ = false;  // a capped question was undecided: ask no more
   std::set<std::vector<std::pair<std::uint32_t, std::uint64_t>>> decided_rejected_;  // by (thread, index), sorted
   std::optional<Ops> smallest_decided_;
   std::uint64_t asked_ = 0;
@@ -397,16 +403,16 @@ std::optional<Narrowed> narrowed_given_the_past(const Ops& presumed, const histo
                                                 Clock::time_point deadline, FailingCore& result, std::uint64_t& asked) {
   std::uint64_t cut = std::numeric_limits<std::uint64_t>::max();
   for (const history::ProblemOp* p : whole_transactions(presumed, base, groups)) cut = std::min(cut, p->op->start);
-  CoreQuestions given(base, spec, search, projectable, groups, deadline, std::nullopt, cut);
+  CoreQuestions given(base, spec, search, projectable, groups, deadline, std::nullopt, std::nullopt, cut);
+  GivenPast past{cut, 0};
+  for (const auto& thread : base.threads)
+    for (const history::ProblemOp& p : thread) past.operations += given.given(p) ? 1 : 0;
+  if (past.operations == 0) return std::nullopt;  // no past: the core's own question, as costly
   const bool found = given.ask({}) == Answer::accepted && given.ask(presumed) == Answer::rejected;
   std::optional<Narrowed> narrowed;
   if (found) narrowed = narrow(presumed, given, groups);
   asked += given.asked();
-  if (!narrowed) return std::nullopt;
-  GivenPast past{cut, 0};
-  for (const auto& thread : base.threads)
-    for (const history::ProblemOp& p : thread) past.operations += given.given(p) ? 1 : 0;
-  result.given = past;
+  if (narrowed) result.given = past;
   return narrowed;
 }
 
@@ -472,45 +478,74 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
 
   FailingCore result;
   std::optional<Narrowed> narrowed;  // proven rejected; final once set here
-  std::optional<Ops> start;          // proven rejected: where narrowing with every question decided in full starts
+  std::optional<Ops> start;          // proven rejected: where narrowing with every question decided starts
+  // With a presumption, what is decided is decided within ten times its budget (Presumption::
+  // proof_factor); past that, a core is proven given the past instead, if it can be: the presumed
+  // core first (its transactions begin late, leaving a long past), then the core narrowed so far.
+  std::vector<Ops> past_due;
+  CoreQuestions capped(base, spec, search, closed, groups, started + options.time_limit, std::nullopt, options.presumption);
+  CoreQuestions& deciding = options.presumption ? capped : questions;
   std::uint64_t presumed_questions = 0, given_questions = 0;
+  Answer own = Answer::undecided;  // the presumed core's own question, capped
   if (options.presumption) {
     CoreQuestions presuming(base, spec, search, closed, groups, started + options.time_limit / 3, options.presumption);
     auto [seed, core] = first_rejected_seed(candidates, base, groups, presuming);
     result.seed = std::move(seed);
     Narrowed presumed = narrow(std::move(core), presuming, groups);
     presumed_questions = presuming.asked();
-    // Its own question first within a few times the presumption's budget (a rejected question
-    // needs 35 to 400 states per operation); undecided there, given the past, and only if that
-    // finds nothing, its own question again in full.
-    Answer own = presuming.decided_rejected(presumed.core) ? Answer::rejected : questions.ask(presumed.core, &*options.presumption);
-    if (own == Answer::undecided && !questions.out_of_time()) {
-      narrowed = narrowed_given_the_past(presumed.core, base, spec, search, closed, groups, started + options.time_limit, result, given_questions);
-      if (!narrowed) own = questions.ask(presumed.core);
+    own = presuming.decided_rejected(presumed.core) ? Answer::rejected : capped.ask(presumed.core);
+    if (own == Answer::rejected && presumed.minimal) {
+      narrowed = std::move(presumed);
+    } else if (own == Answer::rejected) {
+      start = std::move(presumed.core);
+    } else {
+      // Undecided, or accepted on its own (a wrong presumption) where given the past it may not be.
+      // On from the smallest core the presuming questions decided rejected on the way (within the
+      // seed), rather than from the seeds again.
+      past_due.push_back(std::move(presumed.core));
+      if (own == Answer::accepted) start = presuming.smallest_decided_rejected();
     }
-    const bool proven = own == Answer::rejected;
-    if (proven && presumed.minimal) narrowed = std::move(presumed);
-    // Else on from the presumed core if it was proven, or from the smallest core the presuming
-    // questions decided rejected on the way (within the seed), rather than from the seeds again.
-    if (!narrowed) start = proven ? std::optional<Ops>(std::move(presumed.core)) : presuming.smallest_decided_rejected();
   }
-  if (!narrowed) {
+  const bool presumed_undecided = options.presumption && own == Answer::undecided;
+  if (!narrowed && !presumed_undecided) {
     if (!start) {
-      auto [seed, core] = first_rejected_seed(candidates, base, groups, questions);
+      auto [seed, core] = first_rejected_seed(candidates, base, groups, deciding);
       result.seed = std::move(seed);
       start = std::move(core);
     }
-    narrowed = narrow(std::move(*start), questions, groups);
+    narrowed = narrow(std::move(*start), deciding, groups);
+    if (options.presumption && narrowed->minimal) past_due.clear();
+    else if (options.presumption) past_due.push_back(narrowed->core);
+  }
+  for (const Ops& candidate : past_due) {
+    if (questions.out_of_time()) break;
+    if (std::optional<Narrowed> given = narrowed_given_the_past(candidate, base, spec, search, closed, groups, started + options.time_limit, result, given_questions)) {
+      narrowed = std::move(given);
+      past_due.clear();
+      break;
+    }
+  }
+  // Not given the past either (it fails on its own, or the core passes given it): decided in full
+  // in the time left, from the core narrowed so far, or the presumed core if it is rejected.
+  if (!past_due.empty()) {
+    if (narrowed) narrowed = narrow(std::move(narrowed->core), questions, groups);
+    else if (questions.ask(past_due.front()) == Answer::rejected) narrowed = narrow(std::move(past_due.front()), questions, groups);
+  }
+  if (!narrowed) {
+    auto [seed, core] = first_rejected_seed(candidates, base, groups, questions);
+    result.seed = std::move(seed);
+    narrowed = narrow(std::move(core), questions, groups);
   }
   Ops core = std::move(narrowed->core);
   result.minimal = narrowed->minimal;
   std::stable_sort(core.begin(), core.end(), [](const history::ProblemOp* a, const history::ProblemOp* b) { return a->op->start < b->op->start; });
   if (!result.minimal)
     result.not_minimal = questions.out_of_time() ? "the minimisation stopped at its time limit of " + std::to_string(options.time_limit.count() / 1000) + " s"
-                                                 : "leaving some operation out could not be decided within " + std::to_string(options.question_states) + " states";
+                                                 : "leaving some operation out could not be decided within " + std::to_string(options.question_states) +
+                                                       " states" + (options.presumption ? ", nor given the past" : "");
   result.history = core_history(base, core);
   result.operations = core.size();
-  result.questions = presumed_questions + given_questions + questions.asked();
+  result.questions = presumed_questions + given_questions + questions.asked() + (options.presumption ? capped.asked() : 0);
   result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
   return result;
 }
