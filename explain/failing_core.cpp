@@ -44,6 +44,7 @@ class CoreQuestions {
         capped_(capped), given_before_(given_before) {}
 
   Answer ask(const Ops& core) {
+    if (exceeded_cap_) return Answer::undecided;
     ++asked_;
     const std::unordered_set<const history::ProblemOp*> in_core(core.begin(), core.end());
     std::uint64_t last_end = 0;
@@ -517,17 +518,15 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
     if (options.presumption && narrowed->minimal) past_due.clear();
     else if (options.presumption) past_due.push_back(narrowed->core);
   }
-  for (const Ops& candidate : past_due) {
-    if (questions.out_of_time()) break;
-    if (std::optional<Narrowed> given = narrowed_given_the_past(candidate, base, spec, search, closed, groups, started + options.time_limit, result, given_questions)) {
-      narrowed = std::move(given);
-      past_due.clear();
-      break;
+  bool given = false;
+  for (std::size_t k = 0; k < past_due.size() && !given && !questions.out_of_time(); ++k)
+    if (std::optional<Narrowed> core = narrowed_given_the_past(past_due[k], base, spec, search, closed, groups, started + options.time_limit, result, given_questions)) {
+      narrowed = std::move(core);
+      given = true;
     }
-  }
   // Not given the past either (it fails on its own, or the core passes given it): decided in full
   // in the time left, from the core narrowed so far, or the presumed core if it is rejected.
-  if (!past_due.empty()) {
+  if (!given && !past_due.empty()) {
     if (narrowed) narrowed = narrow(std::move(narrowed->core), questions, groups);
     else if (questions.ask(past_due.front()) == Answer::rejected) narrowed = narrow(std::move(past_due.front()), questions, groups);
   }
