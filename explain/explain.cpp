@@ -186,7 +186,7 @@ Explanation explain_run(const ExplainOptions& options) {
     for (const auto& op : thread) core_ops.emplace(op.thread, op.index);
   OpIds shown_ops = core_ops;
   const TransactionOf groups = transactions_by_operation(problem.history, read.interface.group_field);
-  const std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops, groups);
+  std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops, groups);
   for (const trace::Operation* op : context) shown_ops.emplace(op->thread, op->index);
   // A core proven given the past is searched with it, as its questions had it: required.
   const auto in_past = [&](const trace::Operation& op) { return core.given && !op.pending() && op.end < core.given->before; };
@@ -222,6 +222,24 @@ Explanation explain_run(const ExplainOptions& options) {
     results::ValidationResult as_proved;
     checkers::check_natively(as_proved, history::make_problem(proved, read.interface, loaded), loaded, v);
     if (refuses_core(as_proved)) why = std::move(as_proved);
+  }
+
+  // Given the past, the refusal may name operations of it (those that logged a value the state
+  // holds): they join the context, so that the explanation and the signature name them as they
+  // name the others, by what they are rather than by id.
+  if (core.given && why.refused) {
+    const auto add = [&](const trace::Operation& named) {
+      if (!shown_ops.emplace(named.thread, named.index).second) return;
+      for (const auto& thread : problem.history.threads)
+        for (const auto& op : thread)
+          if (op.thread == named.thread && op.index == named.index) context.push_back(&op);
+    };
+    const results::RefusedOp& r = *why.refused;
+    for (const auto& tie : r.related) add(tie.op);
+    for (const auto* held : {&r.lost, &r.in_place})
+      if (*held)
+        for (const auto& tie : (*held)->logged_by) add(tie.op);
+    std::stable_sort(context.begin(), context.end(), [](const trace::Operation* a, const trace::Operation* b) { return a->start < b->start; });
   }
 
   Explanation e;
