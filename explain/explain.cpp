@@ -189,7 +189,7 @@ Explanation explain_run(const ExplainOptions& options) {
   std::vector<const trace::Operation*> context = context_of(problem, users, core.history, shown_ops, groups);
   for (const trace::Operation* op : context) shown_ops.emplace(op->thread, op->index);
   // A core proven given the past is searched with it, as its questions had it: required.
-  const auto in_past = [&](const trace::Operation& op) { return core.given && !op.pending() && op.end < core.given->before; };
+  const auto in_past = [&](const trace::Operation& op) { return core.given && core.given->holds(op); };
   history::History story;
   story.clock = problem.history.clock;
   story.inputs = problem.history.inputs;

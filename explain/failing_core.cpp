@@ -34,14 +34,13 @@ std::uint64_t group_of(const Groups& groups, const history::ProblemOp* p) {
 class CoreQuestions {
  public:
   /// `capped`: every question within Presumption::proof_factor times that presumption's budget for
-  /// it (undecided past it), not the question's own budget. `given_before`: the operations that
-  /// ended before it are required, as the run logged them, instead of optional (GivenPast); 0:
-  /// none is.
+  /// it (undecided past it), not the question's own budget. `past`: its operations are required,
+  /// as the run logged them, instead of optional; the default holds none.
   CoreQuestions(const history::Problem& base, language::LoadedSpec& spec, checkers::NativeSearchOptions search, bool projectable, const Groups& groups,
                 Clock::time_point deadline, std::optional<Presumption> presumption = std::nullopt, std::optional<Presumption> capped = std::nullopt,
-                std::uint64_t given_before = 0)
+                GivenPast past = {})
       : base_(base), spec_(spec), search_(std::move(search)), projectable_(projectable), groups_(groups), deadline_(deadline), presumption_(presumption),
-        capped_(capped), given_before_(given_before) {}
+        capped_(capped), past_(past) {}
 
   Answer ask(const Ops& core) {
     if (exceeded_cap_) return Answer::undecided;
@@ -112,8 +111,8 @@ class CoreQuestions {
   /// The smallest core decided rejected so far, if any.
   const std::optional<Ops>& smallest_decided_rejected() const { return smallest_decided_; }
 
-  /// Whether `p` is required as logged, ending before the given cut.
-  bool given(const history::ProblemOp& p) const { return !p.op->pending() && p.op->end < given_before_; }
+  /// Whether `p` is required as logged, being of the given past.
+  bool given(const history::ProblemOp& p) const { return past_.holds(*p.op); }
 
   /// Past the deadline, cancelled (ValidateOptions::cancel), or, capped, past a question's cap once: no more questions.
   bool out_of_time() const { return exceeded_cap_ || Clock::now() >= deadline_ || (search_.cancel != nullptr && search_.cancel->load()); }
@@ -128,7 +127,7 @@ class CoreQuestions {
   const Clock::time_point deadline_;
   const std::optional<Presumption> presumption_;
   const std::optional<Presumption> capped_;
-  const std::uint64_t given_before_;
+  const GivenPast past_;
   bool exceeded_cap_ = false;  // a capped question was undecided: ask no more
   std::set<std::vector<std::pair<std::uint32_t, std::uint64_t>>> decided_rejected_;  // by (thread, index), sorted
   std::optional<Ops> smallest_decided_;
@@ -404,10 +403,10 @@ std::optional<Narrowed> narrowed_given_the_past(const Ops& presumed, const histo
                                                 Clock::time_point deadline, FailingCore& result, std::uint64_t& asked) {
   std::uint64_t cut = std::numeric_limits<std::uint64_t>::max();
   for (const history::ProblemOp* p : whole_transactions(presumed, base, groups)) cut = std::min(cut, p->op->start);
-  CoreQuestions given(base, spec, search, projectable, groups, deadline, std::nullopt, std::nullopt, cut);
   GivenPast past{cut, 0};
   for (const auto& thread : base.threads)
-    for (const history::ProblemOp& p : thread) past.operations += given.given(p) ? 1 : 0;
+    for (const history::ProblemOp& p : thread) past.operations += past.holds(*p.op) ? 1 : 0;
+  CoreQuestions given(base, spec, search, projectable, groups, deadline, std::nullopt, std::nullopt, past);
   if (past.operations == 0) return std::nullopt;  // no past: the core's own question, as costly
   const bool found = given.ask({}) == Answer::accepted && given.ask(presumed) == Answer::rejected;
   std::optional<Narrowed> narrowed;
@@ -515,8 +514,10 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
       start = std::move(core);
     }
     narrowed = narrow(std::move(*start), deciding, groups);
-    if (options.presumption && narrowed->minimal) past_due.clear();
-    else if (options.presumption) past_due.push_back(narrowed->core);
+    if (options.presumption) {
+      if (narrowed->minimal) past_due.clear();
+      else past_due.push_back(narrowed->core);
+    }
   }
   bool given = false;
   for (std::size_t k = 0; k < past_due.size() && !given && !questions.out_of_time(); ++k)
@@ -544,7 +545,7 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
                                                        " states" + (options.presumption ? ", nor given the past" : "");
   result.history = core_history(base, core);
   result.operations = core.size();
-  result.questions = presumed_questions + given_questions + questions.asked() + (options.presumption ? capped.asked() : 0);
+  result.questions = presumed_questions + given_questions + questions.asked() + capped.asked();
   result.duration = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
   return result;
 }

@@ -3,6 +3,8 @@
 
 #include <cstdint>
 
+#include "trace/reader.hpp"
+
 namespace omnilink::explain {
 
 /// The past a core was proven given: the `operations` of the run that ended before `before` (a
@@ -13,6 +15,9 @@ namespace omnilink::explain {
 struct GivenPast {
   std::uint64_t before = 0;
   std::uint64_t operations = 0;
+
+  /// Whether `op` is of that past: completed, and ended before the cut.
+  bool holds(const trace::Operation& op) const { return !op.pending() && op.end < before; }
 };
 
 }  // namespace omnilink::explain
