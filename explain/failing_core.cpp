@@ -390,30 +390,34 @@ std::pair<std::string, Ops> first_rejected_seed(const std::vector<std::pair<std:
   return {candidates.back().first, std::move(whole)};
 }
 
+/// A core narrowed given the past (narrowed_given_the_past), if one was; the questions asked either way.
+struct NarrowedGiven {
+  std::optional<Narrowed> core;
+  GivenPast past;
+  std::uint64_t questions = 0;
+};
+
 /// When a presumed core's own question cannot be decided, the core given the past. Its context is
 /// every earlier operation of the run, each optional: late in a long run with timestamps that is
 /// more states than any budget (a strict-timestamp core of 3 operations after 485 others: 15.8
 /// million states and not done). Taken as the run logged them (required), the operations that ended
 /// before the core's transactions began leave a few states where they left millions, and the
 /// question is decided in milliseconds. The core is then narrowed given that past, each question
-/// with the same cut (GivenPast). Only if the past passes on its own (else the failure is
-/// in it, and a core given it would explain nothing) and the presumed core is rejected given it.
-std::optional<Narrowed> narrowed_given_the_past(const Ops& presumed, const history::Problem& base, language::LoadedSpec& spec,
-                                                const checkers::NativeSearchOptions& search, bool projectable, const Groups& groups,
-                                                Clock::time_point deadline, FailingCore& result, std::uint64_t& asked) {
+/// with the same cut (GivenPast). Only if the past passes on its own (else the failure is in it, and
+/// a core given it would explain nothing) and the presumed core is rejected given it.
+NarrowedGiven narrowed_given_the_past(const Ops& presumed, const history::Problem& base, language::LoadedSpec& spec,
+                                      const checkers::NativeSearchOptions& search, bool projectable, const Groups& groups, Clock::time_point deadline) {
   std::uint64_t cut = std::numeric_limits<std::uint64_t>::max();
   for (const history::ProblemOp* p : whole_transactions(presumed, base, groups)) cut = std::min(cut, p->op->start);
-  GivenPast past{cut, 0};
+  NarrowedGiven out;
+  out.past = GivenPast{cut, 0};
   for (const auto& thread : base.threads)
-    for (const history::ProblemOp& p : thread) past.operations += past.holds(*p.op) ? 1 : 0;
-  CoreQuestions given(base, spec, search, projectable, groups, deadline, std::nullopt, std::nullopt, past);
-  if (past.operations == 0) return std::nullopt;  // no past: the core's own question, as costly
-  const bool found = given.ask({}) == Answer::accepted && given.ask(presumed) == Answer::rejected;
-  std::optional<Narrowed> narrowed;
-  if (found) narrowed = narrow(presumed, given, groups);
-  asked += given.asked();
-  if (narrowed) result.given = past;
-  return narrowed;
+    for (const history::ProblemOp& p : thread) out.past.operations += out.past.holds(*p.op) ? 1 : 0;
+  if (out.past.operations == 0) return out;  // no past: the core's own question, as costly
+  CoreQuestions given(base, spec, search, projectable, groups, deadline, std::nullopt, std::nullopt, out.past);
+  if (given.ask({}) == Answer::accepted && given.ask(presumed) == Answer::rejected) out.core = narrow(presumed, given, groups);
+  out.questions = given.asked();
+  return out;
 }
 
 }  // namespace
@@ -520,11 +524,15 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
     }
   }
   bool given = false;
-  for (std::size_t k = 0; k < past_due.size() && !given && !questions.out_of_time(); ++k)
-    if (std::optional<Narrowed> core = narrowed_given_the_past(past_due[k], base, spec, search, closed, groups, started + options.time_limit, result, given_questions)) {
-      narrowed = std::move(core);
+  for (std::size_t k = 0; k < past_due.size() && !given && !questions.out_of_time(); ++k) {
+    NarrowedGiven attempt = narrowed_given_the_past(past_due[k], base, spec, search, closed, groups, started + options.time_limit);
+    given_questions += attempt.questions;
+    if (attempt.core) {
+      narrowed = std::move(attempt.core);
+      result.given = attempt.past;
       given = true;
     }
+  }
   // Not given the past either (it fails on its own, or the core passes given it): decided in full
   // in the time left, from the core narrowed so far, or the presumed core if it is rejected.
   if (!given && !past_due.empty()) {
