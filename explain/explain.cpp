@@ -230,9 +230,7 @@ Explanation explain_run(const ExplainOptions& options) {
   if (core.given && why.refused) {
     const auto add = [&](const trace::Operation& named) {
       if (!shown_ops.emplace(named.thread, named.index).second) return;
-      for (const auto& thread : problem.history.threads)
-        for (const auto& op : thread)
-          if (op.thread == named.thread && op.index == named.index) context.push_back(&op);
+      if (const history::ProblemOp* p = problem.find(named.thread, named.index)) context.push_back(p->op);
     };
     const results::RefusedOp& r = *why.refused;
     for (const auto& tie : r.related) add(tie.op);

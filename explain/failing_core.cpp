@@ -153,12 +153,7 @@ history::Problem failing_base(const history::Problem& problem, const results::Va
   return std::move(history::split_problem(problem, 2, [&](const history::ProblemOp& p) -> std::size_t { return in_failed_part(p) ? 0 : 1; })[0]);
 }
 
-const history::ProblemOp* find_op(const history::Problem& base, const trace::Operation& op) {
-  for (const auto& thread : base.threads)
-    for (const history::ProblemOp& p : thread)
-      if (p.op->thread == op.thread && p.op->index == op.index) return &p;
-  return nullptr;
-}
+const history::ProblemOp* find_op(const history::Problem& base, const trace::Operation& op) { return base.find(op.thread, op.index); }
 
 /// Candidate starting points, smallest first, each with what it is; the last is every completed
 /// operation of `base` (rejected: it is the failure).

@@ -34,6 +34,13 @@ std::map<std::string, OperationParams> operation_params(const language::SpecInte
   return params;
 }
 
+const ProblemOp* Problem::find(std::uint32_t thread, std::uint64_t index) const {
+  for (const auto& ops : threads)
+    for (const ProblemOp& p : ops)
+      if (p.op->thread == thread && p.op->index == index) return &p;
+  return nullptr;
+}
+
 Problem make_problem(History history, const language::SpecInterface& spec, const language::LoadedSpec& loaded) {
   Problem problem;
   problem.caveats = history.caveats;

@@ -59,6 +59,10 @@ struct Problem {
   bool logged_value_domains = false;
   std::vector<std::string> caveats;  // the history's, and the domain rule's
 
+  /// The operation logged as T<thread>.<index>, or null if the problem does not hold it (a part or
+  /// a core holds a few of the run's operations). A scan: for the few lookups of an explanation.
+  const ProblemOp* find(std::uint32_t thread, std::uint64_t index) const;
+
   Problem() = default;
   Problem(const Problem&) = delete;
   Problem& operator=(const Problem&) = delete;
