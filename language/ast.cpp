@@ -67,7 +67,7 @@ ExprPtr clone(const Expr& e) {
   out->fields = e.fields;
   for (const auto& u : e.updates) {
     ExceptUpdate copy;
-    for (const auto& step : u.path) copy.path.push_back({step.argument ? clone(*step.argument) : nullptr, step.field});
+    for (const auto& step : u.path) copy.path.push_back({step.argument ? clone(*step.argument) : nullptr, step.field, step.field_key});
     copy.value = clone(*u.value);
     out->updates.push_back(std::move(copy));
   }
@@ -80,6 +80,8 @@ ExprPtr clone(const Expr& e) {
   out->has_other = e.has_other;
   out->index = e.index;
   out->builtin = e.builtin;
+  out->field_keys = e.field_keys;
+  out->field_slots = e.field_slots;
   return out;
 }
 

@@ -120,6 +120,7 @@ struct ExceptUpdate {
   struct Step {
     ExprPtr argument;   // ![a]
     std::string field;  // !.f (when argument is null)
+    Value field_key;    // field as a string value, set by the loader (not built at every step)
   };
   std::vector<Step> path;
   ExprPtr value;
@@ -129,7 +130,7 @@ struct Expr {
   ExprKind kind = ExprKind::Unsupported;
   SourcePos pos;
   std::string text;
-  Value value;                 // Literal
+  Value value;                 // Literal; Field: text as a string value, set by the loader
   std::vector<ExprPtr> kids;
   std::vector<Bound> bounds;
   std::vector<std::string> fields;
@@ -142,6 +143,10 @@ struct Expr {
   std::size_t index = 0;               // RefVariable, RefPrimed
   const Symbol* symbol = nullptr;      // RefBound
   const Definition* definition = nullptr;  // RefDefinition
+  // Record: its field names as string values, sorted, and where each field (in kids' order) goes
+  // among them, so that an evaluation neither builds the names nor sorts them.
+  std::vector<Value> field_keys;
+  std::vector<std::size_t> field_slots;
   Builtin builtin = Builtin::None;     // RefBuiltin
 };
 

@@ -413,9 +413,29 @@ void LoadedSpec::bind_node(Expr& e, Binding& b) {
       for (auto& u : e.updates) {
         for (auto& s : u.path)
           if (s.argument) bind(*s.argument, b);
+          else s.field_key = Value::string(s.field);
         bind(*u.value, b);
       }
       return;
+    // A record's field names are made values once here: building a string value allocates, and
+    // records are built and read at most steps of a transactional spec.
+    case ExprKind::Field:
+      e.value = Value::string(e.text);
+      bind_kids();
+      return;
+    case ExprKind::Record: {
+      std::vector<std::size_t> order(e.fields.size());
+      for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return e.fields[a] < e.fields[b]; });
+      e.field_keys.clear();
+      e.field_slots.assign(order.size(), 0);
+      for (std::size_t slot = 0; slot < order.size(); ++slot) {
+        e.field_keys.push_back(Value::string(e.fields[order[slot]]));
+        e.field_slots[order[slot]] = slot;
+      }
+      bind_kids();
+      return;
+    }
     case ExprKind::Lambda: case ExprKind::OperatorArg:
       throw SpecError(e.pos.text() + ": an operator (" + (e.kind == ExprKind::Lambda ? std::string("LAMBDA") : shown(e.text)) +
                       ") where a value is expected");

@@ -306,25 +306,46 @@ bool Evaluator::truth(const Expr& e) {
   return v.as_bool();
 }
 
-void Evaluator::for_each_binding(const std::vector<Bound>& bounds, const std::function<bool()>& body) {
-  std::vector<std::vector<Value>> sets;
-  for (const Bound& b : bounds) {
-    if (!b.set)
-      throw EvalError(b.names[0]->pos.text() + ": an unbounded CHOOSE or quantifier over " + b.names[0]->name +
-                      " cannot be evaluated, by TLC either: bound it (\\in S), or give the definition a value in an MC module");
-    const Value s = eval(*b.set);
-    if (!s.is_set()) fail(*b.set, "expected a set to bind " + b.names[0]->name + " to, got " + s.describe() + ": " + s.text());
-    try {
-      sets.push_back(s.elements());
-    } catch (const EvalError& err) {
-      fail(*b.set, err.what());
-    }
+const std::vector<Value>& Evaluator::bound_elements(const Bound& b, Value& set, std::vector<Value>& storage) {
+  if (!b.set)
+    throw EvalError(b.names[0]->pos.text() + ": an unbounded CHOOSE or quantifier over " + b.names[0]->name +
+                    " cannot be evaluated, by TLC either: bound it (\\in S), or give the definition a value in an MC module");
+  set = eval(*b.set);
+  if (!set.is_set()) fail(*b.set, "expected a set to bind " + b.names[0]->name + " to, got " + set.describe() + ": " + set.text());
+  if (set.kind() == Value::Kind::Set) return set.members();
+  try {
+    storage = set.elements();
+  } catch (const EvalError& err) {
+    fail(*b.set, err.what());
   }
+  return storage;
+}
+
+template <class Body>
+void Evaluator::for_each_binding(const std::vector<Bound>& bounds, const Body& body) {
+  // One name over one set (\E x \in S, {x \in S : P}, [x \in S |-> e]): most quantifiers, looped
+  // without the general case's recursion.
+  if (bounds.size() == 1 && !bounds[0].tuple && bounds[0].names.size() == 1) {
+    Value set;
+    std::vector<Value> storage;
+    const Symbol* name = bounds[0].names[0].get();
+    for (const Value& v : bound_elements(bounds[0], set, storage)) {
+      push(name, v);
+      const bool go_on = body();
+      pop(1);
+      if (!go_on) return;
+    }
+    return;
+  }
+  std::vector<Value> held(bounds.size());
+  std::vector<std::vector<Value>> storage(bounds.size());
+  std::vector<const std::vector<Value>*> sets;
+  for (std::size_t i = 0; i < bounds.size(); ++i) sets.push_back(&bound_elements(bounds[i], held[i], storage[i]));
   std::function<bool(std::size_t)> level = [&](std::size_t i) -> bool {
     if (i == bounds.size()) return body();
     const Bound& b = bounds[i];
     if (b.tuple) {  // <<a, b>> \in S: each element of S split over the names
-      for (const Value& v : sets[i]) {
+      for (const Value& v : *sets[i]) {
         if (v.kind() != Value::Kind::Seq || v.items().size() != b.names.size())
           fail(*b.set, "cannot bind a tuple of " + std::to_string(b.names.size()) + " names to " + v.text());
         const std::size_t depth = env_.size();
@@ -338,7 +359,7 @@ void Evaluator::for_each_binding(const std::vector<Bound>& bounds, const std::fu
     // x, y \in S: each name ranges over S.
     std::function<bool(std::size_t)> names = [&](std::size_t n) -> bool {
       if (n == b.names.size()) return level(i + 1);
-      for (const Value& v : sets[i]) {
+      for (const Value& v : *sets[i]) {
         push(b.names[n].get(), v);
         const bool go_on = names(n + 1);
         pop(1);
@@ -427,6 +448,16 @@ Value Evaluator::call_values(const Definition& def, std::vector<Value> args, con
 
 Value Evaluator::call(const Definition& def, const Expr& e) {
   const bool operators = std::any_of(def.params.begin(), def.params.end(), [](const auto& p) { return p->arity > 0; });
+  if (!operators && !e.kids.empty() && !def.constant && def.function_bounds.empty()) {
+    // The arguments go straight onto the environment, nameless until all are evaluated (they are
+    // evaluated where the call is written: one may name a parameter the call binds again), which
+    // spares a vector for each call.
+    CallScope call(*this, e);
+    const std::size_t first = env_.size();
+    for (const auto& a : e.kids) push(nullptr, eval(*a));
+    for (std::size_t p = 0; p < def.params.size(); ++p) env_[first + p].first = def.params[p].get();
+    return eval(*def.body);
+  }
   if (!operators) {
     std::vector<Value> values;
     values.reserve(e.kids.size());
@@ -532,7 +563,7 @@ Value Evaluator::except(const Expr& e) {
     std::vector<Value> along{f}, keys;
     bool in_domain = true;
     for (const auto& step : u.path) {
-      Value key = step.argument ? eval(*step.argument) : Value::string(step.field);
+      Value key = step.argument ? eval(*step.argument) : step.field_key;
       if (!along.back().is_function()) apply_function(along.back(), key, step.argument ? *step.argument : e);  // says why
       auto next = along.back().apply(key);
       if (!next) {
@@ -678,12 +709,9 @@ Value Evaluator::eval(const Expr& e) {
         return Value::seq(std::move(items));
       }
       case ExprKind::Record: {
-        std::vector<Value> keys, values;
-        for (std::size_t k = 0; k < e.fields.size(); ++k) {
-          keys.push_back(Value::string(e.fields[k]));
-          values.push_back(eval(*e.kids[k]));
-        }
-        return Value::function(std::move(keys), std::move(values));
+        std::vector<Value> values(e.kids.size());
+        for (std::size_t k = 0; k < e.kids.size(); ++k) values[e.field_slots[k]] = eval(*e.kids[k]);
+        return Value::function(e.field_keys, std::move(values));
       }
       case ExprKind::RecordSet: {
         std::vector<Value> sets;
@@ -694,7 +722,7 @@ Value Evaluator::eval(const Expr& e) {
       case ExprKind::Field: {
         const Value r = eval(*e.kids[0]);
         if (!r.is_function()) fail(e, "." + e.text + " applied to " + r.describe() + ": " + r.text());
-        auto v = r.apply(Value::string(e.text));
+        auto v = r.apply(e.value);
         if (!v) fail(e, "the record " + r.text() + " has no field " + e.text);
         return *v;
       }

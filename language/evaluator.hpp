@@ -111,8 +111,13 @@ class Evaluator {
   static bool binds_tuples(const std::vector<Bound>& bounds);
   class CallScope;
   [[noreturn]] void no_constant_value(const Definition& def, const Expr& at) const;
-  /// Calls `body` once per binding of the bounds' names to elements of their sets.
-  void for_each_binding(const std::vector<Bound>& bounds, const std::function<bool()>& body);
+  /// Calls `body` once per binding of the bounds' names to elements of their sets, while it
+  /// returns true. A template, not a std::function: a quantifier is evaluated at most steps, and a
+  /// std::function of a lambda that captures more than two references allocates.
+  template <class Body>
+  void for_each_binding(const std::vector<Bound>& bounds, const Body& body);
+  /// A bound's set, evaluated and enumerated: its elements are `storage`'s, or the set's own.
+  const std::vector<Value>& bound_elements(const Bound& b, Value& set, std::vector<Value>& storage);
   const Value& lookup(const Symbol* s, const Expr& at) const;
   Value variable(std::size_t index, bool primed, const Expr& at) const;
   void push(const Symbol* s, Value v) { env_.emplace_back(s, std::move(v)); }

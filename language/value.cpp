@@ -296,6 +296,17 @@ Value Value::tail(const Value& sequence) {
 Value Value::function(std::vector<Value> keys, std::vector<Value> values) {
   canonicalise(keys);
   canonicalise(values);
+  // Keys already in order and distinct (a record's, a function over a set's elements) need no
+  // sorting; a string key rules out the domain 1..n.
+  bool sorted = true;
+  for (std::size_t k = 1; k < keys.size() && sorted; ++k) sorted = keys[k - 1] < keys[k];
+  if (sorted && !keys.empty() && !keys.front().is_int()) {
+    auto node = std::make_shared<ValueNode>();
+    node->kind = Kind::Fcn;
+    node->items = std::move(keys);
+    node->values = std::move(values);
+    return Value(Kind::Fcn, 0, std::move(node));
+  }
   std::vector<std::size_t> order(keys.size());
   for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
@@ -533,6 +544,11 @@ bool Value::contains(const Value& element) const {
   return false;
 }
 
+const std::vector<Value>& Value::members() const {
+  if (kind_ != Kind::Set) throw EvalError("expected a finite set, got " + describe() + ": " + text());
+  return node_->items;
+}
+
 std::vector<Value> Value::elements() const {
   if (kind_ == Kind::Set) return node_->items;
   if (kind_ != Kind::Symbolic) throw EvalError("expected a set, got " + describe() + ": " + text());
@@ -633,7 +649,11 @@ int Value::compare(const Value& other) const {
   if (kind_ != other.kind_) return kind_ < other.kind_ ? -1 : 1;
   switch (kind_) {
     case Kind::Bool: case Kind::Int: return scalar_ < other.scalar_ ? -1 : scalar_ > other.scalar_ ? 1 : 0;
-    case Kind::String: case Kind::Model: return node_->text.compare(other.node_->text) < 0 ? -1 : node_->text == other.node_->text ? 0 : 1;
+    case Kind::String: case Kind::Model: {
+      if (node_ == other.node_) return 0;
+      const int c = node_->text.compare(other.node_->text);
+      return c < 0 ? -1 : c > 0 ? 1 : 0;
+    }
     default: break;
   }
   if (node_ == other.node_) return 0;
