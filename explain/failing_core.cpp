@@ -385,6 +385,39 @@ std::pair<std::string, Ops> first_rejected_seed(const std::vector<std::pair<std:
   return {candidates.back().first, std::move(whole)};
 }
 
+/// The run's first failure: the fewest whole transactions, taken in the order they ended, whose
+/// operations are rejected with what began beside them optional, found by bisection. Where a
+/// failure recurs through a run (two commits at one timestamp, every few transactions), the one at
+/// the refusal may be late, its own question past any budget and its past failing on its own (an
+/// earlier recurrence); the first has few operations before it to try. Each question requires a
+/// prefix of the run, a few states per operation, as a validation does. The prefix's blocks (whole
+/// transactions, or operations of none) in the order they ended; nothing when no prefix shorter
+/// than the run is decided rejected.
+std::optional<std::vector<Ops>> first_failing_prefix(const history::Problem& base, const Groups& groups, CoreQuestions& questions) {
+  Ops completed;
+  for (const auto& thread : base.threads)
+    for (const history::ProblemOp& p : thread)
+      if (!p.op->pending()) completed.push_back(&p);
+  std::vector<Ops> blocks = blocks_of(completed, groups);
+  const auto end_of = [](const Ops& block) {
+    std::uint64_t end = 0;
+    for (const history::ProblemOp* p : block) end = std::max(end, p->op->end);
+    return end;
+  };
+  std::stable_sort(blocks.begin(), blocks.end(), [&](const Ops& a, const Ops& b) { return end_of(a) < end_of(b); });
+  // Invariant: the first `accepted` blocks are not known rejected; the first `rejected` are.
+  std::size_t accepted = 0, rejected = blocks.size();
+  while (rejected - accepted > 1 && !questions.out_of_time()) {
+    const std::size_t middle = accepted + (rejected - accepted) / 2;
+    const std::vector<Ops> prefix(blocks.begin(), blocks.begin() + static_cast<std::ptrdiff_t>(middle));
+    if (questions.ask(flatten(prefix)) == Answer::rejected) rejected = middle;
+    else accepted = middle;
+  }
+  if (rejected == blocks.size() || questions.out_of_time()) return std::nullopt;
+  blocks.resize(rejected);
+  return blocks;
+}
+
 /// A core narrowed given the past (narrowed_given_the_past), if one was; the questions asked either way.
 struct NarrowedGiven {
   std::optional<Narrowed> core;
@@ -528,10 +561,29 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
       given = true;
     }
   }
-  // Not given the past either (it fails on its own, or the core passes given it): decided in full
-  // in the time left, from the core narrowed so far, or the presumed core if it is rejected.
+  // Neither given its past (the past fails on its own: the failure recurs earlier in the run; or
+  // the core passes given it: a wrong presumption): the run's first failure, whose past passes, is
+  // its last transaction given that past.
+  std::optional<Ops> first_failure;
+  if (!given && !past_due.empty() && !questions.out_of_time()) {
+    if (std::optional<std::vector<Ops>> prefix = first_failing_prefix(base, groups, questions)) {
+      NarrowedGiven attempt = narrowed_given_the_past(prefix->back(), base, spec, search, closed, groups, started + options.time_limit);
+      given_questions += attempt.questions;
+      if (attempt.core) {
+        narrowed = std::move(attempt.core);
+        result.given = attempt.past;
+        given = true;
+      } else {
+        first_failure = flatten(*prefix);
+      }
+      result.seed = "the run's first failure";
+    }
+  }
+  // Not given the past either: decided in full in the time left, from the run's first failure if
+  // it was found, else from the core narrowed so far, or the presumed core if it is rejected.
   if (!given && !past_due.empty()) {
-    if (narrowed) narrowed = narrow(std::move(narrowed->core), questions, groups);
+    if (first_failure) narrowed = narrow(std::move(*first_failure), questions, groups);
+    else if (narrowed) narrowed = narrow(std::move(narrowed->core), questions, groups);
     else if (questions.ask(past_due.front()) == Answer::rejected) narrowed = narrow(std::move(past_due.front()), questions, groups);
   }
   if (!narrowed) {
