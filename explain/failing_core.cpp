@@ -155,14 +155,20 @@ history::Problem failing_base(const history::Problem& problem, const results::Va
 
 const history::ProblemOp* find_op(const history::Problem& base, const trace::Operation& op) { return base.find(op.thread, op.index); }
 
-/// Candidate starting points, smallest first, each with what it is; the last is every completed
-/// operation of `base` (rejected: it is the failure).
-std::vector<std::pair<std::string, Ops>> seeds(const history::Problem& base, const results::ValidationResult& failed, bool projectable,
-                                               const std::vector<std::string>& fields, const Groups& groups) {
+/// The completed operations of `base`, thread by thread.
+Ops completed_ops(const history::Problem& base) {
   Ops completed;
   for (const auto& thread : base.threads)
     for (const history::ProblemOp& p : thread)
       if (!p.op->pending()) completed.push_back(&p);
+  return completed;
+}
+
+/// Candidate starting points, smallest first, each with what it is; the last is every completed
+/// operation of `base` (rejected: it is the failure).
+std::vector<std::pair<std::string, Ops>> seeds(const history::Problem& base, const results::ValidationResult& failed, bool projectable,
+                                               const std::vector<std::string>& fields, const Groups& groups) {
+  Ops completed = completed_ops(base);
   std::stable_sort(completed.begin(), completed.end(), [](const history::ProblemOp* a, const history::ProblemOp* b) { return a->op->start < b->op->start; });
   std::vector<std::pair<std::string, Ops>> out;
   const history::ProblemOp* refused = failed.refused ? find_op(base, failed.refused->op) : nullptr;
@@ -258,19 +264,24 @@ Ops flatten(const std::vector<Ops>& blocks) {
   return out;
 }
 
+/// `blocks` in the order they ended: by the end of their last operation.
+void sort_by_end(std::vector<Ops>& blocks) {
+  const auto end_of = [](const Ops& block) {
+    std::uint64_t end = 0;
+    for (const history::ProblemOp* p : block) end = std::max(end, p->op->end);
+    return end;
+  };
+  std::stable_sort(blocks.begin(), blocks.end(), [&](const Ops& a, const Ops& b) { return end_of(a) < end_of(b); });
+}
+
 /// Narrows `blocks` to the fewest that end last, doubling (1, 2, 4, ...), that stay rejected;
 /// unchanged when no smaller window is. A failure sits where its seed was cut, at the refused
 /// operation, more often than anywhere else, and an accepted question costs a few states where a
 /// rejected one searches every order of the context: ddmin halving from the whole seed asks about
 /// log2(n) rejected questions to get there, this asks that many accepted ones and one rejected.
 void narrow_to_last(std::vector<Ops>& blocks, CoreQuestions& questions) {
-  const auto end_of = [](const Ops& block) {
-    std::uint64_t end = 0;
-    for (const history::ProblemOp* p : block) end = std::max(end, p->op->end);
-    return end;
-  };
   std::vector<Ops> by_end = blocks;
-  std::stable_sort(by_end.begin(), by_end.end(), [&](const Ops& a, const Ops& b) { return end_of(a) < end_of(b); });
+  sort_by_end(by_end);
   for (std::size_t k = 1; k < by_end.size() && !questions.out_of_time(); k *= 2) {
     std::vector<Ops> window(by_end.end() - static_cast<std::ptrdiff_t>(k), by_end.end());
     if (questions.ask(flatten(window)) != Answer::rejected) continue;
@@ -394,17 +405,8 @@ std::pair<std::string, Ops> first_rejected_seed(const std::vector<std::pair<std:
 /// transactions, or operations of none) in the order they ended; nothing when no prefix shorter
 /// than the run is decided rejected.
 std::optional<std::vector<Ops>> first_failing_prefix(const history::Problem& base, const Groups& groups, CoreQuestions& questions) {
-  Ops completed;
-  for (const auto& thread : base.threads)
-    for (const history::ProblemOp& p : thread)
-      if (!p.op->pending()) completed.push_back(&p);
-  std::vector<Ops> blocks = blocks_of(completed, groups);
-  const auto end_of = [](const Ops& block) {
-    std::uint64_t end = 0;
-    for (const history::ProblemOp* p : block) end = std::max(end, p->op->end);
-    return end;
-  };
-  std::stable_sort(blocks.begin(), blocks.end(), [&](const Ops& a, const Ops& b) { return end_of(a) < end_of(b); });
+  std::vector<Ops> blocks = blocks_of(completed_ops(base), groups);
+  sort_by_end(blocks);
   // Invariant: the first `accepted` blocks are not known rejected; the first `rejected` are.
   std::size_t accepted = 0, rejected = blocks.size();
   while (rejected - accepted > 1 && !questions.out_of_time()) {
