@@ -296,27 +296,25 @@ Value Value::tail(const Value& sequence) {
 Value Value::function(std::vector<Value> keys, std::vector<Value> values) {
   canonicalise(keys);
   canonicalise(values);
-  // Keys already in order and distinct (a record's, a function over a set's elements) need no
-  // sorting; a string key rules out the domain 1..n.
+  // Keys already in order and distinct (a record's, a function over a set's elements) are taken
+  // as they are, without sorting.
   bool sorted = true;
   for (std::size_t k = 1; k < keys.size() && sorted; ++k) sorted = keys[k - 1] < keys[k];
-  if (sorted && !keys.empty() && !keys.front().is_int()) {
-    auto node = std::make_shared<ValueNode>();
-    node->kind = Kind::Fcn;
-    node->items = std::move(keys);
-    node->values = std::move(values);
-    return Value(Kind::Fcn, 0, std::move(node));
-  }
-  std::vector<std::size_t> order(keys.size());
-  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
   std::vector<Value> sorted_keys, sorted_values;
-  sorted_keys.reserve(keys.size());
-  sorted_values.reserve(keys.size());
-  for (std::size_t k : order) {
-    if (!sorted_keys.empty() && sorted_keys.back() == keys[k]) throw EvalError("a function maps " + keys[k].text() + " twice");
-    sorted_keys.push_back(keys[k]);
-    sorted_values.push_back(std::move(values[k]));
+  if (sorted) {
+    sorted_keys = std::move(keys);
+    sorted_values = std::move(values);
+  } else {
+    std::vector<std::size_t> order(keys.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
+    sorted_keys.reserve(keys.size());
+    sorted_values.reserve(keys.size());
+    for (std::size_t k : order) {
+      if (!sorted_keys.empty() && sorted_keys.back() == keys[k]) throw EvalError("a function maps " + keys[k].text() + " twice");
+      sorted_keys.push_back(keys[k]);
+      sorted_values.push_back(std::move(values[k]));
+    }
   }
   bool one_to_n = true;
   for (std::size_t k = 0; k < sorted_keys.size() && one_to_n; ++k)

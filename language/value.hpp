@@ -88,8 +88,8 @@ class Value {
   bool contains(const Value& v) const;  // EvalError where TLC cannot decide it
   /// Every element, sorted (EvalError for an infinite set).
   std::vector<Value> elements() const;
-  /// A finite set's elements as it holds them, sorted, without a copy (EvalError unless the set
-  /// is not symbolic: elements() enumerates those).
+  /// A finite set's elements as it holds them, sorted, without a copy (EvalError for a symbolic
+  /// set: elements() enumerates those).
   const std::vector<Value>& members() const;
   std::size_t cardinality() const;
 
