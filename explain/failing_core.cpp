@@ -553,34 +553,27 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
       else past_due.push_back(narrowed->core);
     }
   }
-  bool given = false;
-  for (std::size_t k = 0; k < past_due.size() && !given && !questions.out_of_time(); ++k) {
-    NarrowedGiven attempt = narrowed_given_the_past(past_due[k], base, spec, search, closed, groups, started + options.time_limit);
+  // Whether `candidate` is a core given its past; if so, it is the core.
+  const auto given_the_past = [&](const Ops& candidate) {
+    NarrowedGiven attempt = narrowed_given_the_past(candidate, base, spec, search, closed, groups, started + options.time_limit);
     given_questions += attempt.questions;
-    if (attempt.core) {
-      narrowed = std::move(attempt.core);
-      result.given = attempt.past;
-      given = true;
-    }
-  }
+    if (!attempt.core) return false;
+    narrowed = std::move(attempt.core);
+    result.given = attempt.past;
+    return true;
+  };
+  bool given = false;
+  for (std::size_t k = 0; k < past_due.size() && !given && !questions.out_of_time(); ++k) given = given_the_past(past_due[k]);
   // Neither given its past (the past fails on its own: the failure recurs earlier in the run; or
   // the core passes given it: a wrong presumption): the run's first failure, whose past passes, is
   // its last transaction given that past.
   std::optional<Ops> first_failure;
-  if (!given && !past_due.empty() && !questions.out_of_time()) {
+  if (!given && !past_due.empty() && !questions.out_of_time())
     if (std::optional<std::vector<Ops>> prefix = first_failing_prefix(base, groups, questions)) {
-      NarrowedGiven attempt = narrowed_given_the_past(prefix->back(), base, spec, search, closed, groups, started + options.time_limit);
-      given_questions += attempt.questions;
-      if (attempt.core) {
-        narrowed = std::move(attempt.core);
-        result.given = attempt.past;
-        given = true;
-      } else {
-        first_failure = flatten(*prefix);
-      }
       result.seed = "the run's first failure";
+      given = given_the_past(prefix->back());
+      if (!given) first_failure = flatten(*prefix);
     }
-  }
   // Not given the past either: decided in full in the time left, from the run's first failure if
   // it was found, else from the core narrowed so far, or the presumed core if it is rejected.
   if (!given && !past_due.empty()) {
