@@ -160,6 +160,30 @@ std::vector<std::string> queue_history(bool swap) {
   return lines;
 }
 
+/// A WiredTigerKV history of one thread's transactions, one after another, each putting one key
+/// and committing it at a timestamp (Begin, Put, CommitAt; 5 ns each, 10 ns apart).
+struct OneThreadsTransactions {
+  std::vector<std::string> lines{
+      R"({"format": "omnilink-history", "version": 3, "inputs": {"Begin": ["txn"], "Put": ["txn", "key", "value"], "CommitAt": ["txn", "commit_ts"]}})"};
+  std::uint64_t now = 0;  // when the next operation starts
+
+  void put(int txn, int key, int commit_ts) {
+    const std::string id = "\"txn\": " + std::to_string(txn);
+    call("Begin", id);
+    call("Put", id + ", \"key\": " + std::to_string(key) + ", \"value\": " + std::to_string(1000 + txn) + R"(, "status": "ok")");
+    call("CommitAt", id + ", \"commit_ts\": " + std::to_string(commit_ts) + R"(, "status": "ok")");
+  }
+  void call(const std::string& op, const std::string& fields) {
+    lines.push_back(R"({"process": 0, "op": ")" + op + "\", \"fields\": {" + fields + "}, \"start\": " + std::to_string(now) +
+                    ", \"end\": " + std::to_string(now + 5) + R"(, "outcome": "ok"})");
+    now += 10;
+  }
+  void write(const fs::path& file) const {
+    std::ofstream out(file);
+    for (const auto& line : lines) out << line << "\n";
+  }
+};
+
 }  // namespace
 
 TEST_CASE("a FIFO violation's core is the two dequeues, with their enqueues as context", "[explain]") {
@@ -212,29 +236,12 @@ TEST_CASE("a core whose own question cannot be decided is proven given the past,
   // a million states, past any budget. Taken as logged, they leave one.
   testing::ScratchDir dir;
   const fs::path file = dir.path() / "h.jsonl";
-  std::vector<std::string> lines{
-      R"({"format": "omnilink-history", "version": 3, "inputs": {"Begin": ["txn"], "Put": ["txn", "key", "value"], "CommitAt": ["txn", "commit_ts"]}})"};
-  std::uint64_t t = 0;
-  auto call = [&](const std::string& op, const std::string& fields) {
-    lines.push_back(R"({"process": 0, "op": ")" + op + "\", \"fields\": {" + fields + "}, \"start\": " + std::to_string(t) +
-                    ", \"end\": " + std::to_string(t + 5) + R"(, "outcome": "ok"})");
-    t += 10;
-  };
-  auto transaction = [&](int txn, int key, int ts) {
-    const std::string id = "\"txn\": " + std::to_string(txn);
-    call("Begin", id);
-    call("Put", id + ", \"key\": " + std::to_string(key) + ", \"value\": " + std::to_string(1000 + txn) + R"(, "status": "ok")");
-    call("CommitAt", id + ", \"commit_ts\": " + std::to_string(ts) + R"(, "status": "ok")");
-  };
-  for (int txn = 1; txn <= 20; ++txn) transaction(txn, 1 + txn % 2, txn);
-  const std::uint64_t second_last_begins = t;
-  transaction(21, 1, 50);
-  transaction(22, 1, 50);
-  std::ofstream(file) << [&] {
-    std::string text;
-    for (const auto& line : lines) text += line + "\n";
-    return text;
-  }();
+  OneThreadsTransactions run;
+  for (int txn = 1; txn <= 20; ++txn) run.put(txn, 1 + txn % 2, txn);
+  const std::uint64_t second_last_begins = run.now;
+  run.put(21, 1, 50);
+  run.put(22, 1, 50);
+  run.write(file);
   const explain::ExplainOptions o = options_for(file, "WiredTigerKV.tla", "MCWiredTigerStrictTimestamps.tla");
   const explain::Explanation e = explain::explain_run(o);
   REQUIRE(e.given.has_value());
@@ -264,6 +271,49 @@ TEST_CASE("a core whose own question cannot be decided is proven given the past,
   REQUIRE(back.given.has_value());
   CHECK(back.given->before == e.given->before);
   CHECK(explain::to_json(back) == j);
+}
+
+TEST_CASE("a wrong presumption late in a run whose failure recurs: the core is the run's first failure, given the past before it",
+          "[explain][wiredtiger]") {
+  // Two transactions commit key 1 at timestamp 50 after ten others (MCWiredTigerStrictTimestamps.tla
+  // refuses the second), and two more at 100 after ten more: the failure recurs. With every question
+  // presumed rejected after its first state (and "decided" after its first state too), the presumed
+  // core is one operation, undecided on its own and accepted given its past. The run's first
+  // failure, found by bisecting its prefixes with each question decided in full, is the core: its
+  // last transaction given the 33 operations before it (which pass), not the later recurrence.
+  testing::ScratchDir dir;
+  const fs::path file = dir.path() / "h.jsonl";
+  OneThreadsTransactions run;
+  for (int txn = 1; txn <= 10; ++txn) run.put(txn, 1 + txn % 2, txn);
+  run.put(11, 1, 50);
+  const std::uint64_t second_begins = run.now;
+  run.put(12, 1, 50);
+  for (int txn = 13; txn <= 22; ++txn) run.put(txn, 1 + txn % 2, 38 + txn);
+  run.put(23, 1, 100);
+  run.put(24, 1, 100);
+  run.write(file);
+  explain::ExplainOptions o = options_for(file, "WiredTigerKV.tla", "MCWiredTigerStrictTimestamps.tla");
+  o.core.presumption = explain::Presumption{1, 0, 1};
+  const explain::Explanation e = explain::explain_run(o);
+  INFO(report::explanation_text(e, "core.jsonl", ""));
+  CHECK(e.seed == "the run's first failure");
+  REQUIRE(e.given.has_value());
+  CHECK(e.given->before == second_begins);
+  CHECK(e.given->operations == 33);
+  CHECK(e.minimal);
+  REQUIRE(!e.core.empty());
+  for (const auto& op : e.core) CHECK_THAT(op.call(), Catch::Contains("txn = 12"));
+  REQUIRE(e.refused.has_value());
+  CHECK_THAT(e.refused->conjunct, Catch::Contains("TimestampsInOrder"));
+  // The usual presumption is right here: its core (given the past too) is the same failure, found
+  // without the fallback.
+  o.core.presumption = explain::Presumption{};
+  o.reuse = false;
+  const explain::Explanation usual = explain::explain_run(o);
+  CHECK(usual.seed != e.seed);
+  CHECK(usual.minimal);
+  for (const auto& op : usual.core)
+    CHECK((op.call().find("txn = 11") != std::string::npos || op.call().find("txn = 12") != std::string::npos));
 }
 
 TEST_CASE("a read's context holds the transaction that wrote its value, however many others read it", "[explain][wiredtiger]") {
