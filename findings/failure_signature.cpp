@@ -170,8 +170,6 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
   return s;
 }
 
-bool is_crash(const FailureSignature& signature) { return signature.key.find("|crashed|") != std::string::npos; }
-
 FailureSignature crash_signature(const std::string& target, const CrashSite& site) {
   FailureSignature s;
   const std::string signal = site.signal_name.empty() ? "signal " + std::to_string(site.signal) : site.signal_name;
@@ -194,6 +192,7 @@ FailureSignature crash_signature(const std::string& target, const CrashSite& sit
   }
   s.id = hash_id(s.key);
   s.symptom = {s.id, s.key, s.title};
+  s.crash = true;
   return s;
 }
 

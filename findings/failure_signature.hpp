@@ -41,6 +41,7 @@ struct FailureSignature {
   std::string key;    // what it is computed from, readable, '|'-separated
   std::string title;  // one line for people: what the spec refused (or where a crash struck)
   FailureSymptom symptom;  // the refusal in detail; a crash's and a stuck search's is the signature itself
+  bool crash = false;      // crash_signature's (a run that died of a signal), not a validation failure's
 };
 
 /// The signature of a validation failure from its result.json (results/result_file.hpp);
@@ -52,8 +53,6 @@ std::optional<FailureSignature> failure_signature(const std::string& target, con
 /// the line, which an unrelated edit moves; but the line where the function is a standard library
 /// wrapper that a lambda was inlined into); without such a frame, the target and the signal.
 FailureSignature crash_signature(const std::string& target, const CrashSite& site);
-/// Whether `signature` is a crash's (crash_signature) rather than a validation failure's.
-bool is_crash(const FailureSignature& signature);
 
 /// The signature of a failed run (outcome fail), from its failing core (RUN/explain/, for the spec
 /// of its newest validation) or else RUN/validation/result.json, or of a crashed one (outcome

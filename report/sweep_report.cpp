@@ -20,7 +20,7 @@ namespace {
 // How to replay a signature's first evidence run: a crash to its signal, a failure at each
 // operation of its failing core (the campaign explained it).
 std::string replay_command(const findings::SignatureHistory& h) {
-  return "omnilink replay " + h.runs.front() + (findings::is_crash(h.signature) ? " --crash" : " --core");
+  return "omnilink replay " + h.runs.front() + (h.signature.crash ? " --crash" : " --core");
 }
 
 std::string percent(double share) {

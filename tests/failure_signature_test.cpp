@@ -201,7 +201,7 @@ TEST_CASE("a crash is signed by its signal and innermost frame in the code under
   CHECK(omnilink::plain_function_name(site.innermost_under_test()->function) == "lockfree::Stack::pop");
   const auto s = findings::crash_signature("stack", site);
   CHECK(s.title == "SIGSEGV in lockfree::Stack::pop (stack.hpp:42)");
-  CHECK(findings::is_crash(s));  // reports replay it to its signal (omnilink replay --crash)
+  CHECK(s.crash);  // reports replay it to its signal (omnilink replay --crash)
   // The same crash after an edit above it in the file; another function; another signal.
   CHECK(findings::crash_signature("stack", crash_in("lockfree::Stack<Node<long> >::pop(long&)", "/src/stack/stack.hpp", 45)).id == s.id);
   CHECK(findings::crash_signature("stack", crash_in("lockfree::Stack<Node<int> >::push(int)", "/src/stack/stack.hpp", 42)).id != s.id);
@@ -289,7 +289,7 @@ TEST_CASE("a transactional failure is signed by its failing core: two runs of on
   INFO(first.key << "\n" << first.symptom.key << "\n" << second.symptom.key);
   CHECK(first.id == second.id);
   CHECK(first.symptom.id == second.symptom.id);
-  CHECK_FALSE(findings::is_crash(first));
+  CHECK_FALSE(first.crash);
   // Signed by the rules the run breaks (explain/broken_rules.hpp); how the core showed it is the symptom.
   // ReadsWhatItMaySee is a facet of WiredTigerKV's `@guarantee: Visibility`.
   CHECK(first.title == "breaks Visibility (WiredTigerKV)");
