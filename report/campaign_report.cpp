@@ -14,34 +14,6 @@ std::string configuration(const store::RunRecord& run) {
   return run.target + " t" + std::to_string(run.threads) + " o" + std::to_string(run.ops);
 }
 
-/// The failed runs of each signature, in order of first appearance, and the symptoms they showed.
-struct SignatureGroup {
-  findings::FailureSignature signature;
-  std::string target;
-  std::vector<const RunReport*> runs;
-  struct Symptom {
-    findings::FailureSymptom symptom;
-    std::vector<const RunReport*> runs;
-  };
-  std::vector<Symptom> symptoms;  // in order of first appearance
-};
-
-std::vector<SignatureGroup> group_by_signature(const std::vector<RunReport>& runs) {
-  std::vector<SignatureGroup> groups;
-  for (const auto& run : runs) {
-    const auto& signature = run.signature;
-    if (!signature) continue;
-    auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.signature.id == signature->id; });
-    if (group == groups.end()) group = groups.insert(groups.end(), {*signature, run.run.target, {}, {}});
-    group->runs.push_back(&run);
-    auto symptom = std::find_if(group->symptoms.begin(), group->symptoms.end(),
-                                [&](const auto& known) { return known.symptom.id == signature->symptom.id; });
-    if (symptom == group->symptoms.end()) symptom = group->symptoms.insert(group->symptoms.end(), {signature->symptom, {}});
-    symptom->runs.push_back(&run);
-  }
-  return groups;
-}
-
 /// Each grouped run's signature and symptom: read once, for the group.
 struct RunSignature {
   const findings::FailureSignature* signature = nullptr;

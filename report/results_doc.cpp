@@ -159,27 +159,20 @@ void write_crashes(std::ostream& s, const std::string& campaign_id, const std::v
   if (crashed_runs.empty()) return;
   std::vector<RunReport> crashed;
   for (const store::RunRecord* run : crashed_runs) crashed.push_back(read_run_report(*run));
-  std::vector<std::pair<const RunReport*, std::size_t>> places;  // each signature's first run, and its count
-  std::size_t unsigned_runs = 0;
-  for (const auto& report : crashed) {
-    if (!report.signature) {
-      ++unsigned_runs;
-      continue;
-    }
-    const auto known = std::find_if(places.begin(), places.end(),
-                                    [&](const auto& place) { return place.first->signature->id == report.signature->id; });
-    if (known == places.end()) places.emplace_back(&report, 1);
-    else ++known->second;
-  }
+  const std::vector<SignatureGroup> places = group_by_signature(crashed);
+  std::size_t unsigned_runs = crashed.size();
+  for (const SignatureGroup& place : places) unsigned_runs -= place.runs.size();
   s << crashed.size() << " of " << runs << " runs crashed";
   if (!places.empty()) s << ", at " << (places.size() == 1 ? "one place" : std::to_string(places.size()) + " places") << " (by signature)";
   s << ":\n\n";
-  for (const auto& [first, count] : places) {
-    const store::RunRecord& run = first->run;
-    s << "- **" << markdown_text(first->signature->title) << "** (signature " << markdown_code(first->signature->id) << "), " << count
+  for (const SignatureGroup& place : places) {
+    const RunReport& first = *place.runs.front();
+    const store::RunRecord& run = first.run;
+    const std::size_t count = place.runs.size();
+    s << "- **" << markdown_text(place.signature.title) << "** (signature " << markdown_code(place.signature.id) << "), " << count
       << (count == 1 ? " run" : " runs") << "; the first: " << markdown_text(run.key()) << " (" << run.threads << " threads x "
       << run.ops << " operations, seed " << run.seed << ", rr " << markdown_text(store::stored_name(run.rr_mode)) << ")\n\n"
-      << "  " << markdown_text(first->replay) << "\n\n";
+      << "  " << markdown_text(first.replay) << "\n\n";
   }
   if (unsigned_runs > 0)
     s << unsigned_runs << (unsigned_runs == 1 ? " crash has" : " crashes have") << " no signature (no crash site was recorded): "

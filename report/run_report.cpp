@@ -1,5 +1,6 @@
 #include "report/run_report.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "replay/replay_files.hpp"
@@ -81,6 +82,22 @@ std::vector<RunReport> read_run_reports(std::vector<store::RunRecord> runs) {
   reports.reserve(runs.size());
   for (auto& run : runs) reports.push_back(read_run_report(std::move(run)));
   return reports;
+}
+
+std::vector<SignatureGroup> group_by_signature(const std::vector<RunReport>& runs) {
+  std::vector<SignatureGroup> groups;
+  for (const auto& run : runs) {
+    const auto& signature = run.signature;
+    if (!signature) continue;
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.signature.id == signature->id; });
+    if (group == groups.end()) group = groups.insert(groups.end(), {*signature, run.run.target, {}, {}});
+    group->runs.push_back(&run);
+    auto symptom = std::find_if(group->symptoms.begin(), group->symptoms.end(),
+                                [&](const auto& known) { return known.symptom.id == signature->symptom.id; });
+    if (symptom == group->symptoms.end()) symptom = group->symptoms.insert(group->symptoms.end(), {signature->symptom, {}});
+    symptom->runs.push_back(&run);
+  }
+  return groups;
 }
 
 }  // namespace omnilink::report

@@ -29,4 +29,19 @@ struct RunReport {
 RunReport read_run_report(store::RunRecord run);
 std::vector<RunReport> read_run_reports(std::vector<store::RunRecord> runs);
 
+/// The runs of one failure signature, in order of first appearance, and the symptoms they showed.
+struct SignatureGroup {
+  findings::FailureSignature signature;
+  std::string target;                 // the first run's
+  std::vector<const RunReport*> runs;  // into the reports grouped
+  struct Symptom {
+    findings::FailureSymptom symptom;
+    std::vector<const RunReport*> runs;
+  };
+  std::vector<Symptom> symptoms;  // in order of first appearance
+};
+
+/// `runs` with a signature, grouped by it (a run without one is in no group).
+std::vector<SignatureGroup> group_by_signature(const std::vector<RunReport>& runs);
+
 }  // namespace omnilink::report
