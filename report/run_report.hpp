@@ -1,7 +1,8 @@
 // A run as the reports show it, read once from its store record and its directory: its outcome,
 // its failure signature (findings/), the explanation it keeps (run_explanations), its failure in a
-// few lines and how to replay it. Every renderer of runs (the campaign's text, JSON and JUnit, the
-// results document's Markdown, the signature pages' HTML) takes these and reads no file itself.
+// few lines and how to replay it; and runs grouped by their signatures. Every renderer of runs (the
+// campaign's text, JSON and JUnit, the results document's Markdown, the signature pages' HTML)
+// takes these and reads no file itself.
 #pragma once
 
 #include <optional>
