@@ -155,6 +155,11 @@ history::Problem failing_base(const history::Problem& problem, const results::Va
 
 const history::ProblemOp* find_op(const history::Problem& base, const trace::Operation& op) { return base.find(op.thread, op.index); }
 
+/// `ops` in the order they started.
+void sort_by_start(Ops& ops) {
+  std::stable_sort(ops.begin(), ops.end(), [](const history::ProblemOp* a, const history::ProblemOp* b) { return a->op->start < b->op->start; });
+}
+
 /// The completed operations of `base`, thread by thread.
 Ops completed_ops(const history::Problem& base) {
   Ops completed;
@@ -169,7 +174,7 @@ Ops completed_ops(const history::Problem& base) {
 std::vector<std::pair<std::string, Ops>> seeds(const history::Problem& base, const results::ValidationResult& failed, bool projectable,
                                                const std::vector<std::string>& fields, const Groups& groups) {
   Ops completed = completed_ops(base);
-  std::stable_sort(completed.begin(), completed.end(), [](const history::ProblemOp* a, const history::ProblemOp* b) { return a->op->start < b->op->start; });
+  sort_by_start(completed);
   std::vector<std::pair<std::string, Ops>> out;
   const history::ProblemOp* refused = failed.refused ? find_op(base, failed.refused->op) : nullptr;
   auto select = [&](const std::function<bool(const history::ProblemOp&)>& keep) {
@@ -254,7 +259,7 @@ Ops whole_transactions(const Ops& ops, const history::Problem& base, const Group
   for (const auto& thread : base.threads)
     for (const history::ProblemOp& p : thread)
       if (!p.op->pending() && (in.count(&p) > 0 || touched.count(group_of(groups, &p)) > 0)) out.push_back(&p);
-  std::stable_sort(out.begin(), out.end(), [](const history::ProblemOp* a, const history::ProblemOp* b) { return a->op->start < b->op->start; });
+  sort_by_start(out);
   return out;
 }
 
@@ -588,7 +593,7 @@ FailingCore find_failing_core(const history::Problem& problem, const results::Va
   }
   Ops core = std::move(narrowed->core);
   result.minimal = narrowed->minimal;
-  std::stable_sort(core.begin(), core.end(), [](const history::ProblemOp* a, const history::ProblemOp* b) { return a->op->start < b->op->start; });
+  sort_by_start(core);
   if (!result.minimal)
     result.not_minimal = questions.out_of_time() ? "the minimisation stopped at its time limit of " + std::to_string(options.time_limit.count() / 1000) + " s"
                                                  : "leaving some operation out could not be decided within " + std::to_string(options.question_states) +
