@@ -181,6 +181,11 @@ struct Definition {
   bool resolved = false;
   bool uses_state = false;  // refers to a variable, directly or through another definition
   bool in_let = false;      // a LET definition: may use the enclosing bound names, so never cached
+  /// A LET definition without parameters whose value is fixed by the names bound where it is
+  /// written and the current state: it reads no primed variable (nor UNCHANGED, ENABLED) and calls
+  /// no operator parameter, here or through what it refers to. The evaluator then evaluates it at
+  /// most once per evaluation of its LET, as TLC does, instead of at every reference.
+  bool once_per_let = false;
   bool constant = false;    // a CONSTANT of the module (its value is substituted or a model value)
   /// The first construct its evaluation would need that the embedded checker does not evaluate
   /// (file:line:col: what), here or in a definition it uses; empty if none. Such a definition is

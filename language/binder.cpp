@@ -37,6 +37,7 @@ void LoadedSpec::bind(Definition& def, const std::shared_ptr<Scope>& scope) {
     d->uses_state = uses_state(*d, visiting);
     visiting.clear();
     if (d->unsupported.empty()) d->unsupported = unsupported_use(*d, visiting);
+    mark_once_per_let(*d);
   }
   unsettled_.clear();
 }
@@ -91,6 +92,52 @@ bool LoadedSpec::uses_state(const Definition& def, std::vector<const Definition*
   }
   visiting.pop_back();
   return state;
+}
+
+namespace {
+
+// Whether a definition's value may depend on more than the current state and the names in force
+// where it is written: the next state (a primed variable, a primed expression, UNCHANGED, ENABLED),
+// here or in a definition it refers to; in its own body (`own`), also an operator parameter, whose
+// operator comes from whoever called the enclosing one.
+bool reads_beyond_state(const Definition& def, bool own, std::vector<const Definition*>& visiting) {
+  if (def.constant || !def.body) return false;
+  if (std::find(visiting.begin(), visiting.end(), &def) != visiting.end()) return false;
+  visiting.push_back(&def);
+  bool beyond = false;
+  std::vector<const Definition*> refs;
+  const auto walk = [&](const Expr& e) {
+    for_each_subexpression(e, [&](const Expr& x) {
+      if (const Definition* d = referenced_definition(x)) refs.push_back(d);
+      beyond = beyond || x.kind == ExprKind::RefPrimed || x.kind == ExprKind::Prime || x.kind == ExprKind::Unchanged ||
+               x.kind == ExprKind::Enabled ||
+               (own && (x.kind == ExprKind::RefOperatorParam || (x.kind == ExprKind::OperatorArg && x.symbol != nullptr)));
+    });
+  };
+  walk(*def.body);
+  for (const auto& b : def.function_bounds)
+    if (b.set) walk(*b.set);
+  for (const Definition* r : refs)
+    if (!beyond && r != nullptr && r->resolved && r != &def) beyond = reads_beyond_state(*r, /*own=*/r->in_let, visiting);
+  visiting.pop_back();
+  return beyond;
+}
+
+}  // namespace
+
+void LoadedSpec::mark_once_per_let(const Definition& def) const {
+  const auto mark = [](const Expr& e) {
+    for_each_subexpression(e, [](const Expr& x) {
+      if (x.kind != ExprKind::Let) return;
+      for (const auto& d : x.definitions) {
+        std::vector<const Definition*> visiting;
+        d->once_per_let = d->params.empty() && !reads_beyond_state(*d, /*own=*/true, visiting);
+      }
+    });
+  };
+  if (def.body) mark(*def.body);
+  for (const auto& b : def.function_bounds)
+    if (b.set) mark(*b.set);
 }
 
 std::string LoadedSpec::unsupported_use(const Definition& def, std::vector<const Definition*>& visiting) const {

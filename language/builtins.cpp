@@ -186,7 +186,7 @@ Value Evaluator::builtin(const Expr& e) {
     }
     case Builtin::SelectSeq: {
       const Value s = sequence(0);
-      const Closure test = closure_of(*e.kids[1]);
+      const Closure test = closure_of(*e.kids[1], /*applied_here=*/true);
       std::vector<Value> kept;
       for (const Value& x : s.items()) {
         const Value keep = apply_closure(test, {x}, e);
@@ -197,7 +197,7 @@ Value Evaluator::builtin(const Expr& e) {
     }
     case Builtin::SortSeq: {
       std::vector<Value> items = sequence(0).items();
-      const Closure less = closure_of(*e.kids[1]);
+      const Closure less = closure_of(*e.kids[1], /*applied_here=*/true);
       // std::stable_sort needs a strict weak order; an error thrown by the comparison leaves it.
       std::stable_sort(items.begin(), items.end(), [&](const Value& a, const Value& b) {
         const Value r = apply_closure(less, {a, b}, e);

@@ -43,6 +43,44 @@ class Evaluator::CallScope {
   std::size_t env_depth_, operators_depth_, assignable_depth_;
 };
 
+/// One evaluation of a LET, entered for as long as this lives (the LET's body evaluated, or acted
+/// on with its continuations), so that its once_per_let definitions are evaluated once in it.
+class Evaluator::LetScope {
+ public:
+  // Only where a value cannot change under it: not in an initial predicate (which assigns the
+  // unprimed variables such a definition reads) nor while a parameter stands for a variable the
+  // action has yet to assign (read through, it is the next state).
+  LetScope(Evaluator& ev, const Expr& let) : ev_(ev) {
+    if (ev.init_mode_ || !ev.assignable_params_.empty()) return;
+    if (std::none_of(let.definitions.begin(), let.definitions.end(), [](const auto& d) { return d->once_per_let; })) return;
+    ev.lets_.push_back(LetValues{&let, ev.current_, ev.primed_, std::vector<std::optional<Value>>(let.definitions.size())});
+    pushed_ = true;
+  }
+  ~LetScope() {
+    if (pushed_) ev_.lets_.pop_back();
+  }
+  LetScope(const LetScope&) = delete;
+  LetScope& operator=(const LetScope&) = delete;
+
+ private:
+  Evaluator& ev_;
+  bool pushed_ = false;
+};
+
+std::optional<std::pair<std::size_t, std::size_t>> Evaluator::let_slot(const Definition& def) const {
+  for (std::size_t i = lets_.size(); i-- > 0;) {
+    const auto& definitions = lets_[i].let->definitions;
+    for (std::size_t d = 0; d < definitions.size(); ++d) {
+      if (definitions[d].get() != &def) continue;
+      // A reference in another state (inside \cdot) or primed expression than the LET's reads
+      // other variables: evaluated as it is.
+      if (lets_[i].state != current_ || lets_[i].primed != primed_) return std::nullopt;
+      return std::make_pair(i, d);
+    }
+  }
+  return std::nullopt;
+}
+
 Evaluator::Evaluator(const LoadedSpec& spec, TraceHooks hooks) : spec_(spec), hooks_(std::move(hooks)) {}
 
 void Evaluator::fail(const Expr& at, const std::string& what) const { throw EvalError(at.pos.text() + ": " + what); }
@@ -181,8 +219,10 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
       return act(*e.kids[truth(*e.kids[0]) ? 1 : 2], k);
     case ExprKind::Case:
       return act(case_arm(e), k);
-    case ExprKind::Let:
+    case ExprKind::Let: {
+      LetScope let(*this, e);
       return act(*e.kids[0], k);
+    }
     case ExprKind::RefDefinition: {
       const Definition& def = *e.definition;
       if (def.constant || !def.function_bounds.empty()) break;  // a value: test it below
@@ -428,6 +468,18 @@ Value Evaluator::apply_defined_function(const Definition& def, const Value& argu
 
 Value Evaluator::call_values(const Definition& def, std::vector<Value> args, const Expr& at) {
   if (def.constant) no_constant_value(def, at);
+  if (def.once_per_let)
+    if (const auto slot = let_slot(def)) {
+      if (const auto& kept = lets_[slot->first].values[slot->second]) return *kept;
+      Value v;
+      {
+        CallScope call(*this, at);  // a definition that refers to itself ends as a deep recursion would
+        v = def.function_bounds.empty() ? eval(*def.body) : construct_function(def.function_bounds, *def.body, at);
+      }
+      // Evaluating it may have entered other LETs, all left again: the slot is where it was.
+      lets_[slot->first].values[slot->second] = v;
+      return v;
+    }
   const bool cacheable = args.empty() && !def.in_let && !def.uses_state;
   if (cacheable)
     if (auto it = cache_.find(&def); it != cache_.end()) return it->second;
@@ -490,8 +542,13 @@ void Evaluator::bind_call(const Definition& def, const std::vector<ExprPtr>& arg
   assignable_params_.insert(assignable_params_.end(), by_name.begin(), by_name.end());
 }
 
-Evaluator::Closure Evaluator::closure_of(const Expr& argument) {
-  auto capture = [&] { return std::make_shared<const Closure::Captured>(Closure::Captured{env_, operators_}); };
+Evaluator::Closure Evaluator::closure_of(const Expr& argument, bool applied_here) {
+  // A closure applied only where it is made (by SelectSeq or SortSeq, before anything is bound or
+  // unbound) sees the names it was written among as they are: copying them would cost a copy of
+  // the environment for the closure and another for each application.
+  auto capture = [&] {
+    return applied_here ? nullptr : std::make_shared<const Closure::Captured>(Closure::Captured{env_, operators_});
+  };
   if (argument.kind == ExprKind::Lambda) return Closure{argument.definitions[0].get(), Builtin::None, {}, capture()};
   if (argument.symbol != nullptr) {
     for (auto it = operators_.rbegin(); it != operators_.rend(); ++it)
@@ -529,19 +586,25 @@ Value Evaluator::apply_closure(const Closure& op, std::vector<Value> args, const
   for (Value& v : args) all.push_back(std::move(v));
   if (!op.captured) return call_values(def, std::move(all), at);
   // Evaluated among the names bound where it was written.
+  // The LETs being evaluated are set aside too: a LET definition's value kept for the innermost
+  // evaluation of its LET may not be the one the closure's names give (a recursion passes one down).
   auto env = std::move(env_);
   auto operators = std::move(operators_);
+  auto lets = std::move(lets_);
   env_ = op.captured->env;
   operators_ = op.captured->operators;
+  lets_.clear();
   struct Restore {
     Evaluator& ev;
     decltype(env_)& env;
     decltype(operators_)& operators;
+    decltype(lets_)& lets;
     ~Restore() {
       ev.env_ = std::move(env);
       ev.operators_ = std::move(operators);
+      ev.lets_ = std::move(lets);
     }
-  } restore{*this, env, operators};
+  } restore{*this, env, operators, lets};
   CallScope call(*this, at);
   for (std::size_t p = 0; p < def.params.size(); ++p) push(def.params[p].get(), std::move(all[p]));
   return eval(*def.body);
@@ -644,7 +707,10 @@ Value Evaluator::eval(const Expr& e) {
         return Value::boolean(false);
       case ExprKind::If: return eval(*e.kids[truth(*e.kids[0]) ? 1 : 2]);
       case ExprKind::Case: return eval(case_arm(e));
-      case ExprKind::Let: return eval(*e.kids[0]);
+      case ExprKind::Let: {
+        LetScope let(*this, e);
+        return eval(*e.kids[0]);
+      }
       case ExprKind::Exists: case ExprKind::Forall: {
         const bool exists = e.kind == ExprKind::Exists;
         bool result = !exists;
@@ -699,8 +765,13 @@ Value Evaluator::eval(const Expr& e) {
           argument = Value::seq(std::move(parts));
         }
         const Expr& f = *e.kids[0];
-        if (f.kind == ExprKind::RefDefinition && !f.definition->function_bounds.empty())
+        if (f.kind == ExprKind::RefDefinition && !f.definition->function_bounds.empty()) {
+          // A LET's function built already (f[x] after DOMAIN f, say) is looked up, not evaluated at x.
+          if (f.definition->once_per_let)
+            if (const auto slot = let_slot(*f.definition); slot && lets_[slot->first].values[slot->second])
+              return apply_function(*lets_[slot->first].values[slot->second], argument, e);
           return apply_defined_function(*f.definition, argument, e);
+        }
         return apply_function(eval(f), argument, e);
       }
       case ExprKind::Tuple: {

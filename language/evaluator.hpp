@@ -82,7 +82,9 @@ class Evaluator {
     struct Captured;
     std::shared_ptr<const Captured> captured;
   };
-  Closure closure_of(const Expr& argument);
+  /// `applied_here`: the closure is applied only while the names bound now are (a standard
+  /// operator's argument), so it need not capture them.
+  Closure closure_of(const Expr& argument, bool applied_here = false);
   Value apply_closure(const Closure& op, std::vector<Value> args, const Expr& at);
   /// Evaluates a call's arguments (values and operators) in the caller's environment, then binds
   /// them to the callee's parameters, those in `by_name` to the variable they may assign; the
@@ -110,6 +112,19 @@ class Evaluator {
   Value bound_value(const std::vector<Bound>& bounds, const Expr& at) const;
   static bool binds_tuples(const std::vector<Bound>& bounds);
   class CallScope;
+  /// One evaluation of a LET: the values of its once_per_let definitions as they are first needed.
+  /// They hold while its body is evaluated (or acted on, continuations included) in the state and
+  /// with the names in force where it began; a LET entered again, by recursion, is a new one.
+  struct LetValues {
+    const Expr* let = nullptr;
+    const State* state = nullptr;
+    bool primed = false;
+    std::vector<std::optional<Value>> values;  // in the order of the LET's definitions
+  };
+  class LetScope;
+  /// Where `def`'s value for the innermost evaluation of its LET is kept (lets_ index, slot), if
+  /// it may be kept there now.
+  std::optional<std::pair<std::size_t, std::size_t>> let_slot(const Definition& def) const;
   [[noreturn]] void no_constant_value(const Definition& def, const Expr& at) const;
   /// Calls `body` once per binding of the bounds' names to elements of their sets, while it
   /// returns true. A template, not a std::function: a quantifier is evaluated at most steps, and a
@@ -140,6 +155,7 @@ class Evaluator {
   bool primed_ = false;  // evaluating e' for an expression e: variables are read in the next state
   std::vector<Value> at_;  // @ in the EXCEPT being evaluated
   std::map<const Definition*, Value> cache_;  // constant-level zero-arity definitions
+  std::vector<LetValues> lets_;  // the LETs being evaluated, innermost last
   std::vector<const Definition*> evaluating_;  // to catch a definition that depends on itself
   std::size_t depth_ = 0;
   // refusal(): conjuncts holding on the current way through the action, and the deepest refusal.

@@ -101,6 +101,8 @@ class LoadedSpec {
   void resolve(Expr& e, struct Binding& b);
   void require_module_of(Builtin builtin, const Expr& e, const struct Binding& b) const;
   bool uses_state(const Definition& def, std::vector<const Definition*>& visiting) const;
+  /// Sets once_per_let on the LET definitions written inside `def`, once what they refer to is bound.
+  void mark_once_per_let(const Definition& def) const;
 
   std::map<std::string, std::unique_ptr<Module>> files_;  // parsed, by module name
   std::map<std::string, const Module*> modules_;           // every module by name (inner ones too)

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
+#include <sstream>
 
 #include "language/evaluator.hpp"
 #include "language/explorer.hpp"
@@ -542,6 +544,43 @@ TEST_CASE("standard modules by INSTANCE and LOCAL INSTANCE, and proof-only modul
   CHECK(ev.evaluate(*spec->spec_definition("A"), {}).text() == "3");  // Len: SequenceTheorems extends Sequences
   // LOCAL: Cardinality is Util's, not its users'.
   CHECK_THROWS_WITH(load(dir, "A == Cardinality({1})", "Util")->spec_definition("A"), Catch::Contains("unknown name Cardinality"));
+}
+
+TEST_CASE("a LET definition without parameters is evaluated once per evaluation of its LET, where its value cannot change", "[language]") {
+  // TLC evaluates such a definition lazily and keeps its value (a LazyValue); so does the embedded
+  // checker. PrintT shows how often it is evaluated.
+  std::ostringstream printed;
+  auto* const err = std::cerr.rdbuf(printed.rdbuf());
+  struct Restore {
+    std::streambuf* err;
+    ~Restore() { std::cerr.rdbuf(err); }
+  } restore{err};
+  CHECK(value_of("LET x == PrintT(\"x\") IN x /\\ x /\\ x") == "TRUE");
+  CHECK(printed.str() == "\"x\"\n");
+  printed.str("");
+  // Once per evaluation of the LET: inside a quantifier, once per element.
+  CHECK(value_of("\\A k \\in 1..3 : LET y == PrintT(k) IN y /\\ y") == "TRUE");
+  CHECK(printed.str() == "1\n2\n3\n");
+  printed.str("");
+  // A function bound by a LET is built once, and applied (not evaluated again at the argument).
+  CHECK(value_of("LET f == [k \\in 1..3 |-> IF PrintT(k) THEN k ELSE 0] IN <<f[1], f[2], f[3], f[2]>>") == "<<1, 2, 3, 2>>");
+  CHECK(printed.str() == "1\n2\n3\n");
+  // A LET operator passed down a recursion reads the names of the evaluation it was passed from,
+  // not those of the innermost evaluation of its LET.
+  CHECK(value_of("R(2, LAMBDA v : v)", "RECURSIVE R(_, _)\nR(n, F(_)) == LET x == n  G(m) == x + m IN IF n = 0 THEN (IF x = 0 THEN F(0) ELSE -1) ELSE R(n - 1, G)") ==
+        "1");
+  omnilink::testing::ScratchDir dir;
+  auto spec = load(dir, R"(VARIABLES x
+Init == LET y == x IN x \in {1, 2} /\ y = x
+Move == LET y == x IN x' = x + 1 /\ y' = y + 1)");
+  Evaluator ev(*spec);
+  // An initial predicate assigns what the definition reads: each branch evaluates it again.
+  const auto init = ev.initial_states(*spec->spec_definition("Init"));
+  REQUIRE(init.size() == 2);
+  CHECK(init[0][0].text() == "1");
+  CHECK(init[1][0].text() == "2");
+  // y' is x': the definition read in the next state is evaluated there.
+  CHECK(successors_text(ev, *spec, "Move", {Value::integer(1)}) == "<<2>>");
 }
 
 TEST_CASE("a primed expression and UNCHANGED of an expression are evaluated in the next state", "[language]") {
