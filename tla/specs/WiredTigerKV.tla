@@ -79,10 +79,13 @@ Visible(txn, key) ==
 AtTimestamp(updates, read_ts) == SelectSeq(updates, LAMBDA u : u.by = 0 /\ (u.ts = 0 \/ read_ts = 0 \/ u.ts <= read_ts))
 
 \* The snapshot of a transaction that begins now, reading at read_ts: what each key's first update
-\* it may see holds, where that is a value. It never changes: later commits are not in it.
+\* it may see holds, where that is a value. It never changes: later commits are not in it. (What
+\* each key's reader sees is a function bound once: a LET definition without parameters is
+\* evaluated once per evaluation of its LET, by TLC and the embedded checker alike; one with a
+\* parameter, at each use.)
 Snapshot(read_ts) ==
-  LET seen(k) == AtTimestamp(chain[k], read_ts)
-  IN [k \in {k \in DOMAIN chain : seen(k) # <<>> /\ Head(seen(k)).v # <<>>} |-> Head(seen(k)).v]
+  LET seen == [k \in DOMAIN chain |-> AtTimestamp(chain[k], read_ts)]
+  IN [k \in {k \in DOMAIN chain : seen[k] # <<>> /\ Head(seen[k]).v # <<>>} |-> Head(seen[k]).v]
 
 \* A search's result: "ok" with the value, or "not_found" (its value is not looked at). Named for
 \* what a refusal means: a value the transaction may not see (a dirty read, under snapshot
@@ -119,8 +122,8 @@ Cut(updates, old) ==
 \* Chains ch with those of keys ks cut for oldest timestamp old; a key left with no update is
 \* absent. (A committed removal stays: a transaction that began before it conflicts with it.)
 Pruned(ch, ks, old) ==
-  LET cut(k) == IF k \in ks THEN Cut(ch[k], old) ELSE ch[k]
-  IN [k \in {k \in DOMAIN ch : cut(k) # <<>>} |-> cut(k)]
+  LET cut == [k \in DOMAIN ch |-> IF k \in ks THEN Cut(ch[k], old) ELSE ch[k]]
+  IN [k \in {k \in DOMAIN ch : cut[k] # <<>>} |-> cut[k]]
 
 \* txn begins, reading at timestamp read_ts (0: none).
 Started(txn, read_ts) ==
