@@ -5,6 +5,7 @@
 // definitions (what the embedded checker cannot evaluate). Loading the modules and building their
 // scopes is modules.cpp's.
 #include <algorithm>
+#include <functional>
 
 #include "language/modules.hpp"
 #include "language/scope.hpp"
@@ -60,22 +61,29 @@ void LoadedSpec::bind_body(Definition& def, Binding& b) {
 
 namespace {
 
-// Whether an expression mentions state (a variable, or a definition that does), and the
-// definitions it refers to, in one walk: this runs for every definition at load.
-void collect_references(const Expr& e, bool& state, std::vector<const Definition*>& refs) {
-  for_each_subexpression(e, [&](const Expr& x) {
-    if (const Definition* d = referenced_definition(x)) refs.push_back(d);
-    state = state || x.kind == ExprKind::RefVariable || x.kind == ExprKind::RefPrimed || x.kind == ExprKind::Unchanged ||
-            x.kind == ExprKind::Prime || x.kind == ExprKind::Enabled;
-  });
+// Calls f on every subexpression of a definition's body and bound sets.
+void for_each_in(const Definition& def, const std::function<void(const Expr&)>& f) {
+  if (def.body) for_each_subexpression(*def.body, f);
+  for (const auto& b : def.function_bounds)
+    if (b.set) for_each_subexpression(*b.set, f);
 }
 
-// What a definition's body and bound sets mention.
-void collect_references(const Definition& def, bool& state, std::vector<const Definition*>& refs) {
-  collect_references(*def.body, state, refs);
-  for (const auto& b : def.function_bounds)
-    if (b.set) collect_references(*b.set, state, refs);
+// The definitions `def` refers to, and whether it mentions what `mentions` looks for, in one walk:
+// this runs for every definition at load.
+template <class Mentions>
+bool collect_references(const Definition& def, const Mentions& mentions, std::vector<const Definition*>& refs) {
+  bool found = false;
+  for_each_in(def, [&](const Expr& x) {
+    if (const Definition* d = referenced_definition(x)) refs.push_back(d);
+    found = found || mentions(x);
+  });
+  return found;
 }
+
+bool reads_next_state(const Expr& x) {
+  return x.kind == ExprKind::RefPrimed || x.kind == ExprKind::Prime || x.kind == ExprKind::Unchanged || x.kind == ExprKind::Enabled;
+}
+bool reads_state(const Expr& x) { return x.kind == ExprKind::RefVariable || reads_next_state(x); }
 
 }  // namespace
 
@@ -83,9 +91,8 @@ bool LoadedSpec::uses_state(const Definition& def, std::vector<const Definition*
   if (def.constant || !def.body) return false;
   if (std::find(visiting.begin(), visiting.end(), &def) != visiting.end()) return false;
   visiting.push_back(&def);
-  bool state = false;
   std::vector<const Definition*> refs;
-  collect_references(def, state, refs);
+  bool state = collect_references(def, reads_state, refs);
   for (const Definition* r : refs) {
     if (state) break;
     if (r != nullptr && r->resolved && r != &def) state = r->uses_state || uses_state(*r, visiting);
@@ -97,26 +104,17 @@ bool LoadedSpec::uses_state(const Definition& def, std::vector<const Definition*
 namespace {
 
 // Whether a definition's value may depend on more than the current state and the names in force
-// where it is written: the next state (a primed variable, a primed expression, UNCHANGED, ENABLED),
-// here or in a definition it refers to; in its own body (`own`), also an operator parameter, whose
-// operator comes from whoever called the enclosing one.
+// where it is written: the next state, here or in a definition it refers to; in its own body
+// (`own`: a LET definition's), also an operator parameter, whose operator comes from whoever
+// called the enclosing one.
 bool reads_beyond_state(const Definition& def, bool own, std::vector<const Definition*>& visiting) {
   if (def.constant || !def.body) return false;
   if (std::find(visiting.begin(), visiting.end(), &def) != visiting.end()) return false;
   visiting.push_back(&def);
-  bool beyond = false;
   std::vector<const Definition*> refs;
-  const auto walk = [&](const Expr& e) {
-    for_each_subexpression(e, [&](const Expr& x) {
-      if (const Definition* d = referenced_definition(x)) refs.push_back(d);
-      beyond = beyond || x.kind == ExprKind::RefPrimed || x.kind == ExprKind::Prime || x.kind == ExprKind::Unchanged ||
-               x.kind == ExprKind::Enabled ||
-               (own && (x.kind == ExprKind::RefOperatorParam || (x.kind == ExprKind::OperatorArg && x.symbol != nullptr)));
-    });
-  };
-  walk(*def.body);
-  for (const auto& b : def.function_bounds)
-    if (b.set) walk(*b.set);
+  bool beyond = collect_references(def, [own](const Expr& x) {
+    return reads_next_state(x) || (own && (x.kind == ExprKind::RefOperatorParam || (x.kind == ExprKind::OperatorArg && x.symbol != nullptr)));
+  }, refs);
   for (const Definition* r : refs)
     if (!beyond && r != nullptr && r->resolved && r != &def) beyond = reads_beyond_state(*r, /*own=*/r->in_let, visiting);
   visiting.pop_back();
@@ -126,27 +124,21 @@ bool reads_beyond_state(const Definition& def, bool own, std::vector<const Defin
 }  // namespace
 
 void LoadedSpec::mark_once_per_let(const Definition& def) const {
-  const auto mark = [](const Expr& e) {
-    for_each_subexpression(e, [](const Expr& x) {
-      if (x.kind != ExprKind::Let) return;
-      for (const auto& d : x.definitions) {
-        std::vector<const Definition*> visiting;
-        d->once_per_let = d->params.empty() && !reads_beyond_state(*d, /*own=*/true, visiting);
-      }
-    });
-  };
-  if (def.body) mark(*def.body);
-  for (const auto& b : def.function_bounds)
-    if (b.set) mark(*b.set);
+  for_each_in(def, [](const Expr& x) {
+    if (x.kind != ExprKind::Let) return;
+    for (const auto& d : x.definitions) {
+      std::vector<const Definition*> visiting;
+      d->once_per_let = d->params.empty() && !reads_beyond_state(*d, /*own=*/true, visiting);
+    }
+  });
 }
 
 std::string LoadedSpec::unsupported_use(const Definition& def, std::vector<const Definition*>& visiting) const {
   if (!def.unsupported.empty()) return def.unsupported;
   if (def.constant || !def.body || std::find(visiting.begin(), visiting.end(), &def) != visiting.end()) return "";
   visiting.push_back(&def);
-  bool state = false;
   std::vector<const Definition*> refs;
-  collect_references(def, state, refs);
+  collect_references(def, [](const Expr&) { return false; }, refs);
   std::string found;
   for (const Definition* r : refs)
     if (found.empty() && r != nullptr && r->resolved && r != &def) found = unsupported_use(*r, visiting);
