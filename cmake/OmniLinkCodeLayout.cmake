@@ -40,11 +40,14 @@ function(omnilink_function_sections)
   endforeach()
 endfunction()
 
-# Links TARGET by lld with ORDER_FILE as its symbol ordering (a name it no longer has is skipped).
+# Links TARGET by lld with ORDER_FILE as its symbol ordering (a name it no longer has is skipped),
+# its code in a segment of its own that begins on a 64 KiB boundary: the ordered functions then
+# fill whole fault-around windows from the first instead of starting part-way into one.
 function(omnilink_order_functions target order_file)
   if(NOT OMNILINK_CODE_LAYOUT)
     return()
   endif()
-  target_link_options(${target} PRIVATE -fuse-ld=lld "LINKER:--symbol-ordering-file=${order_file}" "LINKER:--no-warn-symbol-ordering")
+  target_link_options(${target} PRIVATE -fuse-ld=lld "LINKER:--symbol-ordering-file=${order_file}" "LINKER:--no-warn-symbol-ordering"
+                      "LINKER:-z,separate-code" "LINKER:-z,max-page-size=65536")
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${order_file})
 endfunction()

@@ -52,6 +52,12 @@ foreach(line IN LISTS symbols)
 endforeach()
 
 math(EXPR span "${high} - ${low}")
+# The first of them starts a 64 KiB window (the code's own segment, aligned: OmniLinkCodeLayout.cmake).
+math(EXPR offset_in_window "${low} % 65536")
+if(NOT offset_in_window EQUAL 0)
+  math(EXPR low_hex "${low}" OUTPUT_FORMAT HEXADECIMAL)
+  message(FATAL_ERROR "the listed functions begin at ${low_hex}, ${offset_in_window} bytes into a 64 KiB window: the code's segment is not aligned")
+endif()
 math(EXPR percent_found "100 * ${found} / ${listed_count}")
 message("${found} of ${listed_count} listed functions in the executable (${percent_found}%): ${bytes} bytes, over a span of ${span} bytes")
 # A list gone stale lays out little: ask for it to be written again.
