@@ -69,6 +69,9 @@ class Search {
   std::optional<SearchReport> run(std::uint64_t room = std::numeric_limits<std::uint64_t>::max(), const PauseWhen& pause = {});
   /// The report of a search paused and never resumed: out of room, `why`.
   SearchReport paused(const std::string& why);
+  /// From now on, an accepting state is put into `out` and the search goes on past it
+  /// (search_end_states): it ends rejected when every reachable state is visited.
+  void collect_end_states(std::vector<language::State>& out) { end_states_ = &out; }
 
  private:
   /// A new depth-first pass from the initial states.
@@ -108,6 +111,7 @@ class Search {
   std::int64_t deepest_optional_ = -1;
   Node deepest_;
   TakenPath deepest_taken_;
+  std::vector<language::State>* end_states_ = nullptr;  // collect_end_states
 };
 
 SearchReport Search::report(SearchReport::Outcome outcome, const Node& at, const TakenPath& taken, bool explain) {
@@ -259,7 +263,13 @@ std::optional<SearchReport> Search::attempt(std::uint64_t room, const PauseWhen&
       const std::int64_t p = space_.progress(s.node);
       if (p > deepest_progress_ || (p == deepest_progress_ && space_.optional_passed(s.node) > deepest_optional_)) remember_deepest(s.node, p);
       if (p > attempt_best_) attempt_best_ = p, stalled_since_ = generated_;
-      if (p == space_.total()) return report(SearchReport::Outcome::accepted, s.node, taken_path_);
+      if (p == space_.total()) {
+        if (end_states_ == nullptr) return report(SearchReport::Outcome::accepted, s.node, taken_path_);
+        // An end, and nothing follows it: the frames it replaced are settled with it.
+        end_states_->push_back(std::move(s.node.spec));
+        taken_path_.resize(taken_path_.size() - next.taken);
+        continue;
+      }
       // A read the state accepts goes first, alone (SearchSpace::forced_step): the frame has that
       // one successor and no thread left to try.
       if (!space_.forced_step(s.node, next.successors, next.refused_reads, next.order)) heuristics_.order(s.node, next.order);
@@ -279,7 +289,7 @@ std::optional<SearchReport> Search::attempt(std::uint64_t room, const PauseWhen&
     taken_path_.resize(taken_path_.size() - f.taken);
     stack.pop_back();
   }
-  return report(SearchReport::Outcome::rejected, deepest_, deepest_taken_);
+  return report(SearchReport::Outcome::rejected, deepest_, deepest_taken_, end_states_ == nullptr);
 }
 
 void Search::forget_unfinished(const std::vector<Frame>& stack) {
@@ -296,6 +306,18 @@ void Search::forget_unfinished(const std::vector<Frame>& stack) {
 SearchReport search_linearization(const history::Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options) {
   Search search(problem, spec, options);
   return *search.run();
+}
+
+EndStates search_end_states(const history::Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options) {
+  NativeSearchOptions own = options;
+  own.data_independent.clear();
+  Search search(problem, spec, own);
+  EndStates out;
+  search.collect_end_states(out.states);
+  const SearchReport r = *search.run();
+  out.complete = r.outcome == SearchReport::Outcome::rejected || r.outcome == SearchReport::Outcome::no_initial_state;
+  out.limit = r.limit;
+  return out;
 }
 
 namespace {

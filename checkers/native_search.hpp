@@ -22,20 +22,37 @@
 // An optional operation (ProblemOp::optional, a failing core's question) is linearized or left
 // out; leaving it out is a step of its own, taken where linearizing it could be. A group of them
 // (a transaction) is left out whole, in one step where its first operation could be taken.
+//
+// A beginning searched once: search_end_states finds every state the orders of a problem end in
+// (the search goes on past each acceptance), and a later search may start from those states
+// (StartAfter) instead of Init, for the questions that all begin with the same long past.
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "language/modules.hpp"
+#include "language/value.hpp"
 #include "history/problem.hpp"
 #include "checkers/search_report.hpp"
 
 namespace omnilink::checkers {
+
+/// A problem's first operations searched already (search_end_states): each thread past its first
+/// `positions[t]` operations, in one of `states`. Those operations must be completed and required,
+/// and every order of the problem must take them before any other (each ends before every other
+/// operation starts: a quiescent point), so the orders from `states` are all the problem's orders.
+/// A question asked many times with the same long beginning (a failing core's given past) then
+/// searches that beginning once.
+struct StartAfter {
+  std::vector<std::uint32_t> positions;
+  std::vector<std::vector<language::Value>> states;
+};
 
 struct NativeSearchOptions {
   std::string init = "Init";
@@ -51,11 +68,27 @@ struct NativeSearchOptions {
   std::vector<std::string> data_independent;
   std::uint64_t restart_budget = 2'000;  // states an attempt may stall before it restarts
   const std::atomic<bool>* cancel = nullptr;
+  /// Where the search starts instead of Init's states (StartAfter); none: from Init.
+  std::shared_ptr<const StartAfter> start;
+};
+
+/// Every state of the spec's variables in which an order of a problem ends (search_end_states).
+struct EndStates {
+  bool complete = false;  // every order was searched; else `limit` says what stopped it
+  std::string limit;
+  std::vector<std::vector<language::Value>> states;  // distinct up to the VIEW
 };
 
 /// Searches for a linearization of `problem` that `spec` accepts. Throws ValidationError,
 /// language::EvalError (the spec failed to evaluate) and language::FragmentError.
 SearchReport search_linearization(const history::Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options);
+
+/// Every state in which an order of `problem` that `spec` accepts ends: the search goes on past
+/// each acceptance until every reachable state is visited. Without data independence, whatever
+/// `options.data_independent` says: a value only operations after `problem`'s log is dead in it,
+/// and states differing in one are alike to it but not to what follows. Throws as
+/// search_linearization does.
+EndStates search_end_states(const history::Problem& problem, language::LoadedSpec& spec, const NativeSearchOptions& options);
 
 /// How search_linearizations treats several problems.
 enum class PartsPolicy {

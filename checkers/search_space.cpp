@@ -189,7 +189,39 @@ void SearchSpace::index_data_independent_values() {
     }
 }
 
+std::vector<Node> SearchSpace::nodes_after(const StartAfter& start) const {
+  std::vector<Node> nodes;
+  // What StartAfter's caller promises, checked: a wrong start would decide another question.
+  if (start.positions.size() != ops_.size())
+    throw history::ValidationError("a start after a searched beginning names " + std::to_string(start.positions.size()) +
+                                   " threads, the problem has " + std::to_string(ops_.size()));
+  std::int64_t progress = 0;
+  for (std::size_t t = 0; t < ops_.size(); ++t) {
+    if (start.positions[t] > ops_[t].size())
+      throw history::ValidationError("a start after a searched beginning is past thread " + std::to_string(t) + "'s operations");
+    for (std::uint32_t k = 0; k < start.positions[t]; ++k) {
+      if (ops_[t][k].pending || ops_[t][k].optional)
+        throw history::ValidationError("a searched beginning holds an operation that is not required: " +
+                                       history::operation_name(*problem_.threads[t][k].op));
+      ++progress;
+    }
+  }
+  // Every order takes the beginning first only if it all ends before anything else starts.
+  std::uint64_t last_end = 0, first_start = kNever;
+  for (std::size_t t = 0; t < ops_.size(); ++t)
+    for (std::size_t k = 0; k < ops_[t].size(); ++k)
+      if (k < start.positions[t]) last_end = std::max(last_end, ops_[t][k].end);
+      else first_start = std::min(first_start, ops_[t][k].start);
+  if (last_end >= first_start)
+    throw history::ValidationError("a searched beginning is not quiescent: it ends at " + std::to_string(last_end) +
+                                   ", after an operation outside it started at " + std::to_string(first_start));
+  for (const language::State& s : start.states)
+    nodes.push_back({start.positions, std::vector<std::int32_t>(ops_.size(), -1), s, progress, 0});
+  return nodes;
+}
+
 std::vector<Node> SearchSpace::initial_nodes() {
+  if (options_.start) return nodes_after(*options_.start);
   std::vector<Node> nodes;
   for (language::State& s : evaluator_.initial_states(*init_))
     nodes.push_back({std::vector<std::uint32_t>(ops_.size(), 0), std::vector<std::int32_t>(ops_.size(), -1), std::move(s), 0, 0});

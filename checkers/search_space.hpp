@@ -69,7 +69,8 @@ class SearchSpace {
   /// Thread t's next operation in `n` (t must have one left).
   const SearchOp& next_op(const Node& n, std::uint32_t t) const { return ops_[t][n.pc[t]]; }
 
-  /// The initial nodes: every thread at its first operation, one per initial state of the spec.
+  /// The initial nodes: every thread at its first operation, one per initial state of the spec;
+  /// or, with NativeSearchOptions::start, each thread past the beginning, one per state it ends in.
   std::vector<Node> initial_nodes();
   /// Completed operations that must be linearized (neither pending nor optional).
   std::int64_t total() const { return total_; }
@@ -114,6 +115,9 @@ class SearchSpace {
     std::size_t first_thread = 0;
   };
   Blocking blocking(const Node& n) const;
+  /// The nodes after a searched beginning, once the problem is checked to have one there (throws
+  /// ValidationError where it has not).
+  std::vector<Node> nodes_after(const StartAfter& start) const;
   bool viable(const Node& n, std::size_t t, const Blocking& b) const;
   void prepare();
   std::vector<language::Value> domain(const std::string& op, std::size_t k, const history::Domain& d);

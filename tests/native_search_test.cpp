@@ -9,7 +9,10 @@
 
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
+#include "checkers/native_search.hpp"
+#include "checkers/spec_cache.hpp"
 #include "checkers/validate.hpp"
+#include "history/history_file.hpp"
 
 using omnilink::results::Verdict;
 
@@ -389,4 +392,61 @@ TEST_CASE("the native search's memory limit: past it the verdict is unknown, nam
   CHECK_THAT(limited.reason, Catch::Contains("memory limit of 1 MiB"));
   o.max_memory_mb = 0;  // half the machine's
   CHECK(checkers::validate_run(o).verdict == Verdict::fail);
+}
+
+TEST_CASE("a searched beginning: every state its orders end in, and a search from them decides as one from Init", "[native][beginning]") {
+  // Three writes at once, then, once they all ended, a read: the writes leave the register holding
+  // any of the three values, and only the state holding 2 lets the read go on.
+  testing::ScratchDir dir;
+  TraceBuilder b(3);
+  for (std::uint32_t t = 0; t < 3; ++t) b.op(t, "Write", 1, 2, F::fields("value", static_cast<std::int64_t>(t + 1)));
+  b.op(0, "Read", 5, 6, F::fields("value", 2));
+  b.write(dir.path());
+  checkers::ValidateOptions o;
+  o.run_dir = dir.path();
+  o.spec = fs::path(OMNILINK_SPECS_DIR) / "Register.tla";
+  checkers::ReadSpec& read = checkers::read_spec(o);
+  language::LoadedSpec& spec = *read.loaded;
+  const history::Problem problem = history::make_problem(history::read_run_or_history_file(dir.path()), read.interface, spec);
+  const std::vector<history::Problem> parts =
+      history::split_problem(problem, 2, [](const history::ProblemOp& p) -> std::size_t { return p.op->start < 5 ? 0 : 1; });
+  checkers::NativeSearchOptions search;
+  const checkers::EndStates writes = checkers::search_end_states(parts[0], spec, search);
+  CHECK(writes.complete);
+  REQUIRE(writes.states.size() == 3);
+  // The whole history ends in one state only: the read saw 2, so 2 was written last.
+  const checkers::EndStates all = checkers::search_end_states(problem, spec, search);
+  CHECK(all.complete);
+  REQUIRE(all.states.size() == 1);
+  CHECK(all.states[0] == std::vector<language::Value>{language::Value::integer(2)});
+
+  using Outcome = checkers::SearchReport::Outcome;
+  const auto from = [&](std::vector<std::uint32_t> positions, std::vector<std::vector<language::Value>> states) {
+    checkers::NativeSearchOptions started = search;
+    started.start = std::make_shared<checkers::StartAfter>(checkers::StartAfter{std::move(positions), std::move(states)});
+    return checkers::search_linearization(problem, spec, started);
+  };
+  CHECK(checkers::search_linearization(problem, spec, search).outcome == Outcome::accepted);
+  const checkers::SearchReport after = from({1, 1, 1}, writes.states);
+  CHECK(after.outcome == Outcome::accepted);
+  CHECK(after.linearized == 4);  // the beginning counts as linearized
+  CHECK(after.states_distinct <= 4);  // the three it starts in and the read's: the writes are not searched again
+  int accepting = 0;
+  for (const auto& state : writes.states) accepting += from({1, 1, 1}, {state}).outcome == Outcome::accepted ? 1 : 0;
+  CHECK(accepting == 1);
+  CHECK(from({1, 1, 1}, {}).outcome == Outcome::no_initial_state);
+  // T2's write is under way while T0's and T1's are: they are no beginning without it.
+  CHECK_THROWS_WITH(from({1, 1, 0}, writes.states), Catch::Contains("not quiescent"));
+  // Nor is an operation of the read's thread past the ones it has.
+  CHECK_THROWS_WITH(from({3, 1, 1}, writes.states), Catch::Contains("past thread 0"));
+
+  // No order at all: the search of every order ends, with no state.
+  testing::ScratchDir none;
+  TraceBuilder c(1);
+  c.op(0, "Read", 1, 2, F::fields("value", 9));
+  c.write(none.path());
+  const history::Problem refused = history::make_problem(history::read_run_or_history_file(none.path()), read.interface, spec);
+  const checkers::EndStates nothing = checkers::search_end_states(refused, spec, search);
+  CHECK(nothing.complete);
+  CHECK(nothing.states.empty());
 }
