@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <functional>
 #include <limits>
+#include <map>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "checkers/native_search.hpp"
 #include "checkers/projection.hpp"
+#include "explain/searched_beginning.hpp"
 #include "history/spec_declarations.hpp"
 
 namespace omnilink::explain {
@@ -42,8 +44,41 @@ class CoreQuestions {
       : base_(base), spec_(spec), search_(std::move(search)), projectable_(projectable), groups_(groups), deadline_(deadline), presumption_(presumption),
         capped_(capped), past_(past) {}
 
+  /// Delta debugging asks some candidates again (a complement in one round is a candidate in the
+  /// next, and narrowing on its operations asks what narrowing on its transactions asked): an
+  /// answer is remembered, since the same candidate makes the same search here.
   Answer ask(const Ops& core) {
     if (exceeded_cap_) return Answer::undecided;
+    Key key = key_of(core);
+    if (const auto it = answered_.find(key); it != answered_.end()) return it->second;
+    const Answer answer = search(core);
+    if (answer != Answer::undecided) answered_.emplace(std::move(key), answer);
+    return answer;
+  }
+
+  /// `core` is rejected, decided in full: found so by a search that ended within its budget, or
+  /// known (the whole of what failed).
+  void decided(const Ops& core) {
+    if (decided_rejected_.insert(key_of(core)).second && (!smallest_decided_ || core.size() < smallest_decided_->size())) smallest_decided_ = core;
+  }
+  /// Whether `core` is rejected, decided in full: then asking it in full would find the same.
+  bool decided_rejected(const Ops& core) const { return decided_rejected_.count(key_of(core)) > 0; }
+  /// The smallest core decided rejected so far, if any.
+  const std::optional<Ops>& smallest_decided_rejected() const { return smallest_decided_; }
+
+  /// Whether `p` is required as logged, being of the given past.
+  bool given(const history::ProblemOp& p) const { return past_.holds(*p.op); }
+
+  /// Past the deadline, cancelled (ValidateOptions::cancel), or, capped, past a question's cap once: no more questions.
+  bool out_of_time() const { return exceeded_cap_ || Clock::now() >= deadline_ || (search_.cancel != nullptr && search_.cancel->load()); }
+  /// Searches asked (a question answered from memory is not).
+  std::uint64_t asked() const { return asked_; }
+
+ private:
+  /// A core by its operations: (thread, index), sorted.
+  using Key = std::vector<std::pair<std::uint32_t, std::uint64_t>>;
+
+  Answer search(const Ops& core) {
     ++asked_;
     const std::unordered_set<const history::ProblemOp*> in_core(core.begin(), core.end());
     std::uint64_t last_end = 0;
@@ -74,6 +109,10 @@ class CoreQuestions {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - Clock::now());
     if (left.count() <= 0) return Answer::undecided;
     options.time_limit = left;
+    if (past_.operations > 0) {
+      if (!beginning_) beginning_.emplace(base_, past_, spec_, options);
+      options.start = beginning_->start();
+    }
     std::uint64_t operations = 0;
     for (const auto& thread : question[0].threads) operations += thread.size();
     if (capped_) options.max_states = std::min(options.max_states, capped_->proof_factor * (capped_->base + capped_->per_operation * operations));
@@ -89,6 +128,11 @@ class CoreQuestions {
         decided(core);
         return Answer::rejected;
       case checkers::SearchReport::Outcome::accepted: return Answer::accepted;
+      case checkers::SearchReport::Outcome::no_initial_state:
+        // From the past's searched beginning: no order of it is accepted, so none of the question.
+        if (!options.start) break;
+        decided(core);
+        return Answer::rejected;
       case checkers::SearchReport::Outcome::limit:
         // Only the states presumed (the search stops one past its limit): out of time, or at the
         // question's own budget, it is undecided.
@@ -101,24 +145,6 @@ class CoreQuestions {
     return Answer::undecided;
   }
 
-  /// `core` is rejected, decided in full: found so by a search that ended within its budget, or
-  /// known (the whole of what failed).
-  void decided(const Ops& core) {
-    if (decided_rejected_.insert(key_of(core)).second && (!smallest_decided_ || core.size() < smallest_decided_->size())) smallest_decided_ = core;
-  }
-  /// Whether `core` is rejected, decided in full: then asking it in full would find the same.
-  bool decided_rejected(const Ops& core) const { return decided_rejected_.count(key_of(core)) > 0; }
-  /// The smallest core decided rejected so far, if any.
-  const std::optional<Ops>& smallest_decided_rejected() const { return smallest_decided_; }
-
-  /// Whether `p` is required as logged, being of the given past.
-  bool given(const history::ProblemOp& p) const { return past_.holds(*p.op); }
-
-  /// Past the deadline, cancelled (ValidateOptions::cancel), or, capped, past a question's cap once: no more questions.
-  bool out_of_time() const { return exceeded_cap_ || Clock::now() >= deadline_ || (search_.cancel != nullptr && search_.cancel->load()); }
-  std::uint64_t asked() const { return asked_; }
-
- private:
   const history::Problem& base_;
   language::LoadedSpec& spec_;
   const checkers::NativeSearchOptions search_;
@@ -128,13 +154,15 @@ class CoreQuestions {
   const std::optional<Presumption> presumption_;
   const std::optional<Presumption> capped_;
   const GivenPast past_;
+  std::optional<SearchedBeginning> beginning_;  // of past_, searched at the first question
   bool exceeded_cap_ = false;  // a capped question was undecided: ask no more
-  std::set<std::vector<std::pair<std::uint32_t, std::uint64_t>>> decided_rejected_;  // by (thread, index), sorted
+  std::set<Key> decided_rejected_;
+  std::map<Key, Answer> answered_;  // accepted or rejected (presumed or decided): ask's memory
   std::optional<Ops> smallest_decided_;
   std::uint64_t asked_ = 0;
 
-  static std::vector<std::pair<std::uint32_t, std::uint64_t>> key_of(const Ops& core) {
-    std::vector<std::pair<std::uint32_t, std::uint64_t>> key;
+  static Key key_of(const Ops& core) {
+    Key key;
     for (const history::ProblemOp* p : core) key.emplace_back(p->op->thread, p->op->index);
     std::sort(key.begin(), key.end());
     return key;

@@ -24,7 +24,8 @@
 // cannot come before any of them and is dropped; for a spec closed under projection, neither can
 // one on values no core operation logged help (a linearization without it is one too). A
 // partitioned spec's core comes from its failing part. Each question has a budget of states; an
-// undecided one counts as "needed" (the core stays sound, and says it may not be minimal).
+// undecided one counts as "needed" (the core stays sound, and says it may not be minimal). A
+// candidate asked again is answered from memory.
 //
 // Presumed, then proven (CoreOptions::presumption): a rejected question costs tens of times what an
 // accepted one does, and narrowing a core asks several. So the core is first narrowed with each
@@ -41,7 +42,8 @@
 // optional: millions of states), the narrowing stops, and the presumed core, then the core narrowed
 // so far, is asked again with the operations that ended before its transactions began required, as
 // the run logged them; if that past passes on its own and the core is rejected given it, the core
-// is narrowed given it and returned so, saying what it was given. If neither is (the past fails on
+// is narrowed given it and returned so, saying what it was given. The past's beginning that every
+// order takes first (searched_beginning.hpp) is searched once for all those questions. If neither is (the past fails on
 // its own where the failure recurs earlier in the run, or the core passes given it where the
 // presumption was wrong), the run's first failure is found by bisecting its prefixes, each asked
 // with its operations required, and its last transaction is asked given the past before it, which

@@ -9,6 +9,7 @@
 #include <set>
 
 #include "explain/explain.hpp"
+#include "explain/searched_beginning.hpp"
 #include "platform/code_under_test.hpp"
 #include "platform/json_file.hpp"
 #include "replay/rr_events.hpp"
@@ -16,6 +17,7 @@
 #include "platform/subprocess.hpp"
 #include "report/explanation_text.hpp"
 #include "support/test_support.hpp"
+#include "support/trace_builder.hpp"
 #include "history/history_file.hpp"
 #include "checkers/native_search.hpp"
 #include "checkers/validate.hpp"
@@ -271,6 +273,45 @@ TEST_CASE("a core whose own question cannot be decided is proven given the past,
   REQUIRE(back.given.has_value());
   CHECK(back.given->before == e.given->before);
   CHECK(explain::to_json(back) == j);
+}
+
+TEST_CASE("a given past's beginning: the operations of the past every order takes first, searched once", "[explain]") {
+  // T0 writes 1, 2, then 3; T1 writes 4, then 5. The past is what ended before 22. Its operations
+  // that end before anything else starts are the beginning: every order takes them first.
+  const auto beginning = [](std::uint64_t second_write_of_t1_starts, bool t2_pending) {
+    testing::ScratchDir dir;
+    testing::TraceBuilder b(t2_pending ? 3 : 2);
+    using F = testing::TraceBuilder;
+    b.op(0, "Write", 1, 3, F::fields("value", 1)).op(0, "Write", 5, 6, F::fields("value", 2)).op(0, "Write", 20, 30, F::fields("value", 3));
+    b.op(1, "Write", 2, 4, F::fields("value", 4)).op(1, "Write", second_write_of_t1_starts, 25, F::fields("value", 5));
+    if (t2_pending) b.pending(2, "Write", 0);
+    b.write(dir.path());
+    checkers::ValidateOptions o;
+    o.run_dir = dir.path();
+    o.spec = kSpecs / "Register.tla";
+    checkers::ReadSpec& read = checkers::read_spec(o);
+    const history::Problem base = history::make_problem(history::read_run_or_history_file(dir.path()), read.interface, *read.loaded);
+    const explain::GivenPast past{22, 3};
+    const explain::SearchedBeginning searched(base, past, *read.loaded, checkers::NativeSearchOptions{});
+    std::vector<std::uint32_t> positions;
+    std::vector<std::vector<language::Value>> states;
+    if (searched.start()) positions = searched.start()->positions, states = searched.start()->states;
+    return std::make_tuple(searched.operations(), positions, states);
+  };
+  // T1's 5 starts at 7, after T0's 2 ended: the whole past, which leaves 2 (T0's write of it is last).
+  const auto [all, all_positions, all_states] = beginning(7, false);
+  CHECK(all == 3);
+  CHECK(all_positions == std::vector<std::uint32_t>{2, 1});
+  CHECK(all_states == std::vector<std::vector<language::Value>>{{language::Value::integer(2)}});
+  // It starts at 5, while T0's 2 is under way: only the writes of 1 and 4, in either order.
+  const auto [two, two_positions, two_states] = beginning(5, false);
+  CHECK(two == 2);
+  CHECK(two_positions == std::vector<std::uint32_t>{1, 1});
+  CHECK(two_states.size() == 2);
+  // A write under way from the first: no beginning.
+  const auto [none, none_positions, none_states] = beginning(7, true);
+  CHECK(none == 0);
+  CHECK(none_positions.empty());
 }
 
 TEST_CASE("a wrong presumption late in a run whose failure recurs: the core is the run's first failure, given the past before it",
