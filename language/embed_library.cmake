@@ -1,17 +1,14 @@
 # Turns the community modules of language/library/ into a C++ table of their texts, so that the
 # embedded checker finds them without an install path. Inputs: INPUTS (.tla files separated by |), OUTPUT.
-#
-# Each text is a char array in a section of its own (omnilink_tla_texts), not a string literal:
-# literals share the executable's pool of strings with every message a run prints, and 55 KB of
-# module texts that a validation rarely reads would stand between them, one more 64 KiB window of
-# resident memory for every small run (docs/performance.md, "Code layout").
+# Each text is a char array out of the string pool (cmake/OmniLinkTlaText.cmake says why).
+include(${CMAKE_CURRENT_LIST_DIR}/../cmake/OmniLinkTlaText.cmake)
 set(arrays "")
 set(entries "")
 string(REPLACE "|" ";" inputs "${INPUTS}")
 foreach(input IN LISTS inputs)
   get_filename_component(name "${input}" NAME_WE)
-  file(READ "${input}" text)
-  string(APPEND arrays "__attribute__((section(\"omnilink_tla_texts\"))) const char k${name}[] = R\"OMNILINK_TLA(${text})OMNILINK_TLA\";\n")
+  omnilink_tla_text_array(k${name} "${input}" array)
+  string(APPEND arrays "${array}")
   string(APPEND entries "    {\"${name}\", std::string(k${name}, sizeof k${name} - 1)},\n")
 endforeach()
 file(WRITE "${OUTPUT}.tmp"
