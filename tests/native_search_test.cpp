@@ -353,17 +353,23 @@ void write_idle_pending_history(const fs::path& dir) {
   b.write(dir);
 }
 
+/// The run in `dir` against Register.tla, natively, a failure not confirmed by TLC.
+checkers::ValidateOptions register_run(const fs::path& dir) {
+  checkers::ValidateOptions o;
+  o.run_dir = dir;
+  o.spec = fs::path(OMNILINK_SPECS_DIR) / "Register.tla";
+  o.checker = checkers::Checker::native;
+  o.confirm_failures = false;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("pending operations that would change nothing are left out, not searched: no doubling per pending operation",
           "[native][pending]") {
   testing::ScratchDir dir;
   write_idle_pending_history(dir.path());
-  checkers::ValidateOptions o;
-  o.run_dir = dir.path();
-  o.spec = fs::path(OMNILINK_SPECS_DIR) / "Register.tla";
-  o.checker = checkers::Checker::native;
-  o.confirm_failures = false;
+  checkers::ValidateOptions o = register_run(dir.path());
   const auto r = checkers::validate_run(o);
   INFO(r.summary());
   CHECK(r.verdict == Verdict::fail);
@@ -380,11 +386,7 @@ TEST_CASE("the native search's memory limit: past it the verdict is unknown, nam
   for (std::uint32_t t = 0; t < 14; ++t) b.op(t, "Write", 1, 2, F::fields("value", static_cast<std::int64_t>(t + 1)));
   b.op(14, "Read", 3, 4, F::fields("value", 99));
   b.write(dir.path());
-  checkers::ValidateOptions o;
-  o.run_dir = dir.path();
-  o.spec = fs::path(OMNILINK_SPECS_DIR) / "Register.tla";
-  o.checker = checkers::Checker::native;
-  o.confirm_failures = false;
+  checkers::ValidateOptions o = register_run(dir.path());
   o.max_memory_mb = 1;  // the process holds more than that already: the first check stops it
   const auto limited = checkers::validate_run(o);
   INFO(limited.summary());
@@ -402,10 +404,7 @@ TEST_CASE("a searched beginning: every state its orders end in, and a search fro
   for (std::uint32_t t = 0; t < 3; ++t) b.op(t, "Write", 1, 2, F::fields("value", static_cast<std::int64_t>(t + 1)));
   b.op(0, "Read", 5, 6, F::fields("value", 2));
   b.write(dir.path());
-  checkers::ValidateOptions o;
-  o.run_dir = dir.path();
-  o.spec = fs::path(OMNILINK_SPECS_DIR) / "Register.tla";
-  checkers::ReadSpec& read = checkers::read_spec(o);
+  checkers::ReadSpec& read = checkers::read_spec(register_run(dir.path()));
   language::LoadedSpec& spec = *read.loaded;
   const history::Problem problem = history::make_problem(history::read_run_or_history_file(dir.path()), read.interface, spec);
   const std::vector<history::Problem> parts =
