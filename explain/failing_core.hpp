@@ -43,12 +43,12 @@
 // so far, is asked again with the operations that ended before its transactions began required, as
 // the run logged them; if that past passes on its own and the core is rejected given it, the core
 // is narrowed given it and returned so, saying what it was given. The past's beginning that every
-// order takes first (searched_beginning.hpp) is searched once for all those questions. If neither is (the past fails on
-// its own where the failure recurs earlier in the run, or the core passes given it where the
-// presumption was wrong), the run's first failure is found by bisecting its prefixes, each asked
-// with its operations required, and its last transaction is asked given the past before it, which
-// passes (a shorter prefix did). Failing that, the narrowing goes on with every question decided in
-// full (the question's own budget), from that first failure if found.
+// order takes first (searched_beginning.hpp) is searched once for all those questions. If neither
+// is (the past fails on its own where the failure recurs earlier in the run, or the core passes
+// given it where the presumption was wrong), the run's first failure is found by bisecting its
+// prefixes, each asked with its operations required, and its last transaction is asked given the
+// past before it, which passes (a shorter prefix did). Failing that, the narrowing goes on with
+// every question decided in full (the question's own budget), from that first failure if found.
 #pragma once
 
 #include <chrono>
