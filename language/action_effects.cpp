@@ -4,7 +4,7 @@
 
 namespace omnilink::language {
 
-bool unchanged_variables(const Expr& unchanged, std::vector<std::size_t>& out) {
+bool unchanged_variables(const Expr& unchanged, VariableIndices& out) {
   out.clear();
   auto visit = [&](const Expr& x, auto&& self) -> bool {
     if (x.kind == ExprKind::Tuple) {
@@ -24,7 +24,7 @@ bool unchanged_variables(const Expr& unchanged, std::vector<std::size_t>& out) {
 bool only_stutters(const Definition& action, std::size_t variables) {
   if (!action.body) return false;
   std::vector<bool> kept(variables, false);
-  std::vector<std::size_t> named;
+  VariableIndices named;
   auto visit = [&](const Expr& e, auto&& self) -> void {
     if (e.kind == ExprKind::Conj) {
       for (const auto& kid : e.kids) self(*kid, self);

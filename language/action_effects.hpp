@@ -4,7 +4,8 @@
 #pragma once
 
 #include <cstddef>
-#include <vector>
+
+#include <boost/container/small_vector.hpp>
 
 #include "language/ast.hpp"
 
@@ -13,7 +14,9 @@ namespace omnilink::language {
 /// The variables `UNCHANGED e` names, into `out`: e is a variable, a tuple of them, or a definition
 /// without parameters that is one of those (vars == <<x, y>>). False for anything else
 /// (UNCHANGED f(x)), which the evaluator tests as f(x)' = f(x).
-bool unchanged_variables(const Expr& unchanged, std::vector<std::size_t>& out);
+/// Held inline: the evaluator reads an UNCHANGED at every step that reaches it.
+using VariableIndices = boost::container::small_vector<std::size_t, 8>;
+bool unchanged_variables(const Expr& unchanged, VariableIndices& out);
 
 /// Every step of `action` leaves all `variables` of the state as they were: its body is a
 /// conjunction (nested ones included) with an UNCHANGED conjunct naming each of them. A syntactic

@@ -452,14 +452,15 @@ void LoadedSpec::bind_node(Expr& e, Binding& b) {
       for (auto& u : e.updates) {
         for (auto& s : u.path)
           if (s.argument) bind(*s.argument, b);
-          else s.field_key = Value::string(s.field);
+          else s.field_key = Value::interned(s.field);
         bind(*u.value, b);
       }
       return;
-    // A record's field names are made values once here: building a string value allocates, and
-    // records are built and read at most steps of a transactional spec.
+    // A record's field names are made values once here, interned: building a string value
+    // allocates, records are built and read at most steps of a transactional spec, and a field is
+    // found among a record's by identity (Value::interned).
     case ExprKind::Field:
-      e.value = Value::string(e.text);
+      e.value = Value::interned(e.text);
       bind_kids();
       return;
     case ExprKind::Record: {
@@ -469,7 +470,9 @@ void LoadedSpec::bind_node(Expr& e, Binding& b) {
       e.field_keys.clear();
       e.field_slots.assign(order.size(), 0);
       for (std::size_t slot = 0; slot < order.size(); ++slot) {
-        e.field_keys.push_back(Value::string(e.fields[order[slot]]));
+        if (slot > 0 && e.fields[order[slot]] == e.fields[order[slot - 1]])
+          throw SpecError(e.pos.text() + ": the record names the field " + e.fields[order[slot]] + " twice (SANY: non-unique fields in constructor)");
+        e.field_keys.push_back(Value::interned(e.fields[order[slot]]));
         e.field_slots[order[slot]] = slot;
       }
       bind_kids();

@@ -94,6 +94,9 @@ Value Evaluator::builtin(const Expr& e) {
     case Builtin::Domain: {
       const Value f = arg(0);
       if (!f.is_function()) fail(e, "DOMAIN of " + f.describe() + ": " + f.text());
+      // A sequence's domain is 1..Len(s), kept symbolic as TLC keeps it: a test of membership or
+      // a loop over it need not build it.
+      if (f.kind() == Value::Kind::Seq) return Value::interval(1, static_cast<std::int64_t>(f.items().size()));
       return Value::set(f.domain());
     }
     case Builtin::Times: {

@@ -228,7 +228,7 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
       if (def.constant || !def.function_bounds.empty()) break;  // a value: test it below
       // An argument the action may still assign is bound by name (the call is then part of the
       // action, whatever its body reads); the others by value.
-      std::vector<std::pair<const Symbol*, std::size_t>> by_name;
+      ByName by_name;
       for (std::size_t p = 0; p < e.kids.size(); ++p)
         if (def.params[p]->arity == 0)
           if (const auto target = assignable(*e.kids[p])) by_name.emplace_back(def.params[p].get(), *target);
@@ -259,7 +259,7 @@ void Evaluator::act(const Expr& e, const Continuation& k) {
     }
     case ExprKind::Unchanged: {
       if (current_ == nullptr) fail(e, "UNCHANGED in an initial predicate");
-      std::vector<std::size_t> assigned, variables;
+      VariableIndices assigned, variables;
       if (!unchanged_variables(e, variables)) break;  // UNCHANGED f(x): f(x)' = f(x), tested below
       bool holds = true;
       for (std::size_t index : variables) {
@@ -346,12 +346,23 @@ bool Evaluator::truth(const Expr& e) {
   return v.as_bool();
 }
 
-const std::vector<Value>& Evaluator::bound_elements(const Bound& b, Value& set, std::vector<Value>& storage) {
+std::optional<std::pair<std::int64_t, std::int64_t>> Evaluator::written_range(const Bound& b) {
+  if (!b.set || b.set->kind != ExprKind::RefBuiltin || b.set->builtin != Builtin::Range || b.set->kids.size() != 2) return std::nullopt;
+  const Value low = eval(*b.set->kids[0]), high = eval(*b.set->kids[1]);
+  if (!low.is_int() || !high.is_int()) return std::nullopt;  // bound_set says what is wrong
+  return std::pair{low.as_int(), high.as_int()};
+}
+
+Value Evaluator::bound_set(const Bound& b) {
   if (!b.set)
     throw EvalError(b.names[0]->pos.text() + ": an unbounded CHOOSE or quantifier over " + b.names[0]->name +
                     " cannot be evaluated, by TLC either: bound it (\\in S), or give the definition a value in an MC module");
-  set = eval(*b.set);
+  Value set = eval(*b.set);
   if (!set.is_set()) fail(*b.set, "expected a set to bind " + b.names[0]->name + " to, got " + set.describe() + ": " + set.text());
+  return set;
+}
+
+const std::vector<Value>& Evaluator::bound_elements(const Bound& b, const Value& set, std::vector<Value>& storage) {
   if (set.kind() == Value::Kind::Set) return set.members();
   try {
     storage = set.elements();
@@ -366,21 +377,34 @@ void Evaluator::for_each_binding(const std::vector<Bound>& bounds, const Body& b
   // One name over one set (\E x \in S, {x \in S : P}, [x \in S |-> e]): most quantifiers, looped
   // without the general case's recursion.
   if (bounds.size() == 1 && !bounds[0].tuple && bounds[0].names.size() == 1) {
-    Value set;
-    std::vector<Value> storage;
     const Symbol* name = bounds[0].names[0].get();
-    for (const Value& v : bound_elements(bounds[0], set, storage)) {
+    const auto bind = [&](const Value& v) {
       push(name, v);
       const bool go_on = body();
       pop(1);
-      if (!go_on) return;
-    }
+      return go_on;
+    };
+    // An interval (i \in 1..Len(s) written so, k \in DOMAIN s of a sequence): its integers
+    // counted, without building the set.
+    const auto count = [&](std::pair<std::int64_t, std::int64_t> range) {
+      for (std::int64_t i = range.first; i <= range.second; ++i)
+        if (!bind(Value::integer(i)) || i == range.second) return;
+    };
+    if (const auto range = written_range(bounds[0])) return count(*range);
+    const Value set = bound_set(bounds[0]);
+    if (const auto range = set.interval_ends()) return count(*range);
+    std::vector<Value> storage;
+    for (const Value& v : bound_elements(bounds[0], set, storage))
+      if (!bind(v)) return;
     return;
   }
   std::vector<Value> held(bounds.size());
   std::vector<std::vector<Value>> storage(bounds.size());
   std::vector<const std::vector<Value>*> sets;
-  for (std::size_t i = 0; i < bounds.size(); ++i) sets.push_back(&bound_elements(bounds[i], held[i], storage[i]));
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    held[i] = bound_set(bounds[i]);
+    sets.push_back(&bound_elements(bounds[i], held[i], storage[i]));
+  }
   std::function<bool(std::size_t)> level = [&](std::size_t i) -> bool {
     if (i == bounds.size()) return body();
     const Bound& b = bounds[i];
@@ -413,10 +437,11 @@ void Evaluator::for_each_binding(const std::vector<Bound>& bounds, const Body& b
 }
 
 Value Evaluator::bound_value(const std::vector<Bound>& bounds, const Expr& at) const {
+  if (!binds_tuples(bounds)) return lookup(bounds[0].names[0].get(), at);
   std::vector<Value> parts;
   for (const Bound& b : bounds)
     for (const auto& n : b.names) parts.push_back(lookup(n.get(), at));
-  return binds_tuples(bounds) ? Value::seq(std::move(parts)) : parts[0];
+  return Value::seq(std::move(parts));
 }
 
 bool Evaluator::binds_tuples(const std::vector<Bound>& bounds) {
@@ -430,6 +455,9 @@ void Evaluator::no_constant_value(const Definition& def, const Expr& at) const {
 
 Value Evaluator::construct_function(const std::vector<Bound>& bounds, const Expr& body, const Expr& at) {
   std::vector<Value> keys, values;
+  // Room for the small functions a spec's state is mostly made of, in one allocation each.
+  keys.reserve(4);
+  values.reserve(4);
   for_each_binding(bounds, [&] {
     keys.push_back(bound_value(bounds, at));
     values.push_back(eval(body));
@@ -466,7 +494,7 @@ Value Evaluator::apply_defined_function(const Definition& def, const Value& argu
   return eval(*def.body);
 }
 
-Value Evaluator::call_values(const Definition& def, std::vector<Value> args, const Expr& at) {
+Value Evaluator::call_values(const Definition& def, Arguments args, const Expr& at) {
   if (def.constant) no_constant_value(def, at);
   if (def.once_per_let)
     if (const auto slot = let_slot(def)) {
@@ -511,8 +539,7 @@ Value Evaluator::call(const Definition& def, const Expr& e) {
     return eval(*def.body);
   }
   if (!operators) {
-    std::vector<Value> values;
-    values.reserve(e.kids.size());
+    Arguments values;
     for (const auto& a : e.kids) values.push_back(eval(*a));
     return call_values(def, std::move(values), e);
   }
@@ -522,14 +549,14 @@ Value Evaluator::call(const Definition& def, const Expr& e) {
 }
 
 void Evaluator::bind_call(const Definition& def, const std::vector<ExprPtr>& args, const Expr& at,
-                          const std::vector<std::pair<const Symbol*, std::size_t>>& by_name) {
+                          const ByName& by_name) {
   const auto named = [&](std::size_t p) {
     return std::any_of(by_name.begin(), by_name.end(), [&](const auto& b) { return b.first == def.params[p].get(); });
   };
   // Every argument first, in the caller's environment: a recursive call's arguments name the
   // parameters the call is about to bind again.
-  std::vector<Value> values(args.size());
-  std::vector<std::optional<Closure>> operators(args.size());
+  Arguments values(args.size());
+  boost::container::small_vector<std::optional<Closure>, 4> operators(args.size());
   for (std::size_t p = 0; p < args.size(); ++p) {
     if (def.params[p]->arity > 0) operators[p] = closure_of(*args[p]);
     else if (!named(p)) values[p] = eval(*args[p]);
@@ -563,7 +590,7 @@ Evaluator::Closure Evaluator::closure_of(const Expr& argument, bool applied_here
   return Closure{nullptr, argument.builtin, {}, nullptr};
 }
 
-Value Evaluator::apply_closure(const Closure& op, std::vector<Value> args, const Expr& at) {
+Value Evaluator::apply_closure(const Closure& op, Arguments args, const Expr& at) {
   if (op.definition == nullptr) {  // a standard operator: applied to its arguments as literals
     Expr call;
     call.kind = ExprKind::RefBuiltin;
@@ -582,7 +609,7 @@ Value Evaluator::apply_closure(const Closure& op, std::vector<Value> args, const
   const Definition& def = *op.definition;
   if (std::any_of(def.params.begin(), def.params.end(), [](const auto& p) { return p->arity > 0; }))
     fail(at, "an operator with operator parameters (" + def.name + ") passed as an argument");
-  std::vector<Value> all = op.prefix;
+  Arguments all(op.prefix.begin(), op.prefix.end());
   for (Value& v : args) all.push_back(std::move(v));
   if (!op.captured) return call_values(def, std::move(all), at);
   // Evaluated among the names bound where it was written.
@@ -655,7 +682,7 @@ Value Evaluator::eval(const Expr& e) {
       case ExprKind::RefBound: return lookup(e.symbol, e);
       case ExprKind::RefDefinition: return call(*e.definition, e);
       case ExprKind::RefOperatorParam: {
-        std::vector<Value> args;  // first: evaluating them may bind more operators (and move operators_)
+        Arguments args;  // first: evaluating them may bind more operators (and move operators_)
         for (const auto& a : e.kids) args.push_back(eval(*a));
         for (auto it = operators_.rbegin(); it != operators_.rend(); ++it)
           if (it->first == e.symbol) return apply_closure(Closure(it->second), std::move(args), e);
@@ -782,7 +809,7 @@ Value Evaluator::eval(const Expr& e) {
       case ExprKind::Record: {
         std::vector<Value> values(e.kids.size());
         for (std::size_t k = 0; k < e.kids.size(); ++k) values[e.field_slots[k]] = eval(*e.kids[k]);
-        return Value::function(e.field_keys, std::move(values));
+        return Value::sorted_function(e.field_keys, std::move(values));
       }
       case ExprKind::RecordSet: {
         std::vector<Value> sets;
@@ -802,7 +829,7 @@ Value Evaluator::eval(const Expr& e) {
         if (at_.empty()) fail(e, "@ outside an EXCEPT");
         return at_.back();
       case ExprKind::Unchanged: {
-        if (std::vector<std::size_t> variables; unchanged_variables(e, variables)) {
+        if (VariableIndices variables; unchanged_variables(e, variables)) {
           for (std::size_t index : variables)
             if (!variable(index, true, e).equals(variable(index, false, e))) return Value::boolean(false);
           return Value::boolean(true);

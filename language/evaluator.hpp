@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "language/modules.hpp"
 #include "language/value.hpp"
 
@@ -23,10 +25,6 @@ struct TraceHooks {
   /// OmniLinkFieldValues(op, position): every value logged for op's parameter `position` (1-based).
   std::function<Value(const std::string& op, std::int64_t position)> field_values;
 };
-
-/// The variables an UNCHANGED names (through tuples and definitions of tuples), by index; false
-/// when it names something else (UNCHANGED f(x) means f(x)' = f(x), evaluated as such).
-bool unchanged_variables(const Expr& unchanged, std::vector<std::size_t>& out);
 
 /// Evaluates one loaded spec. Not thread-safe: one per thread (they share the LoadedSpec, which
 /// must be fully bound first).
@@ -85,12 +83,17 @@ class Evaluator {
   /// `applied_here`: the closure is applied only while the names bound now are (a standard
   /// operator's argument), so it need not capture them.
   Closure closure_of(const Expr& argument, bool applied_here = false);
-  Value apply_closure(const Closure& op, std::vector<Value> args, const Expr& at);
+  /// A call's argument values, held inline: most operators take a few, and a call is too
+  /// frequent a step to allocate for them.
+  using Arguments = boost::container::small_vector<Value, 4>;
+  /// Parameters bound by name to the variable they may assign.
+  using ByName = boost::container::small_vector<std::pair<const Symbol*, std::size_t>, 4>;
+  Value apply_closure(const Closure& op, Arguments args, const Expr& at);
   /// Evaluates a call's arguments (values and operators) in the caller's environment, then binds
   /// them to the callee's parameters, those in `by_name` to the variable they may assign; the
   /// caller holds a CallScope that undoes it.
   void bind_call(const Definition& def, const std::vector<ExprPtr>& args, const Expr& at,
-                 const std::vector<std::pair<const Symbol*, std::size_t>>& by_name = {});
+                 const ByName& by_name = {});
   /// The variable `e` may assign here: x' in an action, x in the initial predicate, or a parameter
   /// standing for one of those (assignable_params_), while it has no value yet.
   std::optional<std::size_t> assignable(const Expr& e) const;
@@ -100,7 +103,7 @@ class Evaluator {
   void act_conjunction(const Expr& e, std::size_t from, const Continuation& k);
   void act_composition(const Expr& e, const Continuation& k);
   Value call(const Definition& def, const Expr& e);
-  Value call_values(const Definition& def, std::vector<Value> args, const Expr& at);
+  Value call_values(const Definition& def, Arguments args, const Expr& at);
   Value builtin(const Expr& e);
   Value except(const Expr& e);
   Value apply_function(const Value& f, const Value& argument, const Expr& at);
@@ -131,8 +134,12 @@ class Evaluator {
   /// std::function of a lambda that captures more than two references allocates.
   template <class Body>
   void for_each_binding(const std::vector<Bound>& bounds, const Body& body);
-  /// A bound's set, evaluated and enumerated: its elements are `storage`'s, or the set's own.
-  const std::vector<Value>& bound_elements(const Bound& b, Value& set, std::vector<Value>& storage);
+  /// a..b's ends, where a bound's set is written so and both are integers.
+  std::optional<std::pair<std::int64_t, std::int64_t>> written_range(const Bound& b);
+  /// The set a bound ranges over (an error if it has none or it is not a set).
+  Value bound_set(const Bound& b);
+  /// `set`'s elements: its own where it holds them, else enumerated into `storage`.
+  const std::vector<Value>& bound_elements(const Bound& b, const Value& set, std::vector<Value>& storage);
   const Value& lookup(const Symbol* s, const Expr& at) const;
   Value variable(std::size_t index, bool primed, const Expr& at) const;
   void push(const Symbol* s, Value v) { env_.emplace_back(s, std::move(v)); }

@@ -298,7 +298,7 @@ class EntryReader {
       case msgpack::type::BOOLEAN: return Value::boolean(o.via.boolean);
       case msgpack::type::POSITIVE_INTEGER: return Value::integer(static_cast<std::int64_t>(number(o, INT64_MAX)));
       case msgpack::type::NEGATIVE_INTEGER: return Value::integer(o.via.i64);
-      case msgpack::type::STR: return Value::string(text(o));
+      case msgpack::type::STR: return Value::interned(text(o));  // as the parser makes a string literal
       case msgpack::type::ARRAY: {
         const std::string set = text(fields(o, 1)[0]);
         if (set == "STRING") return Value::strings();

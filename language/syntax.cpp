@@ -592,7 +592,7 @@ class Converter {
       const int base = type == "binary_number" ? 2 : type == "octal_number" ? 8 : 16;
       return literal(n, Value::integer(parse_number(text_of(first_named(n, "value")), base, pos(n))));
     }
-    if (type == "string") return literal(n, Value::string(string_literal(n)));
+    if (type == "string") return literal(n, Value::interned(string_literal(n)));
     if (type == "boolean") return literal(n, Value::boolean(text_of(n) == "TRUE"));
     if (type == "boolean_set") return literal(n, Value::set({Value::boolean(false), Value::boolean(true)}));
     if (type == "string_set") return literal(n, Value::strings());

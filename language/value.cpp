@@ -4,6 +4,8 @@
 #include <cstring>
 #include <atomic>
 #include <limits>
+#include <mutex>
+#include <unordered_map>
 
 #include "trace/value.hpp"
 
@@ -247,6 +249,16 @@ Value Value::string(std::string s) {
   return Value(Kind::String, 0, std::move(node));
 }
 
+Value Value::interned(const std::string& s) {
+  // Never destroyed: the values bound into specs may outlive any static.
+  static auto* pool = new std::unordered_map<std::string, Value>;
+  static std::mutex mutex;
+  const std::lock_guard lock(mutex);
+  auto [it, added] = pool->try_emplace(s);
+  if (added) it->second = string(s);
+  return it->second;
+}
+
 Value Value::model(std::string name) {
   auto node = std::make_shared<ValueNode>();
   node->kind = Kind::Model;
@@ -327,10 +339,25 @@ Value Value::function(std::vector<Value> keys, std::vector<Value> values) {
   return Value(Kind::Fcn, 0, std::move(node));
 }
 
+Value Value::sorted_function(const std::vector<Value>& keys, std::vector<Value> values) {
+  canonicalise(values);
+  auto node = std::make_shared<ValueNode>();
+  node->kind = Kind::Fcn;
+  node->items = keys;
+  node->values = std::move(values);
+  return Value(Kind::Fcn, 0, std::move(node));
+}
+
 Value Value::set(std::vector<Value> elements) {
   canonicalise(elements);
-  std::sort(elements.begin(), elements.end());
-  elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+  // Most sets arrive in order already (a filter of a set, a function's domain): one pass tells,
+  // where sorting would compare each element log n times.
+  const bool ascending = std::adjacent_find(elements.begin(), elements.end(),
+                                            [](const Value& a, const Value& b) { return !(a < b); }) == elements.end();
+  if (!ascending) {
+    std::sort(elements.begin(), elements.end());
+    elements.erase(std::unique(elements.begin(), elements.end()), elements.end());
+  }
   // TLC sorts a set's elements with its comparison, which fails on two that cannot be compared
   // ({1, "a"}); model values compare with anything. Sorting groups the kinds, so neighbours tell.
   const Value* previous = nullptr;
@@ -423,6 +450,7 @@ const std::vector<Value>& Value::values() const {
 std::vector<Value> Value::domain() const {
   if (kind_ == Kind::Fcn) return node_->items;
   std::vector<Value> d;
+  d.reserve(items().size());
   for (std::size_t k = 1; k <= items().size(); ++k) d.push_back(integer(static_cast<std::int64_t>(k)));
   return d;
 }
@@ -437,10 +465,21 @@ std::optional<Value> Value::apply(const Value& key) const {
     return node_->items[static_cast<std::size_t>(k - 1)];
   }
   if (kind_ != Kind::Fcn) throw EvalError("cannot apply " + describe() + " (" + text() + ") to an argument: it is not a function");
+  const std::size_t k = key_index(argument);
+  if (k == node_->items.size()) return std::nullopt;
+  return node_->values[k];
+}
+
+std::size_t Value::key_index(const Value& argument) const {
   const auto& keys = node_->items;
+  // A record's field read by name: both are interned (Value::interned), so a few pointer
+  // comparisons find it where a binary search would compare the names' text.
+  if (argument.kind_ == Kind::String && keys.size() <= 16)
+    for (std::size_t k = 0; k < keys.size(); ++k)
+      if (keys[k].node_ == argument.node_) return k;
   auto it = std::lower_bound(keys.begin(), keys.end(), argument);
-  if (it == keys.end() || !(*it == argument)) return std::nullopt;
-  return node_->values[static_cast<std::size_t>(it - keys.begin())];
+  if (it == keys.end() || !(*it == argument)) return keys.size();
+  return static_cast<std::size_t>(it - keys.begin());
 }
 
 Value Value::except(const Value& key, Value new_value) const {
@@ -455,12 +494,12 @@ Value Value::except(const Value& key, Value new_value) const {
     return seq(std::move(items));
   }
   if (kind_ != Kind::Fcn) throw EvalError("EXCEPT applied to " + describe() + " (" + text() + "), not a function");
-  const auto& keys = node_->items;
-  auto it = std::lower_bound(keys.begin(), keys.end(), argument);
-  if (it == keys.end() || !(*it == argument)) throw EvalError("EXCEPT: " + argument.text() + " is not in the domain of " + text());
+  const std::size_t k = key_index(argument);
+  if (k == node_->items.size()) throw EvalError("EXCEPT: " + argument.text() + " is not in the domain of " + text());
   std::vector<Value> values = node_->values;
-  values[static_cast<std::size_t>(it - keys.begin())] = std::move(new_value);
-  return function(node_->items, std::move(values));
+  values[k] = std::move(new_value);
+  // The keys are this function's: sorted and distinct, and not 1..n (else it would be a sequence).
+  return sorted_function(node_->items, std::move(values));
 }
 
 Value Value::canonical() const {
@@ -612,6 +651,11 @@ std::size_t Value::cardinality() const {
     return static_cast<std::size_t>(size);
   }
   return elements().size();
+}
+
+std::optional<std::pair<std::int64_t, std::int64_t>> Value::interval_ends() const {
+  if (kind_ != Kind::Symbolic || node_->symbolic != ValueNode::SymbolicKind::Interval) return std::nullopt;
+  return std::pair{node_->low, node_->high};
 }
 
 bool Value::equals(const Value& other) const {

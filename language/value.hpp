@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace omnilink::language {
@@ -35,6 +36,9 @@ class Value {
   static Value boolean(bool b);
   static Value integer(std::int64_t i);
   static Value string(std::string s);
+  /// The one string value of this text in the process, for the names and literals a spec is
+  /// bound with: records' keys compare equal by identity, without comparing their text.
+  static Value interned(const std::string& s);
   static Value model(std::string name);  // a model value: equal only to itself
   static Value seq(std::vector<Value> items);
   /// Append(s, item) and Tail(s): like seq() of the new items, with the hash derived from s's in
@@ -44,6 +48,9 @@ class Value {
   /// A function from keys[k] to values[k]; keys need not be sorted or distinct-checked by the
   /// caller (a repeated key is an error). Normalised: domain 1..n becomes a sequence.
   static Value function(std::vector<Value> keys, std::vector<Value> values);
+  /// A function on keys sorted, distinct and not 1..n already (a record constructor's fields,
+  /// sorted once when it is bound; the keys of a function EXCEPT changes): not checked again.
+  static Value sorted_function(const std::vector<Value>& keys, std::vector<Value> values);
   static Value set(std::vector<Value> elements);  // sorted and deduplicated here
 
   // Symbolic sets.
@@ -92,6 +99,8 @@ class Value {
   /// set: elements() enumerates those).
   const std::vector<Value>& members() const;
   std::size_t cardinality() const;
+  /// A symbolic interval's ends (a..b); nullopt for any other value.
+  std::optional<std::pair<std::int64_t, std::int64_t>> interval_ends() const;
 
   /// TLC's `=`: EvalError when the two cannot be compared (an integer and a string, say).
   bool equals(const Value& other) const;
@@ -112,6 +121,8 @@ class Value {
   static Value from_node(std::shared_ptr<const ValueNode> node);  // its kind is the node's
 
  private:
+  /// Where `argument` is among a function's keys; their number if it is not.
+  std::size_t key_index(const Value& argument) const;
   Value(Kind kind, std::int64_t scalar, std::shared_ptr<const ValueNode> node)
       : kind_(kind), scalar_(scalar), node_(std::move(node)) {}
   explicit Value(bool b) : kind_(Kind::Bool), scalar_(b ? 1 : 0) {}

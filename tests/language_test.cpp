@@ -174,6 +174,30 @@ TEST_CASE("functions, records, sequences, EXCEPT with @", "[language]") {
         "<<<<1, 2>>, [a |-> 1], (3 :> 4)>>");
 }
 
+TEST_CASE("the evaluator's shortcuts give what building the values would: intervals counted, records read by interned names", "[language]") {
+  // A sequence's domain is the interval 1..n, as TLC keeps it, and the same set as its elements.
+  CHECK(value_of("DOMAIN <<\"x\", \"y\">>") == "1..2");
+  CHECK(value_of("<<DOMAIN <<5, 6>> = {1, 2}, 2 \\in DOMAIN <<5, 6>>, 3 \\in DOMAIN <<5, 6>>, {DOMAIN <<5>>} = {{1}}>>") ==
+        "<<TRUE, TRUE, FALSE, TRUE>>");
+  // A quantifier, filter, constructor or CHOOSE over an interval counts it: in order, to its last
+  // integer, without overflowing past the largest.
+  CHECK(value_of("[k \\in DOMAIN <<5, 6, 7>> |-> k * 10]") == "<<10, 20, 30>>");
+  CHECK(value_of("{i \\in DOMAIN <<5, 6, 7>> : i > 1}") == "{2, 3}");
+  CHECK(value_of("CHOOSE i \\in DOMAIN <<1, 1, 1>> : i > 1") == "2");
+  CHECK(value_of("<<\\A i \\in 1..Len(<<1, 2>>) : i < 3, \\E i \\in 1..0 : TRUE, \\E i \\in 3..3 : i = 3>>") == "<<TRUE, FALSE, TRUE>>");
+  CHECK(value_of("Cardinality({i \\in 9223372036854775806..9223372036854775807 : TRUE})") == "2");
+  CHECK(value_of("\\E i \\in 9223372036854775806..9223372036854775807 : i = 9223372036854775807") == "TRUE");
+  CHECK_THAT(error_of("\\E i \\in 1..\"a\" : TRUE"), Catch::Contains("M.tla:"));
+  // A record's field is found by its interned name, and a function with the same string keys,
+  // built otherwise, is the same record.
+  CHECK(value_of("<<(\"a\" :> 1 @@ \"b\" :> 2).b, [[a |-> 1, b |-> 2] EXCEPT !.b = 3].b>>") == "<<2, 3>>");
+  CHECK(value_of("<<[a |-> 1, b |-> 2] = (\"a\" :> 1 @@ \"b\" :> 2), [(\"a\" :> 1 @@ \"b\" :> 2) EXCEPT !.a = 5] = [a |-> 5, b |-> 2]>>") ==
+        "<<TRUE, TRUE>>");
+  CHECK_THAT(error_of("[a |-> 1, b |-> 2, a |-> 3]"), Catch::Contains("M.tla:") && Catch::Contains("names the field a twice"));
+  // A set given in order, with a repeat, is still a set.
+  CHECK(value_of("<<{1, 2, 2}, Cardinality({1, 2, 2, 3})>>") == "<<{1, 2}, 3>>");
+}
+
 TEST_CASE("values are canonical inside other values, ordered and compared as TLC does", "[language]") {
   // A finite set written as an interval or SUBSET is the same value as its elements, wherever it is.
   CHECK(value_of("<<{1..3} = {{1, 2, 3}}, <<1..2>> = <<{1, 2}>>, [a |-> 1..2] = [a |-> {1, 2}]>>") == "<<TRUE, TRUE, TRUE>>");
