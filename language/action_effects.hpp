@@ -11,11 +11,12 @@
 
 namespace omnilink::language {
 
+/// Variables by index, held inline: the evaluator reads an UNCHANGED at every step that reaches it.
+using VariableIndices = boost::container::small_vector<std::size_t, 8>;
+
 /// The variables `UNCHANGED e` names, into `out`: e is a variable, a tuple of them, or a definition
 /// without parameters that is one of those (vars == <<x, y>>). False for anything else
 /// (UNCHANGED f(x)), which the evaluator tests as f(x)' = f(x).
-/// Held inline: the evaluator reads an UNCHANGED at every step that reaches it.
-using VariableIndices = boost::container::small_vector<std::size_t, 8>;
 bool unchanged_variables(const Expr& unchanged, VariableIndices& out);
 
 /// Every step of `action` leaves all `variables` of the state as they were: its body is a

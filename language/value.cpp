@@ -644,8 +644,8 @@ std::vector<Value> Value::elements() const {
 }
 
 std::size_t Value::cardinality() const {
-  if (kind_ == Kind::Symbolic && node_->symbolic == ValueNode::SymbolicKind::Interval) {
-    const std::uint64_t size = static_cast<std::uint64_t>(node_->high) - static_cast<std::uint64_t>(node_->low) + 1;
+  if (const auto ends = interval_ends()) {
+    const std::uint64_t size = static_cast<std::uint64_t>(ends->second) - static_cast<std::uint64_t>(ends->first) + 1;
     if (size == 0 || size > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
       throw EvalError("the cardinality of " + text() + " is outside 64-bit integers");
     return static_cast<std::size_t>(size);
