@@ -5,6 +5,8 @@
 
 namespace omnilink::checkers {
 
+using language::Fingerprint;
+using language::Fingerprinter;
 using language::Value;
 
 void DeadValues::add_use(OpRef op, const Value& value) {
@@ -64,57 +66,71 @@ std::optional<std::pair<Value, DeadValues::OpRef>> DeadValues::shared_atom(const
   }
 }
 
-Value DeadValues::rename(const Value& v, const std::vector<std::uint32_t>& linearized) const {
-  // Each container is rebuilt only if something inside it changed; the rest is shared.
-  auto all = [&](const std::vector<Value>& items, std::vector<Value>& out) {
+std::optional<Fingerprint> DeadValues::renamed_hash(const Value& v, const std::vector<std::uint32_t>& linearized) const {
+  // A container's parts are renamed first; only if one changed is it hashed again, from its parts'
+  // hashes (a part that did not change by its own hash): a sequence's in order, a set's elements
+  // and a function's pairs summed, so that two equal ones hash alike whatever order their renamed
+  // parts would sort in, with no sorting. Its kind and size seed a lane of its own.
+  auto renamed_parts = [&](const std::vector<Value>& items, const std::vector<Value>* values, std::uint64_t kind, bool ordered) {
+    const std::size_t mark = parts_.size();
     bool changed = false;
-    out.reserve(items.size());
+    // Keys first, then values: the order the placeholders are numbered in.
     for (const Value& item : items) {
-      out.push_back(rename(item, linearized));
-      changed |= out.back().node() != item.node() || out.back().kind() != item.kind();
+      parts_.emplace_back(renamed_hash(item, linearized), std::nullopt);
+      changed |= parts_.back().first.has_value();
     }
-    return changed;
+    for (std::size_t k = 0; values != nullptr && k < values->size(); ++k) {
+      parts_[mark + k].second = renamed_hash((*values)[k], linearized);
+      changed |= parts_[mark + k].second.has_value();
+    }
+    std::optional<Fingerprint> out;
+    if (changed) {
+      Fingerprint sum{0, 0};
+      for (std::size_t k = 0; k < items.size(); ++k) {
+        const auto& [item, value] = parts_[mark + k];
+        const Fingerprint part = language::mixed_pair(item ? *item : own_hash(items[k]), values == nullptr ? Fingerprint{} : value ? *value : own_hash((*values)[k]));
+        if (ordered) sum = {sum.high * 0x100000001b3ULL, sum.low * 0x9e3779b97f4a7c15ULL};
+        sum = {sum.high + part.high, sum.low + part.low};
+      }
+      Fingerprinter f({0xdead0000 + kind, 0x5eed});
+      f.add(sum);
+      f.add(items.size());
+      out = f.result();
+    }
+    parts_.resize(mark);
+    return out;
   };
   switch (v.kind()) {
     case Value::Kind::Int: case Value::Kind::String: {
       const std::uint32_t a = atom(v);
-      if (a == kNotAtom) return v;  // not a declared field's value: never renamed
+      if (a == kNotAtom) return std::nullopt;  // not a declared field's value: never renamed
       if (stamp_[a] != call_) {
         const auto& ops = users_[a];
-        if (!std::all_of(ops.begin(), ops.end(), [&](const OpRef& op) { return linearized[op.first] > op.second; })) return v;
+        if (!std::all_of(ops.begin(), ops.end(), [&](const OpRef& op) { return linearized[op.first] > op.second; })) return std::nullopt;
         stamp_[a] = call_;
         number_[a] = assigned_++;
-        // A model value's name no TLA+ identifier has: it equals nothing in any spec.
-        while (placeholders_.size() <= number_[a])
-          placeholders_.push_back(Value::model("omnilink dead value " + std::to_string(placeholders_.size() + 1)));
       }
-      return placeholders_[number_[a]];
+      Fingerprinter f({0xdeadd, 0xa7011});
+      f.add(number_[a]);
+      return f.result();
     }
-    case Value::Kind::Seq: {
-      std::vector<Value> items;
-      return all(v.items(), items) ? Value::seq(std::move(items)) : v;
-    }
-    case Value::Kind::Fcn: {
-      std::vector<Value> keys, values;
-      const bool keys_changed = all(v.keys(), keys);
-      return all(v.values(), values) || keys_changed ? Value::function(std::move(keys), std::move(values)) : v;
-    }
-    case Value::Kind::Set: {
-      std::vector<Value> items;
-      return all(v.elements(), items) ? Value::set(std::move(items)) : v;
-    }
-    default:  // booleans, model values; an infinite set is fingerprinted as it is (nothing merged)
-      return v;
+    case Value::Kind::Seq: return renamed_parts(v.items(), nullptr, 1, true);
+    case Value::Kind::Fcn: return renamed_parts(v.keys(), &v.values(), 2, false);
+    case Value::Kind::Set: return renamed_parts(v.members(), nullptr, 3, false);
+    default:  // booleans, model values; an infinite set is hashed as it is (nothing merged)
+      return std::nullopt;
   }
 }
 
-std::vector<Value> DeadValues::renamed(const std::vector<Value>& state, const std::vector<std::uint32_t>& linearized) const {
+Fingerprint DeadValues::fingerprint(const std::vector<Value>& state, const std::vector<std::uint32_t>& linearized, Fingerprint seed) const {
   ++call_;
   assigned_ = 0;
-  std::vector<Value> out;
-  out.reserve(state.size());
-  for (const Value& v : state) out.push_back(rename(v, linearized));
-  return out;
+  Fingerprinter f(seed);
+  for (const Value& v : state) {
+    if (const auto renamed = renamed_hash(v, linearized)) f.add(*renamed);
+    else f.add(v);
+  }
+  return f.result();
 }
 
 }  // namespace omnilink::checkers

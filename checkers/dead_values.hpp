@@ -42,30 +42,36 @@ class DeadValues {
   /// that logged it there; nullopt when there is none.
   std::optional<std::pair<language::Value, OpRef>> shared_atom(const language::Value& value) const;
 
-  /// `state` with every dead atom replaced by a placeholder numbered by its first occurrence (the
-  /// same value where nothing is dead). `linearized[t]`: thread t's operations linearized. Not
-  /// thread-safe (it reuses its scratch space): one per search.
-  std::vector<language::Value> renamed(const std::vector<language::Value>& state,
-                                       const std::vector<std::uint32_t>& linearized) const;
+  /// The fingerprint, after `seed`, of `state` with every dead atom replaced by a placeholder
+  /// numbered by its first occurrence (the state's own where nothing is dead): two states have
+  /// the same exactly when they are the same so renamed. `linearized[t]`: thread t's operations
+  /// linearized. The renamed state is never built, only hashed as it is traversed (building it
+  /// was a fifth of a transactional search's time). Not thread-safe (it reuses its scratch
+  /// space): one per search.
+  language::Fingerprint fingerprint(const std::vector<language::Value>& state, const std::vector<std::uint32_t>& linearized,
+                                    language::Fingerprint seed) const;
 
  private:
   static constexpr std::uint32_t kNotAtom = ~std::uint32_t{0};
   /// The index of a declared field's atom in users_, or kNotAtom.
   std::uint32_t atom(const language::Value& v) const;
-  language::Value rename(const language::Value& v, const std::vector<std::uint32_t>& linearized) const;
+  /// The hash of `v` renamed, or nullopt when nothing in it is dead (its own hash is then the
+  /// renamed one's).
+  std::optional<language::Fingerprint> renamed_hash(const language::Value& v, const std::vector<std::uint32_t>& linearized) const;
 
   // Atoms by value (integers and strings apart: looking one up is the hot path), then per atom
   // the operations that logged it.
   std::unordered_map<std::int64_t, std::uint32_t> integers_;
   std::unordered_map<std::string, std::uint32_t> strings_;
   std::vector<std::vector<OpRef>> users_;
-  // renamed()'s scratch: per atom, its placeholder number in the current call if its stamp is the
-  // call's; placeholders made once.
+  // fingerprint()'s scratch: per atom, its placeholder number in the current call if its stamp is
+  // the call's; the renamed hashes of the parts (item, or key and value) of the containers being
+  // traversed, a stack shared by the recursion.
   mutable std::vector<std::uint64_t> stamp_;
   mutable std::vector<std::uint32_t> number_;
   mutable std::uint64_t call_ = 0;
   mutable std::uint32_t assigned_ = 0;
-  mutable std::vector<language::Value> placeholders_;
+  mutable std::vector<std::pair<std::optional<language::Fingerprint>, std::optional<language::Fingerprint>>> parts_;
 };
 
 }  // namespace omnilink::checkers

@@ -239,9 +239,10 @@ language::Fingerprint SearchSpace::fingerprint(const Node& n) {
     seed.low = (seed.low + n.pc[t] * 0x9e3779b97f4a7c15ULL) ^ (static_cast<std::uint64_t>(n.choice[t] + 2) << 32 | t);
     seed.low ^= seed.low >> 29;
   }
-  std::vector<Value> seen = view_ != nullptr ? std::vector<Value>{evaluator_.evaluate(*view_, n.spec)} : n.spec;
-  if (!dead_values_.empty()) seen = dead_values_.renamed(seen, n.pc);
-  return language::fingerprint(seen, seed);
+  std::vector<Value> viewed;
+  if (view_ != nullptr) viewed.push_back(evaluator_.evaluate(*view_, n.spec));
+  const std::vector<Value>& seen = view_ != nullptr ? viewed : n.spec;
+  return dead_values_.empty() ? language::fingerprint(seen, seed) : dead_values_.fingerprint(seen, n.pc, seed);
 }
 
 SearchSpace::Blocking SearchSpace::blocking(const Node& n) const {

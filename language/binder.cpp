@@ -466,7 +466,7 @@ void LoadedSpec::bind_node(Expr& e, Binding& b) {
     case ExprKind::Record: {
       std::vector<std::size_t> order(e.fields.size());
       for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
-      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return e.fields[a] < e.fields[b]; });
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return e.fields[x] < e.fields[y]; });
       e.field_keys.clear();
       e.field_slots.assign(order.size(), 0);
       for (std::size_t slot = 0; slot < order.size(); ++slot) {

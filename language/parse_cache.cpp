@@ -330,7 +330,7 @@ class EntryReader {
       ExceptUpdate update;
       each(u[0], [&](const msgpack::object& s) {
         const msgpack::object* step = fields(s, 2);
-        update.path.push_back({expr(step[0]), text(step[1])});
+        update.path.push_back({expr(step[0]), text(step[1]), {}});
       });
       update.value = required(expr(u[1]));
       e->updates.push_back(std::move(update));

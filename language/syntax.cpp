@@ -552,7 +552,7 @@ class Converter {
       ExceptUpdate update;
       for (TSNode step : named_children(field(u, "update_specifier"))) {
         if (std::strcmp(ts_node_type(step), "except_update_record_field") == 0) {
-          update.path.push_back({nullptr, text_of(named_children(step).at(0))});
+          update.path.push_back({nullptr, text_of(named_children(step).at(0)), {}});
         } else {
           std::vector<TSNode> args = expr_children(step);
           ExceptUpdate::Step s;

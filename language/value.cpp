@@ -785,9 +785,30 @@ std::string Value::text() const {
 }
 
 Fingerprint fingerprint(const std::vector<Value>& values, Fingerprint seed) {
-  Hash128 h{seed.high, seed.low};
-  for (const Value& v : values) absorb(h, v);
+  Fingerprinter f(seed);
+  for (const Value& v : values) f.add(v);
+  return f.result();
+}
+
+void Fingerprinter::add(const Value& v) {
+  Hash128 h{sum_.high, sum_.low};
+  absorb(h, v);
+  sum_ = {h.high, h.low};
+}
+
+void Fingerprinter::add(std::uint64_t word) {
+  Hash128 h{sum_.high, sum_.low};
+  absorb(h, word);
+  sum_ = {h.high, h.low};
+}
+
+Fingerprint own_hash(const Value& v) {
+  const Hash128 h = hash_of(v);
   return {h.high, h.low};
+}
+
+Fingerprint mixed_pair(const Fingerprint& first, const Fingerprint& second) {
+  return {mix(first.high ^ (second.high * 0x9e3779b97f4a7c15ULL) ^ 0x5e7), mix(first.low + (second.low ^ 0xc2b2ae3d27d4eb4fULL) * 0x165667b19e3779f9ULL)};
 }
 
 }  // namespace omnilink::language

@@ -140,6 +140,27 @@ struct Fingerprint {
 };
 Fingerprint fingerprint(const std::vector<Value>& values, Fingerprint seed = {});
 
+/// A fingerprint built from parts, in order: what fingerprint() is for a state's values, for a
+/// caller that hashes a state it does not build (checkers/dead_values.hpp).
+class Fingerprinter {
+ public:
+  explicit Fingerprinter(Fingerprint seed = {}) : sum_(seed) {}
+  /// As fingerprint() absorbs a value: by its own hash (own_hash), a node's cached.
+  void add(const Value& v);
+  void add(std::uint64_t word);
+  void add(const Fingerprint& part) { add(part.low), add(part.high); }
+  Fingerprint result() const { return sum_; }
+
+ private:
+  Fingerprint sum_;
+};
+/// A value's own 128-bit hash: a scalar's from its kind and bits, a node's cached.
+Fingerprint own_hash(const Value& v);
+/// Two hashes mixed into one, each lane apart: a part of a collection hashed as the sum of its
+/// parts (a set's element and {}, a function's key and value), so that parts whose hashes are
+/// related do not cancel in the sum.
+Fingerprint mixed_pair(const Fingerprint& first, const Fingerprint& second);
+
 /// Integer arithmetic on 64-bit integers, as TLC's on its 32-bit ones: a result that does not fit
 /// is an EvalError naming `operation`, never a wrap.
 std::int64_t checked_add(std::int64_t a, std::int64_t b, const char* operation);

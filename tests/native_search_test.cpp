@@ -9,6 +9,7 @@
 
 #include "support/test_support.hpp"
 #include "support/trace_builder.hpp"
+#include "checkers/dead_values.hpp"
 #include "checkers/native_search.hpp"
 #include "checkers/spec_cache.hpp"
 #include "checkers/validate.hpp"
@@ -220,6 +221,36 @@ TEST_CASE("data independence: stacks that differ only in elements no later opera
   CHECK(without > (1u << kPairs));
   CHECK(with > 0);
   CHECK(with < 8 * 2 * kPairs);
+}
+
+TEST_CASE("data independence: states equal up to renaming their dead values, in sets and function keys too, share a fingerprint, and no others do", "[native][dead]") {
+  using language::Value;
+  // Atoms 10..13 are logged by T0's operations 0..3 and 20 by T1's 0: with two of T0's and none
+  // of T1's linearized, 10 and 11 are dead, 12, 13 and 20 alive. 99 is no declared field's value.
+  checkers::DeadValues dead;
+  for (std::uint32_t k = 0; k < 4; ++k) dead.add_use({0, k}, Value::integer(10 + k));
+  dead.add_use({1, 0}, Value::integer(20));
+  const std::vector<std::uint32_t> linearized{2, 0};
+  auto i = [](std::int64_t v) { return Value::integer(v); };
+  // A state of three variables: a set, a function keyed by atoms, and a sequence.
+  auto state = [&](Value set, Value function, Value seq) { return std::vector<Value>{std::move(set), std::move(function), std::move(seq)}; };
+  auto fp = [&](const std::vector<Value>& s) { return dead.fingerprint(s, linearized, {7, 7}); };
+  const auto a = state(Value::set({i(10), i(12)}), Value::function({i(10), i(11)}, {i(20), i(99)}), Value::seq({i(11), i(10)}));
+  // 10 and 11 swapped everywhere: the same up to renaming, though the set and the function's keys
+  // sort their elements differently once renamed.
+  const auto swapped = state(Value::set({i(11), i(12)}), Value::function({i(11), i(10)}, {i(20), i(99)}), Value::seq({i(10), i(11)}));
+  CHECK(fp(a) == fp(swapped));
+  // Not a renaming: 10 in place of 11 in the sequence maps two dead values to one.
+  CHECK_FALSE(fp(a) == fp(state(Value::set({i(10), i(12)}), Value::function({i(10), i(11)}, {i(20), i(99)}), Value::seq({i(10), i(10)}))));
+  // A live value is never renamed: 12 for 13 in the set, or 20 for 12 as a value.
+  CHECK_FALSE(fp(a) == fp(state(Value::set({i(10), i(13)}), Value::function({i(10), i(11)}, {i(20), i(99)}), Value::seq({i(11), i(10)}))));
+  CHECK_FALSE(fp(a) == fp(state(Value::set({i(10), i(12)}), Value::function({i(10), i(11)}, {i(12), i(99)}), Value::seq({i(11), i(10)}))));
+  // The renaming is one for the whole state: 10 and 11 swapped in the set and the function only.
+  CHECK_FALSE(fp(a) == fp(state(Value::set({i(11), i(12)}), Value::function({i(11), i(10)}, {i(20), i(99)}), Value::seq({i(11), i(10)}))));
+  // A dead value for a live one, and the state with nothing dead is fingerprinted as it is.
+  CHECK_FALSE(fp(a) == fp(state(Value::set({i(13), i(12)}), Value::function({i(10), i(11)}, {i(20), i(99)}), Value::seq({i(11), i(10)}))));
+  const auto live = state(Value::set({i(12), i(13)}), Value::function({i(12)}, {i(20)}), Value::seq({i(99)}));
+  CHECK(fp(live) == language::fingerprint(live, {7, 7}));
 }
 
 TEST_CASE("data independence: a history that logs a declared field's value in another field is searched without it", "[native][dead]") {
