@@ -46,7 +46,7 @@ class DeadValues {
   /// numbered by its first occurrence (the state's own where nothing is dead): two states have
   /// the same exactly when they are the same so renamed. `linearized[t]`: thread t's operations
   /// linearized. The renamed state is never built, only hashed as it is traversed (building it
-  /// was a fifth of a transactional search's time). Not thread-safe (it reuses its scratch
+  /// was a fifth of a transactional search's instructions). Not thread-safe (it reuses its scratch
   /// space): one per search.
   language::Fingerprint fingerprint(const std::vector<language::Value>& state, const std::vector<std::uint32_t>& linearized,
                                     language::Fingerprint seed) const;

@@ -148,7 +148,10 @@ class Fingerprinter {
   /// As fingerprint() absorbs a value: by its own hash (own_hash), a node's cached.
   void add(const Value& v);
   void add(std::uint64_t word);
-  void add(const Fingerprint& part) { add(part.low), add(part.high); }
+  void add(const Fingerprint& part) {
+    add(part.low);
+    add(part.high);
+  }
   Fingerprint result() const { return sum_; }
 
  private:
